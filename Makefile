@@ -1,0 +1,92 @@
+# Tatib. `make run` starts everything; `make test` runs every test.
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := run
+
+export TATIB_DATA_DIR ?= $(CURDIR)/.data
+BIN := $(CURDIR)/bin
+GO_MODULES := shared migrations server
+FRONT_SRC := $(shell find frontend/src frontend/public -type f 2>/dev/null) $(wildcard frontend/index.html frontend/vite.config.* frontend/tsconfig*.json)
+WEB_DIST := server/internal/web/dist
+
+.PHONY: run dev build frontend frontend-deps test test-go test-frontend test-e2e vet bench db-start db-stop desktop clean help
+
+help:
+	@echo "make run       build and start Tatib on the private PostgreSQL cluster (with a demo school)"
+	@echo "make test      vet and every test (Go with -race, front end, browser, desktop smoke)"
+	@echo "make dev       Vite dev server with /api proxied to the Go server"
+	@echo "make db-stop   stop the private PostgreSQL cluster"
+	@echo "make bench     benchmarks"
+	@echo "make desktop   build the desktop app (bin/tatib-desktop)"
+
+## Front end ---------------------------------------------------------------
+
+frontend/node_modules/.installed: frontend/package.json $(wildcard frontend/package-lock.json)
+	cd frontend && (npm ci --no-audit --no-fund || npm install --no-audit --no-fund)
+	touch $@
+
+frontend-deps: frontend/node_modules/.installed
+
+$(WEB_DIST)/index.html: frontend/node_modules/.installed $(FRONT_SRC)
+	cd frontend && npm run build
+	find $(WEB_DIST) -mindepth 1 ! -name .keep -delete
+	cp -r frontend/dist/. $(WEB_DIST)/
+
+frontend: $(WEB_DIST)/index.html
+
+## Go ---------------------------------------------------------------------
+
+build: frontend
+	mkdir -p $(BIN)
+	go build -o $(BIN)/tatib-server ./server/cmd/tatib-server
+
+db-start:
+	@scripts/db.sh start
+
+db-stop:
+	@scripts/db.sh stop
+
+run: build
+	@if [ -z "$${DATABASE_URL:-}" ]; then scripts/db.sh start; fi
+	@addr=$${TATIB_ADDR:-127.0.0.1:8080}; \
+	 echo; echo "  Tatib: open http://$$addr/ in a browser."; \
+	 echo "  Sign in as 'admin': with TATIB_ADMIN_PASSWORD if you set it, else the password printed below on first start."; \
+	 echo "  Demo users' passwords are printed the same way. Stop with Ctrl-C; stop the database with 'make db-stop'."; echo
+	@export DATABASE_URL=$${DATABASE_URL:-$$(scripts/db.sh url)}; exec $(BIN)/tatib-server serve
+
+dev: frontend-deps build
+	@if [ -z "$${DATABASE_URL:-}" ]; then scripts/db.sh start; fi
+	@export DATABASE_URL=$${DATABASE_URL:-$$(scripts/db.sh url)}; \
+	 $(BIN)/tatib-server serve & trap "kill $$!" EXIT; cd frontend && npm run dev
+
+## Tests --------------------------------------------------------------------
+
+vet:
+	@for m in $(GO_MODULES); do (cd $$m && go vet ./...); done
+	@test -z "$$(gofmt -l $(GO_MODULES))" || { echo "gofmt needed:"; gofmt -l $(GO_MODULES); exit 1; }
+
+# Tests run against the private cluster unless TATIB_TEST_DATABASE_URL is set;
+# each test gets its own database cloned from a migrated template.
+test-go: vet
+	@if [ -z "$${TATIB_TEST_DATABASE_URL:-}" ]; then scripts/db.sh start; fi
+	@export TATIB_TEST_DATABASE_URL=$${TATIB_TEST_DATABASE_URL:-$$(scripts/db.sh url postgres)}; \
+	 for m in $(GO_MODULES); do (cd $$m && TZ=UTC go test -race -count=1 ./...); done
+
+test-frontend: frontend-deps
+	cd frontend && TZ=UTC npm run test --if-present
+
+test-e2e: build
+	@if [ -z "$${TATIB_TEST_DATABASE_URL:-}" ]; then scripts/db.sh start; fi
+	@export TATIB_TEST_DATABASE_URL=$${TATIB_TEST_DATABASE_URL:-$$(scripts/db.sh url postgres)}; \
+	 cd frontend && TZ=UTC TATIB_SERVER_BIN=$(BIN)/tatib-server npm run e2e --if-present
+
+test: test-go test-frontend test-e2e
+
+bench:
+	@if [ -z "$${TATIB_TEST_DATABASE_URL:-}" ]; then scripts/db.sh start; fi
+	@export TATIB_TEST_DATABASE_URL=$${TATIB_TEST_DATABASE_URL:-$$(scripts/db.sh url postgres)}; \
+	 cd server && TZ=UTC go test -run '^$$' -bench . -benchmem ./...
+
+clean:
+	rm -rf $(BIN) frontend/dist
+	find $(WEB_DIST) -mindepth 1 ! -name .keep -delete

@@ -1,0 +1,3 @@
+module github.com/tatib/tatib/migrations
+
+go 1.26.8

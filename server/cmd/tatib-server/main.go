@@ -1,0 +1,150 @@
+// Command tatib-server is Tatib's central server: the API, the journal sync
+// API and the front end. Subcommands: serve (default), migrate.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+	_ "time/tzdata" // Asia/Jakarta whatever the host has
+
+	"github.com/tatib/tatib/server/internal/api"
+	"github.com/tatib/tatib/server/internal/auth"
+	"github.com/tatib/tatib/server/internal/config"
+	"github.com/tatib/tatib/server/internal/httpx"
+	"github.com/tatib/tatib/server/internal/pg"
+	"github.com/tatib/tatib/server/internal/users"
+)
+
+func main() {
+	cmd := "serve"
+	if len(os.Args) > 1 {
+		cmd = os.Args[1]
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	var err error
+	switch cmd {
+	case "serve":
+		err = serve(ctx)
+	case "migrate":
+		err = migrate(ctx)
+	case "help", "-h", "--help":
+		fmt.Println("usage: tatib-server [serve|migrate]\n\nConfiguration comes from environment variables; see README.md.")
+		return
+	default:
+		err = fmt.Errorf("unknown command %q (want serve or migrate)", cmd)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "tatib-server:", err)
+		os.Exit(1)
+	}
+}
+
+func setup() (config.Config, *slog.Logger, error) {
+	cfg, err := config.FromEnv(os.Getenv)
+	if err != nil {
+		return cfg, nil, err
+	}
+	var h slog.Handler = slog.NewTextHandler(os.Stderr, nil)
+	if cfg.LogFormat == "json" {
+		h = slog.NewJSONHandler(os.Stderr, nil)
+	}
+	log := slog.New(h)
+	httpx.Logger = log
+	if cfg.DatabaseURL == "" {
+		return cfg, log, errors.New("DATABASE_URL is not set: start the private cluster with `make run` (or scripts/db.sh start) or point DATABASE_URL at a PostgreSQL database")
+	}
+	return cfg, log, nil
+}
+
+func migrate(ctx context.Context) error {
+	cfg, log, err := setup()
+	if err != nil {
+		return err
+	}
+	db, err := pg.Open(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	return pg.Migrate(ctx, db.DB, log)
+}
+
+func serve(ctx context.Context) error {
+	cfg, log, err := setup()
+	if err != nil {
+		return err
+	}
+	db, err := pg.Open(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if err := pg.Migrate(ctx, db.DB, log); err != nil {
+		return err
+	}
+	created, generated, err := users.EnsureAdmin(ctx, db, cfg.AdminPassword)
+	if err != nil {
+		return err
+	}
+	if created {
+		if generated != "" {
+			log.Warn("created the admin user with a random password; it is shown only now", "username", "admin", "password", generated)
+			fmt.Fprintf(os.Stderr, "\n  First start: sign in as  admin / %s\n  (shown once; change it under Profil after signing in)\n\n", generated)
+		} else {
+			log.Info("created the admin user with TATIB_ADMIN_PASSWORD", "username", "admin")
+		}
+	}
+	if err := boot(ctx, db, cfg, log); err != nil {
+		return err
+	}
+
+	authSvc := auth.New(db, auth.Options{Idle: cfg.SessionIdle, MaxAge: cfg.SessionMaxAge, Secure: cfg.Secure(), TrustProxy: cfg.TrustProxy}, log)
+	go authSvc.Listen(ctx, cfg.DatabaseURL)
+	go every(ctx, time.Hour, func() {
+		if err := authSvc.PruneSessions(ctx); err != nil {
+			log.Warn("prune sessions", "err", err)
+		}
+	})
+	srv := api.New(api.Deps{DB: db, Config: cfg, Log: log, Auth: authSvc})
+	background(ctx, db, cfg, log)
+
+	hs := &http.Server{Addr: cfg.Addr, Handler: srv, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
+	}
+	log.Info("tatib serving", "addr", ln.Addr().String(), "url", cfg.BaseURL)
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	log.Info("shutting down")
+	return hs.Shutdown(shutdown)
+}
+
+func every(ctx context.Context, d time.Duration, fn func()) {
+	t := time.NewTicker(d)
+	defer t.Stop()
+	for {
+		fn()
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}

@@ -1,0 +1,102 @@
+// Package api assembles Tatib's HTTP server: middleware, every feature's
+// routes under /api/v1, the OpenAPI document, health checks and the front
+// end.
+package api
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/jmoiron/sqlx"
+
+	"github.com/tatib/tatib/server/internal/apperr"
+	"github.com/tatib/tatib/server/internal/auth"
+	"github.com/tatib/tatib/server/internal/config"
+	"github.com/tatib/tatib/server/internal/httpx"
+	"github.com/tatib/tatib/server/internal/users"
+	"github.com/tatib/tatib/server/internal/web"
+	"github.com/tatib/tatib/shared/perm"
+)
+
+// Prefix is the versioned API root.
+const Prefix = "/api/v1"
+
+// Deps are what the server is built from.
+type Deps struct {
+	DB     *sqlx.DB
+	Config config.Config
+	Log    *slog.Logger
+	Auth   *auth.Service
+}
+
+// Server is the assembled HTTP handler with its route table.
+type Server struct {
+	http.Handler
+	Router *httpx.Router
+}
+
+// New builds the server.
+func New(d Deps) *Server {
+	root := chi.NewRouter()
+	root.Use(httpx.Logging(d.Log), httpx.SecurityHeaders, recoverer(d.Log))
+
+	root.Get("/healthz", func(w http.ResponseWriter, r *http.Request) {
+		_ = httpx.JSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	})
+	root.Get("/readyz", func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+		defer cancel()
+		if err := d.DB.PingContext(ctx); err != nil {
+			httpx.Error(w, r, apperr.New(apperr.Unavailable, "Basis data tidak dapat dihubungi."))
+			return
+		}
+		_ = httpx.JSON(w, http.StatusOK, map[string]string{"status": "ready"})
+	})
+
+	var router *httpx.Router
+	root.Route(Prefix, func(ar chi.Router) {
+		ar.Use(httpx.LimitBody(d.Config.MaxBodyBytes), d.Auth.Middleware)
+		router = httpx.NewRouter(ar, Prefix, d.Auth.Guard)
+		router.Get("/openapi.json", perm.Public, serveOpenAPI)
+		mount(router, d)
+		ar.NotFound(func(w http.ResponseWriter, r *http.Request) {
+			httpx.Error(w, r, apperr.New(apperr.NotFound, "Alamat API %s tidak ada.", r.URL.Path))
+		})
+		ar.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
+			httpx.Error(w, r, &apperr.Error{Code: apperr.BadRequest, Message: "Metode " + r.Method + " tidak didukung untuk " + r.URL.Path + "."})
+		})
+	})
+	root.Handle("/api/*", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		httpx.Error(w, r, apperr.New(apperr.NotFound, "Alamat API %s tidak ada.", r.URL.Path))
+	}))
+	root.Handle("/*", web.Handler())
+	return &Server{Handler: root, Router: router}
+}
+
+// mount registers every feature's routes. Features are added here, one
+// line each.
+func mount(r *httpx.Router, d Deps) {
+	d.Auth.Routes(r)
+	users.NewHandler(users.NewStore(d.DB), d.Auth).Routes(r)
+	auditRoutes(r, d)
+}
+
+func recoverer(log *slog.Logger) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			defer func() {
+				if v := recover(); v != nil {
+					if v == http.ErrAbortHandler {
+						panic(v)
+					}
+					log.Error("panic", "request_id", httpx.RequestID(r.Context()), "panic", v)
+					httpx.Error(w, r, apperr.New(apperr.Internal, "Terjadi kesalahan pada server."))
+				}
+			}()
+			next.ServeHTTP(w, r)
+		})
+	}
+}

@@ -1,0 +1,21 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/tatib/tatib/server/internal/audit"
+	"github.com/tatib/tatib/server/internal/httpx"
+	"github.com/tatib/tatib/shared/api"
+	"github.com/tatib/tatib/shared/perm"
+)
+
+func auditRoutes(r *httpx.Router, d Deps) {
+	r.Get("/audit-log", perm.AuditView, func(w http.ResponseWriter, r *http.Request) error {
+		p := httpx.PageParams(r)
+		list, total, err := audit.List(r.Context(), d.DB, r.URL.Query().Get("entity"), p.PerPage, p.Offset())
+		if err != nil {
+			return err
+		}
+		return httpx.JSON(w, http.StatusOK, api.Page[audit.Entry]{Data: list, Meta: p.Meta(total)})
+	})
+}

@@ -1,0 +1,76 @@
+// Package audit records who did what to users, roles, settings and the
+// other things a school needs to answer for.
+package audit
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+)
+
+// Actor is the person (or system) behind a change.
+type Actor struct {
+	ID      int64  // 0 for the system
+	Name    string // username, or "system"
+	Address string // client address
+}
+
+// Entry is one audit log line.
+type Entry struct {
+	ID        int64           `json:"id" db:"id"`
+	At        time.Time       `json:"at" db:"at"`
+	ActorID   *int64          `json:"actor_id" db:"actor_id"`
+	ActorName string          `json:"actor_name" db:"actor_name"`
+	Action    string          `json:"action" db:"action"`
+	Entity    string          `json:"entity" db:"entity"`
+	EntityID  string          `json:"entity_id" db:"entity_id"`
+	Details   json.RawMessage `json:"details" db:"details"`
+	Address   string          `json:"address" db:"address"`
+}
+
+// Record writes one entry through q, so it commits or rolls back with the
+// change it describes.
+func Record(ctx context.Context, q sqlx.ExecerContext, a Actor, action, entity, entityID string, details any) error {
+	if details == nil {
+		details = map[string]any{}
+	}
+	b, err := json.Marshal(details)
+	if err != nil {
+		return fmt.Errorf("audit: marshal: %w", err)
+	}
+	var actorID *int64
+	if a.ID != 0 {
+		actorID = &a.ID
+	}
+	const q1 = `INSERT INTO audit_log (actor_id, actor_name, action, entity, entity_id, details, address)
+		VALUES ($1, $2, $3, $4, $5, $6, $7)`
+	if _, err := q.ExecContext(ctx, q1, actorID, a.Name, action, entity, entityID, b, a.Address); err != nil {
+		return fmt.Errorf("audit: record: %w", err)
+	}
+	return nil
+}
+
+// List returns the newest entries, optionally for one entity kind.
+func List(ctx context.Context, db sqlx.QueryerContext, entity string, limit, offset int) ([]Entry, int, error) {
+	const q = `SELECT id, at, actor_id, actor_name, action, entity, entity_id, details, address,
+		count(*) OVER () AS total
+		FROM audit_log WHERE ($1 = '' OR entity = $1) ORDER BY at DESC, id DESC LIMIT $2 OFFSET $3`
+	rows, err := db.QueryxContext(ctx, q, entity, limit, offset)
+	if err != nil {
+		return nil, 0, fmt.Errorf("audit: list: %w", err)
+	}
+	defer rows.Close()
+	out := []Entry{}
+	total := 0
+	for rows.Next() {
+		var e Entry
+		if err := rows.Scan(&e.ID, &e.At, &e.ActorID, &e.ActorName, &e.Action, &e.Entity, &e.EntityID, &e.Details, &e.Address, &total); err != nil {
+			return nil, 0, fmt.Errorf("audit: scan: %w", err)
+		}
+		out = append(out, e)
+	}
+	return out, total, rows.Err()
+}

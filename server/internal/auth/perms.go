@@ -1,0 +1,218 @@
+package auth
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/lib/pq"
+
+	"github.com/tatib/tatib/server/internal/apperr"
+	"github.com/tatib/tatib/server/internal/audit"
+	"github.com/tatib/tatib/server/internal/pg"
+	"github.com/tatib/tatib/shared/api"
+	"github.com/tatib/tatib/shared/perm"
+)
+
+// NotifyChannel is the PostgreSQL channel on which a replica announces that
+// a role's permissions changed, so every replica drops its cache.
+const NotifyChannel = "tatib_role_permissions"
+
+type permCache struct {
+	mu    sync.RWMutex
+	roles map[perm.Role][]perm.Name
+}
+
+func newPermCache() *permCache { return &permCache{roles: map[perm.Role][]perm.Name{}} }
+
+func (c *permCache) get(r perm.Role) ([]perm.Name, bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	p, ok := c.roles[r]
+	return p, ok
+}
+
+func (c *permCache) put(r perm.Role, p []perm.Name) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.roles[r] = p
+}
+
+// drop forgets role r, or every role when r is "".
+func (c *permCache) drop(r perm.Role) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if r == "" {
+		c.roles = map[perm.Role][]perm.Name{}
+		return
+	}
+	delete(c.roles, r)
+}
+
+// Permissions returns the permission names role r has: admin has all; for
+// other roles the matrix row decides, and the catalogue's default roles
+// decide where the matrix has no row.
+func (s *Service) Permissions(ctx context.Context, r perm.Role) ([]perm.Name, error) {
+	if p, ok := s.perms.get(r); ok {
+		return p, nil
+	}
+	var out []perm.Name
+	if r == perm.Admin {
+		for _, p := range perm.Catalogue {
+			out = append(out, p.Name)
+		}
+	} else {
+		rows := []struct {
+			Permission string `db:"permission"`
+			Granted    bool   `db:"granted"`
+		}{}
+		if err := s.db.SelectContext(ctx, &rows, `SELECT permission, granted FROM role_permissions WHERE role = $1`, r); err != nil {
+			return nil, fmt.Errorf("auth: permissions: %w", err)
+		}
+		set := map[perm.Name]bool{}
+		for _, row := range rows {
+			set[perm.Name(row.Permission)] = row.Granted
+		}
+		for _, p := range perm.Catalogue {
+			granted, ok := set[p.Name]
+			if !ok {
+				granted = slices.Contains(p.DefaultRoles, r)
+			}
+			if granted {
+				out = append(out, p.Name)
+			}
+		}
+	}
+	if out == nil {
+		out = []perm.Name{}
+	}
+	s.perms.put(r, out)
+	return out, nil
+}
+
+// Can reports whether role r has permission p.
+func (s *Service) Can(ctx context.Context, r perm.Role, p perm.Name) (bool, error) {
+	if r == perm.Admin {
+		return true, nil
+	}
+	names, err := s.Permissions(ctx, r)
+	if err != nil {
+		return false, err
+	}
+	return slices.Contains(names, p), nil
+}
+
+// Roles returns every role with its permissions.
+func (s *Service) Roles(ctx context.Context) ([]api.RoleInfo, error) {
+	out := make([]api.RoleInfo, 0, len(perm.Roles))
+	for _, r := range perm.Roles {
+		p, err := s.Permissions(ctx, r)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, api.RoleInfo{Role: r, Label: perm.RoleLabels[r], Locked: r == perm.Admin, Permissions: p})
+	}
+	return out, nil
+}
+
+// SetRolePermissions replaces role r's permissions with names: one row per
+// catalogue permission, so later catalogue defaults do not silently change
+// a role an admin has configured. The cache is dropped here and, through
+// NOTIFY, on every replica.
+func (s *Service) SetRolePermissions(ctx context.Context, actor audit.Actor, r perm.Role, names []perm.Name) (api.RoleInfo, error) {
+	if !r.Valid() {
+		return api.RoleInfo{}, apperr.New(apperr.NotFound, "Peran %q tidak dikenal.", r)
+	}
+	if r == perm.Admin {
+		return api.RoleInfo{}, apperr.New(apperr.Conflict, "Peran admin selalu memiliki semua izin dan tidak dapat diubah.")
+	}
+	want := map[perm.Name]bool{}
+	f := apperr.Fields{}
+	for _, n := range names {
+		if _, ok := perm.Lookup(n); !ok {
+			f.Add("permissions", fmt.Sprintf("Izin %q tidak dikenal.", n))
+		}
+		want[n] = true
+	}
+	if err := f.Err(); err != nil {
+		return api.RoleInfo{}, err
+	}
+	before, err := s.Permissions(ctx, r)
+	if err != nil {
+		return api.RoleInfo{}, err
+	}
+	err = pg.InTx(ctx, s.db, func(tx *sqlx.Tx) error {
+		var roles, ps []string
+		var granted []bool
+		for _, p := range perm.Catalogue {
+			roles = append(roles, string(r))
+			ps = append(ps, string(p.Name))
+			granted = append(granted, want[p.Name])
+		}
+		const q = `INSERT INTO role_permissions (role, permission, granted, updated_at)
+			SELECT * , now() FROM unnest($1::text[], $2::text[], $3::boolean[])
+			ON CONFLICT (role, permission) DO UPDATE SET granted = EXCLUDED.granted, updated_at = now()`
+		if _, err := tx.ExecContext(ctx, q, pq.Array(roles), pq.Array(ps), pq.Array(granted)); err != nil {
+			return fmt.Errorf("auth: set permissions: %w", err)
+		}
+		if err := audit.Record(ctx, tx, actor, "role.permissions.update", "role", string(r),
+			map[string]any{"before": before, "after": names}); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `SELECT pg_notify($1, $2)`, NotifyChannel, string(r))
+		return err
+	})
+	if err != nil {
+		return api.RoleInfo{}, err
+	}
+	s.perms.drop(r)
+	p, err := s.Permissions(ctx, r)
+	if err != nil {
+		return api.RoleInfo{}, err
+	}
+	return api.RoleInfo{Role: r, Label: perm.RoleLabels[r], Permissions: p}, nil
+}
+
+// DropPermissionCache forgets every cached role, e.g. after an application
+// reset, here and on every replica.
+func (s *Service) DropPermissionCache(ctx context.Context) error {
+	s.perms.drop("")
+	_, err := s.db.ExecContext(ctx, `SELECT pg_notify($1, '')`, NotifyChannel)
+	return err
+}
+
+// Listen follows permission changes announced by any replica until ctx
+// ends. When the connection drops, the whole cache is dropped, since
+// announcements may have been missed.
+func (s *Service) Listen(ctx context.Context, url string) {
+	l := pq.NewListener(url, time.Second, time.Minute, func(ev pq.ListenerEventType, err error) {
+		if err != nil {
+			s.log.Warn("permission listener", "event", ev, "err", err)
+		}
+		if ev == pq.ListenerEventReconnected || ev == pq.ListenerEventConnectionAttemptFailed {
+			s.perms.drop("")
+		}
+	})
+	defer l.Close()
+	if err := l.Listen(NotifyChannel); err != nil {
+		s.log.Error("permission listener: listen", "err", err)
+		return
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case n := <-l.Notify:
+			if n == nil { // reconnected
+				s.perms.drop("")
+				continue
+			}
+			s.perms.drop(perm.Role(n.Extra))
+		case <-time.After(90 * time.Second):
+			go l.Ping()
+		}
+	}
+}

@@ -1,0 +1,129 @@
+// Package config reads Tatib's configuration from environment variables.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+)
+
+// Config is the server's configuration. Every field comes from one
+// environment variable, documented in the README.
+type Config struct {
+	Addr          string        // TATIB_ADDR
+	DatabaseURL   string        // DATABASE_URL; empty means the private cluster
+	AdminPassword string        // TATIB_ADMIN_PASSWORD
+	DataDir       string        // TATIB_DATA_DIR
+	BaseURL       string        // TATIB_BASE_URL
+	Demo          bool          // TATIB_DEMO (default on)
+	SessionIdle   time.Duration // TATIB_SESSION_IDLE
+	SessionMaxAge time.Duration // TATIB_SESSION_MAX_AGE
+	DBPort        int           // TATIB_DB_PORT, the private cluster's port
+	LogFormat     string        // TATIB_LOG_FORMAT: text or json
+	MaxBodyBytes  int64         // TATIB_MAX_BODY_BYTES
+	TrustProxy    bool          // TATIB_TRUST_PROXY: take the client address from X-Forwarded-For
+}
+
+// FromEnv reads the configuration. repoRoot is where the default data folder
+// lives.
+func FromEnv(getenv func(string) string) (Config, error) {
+	c := Config{
+		Addr:          or(getenv("TATIB_ADDR"), "127.0.0.1:8080"),
+		DatabaseURL:   getenv("DATABASE_URL"),
+		AdminPassword: getenv("TATIB_ADMIN_PASSWORD"),
+		DataDir:       or(getenv("TATIB_DATA_DIR"), ".data"),
+		BaseURL:       getenv("TATIB_BASE_URL"),
+		Demo:          getenv("TATIB_DEMO") != "0" && getenv("TATIB_DEMO") != "false",
+		LogFormat:     or(getenv("TATIB_LOG_FORMAT"), "text"),
+		TrustProxy:    getenv("TATIB_TRUST_PROXY") == "1" || getenv("TATIB_TRUST_PROXY") == "true",
+	}
+	var errs []error
+	var err error
+	if c.SessionIdle, err = duration(getenv, "TATIB_SESSION_IDLE", 8*time.Hour); err != nil {
+		errs = append(errs, err)
+	}
+	if c.SessionMaxAge, err = duration(getenv, "TATIB_SESSION_MAX_AGE", 30*24*time.Hour); err != nil {
+		errs = append(errs, err)
+	}
+	if c.DBPort, err = integer(getenv, "TATIB_DB_PORT", 54329); err != nil {
+		errs = append(errs, err)
+	}
+	var mb int
+	if mb, err = integer(getenv, "TATIB_MAX_BODY_BYTES", 1<<20); err != nil {
+		errs = append(errs, err)
+	}
+	c.MaxBodyBytes = int64(mb)
+	if abs, err := filepath.Abs(c.DataDir); err == nil {
+		c.DataDir = abs
+	}
+	if c.BaseURL == "" {
+		c.BaseURL = "http://" + c.Addr
+	}
+	errs = append(errs, c.Validate())
+	return c, errors.Join(errs...)
+}
+
+// Validate checks rules that span fields.
+func (c Config) Validate() error {
+	if c.SessionIdle <= 0 || c.SessionMaxAge <= 0 {
+		return errors.New("config: TATIB_SESSION_IDLE and TATIB_SESSION_MAX_AGE must be positive")
+	}
+	if c.SessionIdle > c.SessionMaxAge {
+		return errors.New("config: TATIB_SESSION_IDLE must not exceed TATIB_SESSION_MAX_AGE")
+	}
+	if u, err := url.Parse(c.BaseURL); err != nil || u.Scheme == "" || u.Host == "" {
+		return fmt.Errorf("config: TATIB_BASE_URL %q is not an absolute URL", c.BaseURL)
+	}
+	if c.LogFormat != "text" && c.LogFormat != "json" {
+		return fmt.Errorf("config: TATIB_LOG_FORMAT must be text or json, not %q", c.LogFormat)
+	}
+	if c.MaxBodyBytes < 1024 {
+		return errors.New("config: TATIB_MAX_BODY_BYTES must be at least 1024")
+	}
+	return nil
+}
+
+// Secure reports whether the service is reached over TLS, so cookies get the
+// Secure attribute.
+func (c Config) Secure() bool {
+	u, err := url.Parse(c.BaseURL)
+	return err == nil && u.Scheme == "https"
+}
+
+func or(v, def string) string {
+	if v == "" {
+		return def
+	}
+	return v
+}
+
+func duration(getenv func(string) string, key string, def time.Duration) (time.Duration, error) {
+	v := getenv(key)
+	if v == "" {
+		return def, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		return 0, fmt.Errorf("config: %s: %w", key, err)
+	}
+	return d, nil
+}
+
+func integer(getenv func(string) string, key string, def int) (int, error) {
+	v := getenv(key)
+	if v == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return 0, fmt.Errorf("config: %s: %w", key, err)
+	}
+	return n, nil
+}
+
+// Env is os.Getenv, for callers.
+var Env = os.Getenv

@@ -1,0 +1,132 @@
+// Package users manages Tatib accounts: list, create, edit, deactivate or
+// delete, and the admin's password reset.
+package users
+
+import (
+	"net/mail"
+	"regexp"
+	"strings"
+
+	"github.com/tatib/tatib/server/internal/apperr"
+	"github.com/tatib/tatib/server/internal/auth"
+	"github.com/tatib/tatib/shared/perm"
+)
+
+// CreateInput is a new user.
+type CreateInput struct {
+	Username string    `json:"username"`
+	Name     string    `json:"name"`
+	Role     perm.Role `json:"role"`
+	Email    string    `json:"email"`
+	Phone    string    `json:"phone"`
+	Password string    `json:"password"`
+}
+
+// UpdateInput changes a user; absent fields stay as they are.
+type UpdateInput struct {
+	Username *string    `json:"username"`
+	Name     *string    `json:"name"`
+	Role     *perm.Role `json:"role"`
+	Email    *string    `json:"email"`
+	Phone    *string    `json:"phone"`
+	Active   *bool      `json:"active"`
+}
+
+// ResetPasswordInput is an admin's password reset for another user.
+type ResetPasswordInput struct {
+	Password             string `json:"password"`
+	PasswordConfirmation string `json:"password_confirmation"`
+}
+
+var usernameRE = regexp.MustCompile(`^[a-zA-Z0-9._-]{3,50}$`)
+
+func (in *CreateInput) normalize() {
+	in.Username = strings.TrimSpace(in.Username)
+	in.Name = strings.TrimSpace(in.Name)
+	in.Email = strings.TrimSpace(in.Email)
+	in.Phone = strings.TrimSpace(in.Phone)
+}
+
+// Validate checks a new user field by field.
+func (in CreateInput) Validate() error {
+	f := apperr.Fields{}
+	validateUsername(f, in.Username)
+	validateName(f, in.Name)
+	validateRole(f, in.Role)
+	validateContact(f, in.Email, in.Phone)
+	switch {
+	case in.Password == "":
+		f.Add("password", "Kata sandi wajib diisi.")
+	case len([]rune(in.Password)) < auth.MinPasswordLength:
+		f.Add("password", "Kata sandi minimal 6 karakter.")
+	case len(in.Password) > 72:
+		f.Add("password", "Kata sandi maksimal 72 byte.")
+	}
+	return f.Err()
+}
+
+// Validate checks the fields that are present.
+func (in *UpdateInput) Validate() error {
+	f := apperr.Fields{}
+	if in.Username != nil {
+		*in.Username = strings.TrimSpace(*in.Username)
+		validateUsername(f, *in.Username)
+	}
+	if in.Name != nil {
+		*in.Name = strings.TrimSpace(*in.Name)
+		validateName(f, *in.Name)
+	}
+	if in.Role != nil {
+		validateRole(f, *in.Role)
+	}
+	email, phone := "", ""
+	if in.Email != nil {
+		*in.Email = strings.TrimSpace(*in.Email)
+		email = *in.Email
+	}
+	if in.Phone != nil {
+		*in.Phone = strings.TrimSpace(*in.Phone)
+		phone = *in.Phone
+	}
+	validateContact(f, email, phone)
+	return f.Err()
+}
+
+func validateUsername(f apperr.Fields, u string) {
+	switch {
+	case u == "":
+		f.Add("username", "Nama pengguna wajib diisi.")
+	case !usernameRE.MatchString(u):
+		f.Add("username", "Nama pengguna 3–50 karakter: huruf, angka, titik, garis bawah atau tanda hubung.")
+	}
+}
+
+func validateName(f apperr.Fields, n string) {
+	switch {
+	case n == "":
+		f.Add("name", "Nama lengkap wajib diisi.")
+	case len([]rune(n)) > 150:
+		f.Add("name", "Nama lengkap maksimal 150 karakter.")
+	}
+}
+
+func validateRole(f apperr.Fields, r perm.Role) {
+	if r == "" {
+		f.Add("role", "Peran wajib dipilih.")
+		return
+	}
+	if !r.Valid() {
+		f.Add("role", "Peran tidak valid. Pilih salah satu: admin, bk, wali_kelas, staff, other, kepala_sekolah, waka, ketua_tim.")
+	}
+}
+
+func validateContact(f apperr.Fields, email, phone string) {
+	if email != "" {
+		if a, err := mail.ParseAddress(email); err != nil || a.Address != email {
+			f.Add("email", "Alamat email tidak valid.")
+		}
+	}
+	if phone != "" && !regexp.MustCompile(`^\+?[0-9 ()-]{6,20}$`).MatchString(phone) {
+		f.Add("phone", "Nomor telepon tidak valid.")
+	}
+}

@@ -1,0 +1,96 @@
+// Package api holds the wire types of Tatib's JSON API shared by the server,
+// the desktop app and tools.
+package api
+
+import (
+	"time"
+
+	"github.com/tatib/tatib/shared/perm"
+)
+
+// Error codes of the API. Each maps to one HTTP status.
+const (
+	CodeInvalid      = "invalid"      // 422
+	CodeBadRequest   = "bad_request"  // 400
+	CodeUnauthorized = "unauthorized" // 401
+	CodeForbidden    = "forbidden"    // 403
+	CodeNotFound     = "not_found"    // 404
+	CodeConflict     = "conflict"     // 409
+	CodeTooLarge     = "too_large"    // 413
+	CodeRateLimited  = "rate_limited" // 429
+	CodeInternal     = "internal"     // 500
+	CodeUnavailable  = "unavailable"  // 503
+)
+
+// ErrorBody is the body of every API error: {"error":{...}}.
+type ErrorBody struct {
+	Error ErrorDetail `json:"error"`
+}
+
+// ErrorDetail names the code, a message for people and field errors.
+type ErrorDetail struct {
+	Code    string            `json:"code"`
+	Message string            `json:"message"`
+	Fields  map[string]string `json:"fields,omitempty"`
+}
+
+// User is a Tatib account.
+type User struct {
+	ID          int64      `json:"id" db:"id"`
+	Username    string     `json:"username" db:"username"`
+	Name        string     `json:"name" db:"name"`
+	Role        perm.Role  `json:"role" db:"role"`
+	Email       string     `json:"email" db:"email"`
+	Phone       string     `json:"phone" db:"phone"`
+	Active      bool       `json:"active" db:"active"`
+	LastLoginAt *time.Time `json:"last_login_at" db:"last_login_at"`
+	CreatedAt   time.Time  `json:"created_at" db:"created_at"`
+	UpdatedAt   time.Time  `json:"updated_at" db:"updated_at"`
+}
+
+// LoginRequest signs a user in.
+type LoginRequest struct {
+	Username string `json:"username"`
+	Password string `json:"password"`
+}
+
+// Me is the signed-in user with the role's permission names.
+type Me struct {
+	User        User        `json:"user"`
+	Permissions []perm.Name `json:"permissions"`
+}
+
+// LoginResponse answers a successful sign-in.
+type LoginResponse struct {
+	User        User        `json:"user"`
+	Permissions []perm.Name `json:"permissions"`
+	Token       string      `json:"token"`
+	ExpiresAt   time.Time   `json:"expires_at"`
+}
+
+// PageMeta describes one page of a list.
+type PageMeta struct {
+	Page     int `json:"page"`
+	PerPage  int `json:"per_page"`
+	Total    int `json:"total"`
+	LastPage int `json:"last_page"`
+}
+
+// Page is a list answer.
+type Page[T any] struct {
+	Data []T      `json:"data"`
+	Meta PageMeta `json:"meta"`
+}
+
+// List is an unpaged list answer.
+type List[T any] struct {
+	Data []T `json:"data"`
+}
+
+// RoleInfo is a role with its current permission names.
+type RoleInfo struct {
+	Role        perm.Role   `json:"role"`
+	Label       string      `json:"label"`
+	Locked      bool        `json:"locked"`
+	Permissions []perm.Name `json:"permissions"`
+}
