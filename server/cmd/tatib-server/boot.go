@@ -2,19 +2,22 @@ package main
 
 import (
 	"context"
-	"log/slog"
 
-	"github.com/jmoiron/sqlx"
-
-	"github.com/tatib/tatib/server/internal/config"
+	"github.com/tatib/tatib/server/internal/app"
+	"github.com/tatib/tatib/server/internal/school"
+	"github.com/tatib/tatib/server/internal/violationtype"
 )
 
-// boot runs start-up steps of features after migration and before serving
-// (the demo school, for one). Each feature adds one call here.
-func boot(ctx context.Context, db *sqlx.DB, cfg config.Config, log *slog.Logger) error {
-	return nil
+// boot runs features' start-up steps after migration and before serving
+// (the demo school, for one).
+func boot(ctx context.Context, d app.Deps) error {
+	if err := violationtype.Boot(ctx, d); err != nil {
+		return err
+	}
+	return school.Boot(ctx, d)
 }
 
 // background starts features' long-running workers (schedules, outboxes).
-func background(ctx context.Context, db *sqlx.DB, cfg config.Config, log *slog.Logger) {
+func background(ctx context.Context, d app.Deps) {
+	school.Background(ctx, d)
 }

@@ -16,6 +16,7 @@ import (
 	_ "time/tzdata" // Asia/Jakarta whatever the host has
 
 	"github.com/tatib/tatib/server/internal/api"
+	"github.com/tatib/tatib/server/internal/app"
 	"github.com/tatib/tatib/server/internal/auth"
 	"github.com/tatib/tatib/server/internal/config"
 	"github.com/tatib/tatib/server/internal/httpx"
@@ -103,10 +104,6 @@ func serve(ctx context.Context) error {
 			log.Info("created the admin user with TATIB_ADMIN_PASSWORD", "username", "admin")
 		}
 	}
-	if err := boot(ctx, db, cfg, log); err != nil {
-		return err
-	}
-
 	authSvc := auth.New(db, auth.Options{Idle: cfg.SessionIdle, MaxAge: cfg.SessionMaxAge, Secure: cfg.Secure(), TrustProxy: cfg.TrustProxy}, log)
 	go authSvc.Listen(ctx, cfg.DatabaseURL)
 	go every(ctx, time.Hour, func() {
@@ -114,8 +111,12 @@ func serve(ctx context.Context) error {
 			log.Warn("prune sessions", "err", err)
 		}
 	})
-	srv := api.New(api.Deps{DB: db, Config: cfg, Log: log, Auth: authSvc})
-	background(ctx, db, cfg, log)
+	deps := app.Deps{DB: db, Config: cfg, Log: log, Auth: authSvc}
+	if err := boot(ctx, deps); err != nil {
+		return err
+	}
+	srv := api.New(deps)
+	background(ctx, deps)
 
 	hs := &http.Server{Addr: cfg.Addr, Handler: srv, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
 	ln, err := net.Listen("tcp", cfg.Addr)

@@ -10,13 +10,13 @@ import (
 	"time"
 
 	"github.com/go-chi/chi/v5"
-	"github.com/jmoiron/sqlx"
 
+	"github.com/tatib/tatib/server/internal/app"
 	"github.com/tatib/tatib/server/internal/apperr"
-	"github.com/tatib/tatib/server/internal/auth"
-	"github.com/tatib/tatib/server/internal/config"
 	"github.com/tatib/tatib/server/internal/httpx"
+	"github.com/tatib/tatib/server/internal/school"
 	"github.com/tatib/tatib/server/internal/users"
+	"github.com/tatib/tatib/server/internal/violationtype"
 	"github.com/tatib/tatib/server/internal/web"
 	"github.com/tatib/tatib/shared/perm"
 )
@@ -25,12 +25,7 @@ import (
 const Prefix = "/api/v1"
 
 // Deps are what the server is built from.
-type Deps struct {
-	DB     *sqlx.DB
-	Config config.Config
-	Log    *slog.Logger
-	Auth   *auth.Service
-}
+type Deps = app.Deps
 
 // Server is the assembled HTTP handler with its route table.
 type Server struct {
@@ -82,6 +77,8 @@ func mount(r *httpx.Router, d Deps) {
 	d.Auth.Routes(r)
 	users.NewHandler(users.NewStore(d.DB), d.Auth).Routes(r)
 	auditRoutes(r, d)
+	school.Mount(r, d)
+	violationtype.Mount(r, d)
 }
 
 func recoverer(log *slog.Logger) func(http.Handler) http.Handler {

@@ -1,0 +1,20 @@
+// Package app holds what every feature is built from, so feature packages
+// can be wired by the api package without importing each other.
+package app
+
+import (
+	"log/slog"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/tatib/tatib/server/internal/auth"
+	"github.com/tatib/tatib/server/internal/config"
+)
+
+// Deps are the server's shared dependencies.
+type Deps struct {
+	DB     *sqlx.DB
+	Config config.Config
+	Log    *slog.Logger
+	Auth   *auth.Service
+}
