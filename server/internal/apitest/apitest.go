@@ -8,6 +8,7 @@ package apitest
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -20,6 +21,7 @@ import (
 	"time"
 
 	"github.com/jmoiron/sqlx"
+	"golang.org/x/crypto/bcrypt"
 
 	"github.com/tatib/tatib/server/internal/api"
 	"github.com/tatib/tatib/server/internal/app"
@@ -28,6 +30,12 @@ import (
 	"github.com/tatib/tatib/server/internal/pg/pgtest"
 	"github.com/tatib/tatib/shared/perm"
 )
+
+func init() {
+	// bcrypt at its default cost is slow under the race detector; the cost
+	// is no part of what these tests check.
+	auth.PasswordCost = bcrypt.MinCost
+}
 
 // Env is a running API on its own database.
 type Env struct {
@@ -63,7 +71,10 @@ func New(t testing.TB, opts ...func(*config.Config)) *Env {
 
 type testWriter struct{ t testing.TB }
 
-func (w testWriter) Write(p []byte) (int, error) { w.t.Log(strings.TrimSpace(string(p))); return len(p), nil }
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimSpace(string(p)))
+	return len(p), nil
+}
 
 // CreateUser stores a user of role with password "rahasia123" and returns
 // its id and username.
@@ -206,4 +217,16 @@ func (r *Response) Err() ErrorBody {
 	var e ErrorBody
 	r.JSON(&e)
 	return e
+}
+
+// Session opens a session for userID directly in the database (no bcrypt,
+// no throttle) and returns a client using it; for tests that need many.
+func (e *Env) Session(userID int64, role perm.Role) *Client {
+	e.T.Helper()
+	token := fmt.Sprintf("test-%d-%d-%d", userID, e.seq.Add(1), time.Now().UnixNano())
+	sum := sha256.Sum256([]byte(token))
+	if _, err := e.DB.Exec(`INSERT INTO sessions (token_hash, user_id) VALUES ($1, $2)`, sum[:], userID); err != nil {
+		e.T.Fatal(err)
+	}
+	return &Client{env: e, Token: token, UserID: userID, Role: role}
 }

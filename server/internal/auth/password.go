@@ -3,6 +3,7 @@ package auth
 import (
 	"crypto/rand"
 	"fmt"
+	"sync"
 
 	"golang.org/x/crypto/bcrypt"
 )
@@ -11,9 +12,14 @@ import (
 // every password.
 const MinPasswordLength = 6
 
+// PasswordCost is the bcrypt cost of new hashes. Tests lower it (apitest)
+// because bcrypt under the race detector is slow; production keeps the
+// default.
+var PasswordCost = bcrypt.DefaultCost
+
 // HashPassword returns the bcrypt hash of pw.
 func HashPassword(pw string) (string, error) {
-	b, err := bcrypt.GenerateFromPassword([]byte(pw), bcrypt.DefaultCost)
+	b, err := bcrypt.GenerateFromPassword([]byte(pw), PasswordCost)
 	if err != nil {
 		return "", fmt.Errorf("auth: hash password: %w", err)
 	}
@@ -27,7 +33,15 @@ func CheckPassword(hash, pw string) bool {
 
 // dummyHash is compared against when the user does not exist, so a wrong
 // username takes as long as a wrong password.
-var dummyHash, _ = bcrypt.GenerateFromPassword([]byte("tatib-no-such-user"), bcrypt.DefaultCost)
+func dummyHash() string {
+	dummyOnce.Do(func() { dummy, _ = HashPassword("tatib-no-such-user") })
+	return dummy
+}
+
+var (
+	dummyOnce sync.Once
+	dummy     string
+)
 
 // RandomPassword returns a readable random password of n characters.
 func RandomPassword(n int) string {

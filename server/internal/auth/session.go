@@ -57,7 +57,7 @@ func (s *Service) Login(ctx context.Context, in api.LoginRequest, addr, userAgen
 		&u.Active, &u.LastLoginAt, &u.CreatedAt, &u.UpdatedAt, &hash)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
-		CheckPassword(string(dummyHash), in.Password)
+		CheckPassword(dummyHash(), in.Password)
 		return api.LoginResponse{}, s.fail(ctx, username, addr)
 	case err != nil:
 		return api.LoginResponse{}, fmt.Errorf("auth: login: %w", err)

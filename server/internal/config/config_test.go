@@ -1,0 +1,39 @@
+package config
+
+import (
+	"testing"
+	"time"
+)
+
+func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+
+func TestFromEnv(t *testing.T) {
+	t.Run("Defaults", func(t *testing.T) {
+		c, err := FromEnv(env(nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Addr != "127.0.0.1:8080" || c.SessionIdle != 8*time.Hour || !c.Demo || c.BaseURL != "http://127.0.0.1:8080" || c.Secure() {
+			t.Fatalf("%+v", c)
+		}
+	})
+	t.Run("HTTPSIsSecure", func(t *testing.T) {
+		c, err := FromEnv(env(map[string]string{"TATIB_BASE_URL": "https://tatib.sekolah.sch.id", "TATIB_DEMO": "0"}))
+		if err != nil || !c.Secure() || c.Demo {
+			t.Fatalf("%+v %v", c, err)
+		}
+	})
+	for name, m := range map[string]map[string]string{
+		"ErrIdleOverMax": {"TATIB_SESSION_IDLE": "48h", "TATIB_SESSION_MAX_AGE": "24h"},
+		"ErrDuration":    {"TATIB_SESSION_IDLE": "sebentar"},
+		"ErrBaseURL":     {"TATIB_BASE_URL": "tatib"},
+		"ErrLogFormat":   {"TATIB_LOG_FORMAT": "xml"},
+		"ErrPort":        {"TATIB_DB_PORT": "x"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			if _, err := FromEnv(env(m)); err == nil {
+				t.Fatal("no error")
+			}
+		})
+	}
+}
