@@ -87,7 +87,6 @@ create() {
 	cat >>"$pgdata/postgresql.conf" <<CONF
 # Tatib's private cluster
 listen_addresses = '127.0.0.1'
-port = $port
 unix_socket_directories = '$pgdata'
 max_connections = 200
 fsync = off
@@ -103,7 +102,7 @@ start() {
 	if ! running; then
 		rm -f "$pgdata/postmaster.pid" 2>/dev/null || true
 		[ "$(id -u)" = 0 ] && touch "$log" && chown postgres "$log"
-		as_pg "$(find_bin pg_ctl)" -D "$pgdata" -l "$log" -w -t 60 start >/dev/null \
+		as_pg "$(find_bin pg_ctl)" -D "$pgdata" -l "$log" -o "-p $port" -w -t 60 start >/dev/null \
 			|| { tail -n 20 "$log" >&2; die "PostgreSQL did not start (is port $port taken? set TATIB_DB_PORT)"; }
 	fi
 	# The application database.
