@@ -1,0 +1,141 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tatib/tatib/server/internal/pg/pgtest"
+)
+
+// TestServeFirstStart runs the real binary on an empty database, as `make
+// run` does on a new machine: it migrates, creates the admin with a random
+// password printed once, and serves; the admin creates a staff user, who
+// is refused the user list.
+func TestServeFirstStart(t *testing.T) {
+	t.Parallel()
+	bin := filepath.Join(t.TempDir(), "tatib-server")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	addr := freeAddr(t)
+	cmd := exec.Command(bin, "serve")
+	cmd.Env = append(os.Environ(), "DATABASE_URL="+pgtest.NewURL(t), "TATIB_ADDR="+addr, "TATIB_ADMIN_PASSWORD=", "TATIB_DEMO=0",
+		"TATIB_DATA_DIR="+t.TempDir())
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Signal(os.Interrupt); cmd.Wait() })
+
+	password := ""
+	lines := make(chan string, 100)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	re := regexp.MustCompile(`sign in as\s+admin / (\S+)`)
+	deadline := time.After(30 * time.Second)
+	for password == "" {
+		select {
+		case l, ok := <-lines:
+			if !ok {
+				t.Fatal("server exited before printing the admin password")
+			}
+			if m := re.FindStringSubmatch(l); m != nil {
+				password = m[1]
+			}
+		case <-deadline:
+			t.Fatal("no admin password printed")
+		}
+	}
+	go func() {
+		for range lines {
+		}
+	}()
+	base := "http://" + addr
+	waitReady(t, base)
+
+	admin := login(t, base, "admin", password)
+	res, body := call(t, "POST", base+"/api/v1/users", admin, map[string]string{"username": "staf", "name": "Staf TU", "role": "staff", "password": "rahasia1"})
+	if res != 201 {
+		t.Fatalf("create staff: %d %s", res, body)
+	}
+	staff := login(t, base, "staf", "rahasia1")
+	res, body = call(t, "GET", base+"/api/v1/users", staff, nil)
+	if res != 403 || !strings.Contains(string(body), "users.view") {
+		t.Fatalf("staff GET /users: %d %s", res, body)
+	}
+	if strings.Contains(password, " ") || len(password) < 12 {
+		t.Fatalf("weak generated password %q", password)
+	}
+}
+
+func freeAddr(t *testing.T) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
+}
+
+func waitReady(t *testing.T, base string) {
+	for i := 0; i < 100; i++ {
+		if res, err := http.Get(base + "/readyz"); err == nil {
+			res.Body.Close()
+			if res.StatusCode == 200 {
+				return
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatal("server not ready")
+}
+
+func login(t *testing.T, base, user, pw string) string {
+	t.Helper()
+	status, body := call(t, "POST", base+"/api/v1/auth/login", "", map[string]string{"username": user, "password": pw})
+	if status != 200 {
+		t.Fatalf("login %s: %d %s", user, status, body)
+	}
+	var out struct{ Token string }
+	json.Unmarshal(body, &out)
+	return out.Token
+}
+
+func call(t *testing.T, method, url, token string, v any) (int, []byte) {
+	t.Helper()
+	var rd io.Reader
+	if v != nil {
+		b, _ := json.Marshal(v)
+		rd = bytes.NewReader(b)
+	}
+	req, _ := http.NewRequest(method, url, rd)
+	req.Header.Set("Content-Type", "application/json")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(fmt.Errorf("%s %s: %w", method, url, err))
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res.StatusCode, b
+}
