@@ -17,9 +17,14 @@ import (
 //go:embed all:dist
 var dist embed.FS
 
-// Handler returns the front-end handler.
+// Handler returns the handler of the embedded build.
 func Handler() http.Handler {
 	sub, _ := fs.Sub(dist, "dist")
+	return HandlerFS(sub)
+}
+
+// HandlerFS serves the build in sub.
+func HandlerFS(sub fs.FS) http.Handler {
 	files := http.FileServerFS(sub)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
