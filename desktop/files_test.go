@@ -1,0 +1,107 @@
+package main
+
+import (
+	"encoding/base64"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestFiles(t *testing.T) {
+	t.Run("OK_SaveWritesWhereTheUserChose", func(t *testing.T) {
+		dir := t.TempDir()
+		fp := &fakePlatform{savePath: filepath.Join(dir, "templat")}
+		f := &Files{platform: fp}
+		path, err := f.SaveFile("templat-jenis-pelanggaran.xlsx", base64.StdEncoding.EncodeToString([]byte("PK\x03\x04")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if path != filepath.Join(dir, "templat.xlsx") {
+			t.Fatalf("path %q: the extension must be added", path)
+		}
+		if b, _ := os.ReadFile(path); string(b) != "PK\x03\x04" {
+			t.Fatalf("content %q", b)
+		}
+		if o := fp.saveAsked[0]; o.DefaultFilename != "templat-jenis-pelanggaran.xlsx" || o.Filters[0].Pattern != "*.xlsx" {
+			t.Fatalf("dialog %+v", o)
+		}
+	})
+
+	t.Run("OK_SaveCancelled", func(t *testing.T) {
+		f := &Files{platform: &fakePlatform{}}
+		if path, err := f.SaveFile("a.pdf", ""); path != "" || err != nil {
+			t.Fatalf("%q %v", path, err)
+		}
+	})
+
+	t.Run("ErrSaveBadBase64", func(t *testing.T) {
+		f := &Files{platform: &fakePlatform{savePath: filepath.Join(t.TempDir(), "x")}}
+		if _, err := f.SaveFile("a.xlsx", "%%%"); err == nil {
+			t.Fatal("want an error")
+		}
+	})
+
+	t.Run("OK_OpenDefaultsToXlsx", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "jenis.xlsx")
+		_ = os.WriteFile(path, []byte("data"), 0o600)
+		fp := &fakePlatform{openPath: path}
+		got, err := (&Files{platform: fp}).OpenFile(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Name != "jenis.xlsx" || got.Size != 4 || got.Data != base64.StdEncoding.EncodeToString([]byte("data")) {
+			t.Fatalf("%+v", got)
+		}
+		if fp.openAsked[0].Filters[0].Pattern != "*.xlsx" {
+			t.Fatalf("filters %+v", fp.openAsked[0].Filters)
+		}
+	})
+
+	t.Run("OK_OpenCancelled", func(t *testing.T) {
+		got, err := (&Files{platform: &fakePlatform{}}).OpenFile(nil)
+		if got != nil || err != nil {
+			t.Fatalf("%v %v", got, err)
+		}
+	})
+}
+
+func TestTokenFile(t *testing.T) {
+	dir := t.TempDir()
+	fs := FileTokenStore{Path: filepath.Join(dir, "tatib", "session-token")}
+	if err := fs.Save("secret"); err != nil {
+		t.Fatal(err)
+	}
+	st, err := os.Stat(fs.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Mode().Perm() != 0o600 {
+		t.Fatalf("mode %v, want 0600", st.Mode().Perm())
+	}
+	if tok, _ := fs.Load(); tok != "secret" {
+		t.Fatalf("token %q", tok)
+	}
+	if err := fs.Delete(); err != nil {
+		t.Fatal(err)
+	}
+	if tok, _ := fs.Load(); tok != "" {
+		t.Fatal("token survived Delete")
+	}
+}
+
+func TestNormalizeServerURL(t *testing.T) {
+	for in, want := range map[string]string{
+		"10.0.0.5:8080":             "http://10.0.0.5:8080",
+		" https://tatib.sch.id/ ":   "https://tatib.sch.id",
+		"http://x.example/a/?q=1#f": "http://x.example/a",
+	} {
+		if got, err := NormalizeServerURL(in); got != want || err != nil {
+			t.Errorf("%q → %q %v, want %q", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"", "ftp://x", "http://"} {
+		if _, err := NormalizeServerURL(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
