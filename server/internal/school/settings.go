@@ -1,0 +1,293 @@
+package school
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/tatib/tatib/server/internal/apperr"
+	"github.com/tatib/tatib/server/internal/audit"
+	"github.com/tatib/tatib/server/internal/pg"
+)
+
+// Settings keys in the settings table.
+const (
+	keyStudentAffairs = "student_affairs"
+	keySchool         = "school"
+	keyDemo           = "demo"
+)
+
+// StudentAffairs is the connection to the student-affairs system. The token
+// is returned as text: the screen shows it with a copy button (spec,
+// Authentication 7).
+type StudentAffairs struct {
+	URL   string `json:"url"`
+	Token string `json:"token"`
+	// Schedule is a daily time "HH:MM" (Asia/Jakarta) for the automatic
+	// sync, or "" for none.
+	Schedule  string     `json:"schedule"`
+	UpdatedAt *time.Time `json:"updated_at,omitempty"`
+}
+
+// StudentAffairsInput replaces the connection; a null or absent token keeps
+// the stored one.
+type StudentAffairsInput struct {
+	URL      string  `json:"url"`
+	Token    *string `json:"token"`
+	Schedule string  `json:"schedule"`
+}
+
+var scheduleRE = regexp.MustCompile(`^([01][0-9]|2[0-3]):[0-5][0-9]$`)
+
+// Validate checks the connection settings field by field. An empty URL
+// switches the integration off.
+func (in *StudentAffairsInput) Validate() error {
+	f := apperr.Fields{}
+	in.URL = strings.TrimSpace(in.URL)
+	in.Schedule = strings.TrimSpace(in.Schedule)
+	if in.URL != "" {
+		norm, err := normalizeBaseURL(in.URL)
+		if err != nil {
+			f.Add("url", err.Error())
+		} else {
+			in.URL = norm
+		}
+	}
+	if in.Token != nil {
+		t := strings.TrimSpace(*in.Token)
+		in.Token = &t
+		switch {
+		case len(t) > 1000:
+			f.Add("token", "Token maksimal 1000 karakter.")
+		case strings.ContainsAny(t, " \t\r\n"):
+			f.Add("token", "Token tidak boleh memuat spasi atau baris baru.")
+		}
+	}
+	if in.Schedule != "" && !scheduleRE.MatchString(in.Schedule) {
+		f.Add("schedule", "Jadwal harus berformat JJ:MM (00:00–23:59), atau kosong untuk tanpa jadwal.")
+	}
+	if in.Schedule != "" && in.URL == "" {
+		f.Add("schedule", "Jadwal memerlukan URL kesiswaan.")
+	}
+	return f.Err()
+}
+
+// Profile is the school profile used on letters, PDFs, exports and the
+// journal ping answer.
+type Profile struct {
+	Name              string     `json:"name"`
+	Address           string     `json:"address"`
+	Phone             string     `json:"phone"`
+	LogoPath          string     `json:"logo_path"`
+	PrincipalName     string     `json:"principal_name"`
+	PrincipalNIP      string     `json:"principal_nip"`
+	BKCoordinatorName string     `json:"bk_coordinator_name"`
+	AcademicYearStart string     `json:"academic_year_start"` // MM-DD, default 07-01
+	LessonHoursPerDay int        `json:"lesson_hours_per_day"`
+	UpdatedAt         *time.Time `json:"updated_at,omitempty"`
+}
+
+// DefaultProfile is the profile before anyone saved one.
+func DefaultProfile() Profile {
+	return Profile{AcademicYearStart: "07-01", LessonHoursPerDay: 10}
+}
+
+var nipRE = regexp.MustCompile(`^[0-9]{18}$`)
+
+// Validate checks the profile field by field.
+func (p *Profile) Validate() error {
+	f := apperr.Fields{}
+	p.Name = strings.TrimSpace(p.Name)
+	p.Address = strings.TrimSpace(p.Address)
+	p.Phone = strings.TrimSpace(p.Phone)
+	p.LogoPath = strings.TrimSpace(p.LogoPath)
+	p.PrincipalName = strings.TrimSpace(p.PrincipalName)
+	p.PrincipalNIP = strings.ReplaceAll(strings.TrimSpace(p.PrincipalNIP), " ", "")
+	p.BKCoordinatorName = strings.TrimSpace(p.BKCoordinatorName)
+	p.AcademicYearStart = strings.TrimSpace(p.AcademicYearStart)
+	switch {
+	case p.Name == "":
+		f.Add("name", "Nama sekolah wajib diisi.")
+	case len([]rune(p.Name)) > 200:
+		f.Add("name", "Nama sekolah maksimal 200 karakter.")
+	}
+	if len([]rune(p.Address)) > 500 {
+		f.Add("address", "Alamat maksimal 500 karakter.")
+	}
+	if p.Phone != "" && !regexp.MustCompile(`^\+?[0-9 ()-]{5,25}$`).MatchString(p.Phone) {
+		f.Add("phone", "Nomor telepon tidak valid.")
+	}
+	if strings.Contains(p.LogoPath, "..") {
+		f.Add("logo_path", "Lokasi logo tidak valid.")
+	}
+	if p.PrincipalNIP != "" && !nipRE.MatchString(p.PrincipalNIP) {
+		f.Add("principal_nip", "NIP terdiri atas 18 angka.")
+	}
+	for field, v := range map[string]string{"principal_name": p.PrincipalName, "bk_coordinator_name": p.BKCoordinatorName} {
+		if len([]rune(v)) > 150 {
+			f.Add(field, "Nama maksimal 150 karakter.")
+		}
+	}
+	if p.AcademicYearStart == "" {
+		p.AcademicYearStart = "07-01"
+	}
+	if _, err := time.Parse("2006-01-02", "2001-"+p.AcademicYearStart); err != nil || len(p.AcademicYearStart) != 5 {
+		f.Add("academic_year_start", "Awal tahun ajaran berformat BB-TT, misalnya 07-01 untuk 1 Juli.")
+	}
+	if p.LessonHoursPerDay == 0 {
+		p.LessonHoursPerDay = 10
+	}
+	if p.LessonHoursPerDay < 1 || p.LessonHoursPerDay > 16 {
+		f.Add("lesson_hours_per_day", "Jam pelajaran per hari antara 1 dan 16.")
+	}
+	return f.Err()
+}
+
+// AcademicYearStartOn returns the start of the academic year that contains
+// day (a Jakarta date), from the profile's MM-DD.
+func (p Profile) AcademicYearStartOn(day time.Time) time.Time {
+	mmdd := p.AcademicYearStart
+	if mmdd == "" {
+		mmdd = "07-01"
+	}
+	t, err := time.Parse("2006-01-02", fmt.Sprintf("%04d-%s", day.Year(), mmdd))
+	if err != nil {
+		t = time.Date(day.Year(), time.July, 1, 0, 0, 0, 0, time.UTC)
+	}
+	start := time.Date(day.Year(), t.Month(), t.Day(), 0, 0, 0, 0, day.Location())
+	if start.After(day) {
+		start = start.AddDate(-1, 0, 0)
+	}
+	return start
+}
+
+// readSetting decodes settings[key] into v; found is false when absent.
+func readSetting(ctx context.Context, q sqlx.QueryerContext, key string, v any) (found bool, updated time.Time, err error) {
+	var raw []byte
+	err = q.QueryRowxContext(ctx, `SELECT value, updated_at FROM settings WHERE key = $1`, key).Scan(&raw, &updated)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, time.Time{}, nil
+	}
+	if err != nil {
+		return false, time.Time{}, fmt.Errorf("school: read setting %s: %w", key, err)
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		return false, time.Time{}, fmt.Errorf("school: decode setting %s: %w", key, err)
+	}
+	return true, updated, nil
+}
+
+func writeSetting(ctx context.Context, q sqlx.ExecerContext, key string, v any, actorID int64) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	var by *int64
+	if actorID != 0 {
+		by = &actorID
+	}
+	const stmt = `INSERT INTO settings (key, value, updated_at, updated_by) VALUES ($1, $2, now(), $3)
+		ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = now(), updated_by = EXCLUDED.updated_by`
+	if _, err := q.ExecContext(ctx, stmt, key, b, by); err != nil {
+		return fmt.Errorf("school: write setting %s: %w", key, err)
+	}
+	return nil
+}
+
+// LoadStudentAffairs returns the stored connection (zero when unset).
+func LoadStudentAffairs(ctx context.Context, q sqlx.QueryerContext) (StudentAffairs, error) {
+	var s StudentAffairs
+	found, at, err := readSetting(ctx, q, keyStudentAffairs, &s)
+	if found {
+		s.UpdatedAt = &at
+	}
+	return s, err
+}
+
+// SaveStudentAffairs validates and stores the connection, audited.
+func SaveStudentAffairs(ctx context.Context, db *sqlx.DB, actor audit.Actor, in StudentAffairsInput) (StudentAffairs, error) {
+	if err := in.Validate(); err != nil {
+		return StudentAffairs{}, err
+	}
+	var out StudentAffairs
+	err := pg.InTx(ctx, db, func(tx *sqlx.Tx) error {
+		if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtext('tatib.settings.student_affairs'))`); err != nil {
+			return err
+		}
+		before, err := LoadStudentAffairs(ctx, tx)
+		if err != nil {
+			return err
+		}
+		out = StudentAffairs{URL: in.URL, Token: before.Token, Schedule: in.Schedule}
+		if in.Token != nil {
+			out.Token = *in.Token
+		}
+		if err := writeSetting(ctx, tx, keyStudentAffairs, out, actor.ID); err != nil {
+			return err
+		}
+		// The token itself never goes to the audit log.
+		return audit.Record(ctx, tx, actor, "settings.student_affairs.update", "setting", keyStudentAffairs, map[string]any{
+			"before":        map[string]any{"url": before.URL, "schedule": before.Schedule},
+			"after":         map[string]any{"url": out.URL, "schedule": out.Schedule},
+			"token_changed": out.Token != before.Token,
+		})
+	})
+	if err != nil {
+		return StudentAffairs{}, err
+	}
+	now := time.Now()
+	out.UpdatedAt = &now
+	return out, nil
+}
+
+// LoadProfile returns the school profile, with defaults for what was never
+// saved. Letters, exports and the journal ping read it through here.
+func LoadProfile(ctx context.Context, q sqlx.QueryerContext) (Profile, error) {
+	p := DefaultProfile()
+	found, at, err := readSetting(ctx, q, keySchool, &p)
+	if err != nil {
+		return DefaultProfile(), err
+	}
+	if found {
+		p.UpdatedAt = &at
+		if p.AcademicYearStart == "" {
+			p.AcademicYearStart = "07-01"
+		}
+		if p.LessonHoursPerDay == 0 {
+			p.LessonHoursPerDay = 10
+		}
+	}
+	return p, nil
+}
+
+// SaveProfile validates and stores the school profile, audited.
+func SaveProfile(ctx context.Context, db *sqlx.DB, actor audit.Actor, p Profile) (Profile, error) {
+	if err := p.Validate(); err != nil {
+		return Profile{}, err
+	}
+	p.UpdatedAt = nil
+	err := pg.InTx(ctx, db, func(tx *sqlx.Tx) error {
+		before, err := LoadProfile(ctx, tx)
+		if err != nil {
+			return err
+		}
+		before.UpdatedAt = nil
+		if err := writeSetting(ctx, tx, keySchool, p, actor.ID); err != nil {
+			return err
+		}
+		return audit.Record(ctx, tx, actor, "settings.school.update", "setting", keySchool, map[string]any{"before": before, "after": p})
+	})
+	if err != nil {
+		return Profile{}, err
+	}
+	now := time.Now()
+	p.UpdatedAt = &now
+	return p, nil
+}

@@ -1,0 +1,314 @@
+package school
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/tatib/tatib/server/internal/apperr"
+	"github.com/tatib/tatib/server/internal/audit"
+	"github.com/tatib/tatib/server/internal/httpx"
+	"github.com/tatib/tatib/server/internal/pg"
+	"github.com/tatib/tatib/shared/perm"
+)
+
+var jakarta = mustLoad("Asia/Jakarta")
+
+func mustLoad(name string) *time.Location {
+	l, err := time.LoadLocation(name)
+	if err != nil {
+		panic(err)
+	}
+	return l
+}
+
+// Scope limits what a caller sees: a homeroom teacher (HomeroomID != 0)
+// sees only the class whose homeroom teacher they are. Every query of this
+// package takes it into its WHERE clause.
+type Scope struct {
+	HomeroomID int64
+}
+
+// Department is a study programme (jurusan).
+type Department struct {
+	ID           int64  `json:"id" db:"id"`
+	Code         string `json:"code" db:"code"`
+	Name         string `json:"name" db:"name"`
+	ClassCount   int    `json:"class_count" db:"class_count"`
+	StudentCount int    `json:"student_count" db:"student_count"` // active students
+}
+
+// Teacher is a homeroom teacher as a class shows them.
+type Teacher struct {
+	ID       int64  `json:"id"`
+	Name     string `json:"name"`
+	Username string `json:"username"`
+}
+
+// Class is a class (rombel) with its department, grade, active student
+// count and homeroom teacher.
+type Class struct {
+	ID              int64    `json:"id" db:"id"`
+	Name            string   `json:"name" db:"name"`
+	Grade           int      `json:"grade" db:"grade"`             // 10, 11, 12
+	GradeLabel      string   `json:"grade_label" db:"-"`           // X, XI, XII
+	AcademicYear    string   `json:"academic_year" db:"academic_year"`
+	SourceID        *int64   `json:"source_id" db:"source_id"`
+	DepartmentID    *int64   `json:"department_id" db:"department_id"`
+	DepartmentCode  *string  `json:"department_code" db:"department_code"`
+	DepartmentName  *string  `json:"department_name" db:"department_name"`
+	StudentCount    int      `json:"student_count" db:"student_count"`
+	HomeroomTeacher *Teacher `json:"homeroom_teacher" db:"-"`
+	TeacherID       *int64   `json:"-" db:"teacher_id"`
+	TeacherName     *string  `json:"-" db:"teacher_name"`
+	TeacherUsername *string  `json:"-" db:"teacher_username"`
+}
+
+func (c *Class) fill() {
+	c.GradeLabel = gradeLabel(c.Grade)
+	if c.TeacherID != nil {
+		c.HomeroomTeacher = &Teacher{ID: *c.TeacherID, Name: deref(c.TeacherName), Username: deref(c.TeacherUsername)}
+	}
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+func gradeLabel(g int) string {
+	switch g {
+	case 10:
+		return "X"
+	case 11:
+		return "XI"
+	case 12:
+		return "XII"
+	}
+	return ""
+}
+
+// Student is a student as Tatib keeps it. SourceID is the student-affairs
+// id (what the journal sends as source_student_id).
+type Student struct {
+	ID             int64      `json:"id" db:"id"`
+	SourceID       int64      `json:"source_id" db:"source_id"`
+	NISN           string     `json:"nisn" db:"nisn"`
+	NIS            string     `json:"nis" db:"nis"`
+	FullName       string     `json:"full_name" db:"full_name"`
+	Gender         string     `json:"gender" db:"gender"` // L, P or ""
+	PlaceOfBirth   string     `json:"place_of_birth" db:"place_of_birth"`
+	DateOfBirth    *string    `json:"date_of_birth" db:"date_of_birth"` // YYYY-MM-DD
+	Address        string     `json:"address" db:"address"`
+	Phone          string     `json:"phone" db:"phone"`
+	Email          string     `json:"email" db:"email"`
+	ParentName     string     `json:"parent_name" db:"parent_name"`
+	ParentPhone    string     `json:"parent_phone" db:"parent_phone"`
+	PhotoPath      string     `json:"photo_path" db:"photo_path"`
+	Active         bool       `json:"active" db:"active"`
+	ClassID        *int64     `json:"class_id" db:"class_id"`
+	ClassName      *string    `json:"class_name" db:"class_name"`
+	Grade          *int       `json:"grade" db:"grade"`
+	DepartmentID   *int64     `json:"department_id" db:"department_id"`
+	DepartmentCode *string    `json:"department_code" db:"department_code"`
+	DepartmentName *string    `json:"department_name" db:"department_name"`
+	SyncedAt       *time.Time `json:"synced_at" db:"synced_at"`
+	CreatedAt      time.Time  `json:"created_at" db:"created_at"`
+	UpdatedAt      time.Time  `json:"updated_at" db:"updated_at"`
+}
+
+// StudentFilter narrows the student list.
+type StudentFilter struct {
+	Q            string
+	DepartmentID int64
+	Grade        int
+	ClassID      int64
+	Active       *bool
+}
+
+// Store reads and writes school data.
+type Store struct {
+	db *sqlx.DB
+}
+
+// NewStore returns a Store.
+func NewStore(db *sqlx.DB) *Store { return &Store{db: db} }
+
+// Departments lists departments; a homeroom teacher sees only their class's.
+func (s *Store) Departments(ctx context.Context, sc Scope) ([]Department, error) {
+	const q = `SELECT d.id, d.code, d.name,
+			(SELECT count(*) FROM classes c WHERE c.department_id = d.id) AS class_count,
+			(SELECT count(*) FROM students st JOIN classes c ON c.id = st.class_id WHERE c.department_id = d.id AND st.active) AS student_count
+		FROM departments d
+		WHERE ($1::bigint = 0 OR d.id IN (SELECT department_id FROM classes WHERE homeroom_teacher_id = $1))
+		ORDER BY d.code`
+	out := []Department{}
+	if err := s.db.SelectContext(ctx, &out, q, sc.HomeroomID); err != nil {
+		return nil, fmt.Errorf("school: departments: %w", err)
+	}
+	return out, nil
+}
+
+const classSelect = `SELECT c.id, c.name, c.grade, c.academic_year, c.source_id, c.department_id,
+		d.code AS department_code, d.name AS department_name,
+		(SELECT count(*) FROM students st WHERE st.class_id = c.id AND st.active) AS student_count,
+		u.id AS teacher_id, u.name AS teacher_name, u.username AS teacher_username
+	FROM classes c
+	LEFT JOIN departments d ON d.id = c.department_id
+	LEFT JOIN users u ON u.id = c.homeroom_teacher_id`
+
+// Classes lists classes by grade and name; a homeroom teacher sees only
+// their own.
+func (s *Store) Classes(ctx context.Context, sc Scope, departmentID int64, grade int) ([]Class, error) {
+	const q = classSelect + `
+		WHERE ($1::bigint = 0 OR c.homeroom_teacher_id = $1)
+		  AND ($2::bigint = 0 OR c.department_id = $2)
+		  AND ($3::int = 0 OR c.grade = $3)
+		ORDER BY c.grade, c.name`
+	out := []Class{}
+	if err := s.db.SelectContext(ctx, &out, q, sc.HomeroomID, departmentID, grade); err != nil {
+		return nil, fmt.Errorf("school: classes: %w", err)
+	}
+	for i := range out {
+		out[i].fill()
+	}
+	return out, nil
+}
+
+// Class returns one class within the caller's scope.
+func (s *Store) Class(ctx context.Context, q sqlx.QueryerContext, sc Scope, id int64) (Class, error) {
+	var c Class
+	err := sqlx.GetContext(ctx, q, &c, classSelect+` WHERE c.id = $1 AND ($2::bigint = 0 OR c.homeroom_teacher_id = $2)`, id, sc.HomeroomID)
+	if err != nil {
+		return c, pg.Error(err, "Kelas")
+	}
+	c.fill()
+	return c, nil
+}
+
+// SetHomeroomTeacher assigns (or with nil removes) a class's homeroom
+// teacher: an active wali_kelas user who is not already homeroom teacher of
+// another class.
+func (s *Store) SetHomeroomTeacher(ctx context.Context, actor audit.Actor, sc Scope, classID int64, teacherID *int64) (Class, error) {
+	var out Class
+	err := pg.InTx(ctx, s.db, func(tx *sqlx.Tx) error {
+		var before *int64
+		err := tx.GetContext(ctx, &before, `SELECT homeroom_teacher_id FROM classes
+			WHERE id = $1 AND ($2::bigint = 0 OR homeroom_teacher_id = $2) FOR UPDATE`, classID, sc.HomeroomID)
+		if err != nil {
+			return pg.Error(err, "Kelas")
+		}
+		if teacherID != nil {
+			var u struct {
+				Role   perm.Role `db:"role"`
+				Active bool      `db:"active"`
+			}
+			err := tx.GetContext(ctx, &u, `SELECT role, active FROM users WHERE id = $1 FOR SHARE`, *teacherID)
+			if err != nil {
+				if apperr.Code(pg.Error(err, "")) == apperr.NotFound {
+					return fieldErr("homeroom_teacher_id", "Pengguna tidak ditemukan.")
+				}
+				return err
+			}
+			if u.Role != perm.WaliKelas || !u.Active {
+				return fieldErr("homeroom_teacher_id", "Wali kelas harus pengguna aktif dengan peran Wali Kelas.")
+			}
+			var other string
+			err = tx.GetContext(ctx, &other, `SELECT name FROM classes WHERE homeroom_teacher_id = $1 AND id <> $2`, *teacherID, classID)
+			if err == nil {
+				return fieldErr("homeroom_teacher_id", fmt.Sprintf("Pengguna ini sudah menjadi wali kelas %s; lepaskan dulu dari kelas itu.", other))
+			}
+			if apperr.Code(pg.Error(err, "")) != apperr.NotFound {
+				return err
+			}
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE classes SET homeroom_teacher_id = $2, updated_at = now() WHERE id = $1`, classID, teacherID)
+		if pg.IsUnique(err, "classes_homeroom_teacher_key") {
+			return fieldErr("homeroom_teacher_id", "Pengguna ini sudah menjadi wali kelas kelas lain.")
+		}
+		if err != nil {
+			return fmt.Errorf("school: set homeroom teacher: %w", err)
+		}
+		if err := audit.Record(ctx, tx, actor, "class.homeroom_teacher.update", "class", strconv.FormatInt(classID, 10),
+			map[string]any{"before": before, "after": teacherID}); err != nil {
+			return err
+		}
+		out, err = s.Class(ctx, tx, Scope{}, classID)
+		return err
+	})
+	return out, err
+}
+
+func fieldErr(field, msg string) error {
+	return &apperr.Error{Code: apperr.Invalid, Message: msg, Fields: map[string]string{field: msg}}
+}
+
+const studentSelect = `SELECT s.id, s.source_id, s.nisn, s.nis, s.full_name, s.gender, s.place_of_birth,
+		to_char(s.date_of_birth, 'YYYY-MM-DD') AS date_of_birth, s.address, s.phone, s.email, s.parent_name, s.parent_phone,
+		s.photo_path, s.active, s.class_id, c.name AS class_name, c.grade, c.department_id, d.code AS department_code,
+		d.name AS department_name, s.synced_at, s.created_at, s.updated_at`
+
+const studentFrom = ` FROM students s
+	LEFT JOIN classes c ON c.id = s.class_id
+	LEFT JOIN departments d ON d.id = c.department_id`
+
+// likePattern makes q a LIKE "contains" pattern with its wildcards escaped.
+func likePattern(q string) string {
+	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+	return "%" + r.Replace(strings.ToLower(q)) + "%"
+}
+
+// Students returns one page of students matching f, in class then name
+// order; a homeroom teacher sees only their own class's students.
+func (s *Store) Students(ctx context.Context, sc Scope, f StudentFilter, p httpx.Paging) ([]Student, int, error) {
+	const q = studentSelect + `, count(*) OVER () AS total` + studentFrom + `
+		WHERE ($1::bigint = 0 OR c.homeroom_teacher_id = $1)
+		  AND ($2 = '' OR lower(s.full_name) LIKE $3 OR s.nisn LIKE $3 OR lower(s.nis) LIKE $3)
+		  AND ($4::bigint = 0 OR c.department_id = $4)
+		  AND ($5::int = 0 OR c.grade = $5)
+		  AND ($6::bigint = 0 OR s.class_id = $6)
+		  AND ($7::boolean IS NULL OR s.active = $7)
+		ORDER BY c.grade NULLS LAST, c.name NULLS LAST, lower(s.full_name), s.id
+		LIMIT $8 OFFSET $9`
+	var rows []struct {
+		Student
+		Total int `db:"total"`
+	}
+	err := s.db.SelectContext(ctx, &rows, q, sc.HomeroomID, f.Q, likePattern(f.Q), f.DepartmentID, f.Grade, f.ClassID, f.Active,
+		p.PerPage, p.Offset())
+	if err != nil {
+		return nil, 0, fmt.Errorf("school: students: %w", err)
+	}
+	out := make([]Student, 0, len(rows))
+	total := 0
+	for _, r := range rows {
+		out = append(out, r.Student)
+		total = r.Total
+	}
+	if len(rows) == 0 && p.Page > 1 {
+		// count(*) OVER () has no row to ride on past the last page.
+		if err := s.db.GetContext(ctx, &total, `SELECT count(*)`+studentFrom+`
+			WHERE ($1::bigint = 0 OR c.homeroom_teacher_id = $1)
+			  AND ($2 = '' OR lower(s.full_name) LIKE $3 OR s.nisn LIKE $3 OR lower(s.nis) LIKE $3)
+			  AND ($4::bigint = 0 OR c.department_id = $4) AND ($5::int = 0 OR c.grade = $5)
+			  AND ($6::bigint = 0 OR s.class_id = $6) AND ($7::boolean IS NULL OR s.active = $7)`,
+			sc.HomeroomID, f.Q, likePattern(f.Q), f.DepartmentID, f.Grade, f.ClassID, f.Active); err != nil {
+			return nil, 0, fmt.Errorf("school: students: count: %w", err)
+		}
+	}
+	return out, total, nil
+}
+
+// Student returns one student within the caller's scope; another class's
+// student is NotFound to a homeroom teacher.
+func (s *Store) Student(ctx context.Context, sc Scope, id int64) (Student, error) {
+	var st Student
+	err := s.db.GetContext(ctx, &st, studentSelect+studentFrom+` WHERE s.id = $1 AND ($2::bigint = 0 OR c.homeroom_teacher_id = $2)`, id, sc.HomeroomID)
+	return st, pg.Error(err, "Siswa")
+}
