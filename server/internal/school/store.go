@@ -54,8 +54,8 @@ type Teacher struct {
 type Class struct {
 	ID              int64    `json:"id" db:"id"`
 	Name            string   `json:"name" db:"name"`
-	Grade           int      `json:"grade" db:"grade"`             // 10, 11, 12
-	GradeLabel      string   `json:"grade_label" db:"-"`           // X, XI, XII
+	Grade           int      `json:"grade" db:"grade"`   // 10, 11, 12
+	GradeLabel      string   `json:"grade_label" db:"-"` // X, XI, XII
 	AcademicYear    string   `json:"academic_year" db:"academic_year"`
 	SourceID        *int64   `json:"source_id" db:"source_id"`
 	DepartmentID    *int64   `json:"department_id" db:"department_id"`
