@@ -46,12 +46,16 @@ func run() int {
 	if err != nil {
 		return fail(err)
 	}
-	assets, err := fs.Sub(frontendDist, "frontend-dist")
+	dist, err := fs.Sub(frontendDist, "frontend-dist")
 	if err != nil {
 		return fail(err)
 	}
+	assets, built := frontendAssets(dist)
+	if !built {
+		log.Warn("desktop: built without the front end; showing a placeholder (run make desktop)")
+	}
 	proxy := NewAPIProxy(settings, session, log)
-	pages := &Pages{Proxy: proxy, Settings: settings, Session: session, Assets: assets}
+	pages := &Pages{Proxy: proxy, Settings: settings, Session: session, Assets: assets, SPA: built}
 	// A server given in the environment wins (CI, managed installs).
 	if raw := os.Getenv("TATIB_DESKTOP_SERVER_URL"); raw != "" {
 		u, err := NormalizeServerURL(raw)

@@ -35,6 +35,9 @@ type Pages struct {
 	Settings *SettingsStore
 	Session  *Session
 	Assets   fs.FS
+	// SPA is true when Assets is the real front end, whose own paths fall
+	// back to index.html.
+	SPA bool
 	// Probe checks that a URL answers like a Tatib server; nil uses probeServer.
 	Probe func(ctx context.Context, serverURL string) error
 }
@@ -55,12 +58,8 @@ func (pg *Pages) Middleware(next http.Handler) http.Handler {
 				pg.renderSetup(w, "", "")
 				return
 			}
-			if !pg.hasFrontend() {
-				pg.renderSetup(w, pg.Settings.ServerURL(), "Tampilan aplikasi belum dibangun (jalankan `make desktop`). Server sudah diatur.")
-				return
-			}
 			next.ServeHTTP(w, r)
-		case path.Ext(p) == "" && pg.hasFrontend():
+		case path.Ext(p) == "" && pg.SPA:
 			// A page of the SPA opened directly (reload on /pelanggaran):
 			// the asset server only adds its runtime scripts to "/", so add
 			// them here.
@@ -69,11 +68,6 @@ func (pg *Pages) Middleware(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 		}
 	})
-}
-
-func (pg *Pages) hasFrontend() bool {
-	_, err := fs.Stat(pg.Assets, "index.html")
-	return err == nil
 }
 
 func (pg *Pages) serveIndex(w http.ResponseWriter) {

@@ -54,7 +54,7 @@ func newPages(t *testing.T, serverURL string) (*Pages, *Session, *memTokens) {
 	settings, sess, mem := newState(t, serverURL)
 	proxy := NewAPIProxy(settings, sess, quietLog)
 	assets := fstest.MapFS{"index.html": {Data: []byte("<html><head></head><body>app</body></html>")}}
-	return &Pages{Proxy: proxy, Settings: settings, Session: sess, Assets: assets}, sess, mem
+	return &Pages{Proxy: proxy, Settings: settings, Session: sess, Assets: assets, SPA: true}, sess, mem
 }
 
 func do(t *testing.T, h http.Handler, method, path, body string, hdr ...string) *httptest.ResponseRecorder {
