@@ -22,8 +22,19 @@ type App struct {
 	selftest *SelfTest
 
 	mu       sync.Mutex
-	platform *wailsPlatform
+	platform appPlatform
 	cancel   context.CancelFunc
+}
+
+// appPlatform is the Platform plus what the app's life cycle needs.
+type appPlatform interface {
+	Platform
+	WindowSize() (width, height int, maximised bool)
+	ExecJS(js string)
+	ReloadApp()
+	Quit()
+	startNotifications(onClick func(id, url string)) error
+	stopNotifications()
 }
 
 // startup runs when the window exists: it gives the services the Wails
@@ -74,13 +85,23 @@ func (a *App) shutdown(ctx context.Context) {
 	a.platform.stopNotifications()
 }
 
-// notificationClicked brings the window forward and opens the page the
-// popup is about.
-func (a *App) notificationClicked(url string) {
+// notificationClicked brings the window forward, tells the page which popup
+// was clicked and opens the page the popup is about.
+func (a *App) notificationClicked(id, url string) {
 	a.platform.ShowWindow()
+	a.platform.Emit(EventNotificationClick, id)
 	if url = strings.TrimSpace(url); url != "" {
 		a.platform.Emit(EventNavigate, url)
 	}
+}
+
+// Notify raises an OS popup for the page (for instance "import finished");
+// a click on it comes back as a "tatib:notification-click" event with n.ID.
+func (a *App) Notify(n Notification) error {
+	if a.platform == nil {
+		return nil
+	}
+	return a.platform.Notify(n)
 }
 
 // secondInstance answers a second start of the app: the first one comes

@@ -101,3 +101,13 @@ func newState(t *testing.T, serverURL string) (*SettingsStore, *Session, *memTok
 	}
 	return st, sess, mem
 }
+
+// fakeAppPlatform adds the window to fakePlatform.
+type fakeAppPlatform struct{ fakePlatform }
+
+func (*fakeAppPlatform) WindowSize() (int, int, bool)                  { return 1280, 800, false }
+func (*fakeAppPlatform) ExecJS(string)                                 {}
+func (*fakeAppPlatform) ReloadApp()                                    {}
+func (*fakeAppPlatform) Quit()                                         {}
+func (*fakeAppPlatform) startNotifications(func(id, url string)) error { return nil }
+func (*fakeAppPlatform) stopNotifications()                            {}

@@ -56,8 +56,8 @@ func (p wailsPlatform) ReloadApp() { runtime.WindowReloadApp(p.ctx) }
 func (p wailsPlatform) Quit() { runtime.Quit(p.ctx) }
 
 // startNotifications connects to the OS notification service and routes a
-// click on a popup to onClick with the popup's url.
-func (p wailsPlatform) startNotifications(onClick func(url string)) error {
+// click on a popup to onClick with the popup's ID and url.
+func (p wailsPlatform) startNotifications(onClick func(id, url string)) error {
 	if err := runtime.InitializeNotifications(p.ctx); err != nil {
 		return err
 	}
@@ -66,7 +66,7 @@ func (p wailsPlatform) startNotifications(onClick func(url string)) error {
 			return
 		}
 		url, _ := r.Response.UserInfo["url"].(string)
-		onClick(url)
+		onClick(r.Response.ID, url)
 	})
 	return nil
 }

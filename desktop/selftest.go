@@ -60,7 +60,7 @@ const pageScript = `(async () => {
   window.go.main.App.SelfTestReport(r);
 })();`
 
-func (st *SelfTest) domReady(p *wailsPlatform) {
+func (st *SelfTest) domReady(p appPlatform) {
 	first := false
 	st.once.Do(func() { first = true })
 	if !first {
@@ -82,7 +82,7 @@ func (st *SelfTest) domReady(p *wailsPlatform) {
 	}()
 }
 
-func (st *SelfTest) finish(p *wailsPlatform, r PageReport) {
+func (st *SelfTest) finish(p appPlatform, r PageReport) {
 	a := st.App
 	var fails []string
 	check := func(ok bool, what string) {
@@ -133,7 +133,7 @@ func (st *SelfTest) finish(p *wailsPlatform, r PageReport) {
 	st.end(p, len(fails) == 0)
 }
 
-func (st *SelfTest) end(p *wailsPlatform, pass bool) {
+func (st *SelfTest) end(p appPlatform, pass bool) {
 	st.finished.Do(func() {
 		st.pass = pass
 		close(st.done)

@@ -41,6 +41,8 @@ type Notification struct {
 const (
 	EventNotification = "tatib:notification" // a real-time notification: Notification
 	EventNavigate     = "tatib:navigate"     // open a page of the app: the path as a string
-	EventSignedOut    = "tatib:signed-out"   // the session ended (401 or sign out)
-	EventRealtime     = "tatib:realtime"     // the real-time channel's state: RealtimeStatus
+	// EventNotificationClick names the popup (its ID) the user clicked.
+	EventNotificationClick = "tatib:notification-click"
+	EventSignedOut         = "tatib:signed-out" // the session ended (401 or sign out)
+	EventRealtime          = "tatib:realtime"   // the real-time channel's state: RealtimeStatus
 )

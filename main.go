@@ -1,0 +1,22 @@
+//go:build bindings
+
+// Command main is a shim for the Wails CLI, which builds and runs the Go
+// package beside wails.json to generate the front end's bindings (wails
+// generate module, and the first step of wails dev). Our app lives in
+// desktop/ (wails.json's "projectdir"), so this runs it from here, in
+// bindings mode, where it reads wails.json and writes frontend/wailsjs.
+// Ordinary builds never see this file (build tag bindings).
+package main
+
+import (
+	"os"
+	"os/exec"
+)
+
+func main() {
+	cmd := exec.Command("go", append([]string{"run", "-tags", "bindings", "./desktop"}, os.Args[1:]...)...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	if err := cmd.Run(); err != nil {
+		os.Exit(1)
+	}
+}
