@@ -1,0 +1,605 @@
+package school_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tatib/tatib/server/internal/apitest"
+	"github.com/tatib/tatib/server/internal/school"
+	"github.com/tatib/tatib/server/internal/school/schoolsim"
+	"github.com/tatib/tatib/shared/perm"
+)
+
+func TestMain(m *testing.M) {
+	// Short enough that the timeout tests are quick, long enough for -race.
+	school.RequestTimeout = 1500 * time.Millisecond
+	os.Exit(m.Run())
+}
+
+const simToken = "rahasia-kesiswaan"
+
+type fixture struct {
+	env   *apitest.Env
+	admin *apitest.Client
+	sim   *schoolsim.Server
+	url   string
+}
+
+func setup(t *testing.T, students int) *fixture {
+	t.Helper()
+	env := apitest.New(t)
+	sch := schoolsim.Generate(schoolsim.Options{Seed: 7, Students: students, AcademicYearStart: 2026})
+	sim := schoolsim.NewServer(sch, simToken)
+	ts := httptest.NewServer(sim)
+	t.Cleanup(ts.Close)
+	f := &fixture{env: env, admin: env.As(perm.Admin), sim: sim, url: ts.URL}
+	f.configure(ts.URL, simToken)
+	return f
+}
+
+func (f *fixture) configure(url, token string) {
+	f.env.T.Helper()
+	f.admin.Do("PUT", "/api/v1/settings/student-affairs", map[string]any{"url": url, "token": token}).Want(200)
+}
+
+func (f *fixture) sync() school.SyncRun {
+	f.env.T.Helper()
+	var run school.SyncRun
+	f.admin.Do("POST", "/api/v1/students/sync", nil).Want(http.StatusAccepted).JSON(&run)
+	return f.wait(run.ID)
+}
+
+func (f *fixture) wait(id int64) school.SyncRun {
+	f.env.T.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		var run school.SyncRun
+		f.admin.Do("GET", fmt.Sprintf("/api/v1/students/sync/%d", id), nil).Want(200).JSON(&run)
+		if run.Status != school.SyncRunning {
+			return run
+		}
+		if time.Now().After(deadline) {
+			f.env.T.Fatalf("sync %d still running", id)
+		}
+		time.Sleep(30 * time.Millisecond)
+	}
+}
+
+// fingerprint summarises every stored student, class and department.
+func (f *fixture) fingerprint() string {
+	f.env.T.Helper()
+	var s string
+	err := f.env.DB.Get(&s, `SELECT coalesce(md5(string_agg(t::text, '|' ORDER BY t::text)), '') FROM (
+		SELECT source_id::text || full_name || nisn || nis || active::text || coalesce(class_id::text, '') AS t FROM students
+		UNION ALL SELECT name || grade FROM classes UNION ALL SELECT code || name FROM departments) x`)
+	if err != nil {
+		f.env.T.Fatal(err)
+	}
+	return s
+}
+
+func TestSyncOK(t *testing.T) {
+	t.Parallel()
+	f := setup(t, 1200)
+	run := f.sync()
+	if run.Status != school.SyncSucceeded || run.Result == nil {
+		t.Fatalf("run: %+v", run)
+	}
+	r := run.Result
+	if r.New != 1200 || r.Updated != 0 || r.Departments != 3 || r.DepartmentsNew != 3 || r.Classes != 36 || r.ClassesNew != 36 || !r.Complete {
+		t.Fatalf("result: %+v", r)
+	}
+	if run.PagesTotal != 12 || run.PagesDone != 12 || run.Progress != 100 {
+		t.Errorf("progress: %+v", run)
+	}
+	var n int
+	f.env.DB.Get(&n, `SELECT count(*) FROM students WHERE class_id IS NOT NULL AND synced_at IS NOT NULL`)
+	if n != 1200 {
+		t.Errorf("students with class: %d", n)
+	}
+	// A second sync finds everything in place.
+	again := f.sync()
+	if again.Result.New != 0 || again.Result.Updated != 0 || again.Result.Unchanged != 1200 || again.Result.Deactivated != 0 {
+		t.Fatalf("second: %+v", again.Result)
+	}
+	var latest school.SyncRun
+	f.admin.Do("GET", "/api/v1/students/sync/latest", nil).Want(200).JSON(&latest)
+	if latest.ID != again.ID {
+		t.Errorf("latest %d, want %d", latest.ID, again.ID)
+	}
+	var audits int
+	f.env.DB.Get(&audits, `SELECT count(*) FROM audit_log WHERE action = 'students.sync'`)
+	if audits != 2 {
+		t.Errorf("audit entries: %d", audits)
+	}
+	// Search by name, NISN and NIS.
+	var st school.Student
+	f.env.DB.Get(&st.NISN, `SELECT nisn FROM students ORDER BY id LIMIT 1`)
+	var page struct {
+		Data []school.Student `json:"data"`
+	}
+	f.admin.Do("GET", "/api/v1/students?q="+st.NISN, nil).Want(200).JSON(&page)
+	if len(page.Data) != 1 || page.Data[0].SourceID == 0 {
+		t.Errorf("search by NISN: %+v", page.Data)
+	}
+}
+
+func TestSyncFailureChangesNothing(t *testing.T) {
+	t.Parallel()
+	f := setup(t, 350)
+	f.sync()
+	before := f.fingerprint()
+	f.sim.Update(func(s *schoolsim.School) {
+		for i := range s.Students {
+			s.Students[i].FullName += " Baru"
+		}
+		s.Students = s.Students[:300]
+	})
+	cases := []struct {
+		name   string
+		faults schoolsim.Faults
+		want   string
+	}{
+		{"ErrPage3", schoolsim.Faults{FailPage: 3}, "HTTP 500"},
+		{"ErrBadJSONPage3", schoolsim.Faults{BadJSONPage: 3}, "bukan JSON"},
+		{"ErrHTMLPage2", schoolsim.Faults{HTMLPage: 2}, "HTML"},
+		{"ErrWrongShape", schoolsim.Faults{WrongShape: true}, "\"data\""},
+		{"ErrTimeout", schoolsim.Faults{Delay: 3 * time.Second, DelayPage: 2}, "batas waktu"},
+		{"Err401", schoolsim.Faults{Status: 401}, "401"},
+		{"Err403", schoolsim.Faults{Status: 403}, "403"},
+	}
+	for _, c := range cases {
+		f.sim.SetFaults(c.faults)
+		run := f.sync()
+		if run.Status != school.SyncFailed || !strings.Contains(run.Error, c.want) {
+			t.Errorf("%s: status %s error %q, want failure with %q", c.name, run.Status, run.Error, c.want)
+		}
+		if got := f.fingerprint(); got != before {
+			t.Errorf("%s: stored data changed", c.name)
+		}
+	}
+	var failed int
+	f.env.DB.Get(&failed, `SELECT count(*) FROM audit_log WHERE action = 'students.sync.failed'`)
+	if failed != len(cases) {
+		t.Errorf("failed syncs audited: %d, want %d", failed, len(cases))
+	}
+}
+
+func TestSyncUnauthorized(t *testing.T) {
+	t.Parallel()
+	f := setup(t, 20)
+	f.configure(f.url, "salah")
+	run := f.sync()
+	if run.Status != school.SyncFailed || !strings.Contains(run.Error, "401") {
+		t.Fatalf("run: %+v", run)
+	}
+}
+
+func TestSyncDeactivatesAndRelinks(t *testing.T) {
+	t.Parallel()
+	f := setup(t, 120)
+	f.sync()
+	var gone, moved, transferred schoolsim.Student
+	f.sim.Update(func(s *schoolsim.School) {
+		gone, moved = s.Students[0], s.Students[1]
+		s.Students = s.Students[1:]
+		// Re-created in student affairs: a new id, the same NISN.
+		s.Students[0].ID = 999999
+		s.Students[0].ParentName = "" // the source lost it; Tatib keeps it
+		s.Students[1].Status = "transferred"
+		transferred = s.Students[1]
+	})
+	var movedID int64
+	f.env.DB.Get(&movedID, `SELECT id FROM students WHERE source_id = $1`, moved.ID)
+	run := f.sync()
+	r := run.Result
+	if run.Status != school.SyncSucceeded || r.Deactivated != 2 || r.Relinked != 1 || r.New != 0 {
+		t.Fatalf("run: %+v %+v", run, r)
+	}
+	var row struct {
+		ID         int64  `db:"id"`
+		Active     bool   `db:"active"`
+		ParentName string `db:"parent_name"`
+	}
+	f.env.DB.Get(&row, `SELECT id, active, parent_name FROM students WHERE source_id = 999999`)
+	if row.ID != movedID || !row.Active || row.ParentName != moved.ParentName {
+		t.Errorf("relinked: %+v, want id %d parent %q", row, movedID, moved.ParentName)
+	}
+	for _, sid := range []int64{gone.ID, transferred.ID} {
+		var active bool
+		f.env.DB.Get(&active, `SELECT active FROM students WHERE source_id = $1`, sid)
+		if active {
+			t.Errorf("student %d still active", sid)
+		}
+	}
+	var total int
+	f.env.DB.Get(&total, `SELECT count(*) FROM students`)
+	if total != 120 {
+		t.Errorf("students: %d (never deleted), want 120", total)
+	}
+}
+
+func TestSyncEmptySourceRefused(t *testing.T) {
+	t.Parallel()
+	f := setup(t, 30)
+	f.sync()
+	f.sim.Update(func(s *schoolsim.School) { s.Students = nil })
+	run := f.sync()
+	if run.Status != school.SyncFailed {
+		t.Fatalf("run: %+v", run)
+	}
+	var active int
+	f.env.DB.Get(&active, `SELECT count(*) FROM students WHERE active`)
+	if active == 0 {
+		t.Fatal("an empty source deactivated everyone")
+	}
+}
+
+func TestSyncTwiceAtOnceRefused(t *testing.T) {
+	t.Parallel()
+	f := setup(t, 250)
+	f.sim.SetFaults(schoolsim.Faults{Delay: 700 * time.Millisecond})
+	var run school.SyncRun
+	f.admin.Do("POST", "/api/v1/students/sync", nil).Want(http.StatusAccepted).JSON(&run)
+	res := f.admin.Do("POST", "/api/v1/students/sync", nil).Want(http.StatusConflict)
+	if e := res.Err(); !strings.Contains(e.Error.Message, "sedang berjalan") {
+		t.Errorf("message: %s", e.Error.Message)
+	}
+	var progress school.SyncRun
+	f.admin.Do("GET", fmt.Sprintf("/api/v1/students/sync/%d", run.ID), nil).Want(200).JSON(&progress)
+	if progress.Status != school.SyncRunning {
+		t.Errorf("status while running: %s", progress.Status)
+	}
+	if done := f.wait(run.ID); done.Status != school.SyncSucceeded {
+		t.Fatalf("first sync: %+v", done)
+	}
+	f.sim.SetFaults(schoolsim.Faults{})
+	if again := f.sync(); again.Status != school.SyncSucceeded {
+		t.Fatalf("after: %+v", again)
+	}
+}
+
+func TestSyncWithoutURL(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	env.As(perm.Admin).Do("POST", "/api/v1/students/sync", nil).Want(422)
+}
+
+func TestTestConnection(t *testing.T) {
+	t.Parallel()
+	f := setup(t, 40)
+	closed := httptest.NewServer(http.NotFoundHandler())
+	closedURL := closed.URL
+	closed.Close()
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { http.NotFound(w, r) }))
+	t.Cleanup(other.Close)
+
+	test := func(body any) school.TestResult {
+		var out school.TestResult
+		f.admin.Do("POST", "/api/v1/settings/student-affairs/test", body).Want(200).JSON(&out)
+		return out
+	}
+	if got := test(nil); !got.OK || got.Count != 40 {
+		t.Fatalf("stored connection: %+v", got)
+	}
+	cases := []struct {
+		name   string
+		body   map[string]any
+		faults schoolsim.Faults
+		kind   string
+	}{
+		{"BadToken", map[string]any{"token": "salah"}, schoolsim.Faults{}, school.KindUnauthorized},
+		{"Forbidden", nil, schoolsim.Faults{Status: 403}, school.KindForbidden},
+		{"BadURL", map[string]any{"url": "ftp://x"}, schoolsim.Faults{}, school.KindBadURL},
+		{"DNS", map[string]any{"url": "http://tidak-ada.invalid"}, schoolsim.Faults{}, school.KindDNS},
+		{"Refused", map[string]any{"url": closedURL}, schoolsim.Faults{}, school.KindRefused},
+		{"NotFound", map[string]any{"url": other.URL}, schoolsim.Faults{}, school.KindNotFound},
+		{"Timeout", nil, schoolsim.Faults{Delay: 3 * time.Second}, school.KindTimeout},
+		{"HTML", nil, schoolsim.Faults{HTMLPage: -1}, school.KindNotJSON},
+		{"BadJSON", nil, schoolsim.Faults{BadJSONPage: 1}, school.KindNotJSON},
+		{"WrongShape", nil, schoolsim.Faults{WrongShape: true}, school.KindWrongShape},
+	}
+	for _, c := range cases {
+		f.sim.SetFaults(c.faults)
+		got := test(c.body)
+		if got.OK || got.Kind != c.kind || got.Error == "" {
+			t.Errorf("%s: %+v, want kind %s", c.name, got, c.kind)
+		}
+	}
+}
+
+func TestSettingsValidation(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	admin := env.As(perm.Admin)
+	for _, c := range []struct {
+		body  map[string]any
+		field string
+	}{
+		{map[string]any{"url": "bukan url", "token": "x"}, "url"},
+		{map[string]any{"url": "ftp://kesiswaan.sch.id", "token": "x"}, "url"},
+		{map[string]any{"url": "https://kesiswaan.sch.id", "token": "a b"}, "token"},
+		{map[string]any{"url": "https://kesiswaan.sch.id", "schedule": "25:00"}, "schedule"},
+	} {
+		e := admin.Do("PUT", "/api/v1/settings/student-affairs", c.body).Want(422).Err()
+		if e.Error.Fields[c.field] == "" {
+			t.Errorf("%v: fields %v, want %s", c.body, e.Error.Fields, c.field)
+		}
+	}
+	var sa school.StudentAffairs
+	admin.Do("PUT", "/api/v1/settings/student-affairs", map[string]any{"url": "https://kesiswaan.sch.id/api/integration/students/", "token": "tokRAHASIA9", "schedule": "05:30"}).
+		Want(200).JSON(&sa)
+	if sa.URL != "https://kesiswaan.sch.id" || sa.Token != "tokRAHASIA9" {
+		t.Errorf("stored: %+v", sa)
+	}
+	// An absent token keeps the stored one.
+	admin.Do("PUT", "/api/v1/settings/student-affairs", map[string]any{"url": "https://kesiswaan.sch.id"}).Want(200)
+	admin.Do("GET", "/api/v1/settings/student-affairs", nil).Want(200).JSON(&sa)
+	if sa.Token != "tokRAHASIA9" || sa.Schedule != "" {
+		t.Errorf("after keep: %+v", sa)
+	}
+
+	var p school.Profile
+	admin.Do("GET", "/api/v1/settings/school", nil).Want(200).JSON(&p)
+	if p.AcademicYearStart != "07-01" || p.LessonHoursPerDay != 10 {
+		t.Errorf("defaults: %+v", p)
+	}
+	e := admin.Do("PUT", "/api/v1/settings/school", map[string]any{"name": "", "principal_nip": "123", "academic_year_start": "13-01", "lesson_hours_per_day": 40}).Want(422).Err()
+	for _, fld := range []string{"name", "principal_nip", "academic_year_start", "lesson_hours_per_day"} {
+		if e.Error.Fields[fld] == "" {
+			t.Errorf("profile: no error for %s: %v", fld, e.Error.Fields)
+		}
+	}
+	admin.Do("PUT", "/api/v1/settings/school", map[string]any{"name": "SMA Negeri 3 Contoh", "principal_nip": "197203152000031002"}).Want(200).JSON(&p)
+	if p.Name != "SMA Negeri 3 Contoh" || p.LessonHoursPerDay != 10 {
+		t.Errorf("saved: %+v", p)
+	}
+	var audits int
+	env.DB.Get(&audits, `SELECT count(*) FROM audit_log WHERE action LIKE 'settings.%'`)
+	if audits != 3 {
+		t.Errorf("settings audit entries: %d, want 3", audits)
+	}
+	var leaked int
+	env.DB.Get(&leaked, `SELECT count(*) FROM audit_log WHERE details::text LIKE '%tokRAHASIA9%'`)
+	if leaked != 0 {
+		t.Error("the token reached the audit log")
+	}
+}
+
+func TestHomeroomTeacherAssignment(t *testing.T) {
+	t.Parallel()
+	f := setup(t, 72)
+	f.sync()
+	var classes struct {
+		Data []school.Class `json:"data"`
+	}
+	f.admin.Do("GET", "/api/v1/classes", nil).Want(200).JSON(&classes)
+	if len(classes.Data) != 36 || classes.Data[0].StudentCount != 2 || classes.Data[0].DepartmentCode == nil {
+		t.Fatalf("classes: %d %+v", len(classes.Data), classes.Data[0])
+	}
+	a, b := classes.Data[0].ID, classes.Data[1].ID
+	wali, _ := f.env.CreateUser(perm.WaliKelas)
+	bk, _ := f.env.CreateUser(perm.BK)
+	path := func(id int64) string { return fmt.Sprintf("/api/v1/classes/%d", id) }
+	f.admin.Do("PATCH", path(a), map[string]any{"homeroom_teacher_id": bk}).Want(422)
+	f.admin.Do("PATCH", path(a), map[string]any{}).Want(422)
+	var c school.Class
+	f.admin.Do("PATCH", path(a), map[string]any{"homeroom_teacher_id": wali}).Want(200).JSON(&c)
+	if c.HomeroomTeacher == nil || c.HomeroomTeacher.ID != wali {
+		t.Fatalf("class: %+v", c)
+	}
+	e := f.admin.Do("PATCH", path(b), map[string]any{"homeroom_teacher_id": wali}).Want(422).Err()
+	if !strings.Contains(e.Error.Fields["homeroom_teacher_id"], classes.Data[0].Name) {
+		t.Errorf("second class: %v", e.Error.Fields)
+	}
+	f.admin.Do("PATCH", path(a), map[string]any{"homeroom_teacher_id": nil}).Want(200).JSON(&c)
+	if c.HomeroomTeacher != nil {
+		t.Errorf("not removed: %+v", c)
+	}
+	f.admin.Do("PATCH", path(b), map[string]any{"homeroom_teacher_id": wali}).Want(200)
+	f.admin.Do("PATCH", "/api/v1/classes/999999", map[string]any{"homeroom_teacher_id": nil}).Want(404)
+}
+
+// TestHomeroomScoping proves, for every school-data endpoint, that a
+// homeroom teacher sees only their own class.
+func TestHomeroomScoping(t *testing.T) {
+	t.Parallel()
+	f := setup(t, 108)
+	f.sync()
+	var classes struct {
+		Data []school.Class `json:"data"`
+	}
+	f.admin.Do("GET", "/api/v1/classes", nil).Want(200).JSON(&classes)
+	own, other := classes.Data[0], classes.Data[len(classes.Data)-1] // X AKL 1 and XII TSM 4
+	wali := f.env.As(perm.WaliKelas)
+	f.admin.Do("PATCH", fmt.Sprintf("/api/v1/classes/%d", own.ID), map[string]any{"homeroom_teacher_id": wali.UserID}).Want(200)
+	// A teacher without a class sees nothing.
+	lonely := f.env.As(perm.WaliKelas)
+
+	var deps struct {
+		Data []school.Department `json:"data"`
+	}
+	wali.Do("GET", "/api/v1/departments", nil).Want(200).JSON(&deps)
+	if len(deps.Data) != 1 || deps.Data[0].ID != *own.DepartmentID {
+		t.Errorf("departments: %+v", deps.Data)
+	}
+	lonely.Do("GET", "/api/v1/departments", nil).Want(200).JSON(&deps)
+	if len(deps.Data) != 0 {
+		t.Errorf("departments without class: %+v", deps.Data)
+	}
+
+	var cl struct {
+		Data []school.Class `json:"data"`
+	}
+	wali.Do("GET", "/api/v1/classes", nil).Want(200).JSON(&cl)
+	if len(cl.Data) != 1 || cl.Data[0].ID != own.ID {
+		t.Errorf("classes: %+v", cl.Data)
+	}
+	wali.Do("GET", fmt.Sprintf("/api/v1/classes/%d", own.ID), nil).Want(200)
+	wali.Do("GET", fmt.Sprintf("/api/v1/classes/%d", other.ID), nil).Want(404)
+
+	var st struct {
+		Data []school.Student `json:"data"`
+		Meta struct {
+			Total int `json:"total"`
+		} `json:"meta"`
+	}
+	wali.Do("GET", "/api/v1/students?per_page=100", nil).Want(200).JSON(&st)
+	if st.Meta.Total != own.StudentCount || len(st.Data) == 0 {
+		t.Errorf("students: total %d, want %d", st.Meta.Total, own.StudentCount)
+	}
+	for _, s := range st.Data {
+		if s.ClassID == nil || *s.ClassID != own.ID {
+			t.Errorf("student %d of class %v leaked", s.ID, s.ClassID)
+		}
+	}
+	wali.Do("GET", fmt.Sprintf("/api/v1/students?class_id=%d", other.ID), nil).Want(200).JSON(&st)
+	if st.Meta.Total != 0 {
+		t.Errorf("filter by another class: %d", st.Meta.Total)
+	}
+	lonely.Do("GET", "/api/v1/students", nil).Want(200).JSON(&st)
+	if st.Meta.Total != 0 {
+		t.Errorf("students without class: %d", st.Meta.Total)
+	}
+
+	var ownStudent, otherStudent int64
+	f.env.DB.Get(&ownStudent, `SELECT id FROM students WHERE class_id = $1 LIMIT 1`, own.ID)
+	f.env.DB.Get(&otherStudent, `SELECT id FROM students WHERE class_id = $1 LIMIT 1`, other.ID)
+	wali.Do("GET", fmt.Sprintf("/api/v1/students/%d", ownStudent), nil).Want(200)
+	wali.Do("GET", fmt.Sprintf("/api/v1/students/%d", otherStudent), nil).Want(404)
+	f.admin.Do("GET", fmt.Sprintf("/api/v1/students/%d", otherStudent), nil).Want(200)
+
+	// Granted classes.manage, a homeroom teacher still reaches only their class.
+	f.admin.Do("PUT", "/api/v1/roles/wali_kelas/permissions", map[string]any{"permissions": []string{"students.view", "classes.manage"}}).Want(200)
+	wali.Do("PATCH", fmt.Sprintf("/api/v1/classes/%d", other.ID), map[string]any{"homeroom_teacher_id": nil}).Want(404)
+}
+
+// TestPermissions checks that every route refuses a role without its
+// permission.
+func TestPermissions(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	guest := env.As(perm.Other)    // no school permission at all
+	wali := env.As(perm.WaliKelas) // students.view only
+	bk := env.As(perm.BK)          // students.view, students.sync, settings.view
+	routes := []struct {
+		method, path string
+		body         any
+		deny         []*apitest.Client
+	}{
+		{"GET", "/api/v1/departments", nil, []*apitest.Client{guest}},
+		{"GET", "/api/v1/classes", nil, []*apitest.Client{guest}},
+		{"GET", "/api/v1/classes/1", nil, []*apitest.Client{guest}},
+		{"PATCH", "/api/v1/classes/1", map[string]any{"homeroom_teacher_id": nil}, []*apitest.Client{guest, wali, bk}},
+		{"GET", "/api/v1/students", nil, []*apitest.Client{guest}},
+		{"GET", "/api/v1/students/1", nil, []*apitest.Client{guest}},
+		{"POST", "/api/v1/students/sync", nil, []*apitest.Client{guest, wali}},
+		{"GET", "/api/v1/students/sync/latest", nil, []*apitest.Client{guest, wali}},
+		{"GET", "/api/v1/students/sync/1", nil, []*apitest.Client{guest, wali}},
+		{"GET", "/api/v1/students/syncs", nil, []*apitest.Client{guest, wali}},
+		{"GET", "/api/v1/settings/student-affairs", nil, []*apitest.Client{guest, wali, bk}},
+		{"PUT", "/api/v1/settings/student-affairs", map[string]any{"url": ""}, []*apitest.Client{guest, wali, bk}},
+		{"POST", "/api/v1/settings/student-affairs/test", nil, []*apitest.Client{guest, wali, bk}},
+		{"GET", "/api/v1/settings/school", nil, []*apitest.Client{guest, wali}},
+		{"PUT", "/api/v1/settings/school", map[string]any{"name": "x"}, []*apitest.Client{guest, wali, bk}},
+	}
+	for _, r := range routes {
+		for _, c := range r.deny {
+			c.Do(r.method, r.path, r.body).Want(403)
+		}
+		env.Anonymous().Do(r.method, r.path, r.body).Want(401)
+	}
+	// Every route of this package is in the table above.
+	for _, r := range env.API.Router.Routes() {
+		if !strings.HasPrefix(string(r.Permission), "students.") && !strings.HasPrefix(string(r.Permission), "classes.") &&
+			!strings.HasPrefix(r.Pattern, "/api/v1/settings/s") {
+			continue
+		}
+		found := false
+		for _, x := range routes {
+			p := x.path
+			for _, id := range []string{"/1"} {
+				if strings.HasSuffix(r.Pattern, "/{id}") && strings.HasSuffix(p, id) {
+					p = strings.TrimSuffix(p, id) + "/{id}"
+				}
+			}
+			if x.method == r.Method && p == r.Pattern {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("route %s %s has no permission check in this test", r.Method, r.Pattern)
+		}
+	}
+	bk.Do("GET", "/api/v1/settings/school", nil).Want(200)
+}
+
+func TestDemoLoad(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	ctx := context.Background()
+	var out strings.Builder
+	res, err := school.LoadDemo(ctx, env.DB, env.Deps.Log, &out, school.DemoOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Loaded || res.Students != 1200 || res.Classes != 36 || len(res.Accounts) != 36+2+5 {
+		t.Fatalf("demo: loaded %v students %d classes %d accounts %d", res.Loaded, res.Students, res.Classes, len(res.Accounts))
+	}
+	if !strings.Contains(out.String(), "wali.x-tkj-1") || !strings.Contains(out.String(), res.Accounts[0].Password) {
+		t.Errorf("printed table: %s", out.String())
+	}
+	var noTeacher int
+	env.DB.Get(&noTeacher, `SELECT count(*) FROM classes WHERE homeroom_teacher_id IS NULL`)
+	if noTeacher != 0 {
+		t.Errorf("%d classes without homeroom teacher", noTeacher)
+	}
+	// A demo user can sign in and sees their own class.
+	a := res.Accounts[0]
+	c := env.Login(a.Username, a.Password)
+	var st struct {
+		Data []school.Student `json:"data"`
+	}
+	c.Do("GET", "/api/v1/students", nil).Want(200).JSON(&st)
+	if len(st.Data) == 0 || *st.Data[0].ClassName != a.Class {
+		t.Errorf("demo homeroom teacher sees %+v", st.Data)
+	}
+	var p school.Profile
+	env.As(perm.Admin).Do("GET", "/api/v1/settings/school", nil).Want(200).JSON(&p)
+	if p.Name != "SMK Negeri 1 Contoh" {
+		t.Errorf("profile: %+v", p)
+	}
+
+	again, err := school.LoadDemo(ctx, env.DB, env.Deps.Log, &out, school.DemoOptions{})
+	if err != nil || again.Loaded {
+		t.Fatalf("second load: %+v %v", again, err)
+	}
+
+	// Syncing from the simulator serving the same seed changes nothing:
+	// the demo is what a sync leaves.
+	sim := schoolsim.NewServer(schoolsim.Generate(schoolsim.Options{Seed: school.DemoSeed}), simToken)
+	ts := httptest.NewServer(sim)
+	t.Cleanup(ts.Close)
+	f := &fixture{env: env, admin: env.As(perm.Admin), sim: sim, url: ts.URL}
+	f.configure(ts.URL, simToken)
+	run := f.sync()
+	if run.Status != school.SyncSucceeded || run.Result.Unchanged != 1200 || run.Result.New != 0 {
+		t.Fatalf("sync after demo: %+v %+v", run, run.Result)
+	}
+}
+
+func TestNoMetaPaging(t *testing.T) {
+	t.Parallel()
+	f := setup(t, 230)
+	f.sim.SetFaults(schoolsim.Faults{NoMeta: true})
+	run := f.sync()
+	if run.Status != school.SyncSucceeded || run.Result.New != 230 {
+		t.Fatalf("links.next paging: %+v %+v", run, run.Result)
+	}
+}
