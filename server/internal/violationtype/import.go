@@ -1,0 +1,249 @@
+package violationtype
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/lib/pq"
+
+	"github.com/tatib/tatib/server/internal/audit"
+	"github.com/tatib/tatib/server/internal/pg"
+)
+
+// ImportResult says what an import did with every data row.
+type ImportResult struct {
+	Created           []ImportCreated  `json:"created"`
+	Skipped           []ImportSkipped  `json:"skipped"`
+	Rejected          []ImportRejected `json:"rejected"`
+	CategoriesCreated []string         `json:"categories_created"`
+	Counts            ImportCounts     `json:"counts"`
+}
+
+// ImportCreated is a row that became a type.
+type ImportCreated struct {
+	Row      int    `json:"row"`
+	ID       int64  `json:"id"`
+	Name     string `json:"name"`
+	Category string `json:"category"`
+	Points   int    `json:"points"`
+}
+
+// ImportSkipped is a duplicate row.
+type ImportSkipped struct {
+	Row      int    `json:"row"`
+	Name     string `json:"name"`
+	Category string `json:"category"`
+	Reason   string `json:"reason"`
+}
+
+// ImportRejected is a row that could not be used.
+type ImportRejected struct {
+	Row    int    `json:"row"`
+	Name   string `json:"name"`
+	Reason string `json:"reason"`
+}
+
+// ImportCounts are the sizes of the three lists.
+type ImportCounts struct {
+	Created  int `json:"created"`
+	Skipped  int `json:"skipped"`
+	Rejected int `json:"rejected"`
+}
+
+// candidate is a row that passed the checks and waits for the database.
+type candidate struct {
+	row                   int
+	category, name        string
+	points                int
+	sanction, description string
+}
+
+// checkRow turns a row into a candidate or a reason to reject it.
+func checkRow(r ImportRow, sys map[string]string) (candidate, string) {
+	c := candidate{row: r.Num, category: NormalizeName(r.Category), name: NormalizeName(r.Name),
+		sanction: cleanText(r.Sanction), description: cleanText(r.Description)}
+	switch {
+	case r.Formula != "":
+		return c, fmt.Sprintf("Sel %s berisi rumus; tulis nilainya langsung.", r.Formula)
+	case c.name == "":
+		return c, "Nama wajib diisi."
+	case len([]rune(c.name)) > maxTypeName:
+		return c, fmt.Sprintf("Nama lebih dari %d karakter.", maxTypeName)
+	case c.category == "":
+		return c, "Kategori wajib diisi."
+	case len([]rune(c.category)) > maxCategoryName:
+		return c, fmt.Sprintf("Nama kategori lebih dari %d karakter.", maxCategoryName)
+	case len([]rune(c.sanction)) > maxSanction:
+		return c, fmt.Sprintf("Sanksi lebih dari %d karakter.", maxSanction)
+	case len([]rune(c.description)) > maxDescription:
+		return c, fmt.Sprintf("Deskripsi lebih dari %d karakter.", maxDescription)
+	}
+	p, reason := parsePoints(r.Points)
+	if reason != "" {
+		return c, reason
+	}
+	c.points = p
+	if slug, ok := systemName(c.name, sys); ok {
+		return c, fmt.Sprintf("Jenis sistem (%s) tidak dapat dibuat lewat impor.", slug)
+	}
+	return c, ""
+}
+
+// parsePoints accepts a whole number 0..MaxPoints; Excel may store 15 as
+// "15" or "15.0".
+func parsePoints(s string) (int, string) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, "Poin wajib diisi."
+	}
+	v, err := strconv.ParseFloat(strings.ReplaceAll(s, ",", "."), 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v != math.Trunc(v) || v < 0 {
+		if len(s) > 20 {
+			s = s[:20] + "…"
+		}
+		return 0, fmt.Sprintf("Poin harus bilangan bulat 0 atau lebih, bukan %q.", s)
+	}
+	if v > MaxPoints {
+		return 0, fmt.Sprintf("Poin maksimal %d.", MaxPoints)
+	}
+	return int(v), ""
+}
+
+// Import creates types from parsed rows in one transaction: rejected rows
+// are reported, duplicates (same name in the same category, in the file or
+// stored) are skipped, missing categories are created.
+func (s *Store) Import(ctx context.Context, actor audit.Actor, filename string, rows []ImportRow) (ImportResult, error) {
+	res := ImportResult{Created: []ImportCreated{}, Skipped: []ImportSkipped{}, Rejected: []ImportRejected{}, CategoriesCreated: []string{}}
+	err := pg.InTx(ctx, s.db, func(tx *sqlx.Tx) error {
+		if err := lock(ctx, tx); err != nil {
+			return err
+		}
+		sys, err := systemNames(ctx, tx)
+		if err != nil {
+			return err
+		}
+		// Stored categories and (category, name) keys.
+		var cats []struct {
+			ID   int64  `db:"id"`
+			Name string `db:"name"`
+		}
+		if err := tx.SelectContext(ctx, &cats, `SELECT id, name FROM violation_categories`); err != nil {
+			return fmt.Errorf("violationtype: import: categories: %w", err)
+		}
+		catByKey := map[string]int64{}
+		catName := map[string]string{}
+		for _, c := range cats {
+			catByKey[nameKey(c.Name)], catName[nameKey(c.Name)] = c.ID, c.Name
+		}
+		var stored []struct {
+			CategoryID int64  `db:"category_id"`
+			Name       string `db:"name"`
+		}
+		if err := tx.SelectContext(ctx, &stored, `SELECT category_id, name FROM violation_types`); err != nil {
+			return fmt.Errorf("violationtype: import: types: %w", err)
+		}
+		storedKeys := map[string]bool{}
+		for _, t := range stored {
+			storedKeys[strconv.FormatInt(t.CategoryID, 10)+"\x00"+nameKey(t.Name)] = true
+		}
+
+		seen := map[string]int{} // key → row of its first occurrence
+		var todo []candidate
+		var newCats []string
+		for _, r := range rows {
+			c, reason := checkRow(r, sys)
+			if reason != "" {
+				res.Rejected = append(res.Rejected, ImportRejected{Row: r.Num, Name: c.name, Reason: reason})
+				continue
+			}
+			ck := nameKey(c.category)
+			key := ck + "\x00" + nameKey(c.name)
+			if first, dup := seen[key]; dup {
+				res.Skipped = append(res.Skipped, ImportSkipped{Row: r.Num, Name: c.name, Category: c.category,
+					Reason: fmt.Sprintf("Duplikat baris %d di berkas ini.", first)})
+				continue
+			}
+			seen[key] = r.Num
+			if id, ok := catByKey[ck]; ok {
+				c.category = catName[ck]
+				if storedKeys[strconv.FormatInt(id, 10)+"\x00"+nameKey(c.name)] {
+					res.Skipped = append(res.Skipped, ImportSkipped{Row: r.Num, Name: c.name, Category: c.category,
+						Reason: fmt.Sprintf("Sudah ada di kategori %s.", c.category)})
+					continue
+				}
+			} else if _, planned := catName[ck]; !planned {
+				catName[ck] = c.category // the first spelling in the file names the new category
+				newCats = append(newCats, c.category)
+			} else {
+				c.category = catName[ck]
+			}
+			todo = append(todo, c)
+		}
+
+		if len(newCats) > 0 {
+			const q = `INSERT INTO violation_categories (name, colour, sort_order)
+				SELECT t.name, 'gray', (SELECT coalesce(max(sort_order), 0) FROM violation_categories) + t.ord
+				FROM unnest($1::text[]) WITH ORDINALITY AS t(name, ord)
+				RETURNING id, name`
+			var created []struct {
+				ID   int64  `db:"id"`
+				Name string `db:"name"`
+			}
+			if err := tx.SelectContext(ctx, &created, q, pq.Array(newCats)); err != nil {
+				return fmt.Errorf("violationtype: import: create categories: %w", err)
+			}
+			for _, c := range created {
+				catByKey[nameKey(c.Name)] = c.ID
+			}
+			res.CategoriesCreated = newCats
+		}
+
+		if len(todo) > 0 {
+			taken, err := loadSlugs(ctx, tx)
+			if err != nil {
+				return err
+			}
+			var names, slugs, sanctions, descs []string
+			var points, catIDs []int64
+			for _, c := range todo {
+				names, slugs = append(names, c.name), append(slugs, uniqueSlug(Slugify(c.name), taken))
+				points, catIDs = append(points, int64(c.points)), append(catIDs, catByKey[nameKey(c.category)])
+				sanctions, descs = append(sanctions, c.sanction), append(descs, c.description)
+			}
+			const q = `INSERT INTO violation_types (name, slug, points, category_id, default_sanction, description)
+				SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::bigint[], $5::text[], $6::text[])
+				RETURNING id, slug`
+			var created []struct {
+				ID   int64  `db:"id"`
+				Slug string `db:"slug"`
+			}
+			if err := tx.SelectContext(ctx, &created, q, pq.Array(names), pq.Array(slugs), pq.Array(points),
+				pq.Array(catIDs), pq.Array(sanctions), pq.Array(descs)); err != nil {
+				return fmt.Errorf("violationtype: import: create types: %w", err)
+			}
+			idBySlug := make(map[string]int64, len(created))
+			for _, c := range created {
+				idBySlug[c.Slug] = c.ID
+			}
+			for i, c := range todo {
+				res.Created = append(res.Created, ImportCreated{Row: c.row, ID: idBySlug[slugs[i]], Name: c.name, Category: c.category, Points: c.points})
+			}
+		}
+		res.Counts = ImportCounts{Created: len(res.Created), Skipped: len(res.Skipped), Rejected: len(res.Rejected)}
+		ids := make([]int64, 0, len(res.Created))
+		for _, c := range res.Created {
+			ids = append(ids, c.ID)
+		}
+		return audit.Record(ctx, tx, actor, "violation_type.import", "violation_type", "", map[string]any{
+			"file": filename, "created": res.Counts.Created, "skipped": res.Counts.Skipped, "rejected": res.Counts.Rejected,
+			"categories_created": res.CategoriesCreated, "type_ids": ids})
+	})
+	if err != nil {
+		return ImportResult{}, err
+	}
+	return res, nil
+}
