@@ -1,0 +1,39 @@
+import type { ReactNode } from 'react';
+import type { Icon } from '@tabler/icons-react';
+import type { PermissionName } from '@/api/types';
+
+/** A route or nav item open to everyone signed in. */
+export const AUTHENTICATED = 'authenticated' as const;
+
+export type RoutePermission = PermissionName | typeof AUTHENTICATED;
+
+/**
+ * A page a feature adds inside the app shell. Users without `permission` get the 403 page
+ * (the server enforces the same permission on the API).
+ */
+export interface FeatureRoute {
+  /** Absolute client path, e.g. "/users" or "/violations/:id". */
+  path: string;
+  element: ReactNode;
+  permission: RoutePermission;
+}
+
+/** An entry in the side navigation. */
+export interface NavItem {
+  /** i18n key, namespaced by the feature: "users:nav". */
+  labelKey: string;
+  icon: Icon;
+  path: string;
+  permission: RoutePermission;
+  /** Lower comes first (dashboard 10, …, administration 900+). */
+  order: number;
+}
+
+/**
+ * What `src/features/<name>/index.ts(x)` exports. The registry finds every feature by
+ * glob, so adding a feature never edits a shared file.
+ */
+export interface FeatureModule {
+  routes?: FeatureRoute[];
+  nav?: NavItem[];
+}

@@ -1,0 +1,17 @@
+import { api } from '@/api/client';
+import type { LoginResponse, Me } from '@/api/types';
+
+export interface ChangePasswordInput {
+  current_password: string;
+  password: string;
+  password_confirmation: string;
+}
+
+export const authApi = {
+  /** 401 here means wrong credentials, shown on the form: no redirect. */
+  login: (username: string, password: string) =>
+    api.post<LoginResponse>('/auth/login', { username, password }, { ignoreUnauthorized: true }),
+  logout: () => api.post<void>('/auth/logout', undefined, { ignoreUnauthorized: true }),
+  me: (signal?: AbortSignal) => api.get<Me>('/auth/me', undefined, signal),
+  changePassword: (input: ChangePasswordInput) => api.put<void>('/auth/password', input),
+};

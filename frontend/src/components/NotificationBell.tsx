@@ -1,0 +1,46 @@
+import { ActionIcon, Indicator, Popover, Text } from '@mantine/core';
+import { IconBell } from '@tabler/icons-react';
+import { useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { NOTIFICATIONS_PATH, useUnreadCount } from '@/app/unread';
+import { featureRoutes } from '@/registry';
+
+const hasNotificationsPage = featureRoutes.some((r) => r.path === NOTIFICATIONS_PATH);
+
+/** The bell with the unread badge; opens the notifications page once it exists. */
+export function NotificationBell() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const unread = useUnreadCount();
+  const label = unread > 0 ? t('bell.unread', { count: unread }) : t('bell.label');
+  const bell = (
+    <Indicator
+      disabled={unread === 0}
+      label={unread > 99 ? '99+' : unread}
+      size={16}
+      color="red"
+      offset={4}
+      data-testid="bell-badge"
+    >
+      <ActionIcon
+        variant="subtle"
+        color="gray"
+        size="lg"
+        aria-label={label}
+        title={label}
+        onClick={hasNotificationsPage ? () => navigate(NOTIFICATIONS_PATH) : undefined}
+      >
+        <IconBell size={22} stroke={1.6} />
+      </ActionIcon>
+    </Indicator>
+  );
+  if (hasNotificationsPage) return bell;
+  return (
+    <Popover position="bottom-end" shadow="md" withArrow>
+      <Popover.Target>{bell}</Popover.Target>
+      <Popover.Dropdown>
+        <Text size="sm">{t('bell.empty')}</Text>
+      </Popover.Dropdown>
+    </Popover>
+  );
+}

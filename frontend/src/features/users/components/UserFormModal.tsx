@@ -1,0 +1,148 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useForm } from '@mantine/form';
+import { Alert, Button, Group, Modal, PasswordInput, Select, Stack, Switch, TextInput } from '@mantine/core';
+import { IconAlertCircle } from '@tabler/icons-react';
+import { ROLES, type Role, type User } from '@/api/types';
+import { applyServerErrors, notifySuccess } from '@/components/serverErrors';
+import { MIN_PASSWORD_LENGTH } from '@/lib/passwords';
+import { useCreateUser, useUpdateUser } from '../hooks';
+
+interface Values {
+  username: string;
+  name: string;
+  role: Role | '';
+  email: string;
+  phone: string;
+  password: string;
+  active: boolean;
+}
+
+const empty: Values = { username: '', name: '', role: '', email: '', phone: '', password: '', active: true };
+
+/** Create (user undefined) or edit a user; the server's field errors land at the fields. */
+export function UserFormModal({ opened, user, selfId, onClose }: { opened: boolean; user?: User; selfId?: number; onClose: () => void }) {
+  const { t } = useTranslation('users');
+  const { t: tc } = useTranslation();
+  const create = useCreateUser();
+  const update = useUpdateUser();
+  const [error, setError] = useState<string | null>(null);
+  const editing = !!user;
+  const isSelf = editing && user.id === selfId;
+
+  const form = useForm<Values>({
+    initialValues: empty,
+    validate: {
+      username: (v) => (v.trim() ? null : tc('validation.required')),
+      name: (v) => (v.trim() ? null : tc('validation.required')),
+      role: (v) => (v ? null : tc('validation.required')),
+      password: (v) =>
+        editing ? null : v.length >= MIN_PASSWORD_LENGTH ? null : tc('validation.passwordMin', { min: MIN_PASSWORD_LENGTH }),
+    },
+  });
+
+  useEffect(() => {
+    if (!opened) return;
+    setError(null);
+    const values: Values = user
+      ? { username: user.username, name: user.name, role: user.role, email: user.email, phone: user.phone, password: '', active: user.active }
+      : empty;
+    form.setValues(values);
+    form.resetDirty(values);
+    form.clearErrors();
+    // reset only when the modal opens
+  }, [opened, user]);
+
+  const submit = (v: Values) => {
+    setError(null);
+    const fail = (err: unknown) => setError(applyServerErrors(form, err, tc));
+    const base = { username: v.username.trim(), name: v.name.trim(), role: v.role as Role, email: v.email.trim(), phone: v.phone.trim() };
+    if (user) {
+      update.mutate(
+        { id: user.id, input: { ...base, active: v.active } },
+        {
+          onSuccess: (u) => {
+            notifySuccess(t('saved', { name: u.name }));
+            onClose();
+          },
+          onError: fail,
+        },
+      );
+    } else {
+      create.mutate(
+        { ...base, password: v.password },
+        {
+          onSuccess: (u) => {
+            notifySuccess(t('created', { name: u.name }));
+            onClose();
+          },
+          onError: fail,
+        },
+      );
+    }
+  };
+
+  return (
+    <Modal opened={opened} onClose={onClose} title={editing ? t('form.editTitle') : t('form.createTitle')} size="lg" fullScreen={false}>
+      <form noValidate onSubmit={form.onSubmit(submit)} aria-label={editing ? t('form.editTitle') : t('form.createTitle')}>
+        <Stack gap="md">
+          {error && (
+            <Alert color="red" icon={<IconAlertCircle />} role="alert" data-testid="form-error">
+              {error}
+            </Alert>
+          )}
+          <TextInput
+            label={t('fields.username')}
+            description={t('form.usernameHint')}
+            autoComplete="off"
+            autoCapitalize="none"
+            spellCheck={false}
+            required
+            data-autofocus
+            {...form.getInputProps('username')}
+          />
+          <TextInput label={t('fields.name')} required {...form.getInputProps('name')} />
+          <Select
+            label={t('fields.role')}
+            required
+            disabled={isSelf}
+            description={isSelf ? t('form.ownRole') : undefined}
+            data={ROLES.map((r) => ({ value: r, label: tc(`role.${r}`) }))}
+            allowDeselect={false}
+            comboboxProps={{ withinPortal: true }}
+            {...form.getInputProps('role')}
+          />
+          <Group grow align="flex-start" wrap="wrap">
+            <TextInput label={t('fields.email')} type="email" autoComplete="off" miw={200} {...form.getInputProps('email')} />
+            <TextInput label={t('fields.phone')} type="tel" autoComplete="off" miw={200} {...form.getInputProps('phone')} />
+          </Group>
+          {!editing && (
+            <PasswordInput
+              label={t('fields.password')}
+              description={tc('validation.passwordMin', { min: MIN_PASSWORD_LENGTH })}
+              autoComplete="new-password"
+              required
+              {...form.getInputProps('password')}
+            />
+          )}
+          {editing && (
+            <Switch
+              label={t('fields.active')}
+              description={isSelf ? t('form.ownActive') : t('form.activeHint')}
+              disabled={isSelf}
+              {...form.getInputProps('active', { type: 'checkbox' })}
+            />
+          )}
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={onClose}>
+              {tc('actions.cancel')}
+            </Button>
+            <Button type="submit" loading={create.isPending || update.isPending}>
+              {tc('actions.save')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,251 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
+import {
+  ActionIcon,
+  Badge,
+  Button,
+  Card,
+  Center,
+  Group,
+  Loader,
+  Menu,
+  Pagination,
+  Select,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  VisuallyHidden,
+} from '@mantine/core';
+import { IconDots, IconKey, IconPencil, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
+import { ROLES, type Role, type User } from '@/api/types';
+import { useSession } from '@/auth/session';
+import { PageHeader } from '@/components/PageHeader';
+import { useFormatDate } from '@/lib/useFormatDate';
+import { DeleteUserModal } from '../components/DeleteUserModal';
+import { ResetPasswordModal } from '../components/ResetPasswordModal';
+import { UserFormModal } from '../components/UserFormModal';
+import { useUsers } from '../hooks';
+
+const PER_PAGE = 20;
+
+type Editing = { mode: 'create' } | { mode: 'edit'; user: User } | null;
+
+export default function UsersPage() {
+  const { t } = useTranslation('users');
+  const { t: tc } = useTranslation();
+  const fmt = useFormatDate();
+  const { me, can } = useSession();
+  const canManage = can('users.manage');
+  const canReset = can('users.reset_password');
+  const narrow = useMediaQuery('(max-width: 36em)');
+
+  const [search, setSearch] = useState('');
+  const [q] = useDebouncedValue(search.trim(), 300);
+  const [role, setRole] = useState<Role | ''>('');
+  const [active, setActive] = useState<'true' | 'false' | ''>('');
+  const [page, setPage] = useState(1);
+  const users = useUsers({ q, role, active, page, per_page: PER_PAGE });
+
+  const [editing, setEditing] = useState<Editing>(null);
+  const [resetting, setResetting] = useState<User | null>(null);
+  const [deleting, setDeleting] = useState<User | null>(null);
+
+  const meta = users.data?.meta;
+  const rows = users.data?.data ?? [];
+  const selfId = me?.user.id;
+
+  const filterChanged = <T,>(set: (v: T) => void) => (v: T) => {
+    set(v);
+    setPage(1);
+  };
+
+  return (
+    <>
+      <PageHeader
+        title={t('title')}
+        description={t('description')}
+        actions={
+          canManage && (
+            <Button leftSection={<IconPlus size={18} />} onClick={() => setEditing({ mode: 'create' })}>
+              {t('add')}
+            </Button>
+          )
+        }
+      />
+      <Card withBorder padding={0}>
+        <Group p="md" gap="sm" align="flex-end" wrap="wrap">
+          <TextInput
+            label={t('filters.search')}
+            placeholder={t('filters.searchPlaceholder')}
+            leftSection={<IconSearch size={16} />}
+            value={search}
+            onChange={(e) => filterChanged(setSearch)(e.currentTarget.value)}
+            style={{ flex: '1 1 220px' }}
+          />
+          <Select
+            label={t('filters.role')}
+            placeholder={t('filters.allRoles')}
+            data={ROLES.map((r) => ({ value: r, label: tc(`role.${r}`) }))}
+            value={role || null}
+            onChange={(v) => filterChanged(setRole)((v ?? '') as Role | '')}
+            clearable
+            style={{ flex: '1 1 180px' }}
+          />
+          <Select
+            label={t('filters.status')}
+            placeholder={t('filters.allStatuses')}
+            data={[
+              { value: 'true', label: tc('status.active') },
+              { value: 'false', label: tc('status.inactive') },
+            ]}
+            value={active || null}
+            onChange={(v) => filterChanged(setActive)((v ?? '') as 'true' | 'false' | '')}
+            clearable
+            style={{ flex: '1 1 150px' }}
+          />
+        </Group>
+
+        <Table.ScrollContainer minWidth={narrow ? 560 : 760}>
+          <Table striped highlightOnHover verticalSpacing="sm" aria-label={t('title')} data-testid="users-table">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('fields.name')}</Table.Th>
+                <Table.Th>{t('fields.username')}</Table.Th>
+                <Table.Th>{t('fields.role')}</Table.Th>
+                {!narrow && <Table.Th>{t('fields.contact')}</Table.Th>}
+                <Table.Th>{t('fields.status')}</Table.Th>
+                {!narrow && <Table.Th>{t('fields.lastLogin')}</Table.Th>}
+                {(canManage || canReset) && (
+                  <Table.Th w={60}>
+                    <VisuallyHidden>{t('actions')}</VisuallyHidden>
+                  </Table.Th>
+                )}
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {rows.map((u) => {
+                const self = u.id === selfId;
+                return (
+                  <Table.Tr key={u.id} data-testid={`user-row-${u.username}`}>
+                    <Table.Td>
+                      <Text fw={500} size="sm">
+                        {u.name}
+                      </Text>
+                      {self && (
+                        <Text size="xs" c="dimmed">
+                          {t('you')}
+                        </Text>
+                      )}
+                    </Table.Td>
+                    <Table.Td>
+                      <Text size="sm" ff="monospace">
+                        {u.username}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <Badge variant="light" color={u.role === 'admin' ? 'grape' : 'blue'}>
+                        {tc(`role.${u.role}`)}
+                      </Badge>
+                    </Table.Td>
+                    {!narrow && (
+                      <Table.Td>
+                        <Text size="sm">{u.email || '—'}</Text>
+                        {u.phone && (
+                          <Text size="xs" c="dimmed">
+                            {u.phone}
+                          </Text>
+                        )}
+                      </Table.Td>
+                    )}
+                    <Table.Td>
+                      <Badge variant="dot" color={u.active ? 'teal' : 'gray'}>
+                        {u.active ? tc('status.active') : tc('status.inactive')}
+                      </Badge>
+                    </Table.Td>
+                    {!narrow && (
+                      <Table.Td>
+                        <Text size="sm">{u.last_login_at ? fmt(u.last_login_at, 'dateTime') : t('neverSignedIn')}</Text>
+                      </Table.Td>
+                    )}
+                    {(canManage || canReset) && (
+                      <Table.Td>
+                        <Menu position="bottom-end" withinPortal shadow="md">
+                          <Menu.Target>
+                            <ActionIcon variant="subtle" color="gray" aria-label={t('rowActions', { name: u.name })}>
+                              <IconDots size={18} />
+                            </ActionIcon>
+                          </Menu.Target>
+                          <Menu.Dropdown>
+                            {canManage && (
+                              <Menu.Item leftSection={<IconPencil size={16} />} onClick={() => setEditing({ mode: 'edit', user: u })}>
+                                {tc('actions.edit')}
+                              </Menu.Item>
+                            )}
+                            {canReset && !self && (
+                              <Menu.Item leftSection={<IconKey size={16} />} onClick={() => setResetting(u)}>
+                                {t('reset.action')}
+                              </Menu.Item>
+                            )}
+                            {canManage && !self && (
+                              <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={() => setDeleting(u)}>
+                                {tc('actions.delete')}
+                              </Menu.Item>
+                            )}
+                          </Menu.Dropdown>
+                        </Menu>
+                      </Table.Td>
+                    )}
+                  </Table.Tr>
+                );
+              })}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+
+        {users.isPending && (
+          <Center p="xl">
+            <Loader aria-label={tc('loading')} />
+          </Center>
+        )}
+        {!users.isPending && rows.length === 0 && (
+          <Text c="dimmed" ta="center" p="xl">
+            {q || role || active ? t('emptyFiltered') : t('empty')}
+          </Text>
+        )}
+
+        {meta && meta.total > 0 && (
+          <Stack p="md" gap="xs" align="center">
+            {meta.last_page > 1 && (
+              <Pagination
+                total={meta.last_page}
+                value={meta.page}
+                onChange={setPage}
+                size="sm"
+                siblings={narrow ? 0 : 1}
+                getControlProps={(control) => ({ 'aria-label': tc(`pagination.${control}`) })}
+              />
+            )}
+            <Text size="xs" c="dimmed">
+              {tc('pagination.summary', {
+                from: (meta.page - 1) * meta.per_page + 1,
+                to: Math.min(meta.page * meta.per_page, meta.total),
+                total: meta.total,
+              })}
+            </Text>
+          </Stack>
+        )}
+      </Card>
+
+      <UserFormModal
+        opened={editing !== null}
+        user={editing?.mode === 'edit' ? editing.user : undefined}
+        selfId={selfId}
+        onClose={() => setEditing(null)}
+      />
+      <ResetPasswordModal user={resetting} onClose={() => setResetting(null)} />
+      <DeleteUserModal user={deleting} onClose={() => setDeleting(null)} />
+    </>
+  );
+}

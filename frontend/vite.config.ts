@@ -1,0 +1,35 @@
+/// <reference types="vitest/config" />
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
+
+// The Go server serves the build at / (server/internal/web); `make dev` runs this dev server
+// with the API proxied to the Go server on 127.0.0.1:8080.
+const apiTarget = process.env.TATIB_API_TARGET ?? 'http://127.0.0.1:8080';
+
+export default defineConfig({
+  plugins: [react()],
+  resolve: {
+    alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
+  },
+  // Root-relative (not absolute) asset URLs: nested client routes like /users/5 still load
+  // /assets/..., and the same build works under the wails:// origin of the desktop app.
+  base: '/',
+  server: {
+    port: 5173,
+    proxy: {
+      '/api': { target: apiTarget, changeOrigin: true, ws: true },
+      '/healthz': { target: apiTarget, changeOrigin: true },
+      '/readyz': { target: apiTarget, changeOrigin: true },
+    },
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    chunkSizeWarningLimit: 1500,
+  },
+  test: {
+    environment: 'node',
+    include: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
+  },
+});
