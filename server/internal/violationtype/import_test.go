@@ -87,12 +87,12 @@ func TestImport(t *testing.T) {
 		importOK(t, bk, xlsx(t, [][]any{{"kategori", "nama", "poin"}, {"Ringan", "Tidak membawa buku", 2}}))
 		res := importOK(t, bk, xlsx(t, [][]any{
 			{"kategori", "nama", "poin"},
-			{"RINGAN", "tidak  membawa BUKU ", 3},  // stored
-			{"Sedang", "Membolos", 20},             // new
-			{" sedang", "membolos", 25},            // same file
-			{"Berat", "Tidak membawa buku", 2},     // other category: new
-			{"Ringan", "Alpha", 15},                // system name: rejected
-			{"Ringan", "terlambat", 2},             // system slug: rejected
+			{"RINGAN", "tidak  membawa BUKU ", 3}, // stored
+			{"Sedang", "Membolos", 20},            // new
+			{" sedang", "membolos", 25},           // same file
+			{"Berat", "Tidak membawa buku", 2},    // other category: new
+			{"Ringan", "Alpha", 15},               // system name: rejected
+			{"Ringan", "terlambat", 2},            // system slug: rejected
 		}))
 		if res.Counts.Created != 2 || res.Counts.Skipped != 2 || res.Counts.Rejected != 2 {
 			t.Fatalf("result: %v", res)
