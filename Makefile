@@ -39,6 +39,7 @@ frontend: $(WEB_DIST)/index.html
 build: frontend
 	mkdir -p $(BIN)
 	go build -o $(BIN)/tatib-server ./server/cmd/tatib-server
+	go build -o $(BIN)/tatib-sim ./server/cmd/tatib-sim
 
 db-start:
 	@scripts/db.sh start
