@@ -1,0 +1,239 @@
+import { useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
+import { Anchor, Badge, Card, Center, Group, Loader, Pagination, Select, Stack, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { IconChevronRight, IconSchool, IconSearch } from '@tabler/icons-react';
+import { useSession } from '@/auth/session';
+import { PageHeader } from '@/components/PageHeader';
+import { SyncButton } from '../components/SyncButton';
+import { StudentAvatar } from '../components/StudentAvatar';
+import { changeFilters, filtersFromSearch, filtersToSearch, type StudentFilters } from '../filters';
+import { useClasses, useDepartments, useStudents } from '../hooks';
+import { GRADES, gradeLabel, type Grade, type Student } from '../types';
+
+const PER_PAGE = 25;
+
+function ActiveBadge({ active }: { active: boolean }) {
+  const { t: tc } = useTranslation();
+  return (
+    <Badge variant="dot" color={active ? 'teal' : 'gray'}>
+      {active ? tc('status.active') : tc('status.inactive')}
+    </Badge>
+  );
+}
+
+function StudentCard({ s }: { s: Student }) {
+  const { t } = useTranslation('students');
+  return (
+    <UnstyledButton component={Link} to={`/students/${s.id}`} data-testid={`student-row-${s.nis}`} p="sm" style={{ display: 'block' }}>
+      <Group wrap="nowrap" gap="sm" align="flex-start">
+        <StudentAvatar name={s.full_name} gender={s.gender} size={36} />
+        <Stack gap={2} style={{ flex: 1, minWidth: 0 }}>
+          <Text fw={600} size="sm" truncate>
+            {s.full_name}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {t('fields.nis')} {s.nis || '—'} · {t('fields.nisn')} {s.nisn || '—'}
+          </Text>
+          <Group gap={6}>
+            <Text size="xs">{s.class_name ?? t('noClass')}</Text>
+            {s.gender && (
+              <Text size="xs" c="dimmed">
+                · {t(`gender.${s.gender}`)}
+              </Text>
+            )}
+            <ActiveBadge active={s.active} />
+          </Group>
+        </Stack>
+        <IconChevronRight size={18} color="var(--mantine-color-dimmed)" />
+      </Group>
+    </UnstyledButton>
+  );
+}
+
+export default function StudentsPage() {
+  const { t } = useTranslation('students');
+  const { t: tc } = useTranslation();
+  const navigate = useNavigate();
+  const { me, can } = useSession();
+  const homeroom = me?.user.role === 'wali_kelas';
+  const narrow = useMediaQuery('(max-width: 48em)');
+
+  const [sp, setSp] = useSearchParams();
+  const filters = useMemo(() => filtersFromSearch(sp), [sp]);
+  const update = (change: Partial<StudentFilters>) => setSp(filtersToSearch(changeFilters(filters, change)), { replace: true });
+
+  // The search box is debounced; the URL (and the query) follow it.
+  const [search, setSearch] = useState(filters.q);
+  const [q] = useDebouncedValue(search.trim(), 300);
+  useEffect(() => {
+    if (q !== filters.q) update({ q });
+  }, [q]);
+
+  const departments = useDepartments();
+  const classes = useClasses();
+  const students = useStudents(filters, PER_PAGE);
+  const rows = students.data?.data ?? [];
+  const meta = students.data?.meta;
+
+  const classOptions = (classes.data?.data ?? [])
+    .filter((c) => (!filters.departmentId || c.department_id === filters.departmentId) && (!filters.grade || c.grade === filters.grade))
+    .map((c) => ({ value: String(c.id), label: c.name }));
+  const ownClass = homeroom ? classes.data?.data[0] : undefined;
+  const filtered = !!(filters.q || filters.departmentId || filters.grade || filters.classId || filters.active !== 'true');
+
+  return (
+    <>
+      <PageHeader title={t('title')} description={t('description')} actions={can('students.sync') && <SyncButton />} />
+      {homeroom && classes.isSuccess && (
+        <Group gap="xs" mb="md" data-testid="own-class">
+          <IconSchool size={18} />
+          <Text size="sm">{ownClass ? t('ownClass', { name: ownClass.name }) : t('noOwnClass')}</Text>
+        </Group>
+      )}
+      <Card withBorder padding={0}>
+        <Group p="md" gap="sm" align="flex-end" wrap="wrap">
+          <TextInput
+            label={t('filters.search')}
+            placeholder={t('filters.searchPlaceholder')}
+            leftSection={<IconSearch size={16} />}
+            value={search}
+            onChange={(e) => setSearch(e.currentTarget.value)}
+            style={{ flex: '1 1 240px' }}
+            data-testid="student-search"
+          />
+          {!homeroom && (
+            <>
+              <Select
+                label={t('filters.department')}
+                placeholder={t('filters.allDepartments')}
+                data={(departments.data?.data ?? []).map((d) => ({ value: String(d.id), label: `${d.code} — ${d.name}` }))}
+                value={filters.departmentId ? String(filters.departmentId) : null}
+                onChange={(v) => update({ departmentId: v ? Number(v) : null, classId: null })}
+                clearable
+                style={{ flex: '1 1 180px' }}
+              />
+              <Select
+                label={t('filters.grade')}
+                placeholder={t('filters.allGrades')}
+                data={GRADES.map((g) => ({ value: String(g), label: gradeLabel(g) }))}
+                value={filters.grade ? String(filters.grade) : null}
+                onChange={(v) => update({ grade: v ? (Number(v) as Grade) : null, classId: null })}
+                clearable
+                style={{ flex: '0 1 110px' }}
+              />
+              <Select
+                label={t('filters.class')}
+                placeholder={t('filters.allClasses')}
+                data={classOptions}
+                value={filters.classId ? String(filters.classId) : null}
+                onChange={(v) => update({ classId: v ? Number(v) : null })}
+                searchable
+                clearable
+                style={{ flex: '1 1 150px' }}
+                data-testid="class-filter"
+              />
+            </>
+          )}
+          <Select
+            label={t('filters.status')}
+            data={[
+              { value: 'true', label: t('filters.activeOnly') },
+              { value: 'false', label: t('filters.inactiveOnly') },
+              { value: 'all', label: t('filters.allStatuses') },
+            ]}
+            value={filters.active === '' ? 'all' : filters.active}
+            onChange={(v) => update({ active: v === 'all' ? '' : v === 'false' ? 'false' : 'true' })}
+            allowDeselect={false}
+            style={{ flex: '0 1 150px' }}
+          />
+        </Group>
+
+        {narrow ? (
+          <Stack gap={0} data-testid="students-table" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
+            {rows.map((s) => (
+              <div key={s.id} style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}>
+                <StudentCard s={s} />
+              </div>
+            ))}
+          </Stack>
+        ) : (
+          <Table.ScrollContainer minWidth={860}>
+            <Table striped highlightOnHover verticalSpacing="sm" aria-label={t('title')} data-testid="students-table">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('fields.nis')}</Table.Th>
+                  <Table.Th>{t('fields.nisn')}</Table.Th>
+                  <Table.Th>{t('fields.name')}</Table.Th>
+                  <Table.Th>{t('fields.genderShort')}</Table.Th>
+                  <Table.Th>{t('fields.class')}</Table.Th>
+                  <Table.Th>{t('fields.department')}</Table.Th>
+                  <Table.Th>{t('fields.status')}</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {rows.map((s) => (
+                  <Table.Tr key={s.id} data-testid={`student-row-${s.nis}`} style={{ cursor: 'pointer' }} onClick={() => navigate(`/students/${s.id}`)}>
+                    <Table.Td ff="monospace" fz="sm">
+                      {s.nis || '—'}
+                    </Table.Td>
+                    <Table.Td ff="monospace" fz="sm">
+                      {s.nisn || '—'}
+                    </Table.Td>
+                    <Table.Td>
+                      <Anchor component={Link} to={`/students/${s.id}`} fw={500} size="sm" onClick={(e) => e.stopPropagation()}>
+                        {s.full_name}
+                      </Anchor>
+                    </Table.Td>
+                    <Table.Td fz="sm">{s.gender ? t(`gender.${s.gender}`) : '—'}</Table.Td>
+                    <Table.Td fz="sm" style={{ whiteSpace: 'nowrap' }}>
+                      {s.class_name ?? t('noClass')}
+                    </Table.Td>
+                    <Table.Td fz="sm">{s.department_code ?? '—'}</Table.Td>
+                    <Table.Td>
+                      <ActiveBadge active={s.active} />
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+
+        {students.isPending && (
+          <Center p="xl">
+            <Loader aria-label={tc('loading')} />
+          </Center>
+        )}
+        {!students.isPending && rows.length === 0 && (
+          <Text c="dimmed" ta="center" p="xl" data-testid="students-empty">
+            {filtered ? t('emptyFiltered') : homeroom ? t('emptyHomeroom') : t('empty')}
+          </Text>
+        )}
+
+        {meta && meta.total > 0 && (
+          <Stack p="md" gap="xs" align="center">
+            {meta.last_page > 1 && (
+              <Pagination
+                total={meta.last_page}
+                value={meta.page}
+                onChange={(page) => update({ page })}
+                size="sm"
+                siblings={narrow ? 0 : 1}
+                getControlProps={(control) => ({ 'aria-label': tc(`pagination.${control}`) })}
+              />
+            )}
+            <Text size="xs" c="dimmed" data-testid="students-summary">
+              {tc('pagination.summary', {
+                from: (meta.page - 1) * meta.per_page + 1,
+                to: Math.min(meta.page * meta.per_page, meta.total),
+                total: meta.total,
+              })}
+            </Text>
+          </Stack>
+        )}
+      </Card>
+    </>
+  );
+}
