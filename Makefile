@@ -81,7 +81,26 @@ test-e2e: build
 	@export TATIB_TEST_DATABASE_URL=$${TATIB_TEST_DATABASE_URL:-$$(scripts/db.sh url postgres)}; \
 	 cd frontend && TZ=UTC TATIB_SERVER_BIN=$(BIN)/tatib-server npm run e2e --if-present
 
-test: test-go test-frontend test-e2e
+test: test-go test-frontend test-e2e test-desktop
+
+## Desktop ------------------------------------------------------------------
+
+# The desktop app embeds the same front-end build as the server (go:embed
+# cannot reach outside desktop/, so it gets a copy). Plain go build, no CLI.
+desktop: frontend
+	find desktop/frontend-dist -mindepth 1 ! -name .keep -delete
+	cp -r frontend/dist/. desktop/frontend-dist/
+	mkdir -p $(BIN)
+	cd desktop && go build -tags desktop,production,webkit2_41 \
+	  -ldflags "-w -s -X main.version=$$(git describe --always --dirty 2>/dev/null || echo dev)" -o $(BIN)/tatib-desktop .
+
+# Unit tests without Wails (CGO off, no tags), then the smoke test: the real
+# app against the real server under Xvfb, with an OS notification on D-Bus.
+test-desktop: build desktop
+	cd desktop && CGO_ENABLED=0 TZ=UTC go test -count=1 ./...
+	@if [ -z "$${TATIB_TEST_DATABASE_URL:-}" ]; then scripts/db.sh start; fi
+	@export TATIB_TEST_DATABASE_URL=$${TATIB_TEST_DATABASE_URL:-$$(scripts/db.sh url postgres)}; \
+	 scripts/desktop-smoke.sh
 
 bench:
 	@if [ -z "$${TATIB_TEST_DATABASE_URL:-}" ]; then scripts/db.sh start; fi

@@ -11,6 +11,10 @@ package main
 import (
 	"os"
 	"os/exec"
+
+	// The CLI reads the Wails version from this module's go.mod and runs
+	// `go mod tidy` here; the import keeps that requirement.
+	_ "github.com/wailsapp/wails/v2/pkg/options"
 )
 
 func main() {

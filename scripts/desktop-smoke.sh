@@ -23,8 +23,8 @@ base_url=${TATIB_TEST_DATABASE_URL:?set TATIB_TEST_DATABASE_URL (scripts/db.sh u
 die() { echo "desktop-smoke: FAIL: $*" >&2; exit 1; }
 say() { echo "desktop-smoke: $*"; }
 for b in "$app" "$server"; do [ -x "$b" ] || die "$b is missing (make build desktop)"; done
-for c in Xvfb dbus-run-session dbus-monitor dunst import psql; do
-	command -v "$c" >/dev/null || die "$c not found (apt-get install xvfb xauth dunst dbus-x11 imagemagick postgresql-client)"
+for c in Xvfb dbus-run-session dbus-monitor dunst import psql curl; do
+	command -v "$c" >/dev/null || die "$c not found (apt-get install xvfb xauth dunst dbus-x11 imagemagick postgresql-client curl)"
 done
 
 work=$(mktemp -d /tmp/tatib-desktop-smoke.XXXXXX)
@@ -49,7 +49,8 @@ psql "$base_url" -qc "CREATE DATABASE $db" >/dev/null
 db_url=$(sed -E "s#/[^/?]*(\?|\$)#/$db\1#" <<<"$base_url")
 
 # The server on a free port.
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+port=$((20000 + RANDOM % 20000))
+while (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; do port=$((20000 + RANDOM % 20000)); done
 password=smoke-$$-$RANDOM
 DATABASE_URL=$db_url TATIB_ADDR=127.0.0.1:$port TATIB_ADMIN_PASSWORD=$password TATIB_DEMO=0 \
 	TATIB_DATA_DIR=$work/data "$server" serve >"$work/server.log" 2>&1 &
