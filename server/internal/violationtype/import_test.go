@@ -196,6 +196,8 @@ func TestImport(t *testing.T) {
 		if !strings.Contains(e.Error.Message, "5 MB") {
 			t.Fatalf("message: %s", e.Error.Message)
 		}
+		// A body well past the limit is refused from its Content-Length.
+		upload(t, bk, "file", "besar.xlsx", append(big, big[:1<<20]...)).Want(http.StatusRequestEntityTooLarge)
 	})
 
 	t.Run("ErrTooManyRows", func(t *testing.T) {
