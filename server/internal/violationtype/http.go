@@ -134,8 +134,10 @@ type TypeList struct {
 func (h *Handler) listTypes(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
 	f := TypeFilter{Q: strings.TrimSpace(q.Get("q"))}
-	if len(f.Q) > 200 {
-		f.Q = f.Q[:200]
+	if r := []rune(NormalizeName(f.Q)); len(r) > 100 {
+		f.Q = string(r[:100])
+	} else {
+		f.Q = string(r)
 	}
 	if v := q.Get("category_id"); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)
@@ -250,7 +252,11 @@ func (h *Handler) importTypes(w http.ResponseWriter, r *http.Request) error {
 			_ = part.Close()
 			continue
 		}
-		filename = part.FileName()
+		if r := []rune(cleanText(part.FileName())); len(r) > 200 {
+			filename = string(r[:200])
+		} else {
+			filename = string(r)
+		}
 		b, err := io.ReadAll(io.LimitReader(part, MaxImportBytes+1))
 		if err != nil {
 			var mbe *http.MaxBytesError

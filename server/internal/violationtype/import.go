@@ -10,6 +10,7 @@ import (
 	"github.com/jmoiron/sqlx"
 	"github.com/lib/pq"
 
+	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/audit"
 	"github.com/tatib/tatib/server/internal/pg"
 )
@@ -100,7 +101,7 @@ func parsePoints(s string) (int, string) {
 	if s == "" {
 		return 0, "Poin wajib diisi."
 	}
-	v, err := strconv.ParseFloat(strings.ReplaceAll(s, ",", "."), 64)
+	v, err := strconv.ParseFloat(s, 64)
 	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v != math.Trunc(v) || v < 0 {
 		if len(s) > 20 {
 			s = s[:20] + "…"
@@ -242,6 +243,10 @@ func (s *Store) Import(ctx context.Context, actor audit.Actor, filename string, 
 			"file": filename, "created": res.Counts.Created, "skipped": res.Counts.Skipped, "rejected": res.Counts.Rejected,
 			"categories_created": res.CategoriesCreated, "type_ids": ids})
 	})
+	if pg.IsUnique(err, "") {
+		// A form saved the same category or type while the import ran.
+		return ImportResult{}, apperr.New(apperr.Conflict, "Data jenis pelanggaran berubah bersamaan dengan impor. Tidak ada yang disimpan; coba impor lagi.")
+	}
 	if err != nil {
 		return ImportResult{}, err
 	}
