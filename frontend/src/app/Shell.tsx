@@ -164,7 +164,7 @@ export function Shell() {
           <TodayInJakarta />
         </AppShell.Section>
         <AppShell.Section grow component={ScrollArea}>
-          <nav aria-label={t('shell.navLabel')}>
+          <Stack gap={2}>
             {items.map((item) => (
               <NavLink
                 key={item.path}
@@ -177,7 +177,7 @@ export function Shell() {
                 style={{ borderRadius: 'var(--mantine-radius-md)' }}
               />
             ))}
-          </nav>
+          </Stack>
         </AppShell.Section>
       </AppShell.Navbar>
 

@@ -1,0 +1,87 @@
+// A tiny test runner for the end-to-end tests: named async cases run in order, each with
+// a time limit; a failing case saves a screenshot; the run ends with "N passed, N failed".
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+/** Screenshots go to <repo>/screenshots (git-ignored) for a person to look at. */
+export const SCREENSHOT_DIR = path.resolve(here, '../../screenshots');
+
+const cases = [];
+
+/** Registers a case: fn({ browser, baseURL, shot }) */
+export function test(name, fn, { timeout = 90_000 } = {}) {
+  cases.push({ name, fn, timeout });
+}
+
+export function assert(cond, message) {
+  if (!cond) throw new Error(`assertion failed: ${message}`);
+}
+
+export function assertEqual(actual, expected, message) {
+  if (actual !== expected) throw new Error(`${message}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+}
+
+/** Saves a full-page screenshot under SCREENSHOT_DIR. */
+export async function shot(page, name) {
+  await mkdir(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+}
+
+export function launchBrowser() {
+  return chromium.launch({
+    executablePath: process.env.TATIB_CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+function withTimeout(promise, ms, name) {
+  let timer;
+  const limit = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms: ${name}`)), ms);
+  });
+  return Promise.race([promise, limit]).finally(() => clearTimeout(timer));
+}
+
+/** Runs every registered case (or those whose name contains `only`); returns the counts. */
+export async function runAll(ctx, only) {
+  const selected = only ? cases.filter((c) => c.name.includes(only)) : cases;
+  let passed = 0;
+  let failed = 0;
+  console.log(`1..${selected.length}`);
+  for (const [i, c] of selected.entries()) {
+    const started = Date.now();
+    const pages = [];
+    const track = (p) => (pages.push(p), p);
+    try {
+      await withTimeout(c.fn({ ...ctx, track }), c.timeout, c.name);
+      passed++;
+      console.log(`ok ${i + 1} - ${c.name} (${Date.now() - started} ms)`);
+    } catch (err) {
+      failed++;
+      console.log(`not ok ${i + 1} - ${c.name} (${Date.now() - started} ms)`);
+      console.log(String(err?.stack ?? err).split('\n').map((l) => `  # ${l}`).join('\n'));
+      for (const [n, p] of pages.entries()) {
+        try {
+          await shot(p, `FAILED-${c.name.replace(/[^a-z0-9]+/gi, '-')}-${n}`);
+        } catch {
+          /* the page may be gone */
+        }
+      }
+    } finally {
+      for (const p of pages) await p.context().close().catch(() => {});
+    }
+  }
+  return { passed, failed };
+}

@@ -1,0 +1,124 @@
+// End-to-end tests against the real server on a fresh database:
+//   TATIB_SERVER_BIN=../bin/tatib-server TATIB_TEST_DATABASE_URL=postgres://…/postgres npm run e2e
+// Creates database tatib_e2e_<random>, starts the server on a free port, waits for /readyz,
+// runs e2e/cases.mjs in Debian's Chromium, stops the server and drops the database.
+// E2E_ONLY=<part of a case name> runs matching cases only.
+import { spawn, execFileSync } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { randomBytes } from 'node:crypto';
+import { launchBrowser, runAll } from './harness.mjs';
+import { ADMIN_PASSWORD } from './cases.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+function need(name) {
+  const v = process.env[name];
+  if (!v) {
+    console.error(`e2e: ${name} is not set (see the comment at the top of e2e/run.mjs)`);
+    process.exit(2);
+  }
+  return v;
+}
+
+function psql(url, sql) {
+  execFileSync('psql', [url, '-v', 'ON_ERROR_STOP=1', '-q', '-c', sql], { stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.unref();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitReady(baseURL, server, ms = 60_000) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (server.exitCode !== null) throw new Error(`server exited with ${server.exitCode} before it was ready`);
+    try {
+      const res = await fetch(`${baseURL}/readyz`);
+      if (res.ok) return;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`server not ready after ${ms} ms`);
+}
+
+async function main() {
+  const bin = path.resolve(need('TATIB_SERVER_BIN'));
+  const adminURL = need('TATIB_TEST_DATABASE_URL');
+  const dbName = `tatib_e2e_${randomBytes(5).toString('hex')}`;
+  const dbURL = new URL(adminURL);
+  dbURL.pathname = `/${dbName}`;
+
+  const resultsDir = path.resolve(here, '../test-results');
+  await mkdir(resultsDir, { recursive: true });
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tatib-e2e-'));
+  const port = await freePort();
+  const baseURL = `http://127.0.0.1:${port}`;
+
+  let server;
+  let browser;
+  const cleanup = async () => {
+    await browser?.close().catch(() => {});
+    if (server && server.exitCode === null) {
+      server.kill('SIGTERM');
+      await new Promise((r) => {
+        const t = setTimeout(() => (server.kill('SIGKILL'), r()), 10_000);
+        server.once('exit', () => (clearTimeout(t), r()));
+      });
+    }
+    try {
+      psql(adminURL, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    } catch (err) {
+      console.error(`e2e: could not drop ${dbName}: ${err.message}`);
+    }
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  for (const sig of ['SIGINT', 'SIGTERM']) {
+    process.once(sig, () => void cleanup().finally(() => process.exit(130)));
+  }
+
+  let counts = { passed: 0, failed: 1 };
+  try {
+    psql(adminURL, `CREATE DATABASE ${dbName}`);
+    const log = createWriteStream(path.join(resultsDir, 'e2e-server.log'));
+    server = spawn(bin, ['serve'], {
+      env: {
+        ...process.env,
+        DATABASE_URL: dbURL.toString(),
+        TATIB_ADDR: `127.0.0.1:${port}`,
+        TATIB_ADMIN_PASSWORD: ADMIN_PASSWORD,
+        TATIB_DEMO: '0',
+        TATIB_DATA_DIR: dataDir,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    server.stdout.pipe(log);
+    server.stderr.pipe(log);
+    await waitReady(baseURL, server);
+    console.log(`# server ${bin} on ${baseURL}, database ${dbName}`);
+    browser = await launchBrowser();
+    counts = await runAll({ browser, baseURL }, process.env.E2E_ONLY);
+  } catch (err) {
+    console.log(`# e2e setup failed: ${err?.stack ?? err}`);
+  } finally {
+    await cleanup();
+  }
+  console.log(`${counts.passed} passed, ${counts.failed} failed`);
+  process.exit(counts.failed > 0 ? 1 : 0);
+}
+
+await main();
