@@ -1,0 +1,50 @@
+import { api } from '@/api/client';
+
+export interface StudentAffairs {
+  url: string;
+  token: string;
+  /** Daily "HH:MM" in Asia/Jakarta, or "" for none. */
+  schedule: string;
+  updated_at?: string;
+}
+
+export interface StudentAffairsInput {
+  url: string;
+  /** Absent keeps the stored token. */
+  token?: string;
+  schedule: string;
+}
+
+export type TestKind =
+  | 'bad_url' | 'dns' | 'refused' | 'timeout' | 'tls' | 'network' | 'unauthorized' | 'forbidden'
+  | 'not_found' | 'http_status' | 'not_json' | 'wrong_shape' | 'not_configured';
+
+export interface StudentAffairsTest {
+  ok: boolean;
+  count?: number;
+  error?: string;
+  kind?: TestKind;
+}
+
+export interface SchoolProfile {
+  name: string;
+  address: string;
+  phone: string;
+  logo_path: string;
+  principal_name: string;
+  principal_nip: string;
+  bk_coordinator_name: string;
+  /** "MM-DD". */
+  academic_year_start: string;
+  lesson_hours_per_day: number;
+  updated_at?: string;
+}
+
+export const settingsApi = {
+  studentAffairs: (signal?: AbortSignal) => api.get<StudentAffairs>('/settings/student-affairs', undefined, signal),
+  saveStudentAffairs: (input: StudentAffairsInput) => api.put<StudentAffairs>('/settings/student-affairs', input),
+  /** Tests the given URL/token (an absent token means the stored one). */
+  testStudentAffairs: (input: { url: string; token?: string }) => api.post<StudentAffairsTest>('/settings/student-affairs/test', input),
+  school: (signal?: AbortSignal) => api.get<SchoolProfile>('/settings/school', undefined, signal),
+  saveSchool: (p: SchoolProfile) => api.put<SchoolProfile>('/settings/school', p),
+};

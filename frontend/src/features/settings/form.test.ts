@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { formatDate } from '@/lib/dates';
+import { currentYearStart, parseMonthDay, studentAffairsPayload, testPayload } from './form';
+
+describe('student-affairs payloads', () => {
+  it('keeps the stored token unless it was replaced', () => {
+    expect(studentAffairsPayload({ url: ' http://x ', schedule: '06:30', scheduleOn: true }, null)).toEqual({ url: 'http://x', schedule: '06:30' });
+    expect(studentAffairsPayload({ url: 'http://x', schedule: '06:30', scheduleOn: false }, ' new ')).toEqual({
+      url: 'http://x',
+      schedule: '',
+      token: 'new',
+    });
+  });
+
+  it('tests with the typed token only when there is one', () => {
+    expect(testPayload('http://x', null)).toEqual({ url: 'http://x' });
+    expect(testPayload('http://x', '  ')).toEqual({ url: 'http://x' });
+    expect(testPayload('http://x', 'tok')).toEqual({ url: 'http://x', token: 'tok' });
+  });
+});
+
+describe('academic-year start', () => {
+  it('reads MM-DD', () => {
+    expect(parseMonthDay('07-01')).toEqual({ month: 7, day: 1 });
+    expect(parseMonthDay('02-29')).toEqual({ month: 2, day: 29 });
+    expect(parseMonthDay('02-30')).toBeNull();
+    expect(parseMonthDay('13-01')).toBeNull();
+    expect(parseMonthDay('7-1')).toBeNull();
+  });
+
+  it('finds the running academic year and shows it through the Jakarta formatter', () => {
+    expect(currentYearStart('07-01', '2026-11-22')).toBe('2026-07-01');
+    expect(currentYearStart('07-01', '2026-06-30')).toBe('2025-07-01');
+    expect(currentYearStart('07-01', '2026-07-01')).toBe('2026-07-01');
+    expect(currentYearStart('02-29', '2026-11-22')).toBe('2026-03-01');
+    expect(currentYearStart('x', '2026-11-22')).toBe('');
+    expect(formatDate(currentYearStart('07-01', '2026-11-22'), 'date', 'id')).toBe('1 Juli 2026');
+  });
+});

@@ -1,0 +1,39 @@
+import type { ReactNode } from 'react';
+import type { RoutePermission } from '@/app/feature';
+import { SchoolProfileSection } from './components/SchoolProfileSection';
+import { StudentAffairsSection } from './components/StudentAffairsSection';
+
+/**
+ * The Settings page is a set of tabs, each a list of sections. A later feature adds its
+ * settings by adding a section here (e.g. the journal token under "integrations") or a tab.
+ */
+export interface SettingsSection {
+  id: string;
+  permission: RoutePermission;
+  element: ReactNode;
+}
+
+export interface SettingsTab {
+  /** URL segment: /settings/<id>. */
+  id: string;
+  /** i18n key in the settings namespace. */
+  labelKey: string;
+  /** Needed to see the tab (its sections may need more). */
+  permission: RoutePermission;
+  sections: SettingsSection[];
+}
+
+export const settingsTabs: SettingsTab[] = [
+  {
+    id: 'school',
+    labelKey: 'tabs.school',
+    permission: 'settings.view',
+    sections: [{ id: 'school-profile', permission: 'settings.view', element: <SchoolProfileSection /> }],
+  },
+  {
+    id: 'integrations',
+    labelKey: 'tabs.integrations',
+    permission: 'settings.manage',
+    sections: [{ id: 'student-affairs', permission: 'settings.manage', element: <StudentAffairsSection /> }],
+  },
+];
