@@ -140,15 +140,26 @@ func (s *Session) SignIn(token string) error {
 }
 
 // SignOut forgets the token.
-func (s *Session) SignOut() error { return s.Expire("") }
+func (s *Session) SignOut() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.forget()
+}
 
-// Expire forgets the token if it is still the one a refused request used
-// (or any token when used is ""), so that a late 401 from an old session
-// does not sign out a newer one. It reports through the error only.
+// Expire forgets the token if it is still the one a refused request used,
+// so that a late 401 from an old session, or from a request sent before
+// signing in (used == ""), does not sign out a newer one.
 func (s *Session) Expire(used string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.token == "" || (used != "" && used != s.token) {
+	if used == "" || used != s.token {
+		return nil
+	}
+	return s.forget()
+}
+
+func (s *Session) forget() error {
+	if s.token == "" {
 		return nil
 	}
 	s.token = ""
