@@ -63,11 +63,11 @@ export default function RolesPage() {
           <Table withColumnBorders verticalSpacing="xs" stickyHeader aria-label={t('title')} data-testid="roles-matrix">
             <Table.Thead>
               <Table.Tr>
-                <Table.Th miw={240}>{t('permission')}</Table.Th>
+                <Table.Th miw={220}>{t('permission')}</Table.Th>
                 {roleList.map((r) => {
                   const dirty = isDirty(r, draft);
                   return (
-                    <Table.Th key={r.role} ta="center" miw={110} data-testid={`role-col-${r.role}`}>
+                    <Table.Th key={r.role} ta="center" miw={92} data-testid={`role-col-${r.role}`}>
                       <Stack gap={4} align="center">
                         <Group gap={4} justify="center" wrap="nowrap">
                           {r.locked && (

@@ -30,6 +30,48 @@ import { useUsers } from '../hooks';
 
 const PER_PAGE = 20;
 
+interface UserActionsProps {
+  user: User;
+  self: boolean;
+  canManage: boolean;
+  canReset: boolean;
+  onEdit: () => void;
+  onReset: () => void;
+  onDelete: () => void;
+}
+
+/** The row menu: edit, reset password (never one's own), delete (never oneself). */
+function UserActions({ user, self, canManage, canReset, onEdit, onReset, onDelete }: UserActionsProps) {
+  const { t } = useTranslation('users');
+  const { t: tc } = useTranslation();
+  return (
+    <Menu position="bottom-end" withinPortal shadow="md">
+      <Menu.Target>
+        <ActionIcon variant="subtle" color="gray" aria-label={t('rowActions', { name: user.name })}>
+          <IconDots size={18} />
+        </ActionIcon>
+      </Menu.Target>
+      <Menu.Dropdown>
+        {canManage && (
+          <Menu.Item leftSection={<IconPencil size={16} />} onClick={onEdit}>
+            {tc('actions.edit')}
+          </Menu.Item>
+        )}
+        {canReset && !self && (
+          <Menu.Item leftSection={<IconKey size={16} />} onClick={onReset}>
+            {t('reset.action')}
+          </Menu.Item>
+        )}
+        {canManage && !self && (
+          <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={onDelete}>
+            {tc('actions.delete')}
+          </Menu.Item>
+        )}
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
+
 type Editing = { mode: 'create' } | { mode: 'edit'; user: User } | null;
 
 export default function UsersPage() {
@@ -107,49 +149,100 @@ export default function UsersPage() {
           />
         </Group>
 
-        <Table.ScrollContainer minWidth={narrow ? 560 : 760}>
-          <Table striped highlightOnHover verticalSpacing="sm" aria-label={t('title')} data-testid="users-table">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('fields.name')}</Table.Th>
-                <Table.Th>{t('fields.username')}</Table.Th>
-                <Table.Th>{t('fields.role')}</Table.Th>
-                {!narrow && <Table.Th>{t('fields.contact')}</Table.Th>}
-                <Table.Th>{t('fields.status')}</Table.Th>
-                {!narrow && <Table.Th>{t('fields.lastLogin')}</Table.Th>}
-                {(canManage || canReset) && (
-                  <Table.Th w={60}>
-                    <VisuallyHidden>{t('actions')}</VisuallyHidden>
-                  </Table.Th>
-                )}
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {rows.map((u) => {
-                const self = u.id === selfId;
-                return (
-                  <Table.Tr key={u.id} data-testid={`user-row-${u.username}`}>
-                    <Table.Td>
-                      <Text fw={500} size="sm">
-                        {u.name}
-                      </Text>
+        {narrow ? (
+          <Stack gap={0} data-testid="users-table">
+            {rows.map((u) => {
+              const self = u.id === selfId;
+              return (
+                <Group
+                  key={u.id}
+                  data-testid={`user-row-${u.username}`}
+                  justify="space-between"
+                  wrap="nowrap"
+                  px="md"
+                  py="sm"
+                  style={{ borderTop: '1px solid var(--mantine-color-gray-2)' }}
+                >
+                  <Stack gap={4} style={{ minWidth: 0 }}>
+                    <Text fw={500} size="sm" truncate>
+                      {u.name}
                       {self && (
-                        <Text size="xs" c="dimmed">
+                        <Text span size="xs" c="dimmed">
+                          {' · '}
                           {t('you')}
                         </Text>
                       )}
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="sm" ff="monospace">
-                        {u.username}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Badge variant="light" color={u.role === 'admin' ? 'grape' : 'blue'}>
+                    </Text>
+                    <Text size="xs" ff="monospace" c="dimmed" truncate>
+                      {u.username}
+                    </Text>
+                    <Group gap={6}>
+                      <Badge size="sm" variant="light" color={u.role === 'admin' ? 'grape' : 'blue'}>
                         {tc(`role.${u.role}`)}
                       </Badge>
-                    </Table.Td>
-                    {!narrow && (
+                      <Badge size="sm" variant="dot" color={u.active ? 'teal' : 'gray'}>
+                        {u.active ? tc('status.active') : tc('status.inactive')}
+                      </Badge>
+                    </Group>
+                  </Stack>
+                  {(canManage || canReset) && (
+                    <UserActions
+                      user={u}
+                      self={self}
+                      canManage={canManage}
+                      canReset={canReset}
+                      onEdit={() => setEditing({ mode: 'edit', user: u })}
+                      onReset={() => setResetting(u)}
+                      onDelete={() => setDeleting(u)}
+                    />
+                  )}
+                </Group>
+              );
+            })}
+          </Stack>
+        ) : (
+          <Table.ScrollContainer minWidth={760}>
+            <Table striped highlightOnHover verticalSpacing="sm" aria-label={t('title')} data-testid="users-table">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('fields.name')}</Table.Th>
+                  <Table.Th>{t('fields.username')}</Table.Th>
+                  <Table.Th>{t('fields.role')}</Table.Th>
+                  <Table.Th>{t('fields.contact')}</Table.Th>
+                  <Table.Th>{t('fields.status')}</Table.Th>
+                  <Table.Th>{t('fields.lastLogin')}</Table.Th>
+                  {(canManage || canReset) && (
+                    <Table.Th w={60}>
+                      <VisuallyHidden>{t('actions')}</VisuallyHidden>
+                    </Table.Th>
+                  )}
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {rows.map((u) => {
+                  const self = u.id === selfId;
+                  return (
+                    <Table.Tr key={u.id} data-testid={`user-row-${u.username}`}>
+                      <Table.Td>
+                        <Text fw={500} size="sm">
+                          {u.name}
+                        </Text>
+                        {self && (
+                          <Text size="xs" c="dimmed">
+                            {t('you')}
+                          </Text>
+                        )}
+                      </Table.Td>
+                      <Table.Td>
+                        <Text size="sm" ff="monospace">
+                          {u.username}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td>
+                        <Badge variant="light" color={u.role === 'admin' ? 'grape' : 'blue'}>
+                          {tc(`role.${u.role}`)}
+                        </Badge>
+                      </Table.Td>
                       <Table.Td>
                         <Text size="sm">{u.email || '—'}</Text>
                         {u.phone && (
@@ -158,51 +251,26 @@ export default function UsersPage() {
                           </Text>
                         )}
                       </Table.Td>
-                    )}
-                    <Table.Td>
-                      <Badge variant="dot" color={u.active ? 'teal' : 'gray'}>
-                        {u.active ? tc('status.active') : tc('status.inactive')}
-                      </Badge>
-                    </Table.Td>
-                    {!narrow && (
+                      <Table.Td>
+                        <Badge variant="dot" color={u.active ? 'teal' : 'gray'}>
+                          {u.active ? tc('status.active') : tc('status.inactive')}
+                        </Badge>
+                      </Table.Td>
                       <Table.Td>
                         <Text size="sm">{u.last_login_at ? fmt(u.last_login_at, 'dateTime') : t('neverSignedIn')}</Text>
                       </Table.Td>
-                    )}
-                    {(canManage || canReset) && (
-                      <Table.Td>
-                        <Menu position="bottom-end" withinPortal shadow="md">
-                          <Menu.Target>
-                            <ActionIcon variant="subtle" color="gray" aria-label={t('rowActions', { name: u.name })}>
-                              <IconDots size={18} />
-                            </ActionIcon>
-                          </Menu.Target>
-                          <Menu.Dropdown>
-                            {canManage && (
-                              <Menu.Item leftSection={<IconPencil size={16} />} onClick={() => setEditing({ mode: 'edit', user: u })}>
-                                {tc('actions.edit')}
-                              </Menu.Item>
-                            )}
-                            {canReset && !self && (
-                              <Menu.Item leftSection={<IconKey size={16} />} onClick={() => setResetting(u)}>
-                                {t('reset.action')}
-                              </Menu.Item>
-                            )}
-                            {canManage && !self && (
-                              <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={() => setDeleting(u)}>
-                                {tc('actions.delete')}
-                              </Menu.Item>
-                            )}
-                          </Menu.Dropdown>
-                        </Menu>
-                      </Table.Td>
-                    )}
-                  </Table.Tr>
-                );
-              })}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+                      {(canManage || canReset) && (
+                        <Table.Td>
+                          <UserActions user={u} self={self} canManage={canManage} canReset={canReset} onEdit={() => setEditing({ mode: 'edit', user: u })} onReset={() => setResetting(u)} onDelete={() => setDeleting(u)} />
+                        </Table.Td>
+                      )}
+                    </Table.Tr>
+                  );
+                })}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
 
         {users.isPending && (
           <Center p="xl">
