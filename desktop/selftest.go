@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -111,6 +114,17 @@ func (st *SelfTest) finish(p appPlatform, r PageReport) {
 	notifyErr := a.realtime.handle(msg)
 	check(notifyErr == nil, fmt.Sprintf("notify: %v", notifyErr))
 
+	// The native dialogs, when the smoke test drives them (xdotool types a
+	// path into each when it sees the line announcing it).
+	dialogs := "skipped"
+	if dir := os.Getenv("TATIB_DESKTOP_SELFTEST_DIALOGS"); dir != "" {
+		dialogs = "ok"
+		if err := st.dialogs(); err != nil {
+			dialogs = "failed"
+			check(false, "dialogs: "+err.Error())
+		}
+	}
+
 	// Show the signed-in front end for the screenshot.
 	p.ReloadApp()
 	select {
@@ -124,8 +138,8 @@ func (st *SelfTest) finish(p appPlatform, r PageReport) {
 	if ws.State == RealtimeUnavailable {
 		wsText += "(404: the server has no /api/v1/ws yet)"
 	}
-	fmt.Printf("TATIB-SELFTEST ok=%t login=%d me=%d user=%s token=%t websocket=%s notify=%t bindings=%t",
-		len(fails) == 0, r.Login, r.Me, r.User, a.session.Token() != "", wsText, notifyErr == nil, r.Bindings)
+	fmt.Printf("TATIB-SELFTEST ok=%t login=%d me=%d user=%s token=%t websocket=%s notify=%t bindings=%t dialogs=%s",
+		len(fails) == 0, r.Login, r.Me, r.User, a.session.Token() != "", wsText, notifyErr == nil, r.Bindings, dialogs)
 	if len(fails) > 0 {
 		fmt.Printf(" failures=%q", strings.Join(fails, "; "))
 	}
@@ -139,4 +153,27 @@ func (st *SelfTest) end(p appPlatform, pass bool) {
 		close(st.done)
 		p.Quit()
 	})
+}
+
+// dialogs saves a small file through the native save dialog and reads it
+// back through the native open dialog (filtered to .xlsx).
+func (st *SelfTest) dialogs() error {
+	want := []byte("PK\x03\x04 tatib self-test")
+	fmt.Println("TATIB-SELFTEST dialog save")
+	path, err := st.App.files.SaveFile("templat-jenis-pelanggaran.xlsx", base64.StdEncoding.EncodeToString(want))
+	if err != nil || path == "" {
+		return fmt.Errorf("save: path %q: %v", path, err)
+	}
+	if got, err := os.ReadFile(path); err != nil || !bytes.Equal(got, want) {
+		return fmt.Errorf("save: %s holds %q (%v)", path, got, err)
+	}
+	fmt.Println("TATIB-SELFTEST dialog open", path)
+	picked, err := st.App.files.OpenFile(nil)
+	if err != nil || picked == nil {
+		return fmt.Errorf("open: %v (cancelled: %t)", err, picked == nil)
+	}
+	if got, _ := base64.StdEncoding.DecodeString(picked.Data); !bytes.Equal(got, want) || picked.Name != filepath.Base(path) {
+		return fmt.Errorf("open: got %s %q", picked.Name, got)
+	}
+	return nil
 }

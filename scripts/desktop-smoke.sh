@@ -5,13 +5,15 @@
 # session with a notification daemon (dunst) and dbus-monitor, then runs
 # bin/tatib-desktop in self-test mode: the page signs in and calls the API
 # through the app's proxy, the Go side tries the WebSocket and raises one OS
-# notification, prints "TATIB-SELFTEST ok=…" and exits. Checked here: the
-# exit status, the Notify call on D-Bus, and a screenshot of the window
-# (screenshots/desktop.png, git-ignored).
+# notification, saves a file through the native save dialog and reads it back
+# through the native open dialog (this script types the paths with xdotool),
+# prints "TATIB-SELFTEST ok=…" and exits. Checked here: the exit status, the
+# Notify call on D-Bus, and a screenshot of the window (screenshots/desktop.png,
+# git-ignored).
 #
 # Needs: bin/tatib-server (make build), bin/tatib-desktop (make desktop),
 # TATIB_TEST_DATABASE_URL (a PostgreSQL URL allowed to CREATE DATABASE),
-# Debian packages xvfb xauth dunst dbus-x11 imagemagick.
+# Debian packages xvfb xauth dunst dbus-x11 imagemagick xdotool curl.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -23,8 +25,8 @@ base_url=${TATIB_TEST_DATABASE_URL:?set TATIB_TEST_DATABASE_URL (scripts/db.sh u
 die() { echo "desktop-smoke: FAIL: $*" >&2; exit 1; }
 say() { echo "desktop-smoke: $*"; }
 for b in "$app" "$server"; do [ -x "$b" ] || die "$b is missing (make build desktop)"; done
-for c in Xvfb dbus-run-session dbus-monitor dunst import psql curl; do
-	command -v "$c" >/dev/null || die "$c not found (apt-get install xvfb xauth dunst dbus-x11 imagemagick postgresql-client curl)"
+for c in Xvfb dbus-run-session dbus-monitor dunst import xdotool psql curl; do
+	command -v "$c" >/dev/null || die "$c not found (apt-get install xvfb xauth dunst dbus-x11 imagemagick xdotool postgresql-client curl)"
 done
 
 work=$(mktemp -d /tmp/tatib-desktop-smoke.XXXXXX)
@@ -73,11 +75,12 @@ export DISPLAY=:$d
 
 # The app in self-test mode, inside its own D-Bus session with a
 # notification daemon and a monitor that records Notify calls.
-mkdir -p "$work/config" "$work/runtime" screenshots
+mkdir -p "$work/config" "$work/runtime" "$work/files" screenshots
 chmod 700 "$work/runtime"
 env XDG_CONFIG_HOME="$work/config" XDG_RUNTIME_DIR="$work/runtime" \
 	TATIB_DESKTOP_SELFTEST=1 TATIB_DESKTOP_SERVER_URL="http://127.0.0.1:$port" \
 	TATIB_DESKTOP_SELFTEST_USER=admin TATIB_DESKTOP_SELFTEST_PASSWORD="$password" \
+	TATIB_DESKTOP_SELFTEST_DIALOGS="$work/files" \
 	dbus-run-session -- sh -c '
 		dunst >"$0/dunst.log" 2>&1 &
 		dbus-monitor --session "interface=org.freedesktop.Notifications,member=Notify" >"$0/notify.log" 2>&1 &
@@ -88,8 +91,28 @@ env XDG_CONFIG_HOME="$work/config" XDG_RUNTIME_DIR="$work/runtime" \
 app_pid=$!
 pids+=($app_pid)
 
-shot=no
+# answer DIALOG_TITLE KEYS PATH: focus the native dialog, type PATH, press Return.
+answer() {
+	local wid
+	wid=$(timeout 15 xdotool search --sync --name "^$1\$" | head -n 1) || { say "no dialog \"$1\""; return 0; }
+	sleep 0.8
+	xdotool windowfocus --sync "$wid" 2>/dev/null || true
+	xdotool key --clearmodifiers "$2"
+	sleep 0.3
+	xdotool type --delay 40 "$3"
+	sleep 0.3
+	xdotool key Return
+}
+saved=no opened=no shot=no
 for _ in $(seq 1 1200); do
+	if [ $saved = no ] && grep -q "TATIB-SELFTEST dialog save" "$work/app.log"; then
+		saved=yes
+		answer "Simpan berkas" ctrl+a "$work/files/templat.xlsx"
+	fi
+	if [ $opened = no ] && grep -q "TATIB-SELFTEST dialog open" "$work/app.log"; then
+		opened=yes
+		answer "Pilih berkas" ctrl+l "$work/files/templat.xlsx"
+	fi
 	if [ $shot = no ] && grep -q "TATIB-SELFTEST ready" "$work/app.log"; then
 		sleep 1.5 # let the front end paint after the reload
 		import -window root screenshots/desktop.png && shot=yes
