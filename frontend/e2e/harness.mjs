@@ -10,6 +10,23 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 export const SCREENSHOT_DIR = path.resolve(here, '../../screenshots');
 
 const cases = [];
+const afterAllHooks = [];
+
+/** Registers a clean-up step run once after every case (stop a helper process, …). */
+export function afterAll(fn) {
+  afterAllHooks.push(fn);
+}
+
+/** Runs the clean-up steps; a failing one is reported, never thrown. */
+export async function runAfterAll() {
+  for (const fn of afterAllHooks.splice(0)) {
+    try {
+      await fn();
+    } catch (err) {
+      console.log(`# afterAll failed: ${err?.stack ?? err}`);
+    }
+  }
+}
 
 /** Registers a case: fn({ browser, baseURL, shot }) */
 export function test(name, fn, { timeout = 90_000 } = {}) {

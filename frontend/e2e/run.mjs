@@ -2,19 +2,24 @@
 //   TATIB_SERVER_BIN=../bin/tatib-server TATIB_TEST_DATABASE_URL=postgres://…/postgres npm run e2e
 // Creates database tatib_e2e_<random>, starts the server on a free port, waits for /readyz,
 // runs e2e/cases.mjs in Debian's Chromium, stops the server and drops the database.
+// Cases: e2e/cases.mjs first, then every e2e/*.test.mjs in name order (a feature adds its
+// own file; each registers cases with harness.mjs's test() and may register afterAll()).
 // E2E_ONLY=<part of a case name> runs matching cases only.
 import { spawn, execFileSync } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, readdirSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
-import { launchBrowser, runAll } from './harness.mjs';
+import { launchBrowser, runAfterAll, runAll } from './harness.mjs';
 import { ADMIN_PASSWORD } from './cases.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+for (const f of readdirSync(here).filter((n) => n.endsWith('.test.mjs')).sort()) {
+  await import(path.join(here, f));
+}
 
 function need(name) {
   const v = process.env[name];
@@ -72,6 +77,7 @@ async function main() {
   let server;
   let browser;
   const cleanup = async () => {
+    await runAfterAll();
     await browser?.close().catch(() => {});
     if (server && server.exitCode === null) {
       server.kill('SIGTERM');
