@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { Anchor, Button, Card, Center, Group, Loader, Select, Table, Text } from '@mantine/core';
+import { Anchor, Badge, Button, Card, Center, Group, Loader, Select, Stack, Table, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { IconUserEdit } from '@tabler/icons-react';
 import { useSession } from '@/auth/session';
 import { PageHeader } from '@/components/PageHeader';
@@ -20,6 +21,7 @@ export default function ClassesPage() {
   const [departmentId, setDepartmentId] = useState<number | null>(null);
   const [grade, setGrade] = useState<Grade | null>(null);
   const [assigning, setAssigning] = useState<SchoolClass | null>(null);
+  const narrow = useMediaQuery('(max-width: 48em)');
 
   const all = classes.data?.data ?? [];
   const rows = all.filter((c) => (!departmentId || c.department_id === departmentId) && (!grade || c.grade === grade));
@@ -51,72 +53,117 @@ export default function ClassesPage() {
             />
           </Group>
         )}
-        <Table.ScrollContainer minWidth={canManage ? 720 : 600}>
-          <Table striped highlightOnHover verticalSpacing="sm" aria-label={t('title')} data-testid="classes-table">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('fields.name')}</Table.Th>
-                <Table.Th>{t('fields.grade')}</Table.Th>
-                <Table.Th>{t('fields.department')}</Table.Th>
-                <Table.Th ta="right">{t('fields.students')}</Table.Th>
-                <Table.Th>{t('fields.teacher')}</Table.Th>
-                {canManage && <Table.Th w={1} />}
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {rows.map((c) => (
-                <Table.Tr key={c.id} data-testid={`class-row-${c.name}`} style={{ cursor: 'pointer' }} onClick={() => navigate(studentsOf(c))}>
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                    <Anchor component={Link} to={studentsOf(c)} fw={600} size="sm" onClick={(e) => e.stopPropagation()}>
+        {narrow ? (
+          <Stack gap={0} data-testid="classes-table" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
+            {rows.map((c) => (
+              <Group
+                key={c.id}
+                data-testid={`class-row-${c.name}`}
+                p="sm"
+                gap="sm"
+                wrap="nowrap"
+                justify="space-between"
+                style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}
+              >
+                <Stack gap={2} style={{ minWidth: 0 }}>
+                  <Group gap="xs">
+                    <Anchor component={Link} to={studentsOf(c)} fw={600} size="sm">
                       {c.name}
                     </Anchor>
-                  </Table.Td>
-                  <Table.Td fz="sm">{c.grade_label}</Table.Td>
-                  <Table.Td fz="sm">
-                    {c.department_code ? (
-                      <>
-                        <Text span fw={500} size="sm">
-                          {c.department_code}
-                        </Text>
-                        <Text span size="xs" c="dimmed" visibleFrom="md">
-                          {' '}
-                          {c.department_name}
-                        </Text>
-                      </>
-                    ) : (
-                      '—'
-                    )}
-                  </Table.Td>
-                  <Table.Td fz="sm" ta="right">
-                    {c.student_count}
-                  </Table.Td>
-                  <Table.Td fz="sm" data-testid="class-teacher">
-                    {c.homeroom_teacher ? (
-                      c.homeroom_teacher.name
-                    ) : (
-                      <Text span size="sm" c="dimmed">
-                        {t('noTeacher')}
-                      </Text>
-                    )}
-                  </Table.Td>
-                  {canManage && (
-                    <Table.Td onClick={(e) => e.stopPropagation()}>
-                      <Button
-                        size="xs"
-                        variant="light"
-                        leftSection={<IconUserEdit size={14} />}
-                        onClick={() => setAssigning(c)}
-                        aria-label={t('assign.action', { name: c.name })}
-                      >
-                        {t('assign.short')}
-                      </Button>
-                    </Table.Td>
-                  )}
+                    <Badge size="sm" variant="light" color="gray">
+                      {t('studentCount', { n: c.student_count })}
+                    </Badge>
+                  </Group>
+                  <Text size="xs" c="dimmed" truncate>
+                    {c.department_name ?? '—'}
+                  </Text>
+                  <Text size="xs" data-testid="class-teacher" truncate>
+                    {t('fields.teacher')}: {c.homeroom_teacher ? c.homeroom_teacher.name : t('noTeacher')}
+                  </Text>
+                </Stack>
+                {canManage && (
+                  <Button
+                    size="xs"
+                    variant="light"
+                    leftSection={<IconUserEdit size={14} />}
+                    onClick={() => setAssigning(c)}
+                    aria-label={t('assign.action', { name: c.name })}
+                    style={{ flexShrink: 0 }}
+                  >
+                    {t('assign.short')}
+                  </Button>
+                )}
+              </Group>
+            ))}
+          </Stack>
+        ) : (
+          <Table.ScrollContainer minWidth={canManage ? 720 : 600}>
+            <Table striped highlightOnHover verticalSpacing="sm" aria-label={t('title')} data-testid="classes-table">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('fields.name')}</Table.Th>
+                  <Table.Th>{t('fields.grade')}</Table.Th>
+                  <Table.Th>{t('fields.department')}</Table.Th>
+                  <Table.Th ta="right">{t('fields.students')}</Table.Th>
+                  <Table.Th>{t('fields.teacher')}</Table.Th>
+                  {canManage && <Table.Th w={1} />}
                 </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+              </Table.Thead>
+              <Table.Tbody>
+                {rows.map((c) => (
+                  <Table.Tr key={c.id} data-testid={`class-row-${c.name}`} style={{ cursor: 'pointer' }} onClick={() => navigate(studentsOf(c))}>
+                    <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                      <Anchor component={Link} to={studentsOf(c)} fw={600} size="sm" onClick={(e) => e.stopPropagation()}>
+                        {c.name}
+                      </Anchor>
+                    </Table.Td>
+                    <Table.Td fz="sm">{c.grade_label}</Table.Td>
+                    <Table.Td fz="sm">
+                      {c.department_code ? (
+                        <>
+                          <Text span fw={500} size="sm">
+                            {c.department_code}
+                          </Text>
+                          <Text span size="xs" c="dimmed" visibleFrom="md">
+                            {' '}
+                            {c.department_name}
+                          </Text>
+                        </>
+                      ) : (
+                        '—'
+                      )}
+                    </Table.Td>
+                    <Table.Td fz="sm" ta="right">
+                      {c.student_count}
+                    </Table.Td>
+                    <Table.Td fz="sm" data-testid="class-teacher">
+                      {c.homeroom_teacher ? (
+                        c.homeroom_teacher.name
+                      ) : (
+                        <Text span size="sm" c="dimmed">
+                          {t('noTeacher')}
+                        </Text>
+                      )}
+                    </Table.Td>
+                    {canManage && (
+                      <Table.Td onClick={(e) => e.stopPropagation()}>
+                        <Button
+                          size="xs"
+                          variant="light"
+                          leftSection={<IconUserEdit size={14} />}
+                          onClick={() => setAssigning(c)}
+                          aria-label={t('assign.action', { name: c.name })}
+                        >
+                          {t('assign.short')}
+                        </Button>
+                      </Table.Td>
+                    )}
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
         {classes.isPending && (
           <Center p="xl">
             <Loader aria-label={tc('loading')} />

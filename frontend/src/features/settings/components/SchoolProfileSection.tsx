@@ -64,7 +64,7 @@ export function SchoolProfileSection() {
   const yearStart = currentYearStart(form.getValues().academic_year_start, todayInJakarta().format('YYYY-MM-DD'));
 
   return (
-    <Card withBorder padding="lg" data-testid="school-profile-section">
+    <Card withBorder p={{ base: 'md', sm: 'lg' }} data-testid="school-profile-section">
       <form noValidate onSubmit={form.onSubmit(submit)} aria-label={t('school.title')}>
         <Stack gap="md">
           <Group justify="space-between" align="flex-start" wrap="wrap">
@@ -103,7 +103,7 @@ export function SchoolProfileSection() {
                   description={t('school.nipHint')}
                   inputMode="numeric"
                   maxLength={18}
-                  ff="monospace"
+                  styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
                   {...form.getInputProps('principal_nip')}
                 />
                 <TextInput

@@ -74,7 +74,7 @@ export function StudentAffairsSection() {
   const dirty = form.isDirty() || (replacement !== null && replacement.trim() !== '');
 
   return (
-    <Card withBorder padding="lg" data-testid="student-affairs-section">
+    <Card withBorder p={{ base: 'md', sm: 'lg' }} data-testid="student-affairs-section">
       <Stack gap="md">
         <div>
           <Title order={2} size="h4">
@@ -105,7 +105,7 @@ export function StudentAffairsSection() {
                 label={t('integrations.token')}
                 value={data.token}
                 readOnly
-                ff="monospace"
+                styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
                 data-testid="sa-token"
                 rightSectionWidth={44}
                 rightSection={
@@ -141,7 +141,7 @@ export function StudentAffairsSection() {
                 error={tokenError}
                 autoComplete="off"
                 spellCheck={false}
-                ff="monospace"
+                styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
                 autoFocus={!!data.token}
                 data-testid="sa-token-input"
                 inputContainer={(children) =>

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Alert, Badge, Button, Group, Progress, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { Alert, Badge, Button, Group, Progress, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconAlertCircle, IconAlertTriangle, IconInfoCircle, IconRefresh } from '@tabler/icons-react';
 import { isApiError } from '@/api/errors';
 import { errorMessage } from '@/components/serverErrors';
@@ -20,7 +20,7 @@ export function SyncJobView({ job }: { job: StudentSync }) {
   const p = syncProgress(job);
   const seconds = syncSeconds(job);
   return (
-    <Stack gap="xs" data-testid="sync-job" data-status={job.status}>
+    <Stack gap="xs" data-testid="sync-job" data-status={job.status} data-job-id={job.id}>
       <Group justify="space-between" gap="xs" wrap="wrap">
         <Group gap="xs">
           <Badge color={statusColor(job.status)} variant="light">
@@ -95,7 +95,7 @@ export function SyncJobView({ job }: { job: StudentSync }) {
   );
 }
 
-/** The last few runs, newest first. */
+/** The last few runs, newest first (a list, so it fits a phone). */
 export function SyncHistory({ perPage = 5 }: { perPage?: number }) {
   const { t } = useTranslation('students');
   const fmt = useFormatDate();
@@ -107,40 +107,34 @@ export function SyncHistory({ perPage = 5 }: { perPage?: number }) {
       <Text size="sm" fw={600}>
         {t('sync.history')}
       </Text>
-      <Table.ScrollContainer minWidth={520}>
-        <Table verticalSpacing={4} fz="sm" data-testid="sync-history">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('sync.when')}</Table.Th>
-              <Table.Th>{t('sync.by')}</Table.Th>
-              <Table.Th>{t('sync.outcome')}</Table.Th>
-              <Table.Th>{t('sync.summary')}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {rows.map((j) => (
-              <Table.Tr key={j.id}>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>{fmt(j.started_at, 'dateTime')}</Table.Td>
-                <Table.Td>{j.actor_name || t(`sync.trigger.${j.trigger}`)}</Table.Td>
-                <Table.Td>
-                  <Badge size="sm" variant="light" color={statusColor(j.status)}>
-                    {t(`sync.status.${j.status}`)}
-                  </Badge>
-                </Table.Td>
-                <Table.Td>
-                  <Text size="sm" lineClamp={2}>
-                    {j.status === 'failed'
-                      ? j.error
-                      : j.result
-                        ? t('sync.short', { new: j.result.new, updated: j.result.updated, deactivated: j.result.deactivated })
-                        : '—'}
-                  </Text>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <Stack gap={0} data-testid="sync-history">
+        {rows.map((j) => (
+          <Group
+            key={j.id}
+            gap="xs"
+            py={6}
+            wrap="wrap"
+            align="flex-start"
+            style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}
+          >
+            <Badge size="sm" variant="light" color={statusColor(j.status)} w={90}>
+              {t(`sync.status.${j.status}`)}
+            </Badge>
+            <Text size="sm" w={150} style={{ whiteSpace: 'nowrap' }}>
+              {fmt(j.started_at, 'dateTime')}
+            </Text>
+            <Text size="sm" c="dimmed" style={{ flex: '1 1 240px', minWidth: 0 }} lineClamp={2}>
+              {j.actor_name || t(`sync.trigger.${j.trigger}`)}
+              {' · '}
+              {j.status === 'failed'
+                ? j.error
+                : j.result
+                  ? t('sync.short', { new: j.result.new, updated: j.result.updated, deactivated: j.result.deactivated })
+                  : t('sync.phase.fetching')}
+            </Text>
+          </Group>
+        ))}
+      </Stack>
     </Stack>
   );
 }

@@ -24,9 +24,9 @@ function Field({ label, value, testId }: { label: string; value: ReactNode; test
   );
 }
 
-function Section({ title, children }: { title: string; children: ReactNode }) {
+function Section({ title, children, fill = false }: { title: string; children: ReactNode; fill?: boolean }) {
   return (
-    <Card withBorder padding="md" h="100%">
+    <Card withBorder padding="md" h={fill ? '100%' : undefined}>
       <Title order={2} size="h5" mb="sm">
         {title}
       </Title>
@@ -85,7 +85,7 @@ export default function StudentPage() {
 
       <Grid gutter="md">
         <Grid.Col span={{ base: 12, md: 7 }}>
-          <Section title={t('sections.identity')}>
+          <Section title={t('sections.identity')} fill>
             <Field label={t('fields.nisn')} value={s.nisn} testId="student-nisn" />
             <Field label={t('fields.nis')} value={s.nis} testId="student-nis" />
             <Field label={t('fields.gender')} value={s.gender ? t(`gender.${s.gender}`) : ''} />
@@ -96,7 +96,7 @@ export default function StudentPage() {
           </Section>
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 5 }}>
-          <Stack gap="md" h="100%">
+          <Stack gap="md">
             <Section title={t('sections.class')}>
               <Field
                 label={t('fields.class')}

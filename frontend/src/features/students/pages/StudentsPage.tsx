@@ -1,9 +1,9 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
-import { Anchor, Badge, Card, Center, Group, Loader, Pagination, Select, Stack, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
-import { IconChevronRight, IconSchool, IconSearch } from '@tabler/icons-react';
+import { useDebouncedValue, useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { Anchor, Badge, Button, Card, Collapse, Center, Group, Loader, Pagination, Select, Stack, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { IconChevronRight, IconFilter, IconSchool, IconSearch } from '@tabler/icons-react';
 import { useSession } from '@/auth/session';
 import { PageHeader } from '@/components/PageHeader';
 import { SyncButton } from '../components/SyncButton';
@@ -81,7 +81,59 @@ export default function StudentsPage() {
     .filter((c) => (!filters.departmentId || c.department_id === filters.departmentId) && (!filters.grade || c.grade === filters.grade))
     .map((c) => ({ value: String(c.id), label: c.name }));
   const ownClass = homeroom ? classes.data?.data[0] : undefined;
+  const [filtersOpen, { toggle: toggleFilters }] = useDisclosure(false);
+  const moreFilters = [filters.departmentId, filters.grade, filters.classId, filters.active !== 'true' || null].filter(Boolean).length;
   const filtered = !!(filters.q || filters.departmentId || filters.grade || filters.classId || filters.active !== 'true');
+
+  const filterFields = (
+    <>
+      {!homeroom && (
+        <>
+          <Select
+            label={t('filters.department')}
+            placeholder={t('filters.allDepartments')}
+            data={(departments.data?.data ?? []).map((d) => ({ value: String(d.id), label: `${d.code} — ${d.name}` }))}
+            value={filters.departmentId ? String(filters.departmentId) : null}
+            onChange={(v) => update({ departmentId: v ? Number(v) : null, classId: null })}
+            clearable
+            style={{ flex: '1 1 180px' }}
+          />
+          <Select
+            label={t('filters.grade')}
+            placeholder={t('filters.allGrades')}
+            data={GRADES.map((g) => ({ value: String(g), label: gradeLabel(g) }))}
+            value={filters.grade ? String(filters.grade) : null}
+            onChange={(v) => update({ grade: v ? (Number(v) as Grade) : null, classId: null })}
+            clearable
+            style={{ flex: '0 1 110px' }}
+          />
+          <Select
+            label={t('filters.class')}
+            placeholder={t('filters.allClasses')}
+            data={classOptions}
+            value={filters.classId ? String(filters.classId) : null}
+            onChange={(v) => update({ classId: v ? Number(v) : null })}
+            searchable
+            clearable
+            style={{ flex: '1 1 150px' }}
+            data-testid="class-filter"
+          />
+        </>
+      )}
+      <Select
+        label={t('filters.status')}
+        data={[
+          { value: 'true', label: t('filters.activeOnly') },
+          { value: 'false', label: t('filters.inactiveOnly') },
+          { value: 'all', label: t('filters.allStatuses') },
+        ]}
+        value={filters.active === '' ? 'all' : filters.active}
+        onChange={(v) => update({ active: v === 'all' ? '' : v === 'false' ? 'false' : 'true' })}
+        allowDeselect={false}
+        style={{ flex: '0 1 150px' }}
+      />
+    </>
+  );
 
   return (
     <>
@@ -93,62 +145,39 @@ export default function StudentsPage() {
         </Group>
       )}
       <Card withBorder padding={0}>
-        <Group p="md" gap="sm" align="flex-end" wrap="wrap">
-          <TextInput
-            label={t('filters.search')}
-            placeholder={t('filters.searchPlaceholder')}
-            leftSection={<IconSearch size={16} />}
-            value={search}
-            onChange={(e) => setSearch(e.currentTarget.value)}
-            style={{ flex: '1 1 240px' }}
-            data-testid="student-search"
-          />
-          {!homeroom && (
-            <>
-              <Select
-                label={t('filters.department')}
-                placeholder={t('filters.allDepartments')}
-                data={(departments.data?.data ?? []).map((d) => ({ value: String(d.id), label: `${d.code} — ${d.name}` }))}
-                value={filters.departmentId ? String(filters.departmentId) : null}
-                onChange={(v) => update({ departmentId: v ? Number(v) : null, classId: null })}
-                clearable
-                style={{ flex: '1 1 180px' }}
-              />
-              <Select
-                label={t('filters.grade')}
-                placeholder={t('filters.allGrades')}
-                data={GRADES.map((g) => ({ value: String(g), label: gradeLabel(g) }))}
-                value={filters.grade ? String(filters.grade) : null}
-                onChange={(v) => update({ grade: v ? (Number(v) as Grade) : null, classId: null })}
-                clearable
-                style={{ flex: '0 1 110px' }}
-              />
-              <Select
-                label={t('filters.class')}
-                placeholder={t('filters.allClasses')}
-                data={classOptions}
-                value={filters.classId ? String(filters.classId) : null}
-                onChange={(v) => update({ classId: v ? Number(v) : null })}
-                searchable
-                clearable
-                style={{ flex: '1 1 150px' }}
-                data-testid="class-filter"
-              />
-            </>
+        <Stack p="md" gap="sm">
+          <Group gap="sm" align="flex-end" wrap={narrow ? 'nowrap' : 'wrap'}>
+            <TextInput
+              label={t('filters.search')}
+              placeholder={t('filters.searchPlaceholder')}
+              leftSection={<IconSearch size={16} />}
+              value={search}
+              onChange={(e) => setSearch(e.currentTarget.value)}
+              style={{ flex: '1 1 240px', minWidth: 0 }}
+              data-testid="student-search"
+            />
+            {narrow ? (
+              <Button
+                variant={moreFilters > 0 ? 'light' : 'default'}
+                leftSection={<IconFilter size={16} />}
+                onClick={toggleFilters}
+                aria-expanded={filtersOpen}
+                data-testid="toggle-filters"
+              >
+                {moreFilters > 0 ? t('filters.moreActive', { n: moreFilters }) : t('filters.more')}
+              </Button>
+            ) : (
+              filterFields
+            )}
+          </Group>
+          {narrow && (
+            <Collapse in={filtersOpen}>
+              <Group gap="sm" align="flex-end" wrap="wrap">
+                {filterFields}
+              </Group>
+            </Collapse>
           )}
-          <Select
-            label={t('filters.status')}
-            data={[
-              { value: 'true', label: t('filters.activeOnly') },
-              { value: 'false', label: t('filters.inactiveOnly') },
-              { value: 'all', label: t('filters.allStatuses') },
-            ]}
-            value={filters.active === '' ? 'all' : filters.active}
-            onChange={(v) => update({ active: v === 'all' ? '' : v === 'false' ? 'false' : 'true' })}
-            allowDeselect={false}
-            style={{ flex: '0 1 150px' }}
-          />
-        </Group>
+        </Stack>
 
         {narrow ? (
           <Stack gap={0} data-testid="students-table" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>

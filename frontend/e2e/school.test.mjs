@@ -1,0 +1,307 @@
+// End-to-end cases for school data (issue 4): Settings → Integrations against the
+// student-affairs simulator, the sync, Students, a student's page, Classes and the
+// homeroom teacher's scoping. Registers its cases with the same harness as cases.mjs and
+// runs after them; it starts `tatib-sim student-affairs` itself (bin/tatib-sim when built,
+// else `go run`; TATIB_SIM_BIN overrides).
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { assert, assertEqual, shot, test } from './harness.mjs';
+import { ADMIN_PASSWORD } from './cases.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, '../..');
+const DESKTOP = { width: 1280, height: 860 };
+const PHONE = { width: 360, height: 740 };
+const SIM_TOKEN = 'sim-token';
+const SIM_STUDENTS = 200;
+const WALI = { username: 'wali.e2e', name: 'Wali Kelas Uji', password: 'wali-e2e-1' };
+const WALI2 = { username: 'wali.e2e2', name: 'Wali Kedua Uji', password: 'wali-e2e-2' };
+const BK = { username: 'bk.e2e', name: 'Guru BK Uji', password: 'bk-e2e-12' };
+
+let sim = null;
+let simURL = '';
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.unref();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function startSimulator() {
+  if (sim) return;
+  const port = await freePort();
+  const args = ['student-affairs', '-addr', `127.0.0.1:${port}`, '-token', SIM_TOKEN, '-students', String(SIM_STUDENTS)];
+  const built = process.env.TATIB_SIM_BIN ?? path.join(repo, 'bin/tatib-sim');
+  const [cmd, argv] = existsSync(built) ? [built, args] : ['go', ['run', './server/cmd/tatib-sim', ...args]];
+  sim = spawn(cmd, argv, { cwd: repo, stdio: ['ignore', 'ignore', 'pipe'], detached: false });
+  let stderr = '';
+  sim.stderr.on('data', (d) => (stderr += d));
+  process.once('exit', () => sim?.kill('SIGKILL'));
+  simURL = `http://127.0.0.1:${port}`;
+  const until = Date.now() + 120_000;
+  while (Date.now() < until) {
+    if (sim.exitCode !== null) throw new Error(`simulator exited with ${sim.exitCode}: ${stderr}`);
+    try {
+      const res = await fetch(`${simURL}/api/integration/students?per_page=1`, { headers: { Authorization: `Bearer ${SIM_TOKEN}` } });
+      if (res.ok) return;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`simulator not ready: ${stderr}`);
+}
+
+function stopSimulator() {
+  if (sim && sim.exitCode === null) sim.kill('SIGTERM');
+  sim = null;
+}
+
+async function newPage({ browser, baseURL, track }, viewport = DESKTOP) {
+  const context = await browser.newContext({ baseURL, viewport, locale: 'id-ID', timezoneId: 'UTC' });
+  context.setDefaultTimeout(15_000);
+  return track(await context.newPage());
+}
+
+async function signIn(page, username, password) {
+  await page.goto('/sign-in');
+  await page.getByLabel('Nama pengguna').fill(username);
+  await page.getByLabel('Kata sandi', { exact: false }).first().fill(password);
+  await page.getByRole('button', { name: 'Masuk' }).click();
+  await page.waitForURL((u) => !u.pathname.startsWith('/sign-in'));
+}
+
+async function expectVisible(locator, what) {
+  try {
+    await locator.first().waitFor({ state: 'visible' });
+  } catch (err) {
+    throw new Error(`not visible: ${what}\n${err.message}`);
+  }
+}
+
+/** Calls the API from inside the signed-in page (same origin, the session cookie). */
+async function apiCall(page, method, url, body) {
+  const res = await page.evaluate(
+    async ({ method, url, body }) => {
+      const r = await fetch(`/api/v1${url}`, {
+        method,
+        headers: body ? { 'Content-Type': 'application/json', Accept: 'application/json' } : { Accept: 'application/json' },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      const text = await r.text();
+      return { status: r.status, json: text ? JSON.parse(text) : null };
+    },
+    { method, url, body },
+  );
+  return res;
+}
+
+/** Presses "Sync now" and waits for a new job (not the one shown before) to succeed. */
+async function syncAgain(scope) {
+  const before = await scope.getByTestId('sync-job').getAttribute('data-job-id');
+  await scope.getByTestId('sync-now').click();
+  await scope
+    .locator(`[data-testid="sync-job"][data-status="succeeded"]:not([data-job-id="${before}"])`)
+    .waitFor({ state: 'visible', timeout: 60_000 });
+}
+
+async function noSidewaysScroll(page, what) {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert(overflow <= 0, `${what}: page scrolls sideways by ${overflow}px`);
+}
+
+test('school: integrations — a wrong token is reported, the right one counts the students, sync brings them in', async (ctx) => {
+  await startSimulator();
+  const page = await newPage(ctx);
+  await signIn(page, 'admin', ADMIN_PASSWORD);
+  const nav = page.getByRole('navigation', { name: 'Navigasi utama' });
+  await nav.getByRole('link', { name: 'Pengaturan' }).click();
+  await page.waitForURL(/\/settings\/school$/);
+  await expectVisible(page.getByTestId('school-profile-section'), 'school profile');
+  await page.getByTestId('settings-tab-integrations').click();
+  await page.waitForURL(/\/settings\/integrations$/);
+
+  await page.getByLabel('URL sistem kesiswaan').fill(simURL);
+  await page.getByTestId('sa-token-input').fill('token-salah');
+  await page.getByTestId('sa-test').click();
+  const result = page.getByTestId('sa-test-result');
+  await expectVisible(result.and(page.locator('[data-ok="false"]')), 'failed test');
+  const failure = await result.innerText();
+  assert(/401|token|ditolak/i.test(failure), `wrong token reported: ${failure}`);
+  assert(failure.includes('unauthorized'), `error kind shown: ${failure}`);
+
+  await page.getByTestId('sa-token-input').fill(SIM_TOKEN);
+  await page.getByTestId('sa-test').click();
+  await expectVisible(page.locator('[data-testid="sa-test-result"][data-ok="true"]'), 'successful test');
+  const ok = await result.innerText();
+  assert(ok.includes(String(SIM_STUDENTS)), `count shown: ${ok}`);
+
+  await page.getByTestId('sa-save').click();
+  await expectVisible(page.getByText('Pengaturan integrasi disimpan.'), 'saved notification');
+  // After saving, the token is shown as text with copy and replace controls.
+  await expectVisible(page.getByTestId('sa-token'), 'stored token');
+  assertEqual(await page.getByTestId('sa-token').inputValue(), SIM_TOKEN, 'stored token text');
+  await expectVisible(page.getByRole('button', { name: 'Salin token' }), 'copy button');
+
+  await page.getByTestId('sync-now').click();
+  const job = page.locator('[data-testid="sync-job"][data-status="succeeded"]');
+  await job.waitFor({ state: 'visible', timeout: 60_000 });
+  assertEqual(await page.getByTestId('sync-count-new').innerText(), String(SIM_STUDENTS), 'new students');
+  assertEqual(await page.getByTestId('sync-count-classes').innerText(), '36', 'classes');
+  assertEqual(await page.getByTestId('sync-count-departments').innerText(), '3', 'departments');
+  await expectVisible(page.getByTestId('sync-history'), 'sync history');
+  await shot(page, 'school-01-settings-integrations');
+
+  // Again: nothing new, every student unchanged.
+  await syncAgain(page);
+  assertEqual(await page.getByTestId('sync-count-unchanged').innerText(), String(SIM_STUDENTS), 'unchanged on the second sync');
+
+  const phone = await newPage(ctx, PHONE);
+  await signIn(phone, 'admin', ADMIN_PASSWORD);
+  await phone.goto('/settings/integrations');
+  await expectVisible(phone.getByTestId('sync-job'), 'latest sync on the phone');
+  await noSidewaysScroll(phone, 'integrations at 360 px');
+  await shot(phone, 'school-02-settings-integrations-phone');
+});
+
+test('school: students list, search by NIS, the student page', async (ctx) => {
+  const page = await newPage(ctx);
+  await signIn(page, 'admin', ADMIN_PASSWORD);
+  await page.getByRole('navigation', { name: 'Navigasi utama' }).getByRole('link', { name: 'Siswa' }).click();
+  await page.waitForURL(/\/students$/);
+  await expectVisible(page.getByTestId('students-table').locator('tbody tr'), 'student rows');
+  const summary = await page.getByTestId('students-summary').innerText();
+  assert(summary.includes(`dari ${SIM_STUDENTS}`), `summary counts every active student: ${summary}`);
+  await shot(page, 'school-03-students');
+
+  const pick = (await apiCall(page, 'GET', '/students?per_page=1&page=57')).json.data[0];
+  assert(pick?.nis, 'a student to look for');
+  await page.getByLabel('Cari').fill(pick.nis);
+  await page.waitForURL(new RegExp(`q=${pick.nis}`));
+  await expectVisible(page.getByTestId(`student-row-${pick.nis}`), 'the student found by NIS');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="students-table"] tbody tr').length === 1);
+
+  await page.getByTestId(`student-row-${pick.nis}`).getByRole('link').click();
+  await page.waitForURL(new RegExp(`/students/${pick.id}$`));
+  assertEqual(await page.getByTestId('student-name').innerText(), pick.full_name, 'student name');
+  assertEqual(await page.getByTestId('student-nis').innerText(), pick.nis, 'NIS');
+  assertEqual(await page.getByTestId('student-nisn').innerText(), pick.nisn, 'NISN');
+  const birth = await page.getByTestId('student-birth').innerText();
+  const [y, m, d] = pick.date_of_birth.split('-').map(Number);
+  const months = ['Januari', 'Februari', 'Maret', 'April', 'Mei', 'Juni', 'Juli', 'Agustus', 'September', 'Oktober', 'November', 'Desember'];
+  assertEqual(birth, `${pick.place_of_birth}, ${d} ${months[m - 1]} ${y}`, 'place and date of birth in Jakarta format');
+  await shot(page, 'school-04-student');
+
+  const phone = await newPage(ctx, PHONE);
+  await signIn(phone, 'admin', ADMIN_PASSWORD);
+  await phone.goto('/students');
+  await expectVisible(phone.getByTestId(/^student-row-/), 'student cards on the phone');
+  await noSidewaysScroll(phone, 'students at 360 px');
+  await shot(phone, 'school-05-students-phone');
+  await phone.goto(`/students/${pick.id}`);
+  await expectVisible(phone.getByTestId('student-nis'), 'student page on the phone');
+  await noSidewaysScroll(phone, 'student page at 360 px');
+  await shot(phone, 'school-06-student-phone');
+});
+
+test('school: classes — assign a homeroom teacher; a teacher with a class is refused at the field', async (ctx) => {
+  const page = await newPage(ctx);
+  await signIn(page, 'admin', ADMIN_PASSWORD);
+  for (const u of [WALI, WALI2]) {
+    const res = await apiCall(page, 'POST', '/users', { ...u, role: 'wali_kelas', email: '', phone: '' });
+    assertEqual(res.status, 201, `create ${u.username}`);
+  }
+  await page.getByRole('navigation', { name: 'Navigasi utama' }).getByRole('link', { name: 'Kelas' }).click();
+  await page.waitForURL(/\/classes$/);
+  const row = page.getByTestId('class-row-X TKJ 1');
+  await expectVisible(row, 'class X TKJ 1');
+
+  const assign = async (className, teacher) => {
+    await page.getByRole('button', { name: `Atur wali kelas ${className}` }).click();
+    const dialog = page.getByRole('dialog');
+    const select = dialog.getByRole('textbox', { name: 'Wali kelas' });
+    await select.click();
+    await select.fill(teacher.name);
+    await page.getByRole('option', { name: new RegExp(teacher.name) }).click();
+    await dialog.getByRole('button', { name: 'Simpan' }).click();
+    return dialog;
+  };
+
+  let dialog = await assign('X TKJ 1', WALI);
+  await dialog.waitFor({ state: 'hidden' });
+  await expectVisible(row.getByText(WALI.name), 'teacher in the row');
+  await expectVisible(page.getByText(`${WALI.name} sekarang wali kelas X TKJ 1.`), 'assigned notification');
+
+  // The same teacher for another class: the server's 422 names the class, at the field.
+  dialog = await assign('X TKJ 2', WALI);
+  await expectVisible(dialog.getByText(/sudah menjadi wali kelas X TKJ 1/), 'refusal at the field');
+  const input = dialog.getByRole('textbox', { name: 'Wali kelas' });
+  assertEqual(await input.getAttribute('aria-invalid'), 'true', 'field marked invalid');
+  await shot(page, 'school-07-classes-assign-refused');
+  await dialog.getByRole('button', { name: 'Batal' }).click();
+  await shot(page, 'school-08-classes');
+
+  // Clicking a class lists its students.
+  await row.getByRole('link', { name: 'X TKJ 1' }).click();
+  await page.waitForURL(/\/students\?class_id=\d+$/);
+  await expectVisible(page.getByTestId('students-table').locator('tbody tr'), 'students of the class');
+  const classes = await page.locator('[data-testid="students-table"] tbody tr td:nth-child(5)').allInnerTexts();
+  assert(classes.length > 0 && classes.every((c) => c === 'X TKJ 1'), `only X TKJ 1: ${classes.join(', ')}`);
+
+  const phone = await newPage(ctx, PHONE);
+  await signIn(phone, 'admin', ADMIN_PASSWORD);
+  await phone.goto('/classes');
+  await expectVisible(phone.getByTestId('class-row-X TKJ 1'), 'classes on the phone');
+  await noSidewaysScroll(phone, 'classes at 360 px');
+  await shot(phone, 'school-09-classes-phone');
+});
+
+test('school: a homeroom teacher sees only their own class; a BK user can start the sync', async (ctx) => {
+  const admin = await newPage(ctx);
+  await signIn(admin, 'admin', ADMIN_PASSWORD);
+  const x1 = (await apiCall(admin, 'GET', '/classes')).json.data.find((c) => c.name === 'X TKJ 1');
+  assert(x1 && x1.homeroom_teacher?.username === WALI.username, 'X TKJ 1 has the e2e homeroom teacher');
+  assertEqual((await apiCall(admin, 'POST', '/users', { ...BK, role: 'bk', email: '', phone: '' })).status, 201, 'create bk user');
+
+  const page = await newPage(ctx);
+  await signIn(page, WALI.username, WALI.password);
+  await page.goto('/students');
+  await expectVisible(page.getByTestId('own-class').getByText('Kelas Anda: X TKJ 1'), 'own class');
+  assertEqual(await page.getByTestId('class-filter').count(), 0, 'no class filter for a homeroom teacher');
+  await expectVisible(page.getByTestId('students-table').locator('tbody tr'), 'own students');
+  const summary = await page.getByTestId('students-summary').innerText();
+  assert(summary.endsWith(`dari ${x1.student_count}`), `exactly the class's students: ${summary} vs ${x1.student_count}`);
+  const classes = await page.locator('[data-testid="students-table"] tbody tr td:nth-child(5)').allInnerTexts();
+  assert(classes.every((c) => c === 'X TKJ 1'), `only X TKJ 1: ${classes.join(', ')}`);
+  await shot(page, 'school-10-students-homeroom');
+
+  // Another class's student is a 404 page, not their data.
+  const otherId = (await apiCall(admin, 'GET', '/students?grade=12&per_page=1')).json.data[0].id;
+  await page.goto(`/students/${otherId}`);
+  await expectVisible(page.getByTestId('error-404'), '404 for another class');
+
+  const bk = await newPage(ctx);
+  await signIn(bk, BK.username, BK.password);
+  await bk.goto('/students');
+  await bk.getByTestId('open-sync').click();
+  const dialog = bk.getByRole('dialog');
+  await expectVisible(dialog.getByTestId('sync-job'), 'latest sync for BK');
+  await syncAgain(dialog);
+  await expectVisible(dialog.getByTestId('sync-count-unchanged'), 'BK sync counts');
+  // BK sees the school profile read-only and no Integrations tab.
+  await bk.keyboard.press('Escape');
+  await bk.goto('/settings');
+  await bk.waitForURL(/\/settings\/school$/);
+  await expectVisible(bk.getByText('Hanya dapat dilihat'), 'read-only profile');
+  assertEqual(await bk.getByTestId('settings-tab-integrations').count(), 0, 'no integrations tab for BK');
+  stopSimulator();
+}, { timeout: 120_000 });
