@@ -1,0 +1,247 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { useDebouncedValue } from '@mantine/hooks';
+import { ActionIcon, Badge, Box, Button, Card, Center, Group, Loader, Select, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { IconFileSpreadsheet, IconLock, IconPencil, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
+import { useSession } from '@/auth/session';
+import { PageHeader } from '@/components/PageHeader';
+import { errorMessage } from '@/components/serverErrors';
+import type { ViolationCategory, ViolationType } from '../api';
+import { CategoryFormModal, DeleteCategoryModal } from '../components/CategoryModals';
+import { DeleteTypeModal } from '../components/DeleteTypeModal';
+import { SectionTabs } from '../components/SectionTabs';
+import { TypeFormModal } from '../components/TypeFormModal';
+import { cssColour, groupByCategory, mantineColour, type TypeGroup } from '../grouping';
+import { useTypes } from '../hooks';
+import { paths } from '../paths';
+
+type EditingType = { type?: ViolationType; categoryId?: number } | null;
+type EditingCategory = { category?: ViolationCategory } | null;
+
+function TypeRow({ type, canManage, onEdit, onDelete }: { type: ViolationType; canManage: boolean; onEdit: () => void; onDelete: () => void }) {
+  const { t } = useTranslation('violation-types');
+  const { t: tc } = useTranslation();
+  return (
+    <Group
+      data-testid={`type-row-${type.slug}`}
+      justify="space-between"
+      wrap="nowrap"
+      align="flex-start"
+      px="md"
+      py="sm"
+      gap="sm"
+      style={{ borderTop: '1px solid var(--mantine-color-default-border)', opacity: type.active ? 1 : 0.65 }}
+    >
+      <Stack gap={4} style={{ minWidth: 0, flex: 1 }}>
+        <Group gap={6} wrap="wrap">
+          <Text fw={500} size="sm">
+            {type.name}
+          </Text>
+          {type.is_system && (
+            <Tooltip label={t('types.systemHint')} multiline w={260} events={{ hover: true, focus: true, touch: true }}>
+              <Badge size="sm" variant="light" color="gray" leftSection={<IconLock size={12} />} data-testid="system-badge" tabIndex={0}>
+                {t('types.system')}
+              </Badge>
+            </Tooltip>
+          )}
+          {!type.active && (
+            <Badge size="sm" variant="dot" color="gray">
+              {tc('status.inactive')}
+            </Badge>
+          )}
+        </Group>
+        <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+          {type.default_sanction || t('types.noSanction')}
+        </Text>
+      </Stack>
+      <Group gap={6} wrap="nowrap" style={{ flexShrink: 0 }}>
+        <Badge variant="filled" color={mantineColour(type.category.colour)} miw={64} data-testid="type-points">
+          {t('types.points', { count: type.points })}
+        </Badge>
+        {canManage && (
+          <>
+            <ActionIcon variant="subtle" color="gray" aria-label={`${tc('actions.edit')} ${type.name}`} onClick={onEdit}>
+              <IconPencil size={18} />
+            </ActionIcon>
+            {!type.is_system && (
+              <ActionIcon variant="subtle" color="red" aria-label={`${tc('actions.delete')} ${type.name}`} onClick={onDelete}>
+                <IconTrash size={18} />
+              </ActionIcon>
+            )}
+          </>
+        )}
+      </Group>
+    </Group>
+  );
+}
+
+function GroupCard({
+  group,
+  canManage,
+  onAddType,
+  onEditType,
+  onDeleteType,
+  onEditCategory,
+  onDeleteCategory,
+}: {
+  group: TypeGroup;
+  canManage: boolean;
+  onAddType: () => void;
+  onEditType: (t: ViolationType) => void;
+  onDeleteType: (t: ViolationType) => void;
+  onEditCategory: (c: ViolationCategory) => void;
+  onDeleteCategory: (c: ViolationCategory) => void;
+}) {
+  const { t } = useTranslation('violation-types');
+  const { category, listed, types } = group;
+  return (
+    <Card withBorder padding={0} data-testid={`category-${category.name}`} style={{ borderLeft: `6px solid ${cssColour(category.colour)}` }}>
+      <Group justify="space-between" px="md" py="sm" gap="xs" wrap="nowrap" bg="var(--mantine-color-default-hover)">
+        <Group gap="xs" wrap="wrap" style={{ minWidth: 0 }}>
+          <Badge size="lg" color={mantineColour(category.colour)} variant="filled" data-testid="category-badge" style={{ maxWidth: '100%' }}>
+            {category.name}
+          </Badge>
+          <Text size="xs" c="dimmed">
+            {t('types.count', { count: types.length })}
+          </Text>
+        </Group>
+        {canManage && listed && (
+          <Group gap={2} wrap="nowrap">
+            <Tooltip label={t('types.add')}>
+              <ActionIcon variant="subtle" aria-label={`${t('types.add')}: ${category.name}`} onClick={onAddType}>
+                <IconPlus size={18} />
+              </ActionIcon>
+            </Tooltip>
+            <ActionIcon variant="subtle" color="gray" aria-label={t('categories.edit', { name: category.name })} onClick={() => onEditCategory(listed)}>
+              <IconPencil size={18} />
+            </ActionIcon>
+            <ActionIcon variant="subtle" color="red" aria-label={t('categories.delete', { name: category.name })} onClick={() => onDeleteCategory(listed)}>
+              <IconTrash size={18} />
+            </ActionIcon>
+          </Group>
+        )}
+      </Group>
+      {types.map((ty) => (
+        <TypeRow key={ty.id} type={ty} canManage={canManage} onEdit={() => onEditType(ty)} onDelete={() => onDeleteType(ty)} />
+      ))}
+      {types.length === 0 && (
+        <Text size="sm" c="dimmed" px="md" py="sm" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
+          {t('types.emptyCategory')}
+        </Text>
+      )}
+    </Card>
+  );
+}
+
+export default function TypesPage() {
+  const { t } = useTranslation('violation-types');
+  const { t: tc } = useTranslation();
+  const { can } = useSession();
+  const canManage = can('violation_types.manage');
+  const navigate = useNavigate();
+
+  const [search, setSearch] = useState('');
+  const [q] = useDebouncedValue(search.trim(), 300);
+  const [active, setActive] = useState<'true' | 'false' | ''>('');
+  const list = useTypes({ q, active });
+  const filtered = !!(q || active);
+  const categories = list.data?.categories ?? [];
+  const groups = groupByCategory(list.data?.data ?? [], categories, { includeEmpty: !filtered });
+
+  const [editingType, setEditingType] = useState<EditingType>(null);
+  const [deletingType, setDeletingType] = useState<ViolationType | null>(null);
+  const [editingCategory, setEditingCategory] = useState<EditingCategory>(null);
+  const [deletingCategory, setDeletingCategory] = useState<ViolationCategory | null>(null);
+
+  return (
+    <>
+      <PageHeader
+        title={t('types.title')}
+        description={t('types.description')}
+        actions={
+          canManage && (
+            <>
+              <Button leftSection={<IconPlus size={18} />} onClick={() => setEditingType({})} disabled={categories.length === 0}>
+                {t('types.add')}
+              </Button>
+              <Button variant="default" leftSection={<IconPlus size={18} />} onClick={() => setEditingCategory({})}>
+                {t('categories.add')}
+              </Button>
+              <Button variant="default" leftSection={<IconFileSpreadsheet size={18} />} onClick={() => navigate(paths.import)}>
+                {t('types.import')}
+              </Button>
+            </>
+          )
+        }
+      />
+      <SectionTabs />
+      <Card withBorder mb="md">
+        <Group gap="sm" align="flex-end" wrap="wrap">
+          <TextInput
+            label={t('types.search')}
+            placeholder={t('types.searchPlaceholder')}
+            leftSection={<IconSearch size={16} />}
+            value={search}
+            onChange={(e) => setSearch(e.currentTarget.value)}
+            style={{ flex: '1 1 220px' }}
+          />
+          <Select
+            label={t('types.status')}
+            placeholder={t('types.allStatuses')}
+            data={[
+              { value: 'true', label: tc('status.active') },
+              { value: 'false', label: tc('status.inactive') },
+            ]}
+            value={active || null}
+            onChange={(v) => setActive((v ?? '') as 'true' | 'false' | '')}
+            clearable
+            style={{ flex: '1 1 150px' }}
+          />
+        </Group>
+      </Card>
+
+      {list.isPending && (
+        <Center p="xl">
+          <Loader aria-label={tc('loading')} />
+        </Center>
+      )}
+      {list.isError && !list.data && (
+        <Text c="red" ta="center" p="xl" role="alert">
+          {errorMessage(list.error, tc)}
+        </Text>
+      )}
+      {list.data && groups.length === 0 && (
+        <Text c="dimmed" ta="center" p="xl">
+          {filtered ? t('types.emptyFiltered') : t('types.empty')}
+        </Text>
+      )}
+      <Stack gap="md" data-testid="types-list">
+        {groups.map((g) => (
+          <GroupCard
+            key={g.category.id}
+            group={g}
+            canManage={canManage}
+            onAddType={() => setEditingType({ categoryId: g.category.id })}
+            onEditType={(ty) => setEditingType({ type: ty })}
+            onDeleteType={setDeletingType}
+            onEditCategory={(c) => setEditingCategory({ category: c })}
+            onDeleteCategory={setDeletingCategory}
+          />
+        ))}
+      </Stack>
+      <Box h="md" />
+
+      <TypeFormModal
+        opened={editingType !== null}
+        type={editingType?.type}
+        defaultCategoryId={editingType?.categoryId}
+        categories={categories}
+        onClose={() => setEditingType(null)}
+      />
+      <DeleteTypeModal type={deletingType} onClose={() => setDeletingType(null)} />
+      <CategoryFormModal opened={editingCategory !== null} category={editingCategory?.category} onClose={() => setEditingCategory(null)} />
+      <DeleteCategoryModal category={deletingCategory} onClose={() => setDeletingCategory(null)} />
+    </>
+  );
+}
