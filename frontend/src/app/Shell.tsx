@@ -124,6 +124,13 @@ export function Shell() {
     void refreshMe(qc);
   }, [location.pathname, qc, close]);
 
+  // The window title names the current area, so tabs and the desktop window say where you are.
+  const current = items.find((i) => location.pathname === i.path || location.pathname.startsWith(`${i.path}/`));
+  const area = current ? t(current.labelKey) : '';
+  useEffect(() => {
+    document.title = area ? `${area} · ${t('app.name')}` : t('app.name');
+  }, [area, t]);
+
   return (
     <AppShell
       header={{ height: 60 }}
@@ -172,7 +179,7 @@ export function Shell() {
                 to={item.path}
                 label={t(item.labelKey)}
                 leftSection={<item.icon size={20} stroke={1.6} />}
-                active={location.pathname === item.path || location.pathname.startsWith(`${item.path}/`)}
+                active={item === current}
                 onClick={close}
                 style={{ borderRadius: 'var(--mantine-radius-md)' }}
               />
