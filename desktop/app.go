@@ -98,17 +98,41 @@ func (a *App) notificationClicked(id, url string) {
 // Notify raises an OS popup for the page (for instance "import finished");
 // a click on it comes back as a "tatib:notification-click" event with n.ID.
 func (a *App) Notify(n Notification) error {
-	if a.platform == nil {
+	p := a.current()
+	if p == nil {
 		return nil
 	}
-	return a.platform.Notify(n)
+	return p.Notify(n)
+}
+
+// current returns the platform once the window exists (nil before).
+func (a *App) current() appPlatform {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.platform
 }
 
 // secondInstance answers a second start of the app: the first one comes
 // forward instead.
 func (a *App) secondInstance() {
-	if a.platform != nil {
-		a.platform.ShowWindow()
+	if p := a.current(); p != nil {
+		p.ShowWindow()
+	}
+}
+
+// The menu's actions. The server-address page is the app's own, so it is
+// reachable whatever state the front end or the server is in.
+func (a *App) openSetup() { a.exec(`location.assign("` + setupPath + `")`) }
+func (a *App) reload()    { a.exec(`location.reload()`) }
+func (a *App) quit() {
+	if p := a.current(); p != nil {
+		p.Quit()
+	}
+}
+
+func (a *App) exec(js string) {
+	if p := a.current(); p != nil {
+		p.ExecJS(js)
 	}
 }
 

@@ -12,6 +12,8 @@ import (
 	"os"
 
 	"github.com/wailsapp/wails/v2"
+	"github.com/wailsapp/wails/v2/pkg/menu"
+	"github.com/wailsapp/wails/v2/pkg/menu/keys"
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
@@ -84,7 +86,15 @@ func run() int {
 	if s.Maximised {
 		state = options.Maximised
 	}
+	appMenu := menu.NewMenu()
+	m := appMenu.AddSubmenu("Tatib")
+	m.AddText("Ubah alamat server…", nil, func(*menu.CallbackData) { app.openSetup() })
+	m.AddText("Muat ulang", keys.CmdOrCtrl("r"), func(*menu.CallbackData) { app.reload() })
+	m.AddSeparator()
+	m.AddText("Keluar", keys.CmdOrCtrl("q"), func(*menu.CallbackData) { app.quit() })
+
 	err = wails.Run(&options.App{
+		Menu:             appMenu,
 		Title:            "Tatib",
 		Width:            width,
 		Height:           height,
