@@ -1,14 +1,14 @@
 // End-to-end cases for school data (issue 4): Settings → Integrations against the
 // student-affairs simulator, the sync, Students, a student's page, Classes and the
-// homeroom teacher's scoping. Registers its cases with the same harness as cases.mjs and
-// runs after them; it starts `tatib-sim student-affairs` itself (bin/tatib-sim when built,
+// homeroom teacher's scoping. Registers its cases with harness.mjs's test() (run.mjs loads
+// this file after cases.mjs); it starts `tatib-sim student-affairs` itself (bin/tatib-sim when built,
 // else `go run`; TATIB_SIM_BIN overrides).
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { assert, assertEqual, shot, test } from './harness.mjs';
+import { afterAll, assert, assertEqual, SCREENSHOT_DIR, shot, test } from './harness.mjs';
 import { ADMIN_PASSWORD } from './cases.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -114,6 +114,12 @@ async function syncAgain(scope) {
     .waitFor({ state: 'visible', timeout: 60_000 });
 }
 
+/** A full-page screenshot plus one of the first screen only (what a phone shows at once). */
+async function phoneShot(page, name) {
+  await shot(page, name);
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-screen.png`) });
+}
+
 async function noSidewaysScroll(page, what) {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert(overflow <= 0, `${what}: page scrolls sideways by ${overflow}px`);
@@ -170,7 +176,7 @@ test('school: integrations — a wrong token is reported, the right one counts t
   await phone.goto('/settings/integrations');
   await expectVisible(phone.getByTestId('sync-job'), 'latest sync on the phone');
   await noSidewaysScroll(phone, 'integrations at 360 px');
-  await shot(phone, 'school-02-settings-integrations-phone');
+  await phoneShot(phone, 'school-02-settings-integrations-phone');
 });
 
 test('school: students list, search by NIS, the student page', async (ctx) => {
@@ -206,11 +212,11 @@ test('school: students list, search by NIS, the student page', async (ctx) => {
   await phone.goto('/students');
   await expectVisible(phone.getByTestId(/^student-row-/), 'student cards on the phone');
   await noSidewaysScroll(phone, 'students at 360 px');
-  await shot(phone, 'school-05-students-phone');
+  await phoneShot(phone, 'school-05-students-phone');
   await phone.goto(`/students/${pick.id}`);
   await expectVisible(phone.getByTestId('student-nis'), 'student page on the phone');
   await noSidewaysScroll(phone, 'student page at 360 px');
-  await shot(phone, 'school-06-student-phone');
+  await phoneShot(phone, 'school-06-student-phone');
 });
 
 test('school: classes — assign a homeroom teacher; a teacher with a class is refused at the field', async (ctx) => {
@@ -262,7 +268,7 @@ test('school: classes — assign a homeroom teacher; a teacher with a class is r
   await phone.goto('/classes');
   await expectVisible(phone.getByTestId('class-row-X TKJ 1'), 'classes on the phone');
   await noSidewaysScroll(phone, 'classes at 360 px');
-  await shot(phone, 'school-09-classes-phone');
+  await phoneShot(phone, 'school-09-classes-phone');
 });
 
 test('school: a homeroom teacher sees only their own class; a BK user can start the sync', async (ctx) => {
@@ -303,5 +309,6 @@ test('school: a homeroom teacher sees only their own class; a BK user can start 
   await bk.waitForURL(/\/settings\/school$/);
   await expectVisible(bk.getByText('Hanya dapat dilihat'), 'read-only profile');
   assertEqual(await bk.getByTestId('settings-tab-integrations').count(), 0, 'no integrations tab for BK');
-  stopSimulator();
 }, { timeout: 120_000 });
+
+afterAll(stopSimulator);

@@ -32,7 +32,7 @@ export default function ClassesPage() {
       <PageHeader title={t('title')} description={t('description')} />
       <Card withBorder padding={0}>
         {all.length > 1 && (
-          <Group p="md" gap="sm" align="flex-end" wrap="wrap">
+          <Group p="md" gap="sm" align="flex-end" wrap={narrow ? 'nowrap' : 'wrap'}>
             <Select
               label={t('filters.department')}
               placeholder={t('filters.allDepartments')}
@@ -40,7 +40,7 @@ export default function ClassesPage() {
               value={departmentId ? String(departmentId) : null}
               onChange={(v) => setDepartmentId(v ? Number(v) : null)}
               clearable
-              style={{ flex: '1 1 200px' }}
+              style={{ flex: '1 1 200px', minWidth: 0 }}
             />
             <Select
               label={t('filters.grade')}
@@ -49,7 +49,7 @@ export default function ClassesPage() {
               value={grade ? String(grade) : null}
               onChange={(v) => setGrade(v ? (Number(v) as Grade) : null)}
               clearable
-              style={{ flex: '0 1 120px' }}
+              style={{ flex: '0 0 110px' }}
             />
           </Group>
         )}

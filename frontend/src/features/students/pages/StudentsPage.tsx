@@ -162,6 +162,7 @@ export default function StudentsPage() {
                 leftSection={<IconFilter size={16} />}
                 onClick={toggleFilters}
                 aria-expanded={filtersOpen}
+                style={{ flexShrink: 0 }}
                 data-testid="toggle-filters"
               >
                 {moreFilters > 0 ? t('filters.moreActive', { n: moreFilters }) : t('filters.more')}
