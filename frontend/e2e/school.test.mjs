@@ -133,6 +133,17 @@ test('school: integrations — a wrong token is reported, the right one counts t
   await nav.getByRole('link', { name: 'Pengaturan' }).click();
   await page.waitForURL(/\/settings\/school$/);
   await expectVisible(page.getByTestId('school-profile-section'), 'school profile');
+  // The school profile: a field the server refuses shows its message at the field.
+  await page.getByLabel('Nama sekolah').fill('SMK Negeri 1 Contoh');
+  await page.getByLabel('Telepon').fill('bukan nomor');
+  await page.getByTestId('school-save').click();
+  await expectVisible(page.getByText('Nomor telepon tidak valid.'), 'server field error at the phone field');
+  assertEqual(await page.getByLabel('Telepon').getAttribute('aria-invalid'), 'true', 'phone marked invalid');
+  await page.getByLabel('Telepon').fill('022-1234567');
+  await page.getByLabel('NIP kepala sekolah').fill('196805121990031004');
+  await page.getByTestId('school-save').click();
+  await expectVisible(page.getByText('Profil sekolah disimpan.'), 'profile saved');
+  await shot(page, 'school-00-settings-school');
   await page.getByTestId('settings-tab-integrations').click();
   await page.waitForURL(/\/settings\/integrations$/);
 
