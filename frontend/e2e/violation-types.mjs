@@ -1,0 +1,303 @@
+// End-to-end cases for the violation master data screens (types & categories, SP thresholds,
+// handling types, the xlsx import). They register with the shared harness, so e2e/run.mjs runs
+// them when it loads this file; until it does, run them on their own with
+//   E2E_ONLY=violation-types TATIB_SERVER_BIN=… TATIB_TEST_DATABASE_URL=… node e2e/violation-types.mjs
+import { readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { assert, assertEqual, shot, test } from './harness.mjs';
+import { ADMIN_PASSWORD } from './cases.mjs';
+
+const DESKTOP = { width: 1280, height: 860 };
+const PHONE = { width: 360, height: 740 };
+
+async function newPage({ browser, baseURL, track }, viewport = DESKTOP) {
+  const context = await browser.newContext({ baseURL, viewport, locale: 'id-ID', timezoneId: 'UTC', acceptDownloads: true });
+  context.setDefaultTimeout(15_000);
+  return track(await context.newPage());
+}
+
+async function signIn(page) {
+  await page.goto('/sign-in');
+  await page.getByLabel('Nama pengguna').fill('admin');
+  await page.getByLabel('Kata sandi', { exact: false }).first().fill(ADMIN_PASSWORD);
+  await page.getByRole('button', { name: 'Masuk' }).click();
+  await page.waitForURL((u) => !u.pathname.startsWith('/sign-in'));
+}
+
+async function expectVisible(locator, what) {
+  try {
+    await locator.first().waitFor({ state: 'visible' });
+  } catch (err) {
+    throw new Error(`not visible: ${what}\n${err.message}`);
+  }
+}
+
+async function noSidewaysScroll(page, where) {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert(overflow <= 0, `${where}: page scrolls sideways by ${overflow}px`);
+}
+
+/** Calls the API from inside the page (same origin, the session cookie). */
+async function apiCall(page, method, url, body) {
+  return page.evaluate(
+    async ([m, u, b]) => {
+      const res = await fetch(u, {
+        method: m,
+        headers: b ? { 'Content-Type': 'application/json', Accept: 'application/json' } : { Accept: 'application/json' },
+        body: b ? JSON.stringify(b) : undefined,
+      });
+      const text = await res.text();
+      return { status: res.status, body: text ? JSON.parse(text) : null };
+    },
+    [method, url, body],
+  );
+}
+
+test('violation-types: system types are locked; create a category and a type; bad input is shown at the fields', async (ctx) => {
+  const page = await newPage(ctx);
+  await signIn(page);
+  await page.getByRole('navigation', { name: 'Navigasi utama' }).getByRole('link', { name: 'Jenis pelanggaran' }).click();
+  await page.waitForURL(/\/violation-types$/);
+
+  for (const slug of ['alpha', 'terlambat']) {
+    const row = page.getByTestId(`type-row-${slug}`);
+    await expectVisible(row, `${slug} row`);
+    await expectVisible(row.getByTestId('system-badge'), `${slug} lock badge`);
+    assertEqual(await row.getByRole('button', { name: /^Hapus / }).count(), 0, `${slug} delete controls`);
+    assertEqual(await row.getByRole('button', { name: /^Ubah / }).count(), 1, `${slug} edit control`);
+  }
+  // Grouped under Ringan, whose header carries the category's colour.
+  const ringan = page.getByTestId('category-Ringan');
+  await expectVisible(ringan.getByTestId('type-row-alpha'), 'alpha inside Ringan');
+  const bg = await ringan.getByTestId('category-badge').evaluate((el) => getComputedStyle(el).backgroundColor);
+  assert(bg !== 'rgba(0, 0, 0, 0)' && bg !== 'rgb(255, 255, 255)', `category badge has a colour (${bg})`);
+  await shot(page, '20-violation-types');
+
+  // A system type: slug read-only, no "active" switch to turn off.
+  await page.getByTestId('type-row-alpha').getByRole('button', { name: 'Ubah Alpha' }).click();
+  let dialog = page.getByRole('dialog');
+  assertEqual(await dialog.getByLabel('Kode (slug)').getAttribute('readonly'), '', 'alpha slug read-only');
+  assertEqual(await dialog.getByLabel('Kode (slug)').inputValue(), 'alpha', 'alpha slug');
+  assert(await dialog.getByRole('switch', { name: 'Aktif' }).isDisabled(), 'alpha cannot be deactivated');
+  await dialog.getByRole('button', { name: 'Batal' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+
+  // A new category with a colour.
+  await page.getByRole('button', { name: 'Tambah kategori' }).click();
+  dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Nama kategori').fill('Sangat Berat');
+  await dialog.getByRole('textbox', { name: 'Warna' }).click();
+  await page.getByRole('option', { name: 'Ungu', exact: true }).click();
+  await dialog.getByRole('button', { name: 'Simpan' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  const sangat = page.getByTestId('category-Sangat Berat');
+  await expectVisible(sangat, 'new category');
+  await expectVisible(sangat.getByText('Belum ada jenis di kategori ini.'), 'empty category');
+
+  // A type in it: empty name, then negative points, each shown at its field.
+  await page.getByRole('button', { name: 'Tambah jenis: Sangat Berat' }).click();
+  dialog = page.getByRole('dialog');
+  await dialog.getByRole('button', { name: 'Simpan' }).click();
+  await expectVisible(dialog.getByText('Wajib diisi.'), 'name required');
+  assertEqual(await dialog.getByRole('textbox', { name: /^Nama/ }).getAttribute('aria-invalid'), 'true', 'name marked invalid');
+  await dialog.getByRole('textbox', { name: /^Nama/ }).fill('Membawa senjata tajam');
+  await dialog.getByLabel('Poin').fill('-5');
+  await dialog.getByLabel('Sanksi bawaan').fill('Skorsing dan panggilan orang tua');
+  await dialog.getByRole('button', { name: 'Simpan' }).click();
+  const points = dialog.getByLabel('Poin');
+  await page.waitForFunction((el) => el.getAttribute('aria-invalid') === 'true', await points.elementHandle());
+  const pointsError = await points.evaluate((el) => document.getElementById(el.getAttribute('aria-describedby')?.split(' ').find((id) => id.endsWith('error')) ?? '')?.textContent ?? '');
+  assert(pointsError.length > 0, 'points error text from the server');
+  await shot(page, '21-type-form-field-error');
+  await points.fill('100');
+  await dialog.getByRole('button', { name: 'Simpan' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  await expectVisible(sangat.getByTestId('type-row-membawa-senjata-tajam'), 'new type row in its category');
+  await expectVisible(sangat.getByText('Skorsing dan panggilan orang tua'), 'sanction shown');
+
+  // A category with types cannot be deleted: the server's 409 message stays in the dialog.
+  await page.getByRole('button', { name: 'Hapus kategori Sangat Berat' }).click();
+  dialog = page.getByRole('dialog');
+  await dialog.getByRole('button', { name: 'Hapus' }).click();
+  await expectVisible(dialog.getByTestId('delete-conflict'), 'category 409 message');
+  await shot(page, '22-category-in-use');
+  await dialog.getByRole('button', { name: 'Batal' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+
+  // A type is deleted after confirmation.
+  await sangat.getByRole('button', { name: 'Hapus Membawa senjata tajam' }).click();
+  dialog = page.getByRole('dialog');
+  await dialog.getByRole('button', { name: 'Hapus' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  await sangat.getByTestId('type-row-membawa-senjata-tajam').waitFor({ state: 'detached' });
+
+  // Search narrows the list.
+  await page.getByLabel('Cari').fill('terlambat');
+  await page.getByTestId('type-row-alpha').waitFor({ state: 'detached' });
+  await expectVisible(page.getByTestId('type-row-terlambat'), 'search result');
+});
+
+test('violation-types: SP thresholds refuse a level not above the one before, then save', async (ctx) => {
+  const page = await newPage(ctx);
+  await signIn(page);
+  await page.getByRole('navigation', { name: 'Navigasi utama' }).getByRole('link', { name: 'Ambang SP' }).click();
+  await page.waitForURL(/\/sp-thresholds$/);
+  await expectVisible(page.getByTestId('thresholds-rule'), 'the rule');
+  const row1 = page.getByTestId('threshold-row-1');
+  const min1 = row1.getByLabel('Poin minimum');
+  assertEqual(await min1.inputValue(), '100', 'SP 2 default');
+  await min1.fill('40');
+  await expectVisible(page.getByTestId('thresholds-not-increasing'), 'hint while editing');
+  await page.getByRole('button', { name: 'Simpan ambang' }).click();
+  await page.waitForFunction((el) => el.getAttribute('aria-invalid') === 'true', await min1.elementHandle());
+  assertEqual(await page.getByTestId('threshold-row-0').getByLabel('Poin minimum').getAttribute('aria-invalid'), 'false', 'row 0 not marked');
+  await expectVisible(page.getByTestId('thresholds-error'), 'summary');
+  await shot(page, '23-thresholds-error');
+
+  await min1.fill('120');
+  // Add a fourth level and save everything.
+  await page.getByRole('button', { name: 'Tambah tingkat' }).click();
+  const row3 = page.getByTestId('threshold-row-3');
+  await row3.getByLabel('Nama').fill('SP 4');
+  await row3.getByLabel('Poin minimum').fill('200');
+  await page.getByRole('button', { name: 'Simpan ambang' }).click();
+  await expectVisible(page.getByText('Ambang SP disimpan.'), 'saved notification');
+  await page.reload();
+  await expectVisible(page.getByTestId('threshold-row-3'), 'fourth level after reload');
+  assertEqual(await page.getByTestId('threshold-row-1').getByLabel('Poin minimum').inputValue(), '120', 'SP 2 saved');
+  await shot(page, '24-thresholds');
+
+  // Remove the fourth level again.
+  await page.getByRole('button', { name: 'Hapus tingkat 4' }).click();
+  await page.getByRole('button', { name: 'Simpan ambang' }).click();
+  await expectVisible(page.getByText('Ambang SP disimpan.'), 'saved notification');
+  const stored = await apiCall(page, 'GET', '/api/v1/sp-thresholds');
+  assertEqual(stored.body.data.length, 3, 'levels stored');
+});
+
+test('violation-types: handling types: add, rename, reorder, deactivate, delete', async (ctx) => {
+  const page = await newPage(ctx);
+  await signIn(page);
+  await page.goto('/handling-types');
+  const list = page.getByTestId('handling-list');
+  await expectVisible(list.getByText('Teguran Lisan', { exact: true }), 'default handling types');
+  // A duplicate name is refused at the input.
+  await page.getByLabel('Jenis penanganan baru').fill('teguran  lisan');
+  await page.getByRole('button', { name: 'Tambah', exact: true }).click();
+  await page.waitForFunction(() => document.querySelector('input[aria-label="Jenis penanganan baru"]')?.getAttribute('aria-invalid') === 'true');
+  await page.getByLabel('Jenis penanganan baru').fill('Mediasi');
+  await page.getByRole('button', { name: 'Tambah', exact: true }).click();
+  await expectVisible(list.getByText('Mediasi', { exact: true }), 'new handling type');
+
+  await page.getByRole('button', { name: 'Ganti nama Mediasi' }).click();
+  await list.getByRole('textbox', { name: 'Nama', exact: true }).fill('Mediasi Teman Sebaya');
+  await list.getByRole('button', { name: 'Simpan' }).click();
+  await expectVisible(list.getByText('Mediasi Teman Sebaya', { exact: true }), 'renamed');
+
+  const count = await list.locator('[data-testid^="handling-row-"]').count();
+  await page.getByRole('button', { name: 'Naikkan Mediasi Teman Sebaya' }).click();
+  await expectVisible(page.getByTestId(`handling-row-${count - 2}`).getByText('Mediasi Teman Sebaya'), 'moved up one place');
+
+  // The switch follows the server: it turns off once the PATCH is answered.
+  const toggle = page.getByRole('switch', { name: 'Aktifkan Mediasi Teman Sebaya' });
+  await toggle.click({ force: true });
+  await expectVisible(page.getByText('Mediasi Teman Sebaya dinonaktifkan.'), 'deactivated notification');
+  await page.waitForFunction((el) => !el.checked, await toggle.elementHandle());
+  await shot(page, '25-handling-types');
+
+  await page.getByRole('button', { name: 'Hapus Mediasi Teman Sebaya' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByRole('button', { name: 'Hapus' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  await list.getByText('Mediasi Teman Sebaya', { exact: true }).waitFor({ state: 'detached' });
+});
+
+test('violation-types: download the template, import it, then see created and skipped rows', async (ctx) => {
+  const page = await newPage(ctx);
+  await signIn(page);
+  // One of the template's example rows already exists, so the first import skips it.
+  const cats = await apiCall(page, 'GET', '/api/v1/violation-categories');
+  const sedang = cats.body.data.find((c) => c.name === 'Sedang');
+  const pre = await apiCall(page, 'POST', '/api/v1/violation-types', { name: 'membawa makanan ke  laboratorium', points: 8, category_id: sedang.id });
+  assertEqual(pre.status, 201, 'existing type created');
+
+  await page.goto('/violation-types');
+  await page.getByRole('button', { name: 'Impor dari Excel' }).click();
+  await page.waitForURL(/\/violation-types\/import$/);
+
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Unduh template' }).click()]);
+  assertEqual(download.suggestedFilename(), 'template-jenis-pelanggaran.xlsx', 'template file name');
+  const templatePath = path.join(os.tmpdir(), `tatib-e2e-template-${process.pid}.xlsx`);
+  await download.saveAs(templatePath);
+  const bytes = await readFile(templatePath);
+  assertEqual(bytes.subarray(0, 2).toString('latin1'), 'PK', 'template is a zip (xlsx)');
+
+  // Not an xlsx: the server says what it is.
+  const fakePath = path.join(os.tmpdir(), `tatib-e2e-bukan-${process.pid}.xlsx`);
+  await writeFile(fakePath, 'kategori,nama,poin\nRingan,Contoh,5\n');
+  await page.locator('[data-testid="import-dropzone"] input[type="file"]').setInputFiles(fakePath);
+  await expectVisible(page.getByTestId('import-error'), 'not-an-xlsx error');
+  await shot(page, '26-import-error');
+
+  // The template as it is, through the dropzone's input.
+  await page.locator('[data-testid="import-dropzone"] input[type="file"]').setInputFiles(templatePath);
+  const result = page.getByTestId('import-result');
+  await expectVisible(result, 'import result');
+  assertEqual(await page.getByTestId('import-error').count(), 0, 'error cleared');
+  const created = page.getByTestId('import-created');
+  const skipped = page.getByTestId('import-skipped');
+  await expectVisible(created.getByText('Tidak memakai kaos kaki sesuai ketentuan'), 'created row');
+  await expectVisible(created.getByText('Merusak peralatan laboratorium dengan sengaja'), 'created row');
+  await expectVisible(skipped.getByText('Membawa makanan ke laboratorium', { exact: false }), 'skipped row');
+  assertEqual((await page.getByTestId('import-count-created').innerText()).split('\n')[0], '2', 'created count');
+  assertEqual((await page.getByTestId('import-count-skipped').innerText()).split('\n')[0], '1', 'skipped count');
+  assertEqual(await created.locator('tbody tr').count(), 2, 'created table rows');
+  const skippedRow = await skipped.locator('tbody tr').first().innerText();
+  assert(skippedRow.startsWith('3'), `skipped row number is Excel's (3): ${skippedRow}`);
+  await shot(page, '27-import-result');
+
+  // Again through "Pilih berkas" (the platform's file picker): everything is skipped now.
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Pilih berkas' }).click()]);
+  await chooser.setFiles(templatePath);
+  await page.waitForFunction(() => document.querySelector('[data-testid="import-count-skipped"]')?.textContent?.startsWith('3'));
+  assertEqual(await page.getByTestId('import-created').locator('tbody tr').count(), 0, 'nothing created twice');
+
+  // The types list has the imported types (the query was refreshed).
+  await page.getByRole('button', { name: 'Lihat jenis pelanggaran' }).click();
+  await page.waitForURL(/\/violation-types$/);
+  await expectVisible(page.getByTestId('category-Berat').getByText('Merusak peralatan laboratorium dengan sengaja'), 'imported type listed');
+});
+
+test('violation-types: phone width (360 px) screens fit without sideways scrolling', async (ctx) => {
+  const page = await newPage(ctx, PHONE);
+  await signIn(page);
+  await page.goto('/violation-types');
+  await expectVisible(page.getByTestId('type-row-alpha'), 'alpha row');
+  await noSidewaysScroll(page, 'types');
+  await shot(page, '28-phone-violation-types');
+
+  await page.goto('/sp-thresholds');
+  await expectVisible(page.getByTestId('threshold-row-0'), 'threshold row');
+  await noSidewaysScroll(page, 'thresholds');
+  await shot(page, '29-phone-thresholds');
+
+  await page.goto('/handling-types');
+  await expectVisible(page.getByTestId('handling-row-0'), 'handling row');
+  await noSidewaysScroll(page, 'handling types');
+  await shot(page, '30-phone-handling-types');
+
+  await page.goto('/violation-types/import');
+  const templatePath = path.join(os.tmpdir(), `tatib-e2e-template-${process.pid}.xlsx`);
+  await page.locator('[data-testid="import-dropzone"] input[type="file"]').setInputFiles(templatePath);
+  await expectVisible(page.getByTestId('import-result'), 'import result');
+  await noSidewaysScroll(page, 'import result');
+  await shot(page, '31-phone-import-result');
+});
+
+// Run on its own (node e2e/violation-types.mjs) until e2e/run.mjs loads every case file.
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  process.env.E2E_ONLY ??= 'violation-types';
+  await import('./run.mjs');
+}
