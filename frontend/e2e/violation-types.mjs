@@ -4,6 +4,7 @@
 //   E2E_ONLY=violation-types TATIB_SERVER_BIN=… TATIB_TEST_DATABASE_URL=… node e2e/violation-types.mjs
 import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
+import zlib from 'node:zlib';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { assert, assertEqual, shot, test } from './harness.mjs';
@@ -53,6 +54,74 @@ async function apiCall(page, method, url, body) {
     },
     [method, url, body],
   );
+}
+
+/** A stored (uncompressed) zip of the given files: just enough for a small .xlsx. */
+function zip(files) {
+  const locals = [];
+  const centrals = [];
+  let offset = 0;
+  for (const [name, text] of Object.entries(files)) {
+    const data = Buffer.from(text, 'utf8');
+    const nameBuf = Buffer.from(name, 'utf8');
+    const crc = zlib.crc32(data);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(data.length, 18);
+    local.writeUInt32LE(data.length, 22);
+    local.writeUInt16LE(nameBuf.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt32LE(crc, 16);
+    central.writeUInt32LE(data.length, 20);
+    central.writeUInt32LE(data.length, 24);
+    central.writeUInt16LE(nameBuf.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, nameBuf, data);
+    centrals.push(central, nameBuf);
+    offset += local.length + nameBuf.length + data.length;
+  }
+  const dir = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(Object.keys(files).length, 8);
+  end.writeUInt16LE(Object.keys(files).length, 10);
+  end.writeUInt32LE(dir.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, dir, end]);
+}
+
+const xmlEscape = (v) => String(v).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** A one-sheet .xlsx with the rows as given (strings inline, numbers as numbers). */
+function xlsx(rows) {
+  const col = (i) => String.fromCharCode(65 + i);
+  const sheetRows = rows
+    .map((r, ri) => {
+      const cells = r
+        .map((v, ci) => {
+          const ref = `${col(ci)}${ri + 1}`;
+          return typeof v === 'number' ? `<c r="${ref}"><v>${v}</v></c>` : `<c r="${ref}" t="inlineStr"><is><t>${xmlEscape(v)}</t></is></c>`;
+        })
+        .join('');
+      return `<row r="${ri + 1}">${cells}</row>`;
+    })
+    .join('');
+  return zip({
+    '[Content_Types].xml':
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>',
+    '_rels/.rels':
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>',
+    'xl/workbook.xml':
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets></workbook>',
+    'xl/_rels/workbook.xml.rels':
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>',
+    'xl/worksheets/sheet1.xml': `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${sheetRows}</sheetData></worksheet>`,
+  });
 }
 
 test('violation-types: system types are locked; create a category and a type; bad input is shown at the fields', async (ctx) => {
@@ -264,10 +333,40 @@ test('violation-types: download the template, import it, then see created and sk
   await page.waitForFunction(() => document.querySelector('[data-testid="import-count-skipped"]')?.textContent?.startsWith('3'));
   assertEqual(await page.getByTestId('import-created').locator('tbody tr').count(), 0, 'nothing created twice');
 
+  // A file the test builds: wrong headers are a 422 naming the expected ones…
+  const wrongPath = path.join(os.tmpdir(), `tatib-e2e-judul-${process.pid}.xlsx`);
+  await writeFile(wrongPath, xlsx([['Category', 'Jenis', 'Skor'], ['Ringan', 'Contoh', 5]]));
+  await page.locator('[data-testid="import-dropzone"] input[type="file"]').setInputFiles(wrongPath);
+  const headersError = page.getByTestId('import-error');
+  await expectVisible(headersError.getByText('Baris judul tidak sesuai'), 'wrong headers title');
+  await expectVisible(headersError.getByText('deskripsi', { exact: true }), 'expected headers listed');
+  await shot(page, '26b-import-wrong-headers');
+
+  // …and English headers with a new category, a rejected row and a duplicate in the file.
+  const filledPath = path.join(os.tmpdir(), `tatib-e2e-isi-${process.pid}.xlsx`);
+  await writeFile(
+    filledPath,
+    xlsx([
+      ['No', 'category', 'name', 'points', 'sanction'],
+      [1, 'Kebersihan', 'Membuang sampah sembarangan', 5, 'Membersihkan kelas'],
+      [2, 'Kebersihan', 'Mencoret-coret meja', -3, 'Mengecat ulang'],
+      [3, 'kebersihan', 'membuang  sampah sembarangan', 5, ''],
+    ]),
+  );
+  await page.locator('[data-testid="import-dropzone"] input[type="file"]').setInputFiles(filledPath);
+  await page.waitForFunction(() => document.querySelector('[data-testid="import-result"] h2')?.textContent?.includes('tatib-e2e-isi'));
+  assertEqual(await page.getByTestId('import-error').count(), 0, 'no error for a good file');
+  await expectVisible(page.getByTestId('import-created').getByText('Membuang sampah sembarangan'), 'created row');
+  await expectVisible(page.getByText('Kategori baru: Kebersihan'), 'new category named');
+  assert((await page.getByTestId('import-rejected').locator('tbody tr').first().innerText()).startsWith('3'), 'rejected row 3');
+  assert((await page.getByTestId('import-skipped').locator('tbody tr').first().innerText()).startsWith('4'), 'skipped row 4 (duplicate in the file)');
+  await shot(page, '27b-import-built-file');
+
   // The types list has the imported types (the query was refreshed).
   await page.getByRole('button', { name: 'Lihat jenis pelanggaran' }).click();
   await page.waitForURL(/\/violation-types$/);
   await expectVisible(page.getByTestId('category-Berat').getByText('Merusak peralatan laboratorium dengan sengaja'), 'imported type listed');
+  await expectVisible(page.getByTestId('category-Kebersihan').getByText('Membuang sampah sembarangan'), 'imported category listed');
 });
 
 test('violation-types: phone width (360 px) screens fit without sideways scrolling', async (ctx) => {

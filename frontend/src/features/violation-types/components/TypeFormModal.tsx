@@ -128,7 +128,7 @@ export function TypeFormModal({
             readOnly={system}
             autoCapitalize="none"
             spellCheck={false}
-            ff="monospace"
+            styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
             maxLength={80}
             {...form.getInputProps('slug')}
           />

@@ -204,9 +204,16 @@ export default function ThresholdsPage() {
             </Alert>
           )}
           <Group justify="space-between" wrap="wrap" gap="sm">
-            <Button variant="default" leftSection={<IconPlus size={18} />} onClick={add} disabled={rows.length >= MAX_LEVELS}>
-              {t('thresholds.add')}
-            </Button>
+            <Group gap="xs">
+              <Button variant="default" leftSection={<IconPlus size={18} />} onClick={add} disabled={rows.length >= MAX_LEVELS}>
+                {t('thresholds.add')}
+              </Button>
+              {rows.length >= MAX_LEVELS && (
+                <Text size="xs" c="dimmed">
+                  {t('thresholds.max', { max: MAX_LEVELS })}
+                </Text>
+              )}
+            </Group>
             <Group gap="sm">
               {dirty && (
                 <Button variant="subtle" color="gray" onClick={reset}>
