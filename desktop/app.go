@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	_ "embed"
 	"log/slog"
 	"strings"
 	"sync"
@@ -55,10 +56,15 @@ func (a *App) startup(ctx context.Context) {
 	go a.realtime.Run(rctx)
 }
 
+//go:embed fetchshim.js
+var fetchShim string
+
 // domReady runs each time a page has loaded.
 func (a *App) domReady(ctx context.Context) {
+	p := a.current()
+	p.ExecJS(fetchShim)
 	if a.selftest != nil {
-		a.selftest.domReady(a.platform)
+		a.selftest.domReady(p)
 	}
 }
 

@@ -33,6 +33,7 @@ type SelfTest struct {
 type PageReport struct {
 	Login    int    `json:"login"`
 	Me       int    `json:"me"`
+	Upload   int    `json:"upload"` // status of a FormData POST through the proxy
 	User     string `json:"user"`
 	Bindings bool   `json:"bindings"`
 	Error    string `json:"error"`
@@ -50,7 +51,7 @@ func newSelfTest(app *App) *SelfTest {
 // pageScript runs in the window: it goes through the same asset server,
 // proxy and bindings as the real front end.
 const pageScript = `(async () => {
-  const cred = %s, r = { login: 0, me: 0, user: "", bindings: false, error: "" };
+  const cred = %s, r = { login: 0, me: 0, upload: 0, user: "", bindings: false, error: "" };
   try {
     const l = await fetch("/api/v1/auth/login", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(cred) });
     r.login = l.status;
@@ -58,6 +59,10 @@ const pageScript = `(async () => {
     r.me = m.status;
     const me = await m.json();
     r.user = (me.user && me.user.username) || "";
+    // A FormData body (a file upload) must reach the server, not crash WebKitGTK.
+    const fd = new FormData();
+    fd.append("file", new Blob(["x"], { type: "application/octet-stream" }), "x.xlsx");
+    r.upload = (await fetch("/api/v1/auth/login", { method: "POST", body: fd })).status;
     r.bindings = !!(window.go && window.go.main && window.go.main.Files && typeof window.go.main.Files.SaveFile === "function");
   } catch (e) { r.error = String(e); }
   window.go.main.App.SelfTestReport(r);
@@ -98,6 +103,7 @@ func (st *SelfTest) finish(p appPlatform, r PageReport) {
 	check(a.session.Token() != "", "token not captured")
 	check(r.Me == 200 && strings.EqualFold(r.User, st.User), fmt.Sprintf("me=%d user=%q", r.Me, r.User))
 	check(r.Bindings, "bindings missing")
+	check(r.Upload >= 400 && r.Upload < 500, fmt.Sprintf("FormData upload answered %d, want the server's 4xx", r.Upload))
 
 	// The real-time client starts when the token arrives; give it a moment.
 	ws := a.realtime.Status()
@@ -138,8 +144,8 @@ func (st *SelfTest) finish(p appPlatform, r PageReport) {
 	if ws.State == RealtimeUnavailable {
 		wsText += "(404: the server has no /api/v1/ws yet)"
 	}
-	fmt.Printf("TATIB-SELFTEST ok=%t login=%d me=%d user=%s token=%t websocket=%s notify=%t bindings=%t dialogs=%s",
-		len(fails) == 0, r.Login, r.Me, r.User, a.session.Token() != "", wsText, notifyErr == nil, r.Bindings, dialogs)
+	fmt.Printf("TATIB-SELFTEST ok=%t login=%d me=%d upload=%d user=%s token=%t websocket=%s notify=%t bindings=%t dialogs=%s",
+		len(fails) == 0, r.Login, r.Me, r.Upload, r.User, a.session.Token() != "", wsText, notifyErr == nil, r.Bindings, dialogs)
 	if len(fails) > 0 {
 		fmt.Printf(" failures=%q", strings.Join(fails, "; "))
 	}
