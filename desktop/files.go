@@ -13,6 +13,7 @@ import (
 // page calls it as window.go.main.Files.
 type Files struct {
 	platform Platform
+	settings *SettingsStore // remembers the last folder; may be nil
 }
 
 // maxOpenBytes bounds a picked file: imports are spreadsheets, not videos.
@@ -36,7 +37,8 @@ func (f *Files) SaveFile(suggestedName, dataBase64 string) (string, error) {
 	if name == "." || name == "/" || name == "" {
 		name = "tatib"
 	}
-	path, err := f.platform.SaveDialog(SaveDialog{Title: "Simpan berkas", DefaultFilename: name, Filters: filtersFor(name)})
+	path, err := f.platform.SaveDialog(SaveDialog{Title: "Simpan berkas", DefaultDirectory: f.folder(),
+		DefaultFilename: name, Filters: filtersFor(name)})
 	if err != nil || path == "" {
 		return "", err
 	}
@@ -47,6 +49,7 @@ func (f *Files) SaveFile(suggestedName, dataBase64 string) (string, error) {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		return "", fmt.Errorf("Berkas tidak dapat disimpan: %w", err)
 	}
+	f.remember(path)
 	return path, nil
 }
 
@@ -56,7 +59,7 @@ func (f *Files) OpenFile(filters []FileFilter) (*PickedFile, error) {
 	if len(filters) == 0 {
 		filters = []FileFilter{xlsxFilter}
 	}
-	path, err := f.platform.OpenDialog(OpenDialog{Title: "Pilih berkas", Filters: filters})
+	path, err := f.platform.OpenDialog(OpenDialog{Title: "Pilih berkas", DefaultDirectory: f.folder(), Filters: filters})
 	if err != nil || path == "" {
 		return nil, err
 	}
@@ -71,6 +74,7 @@ func (f *Files) OpenFile(filters []FileFilter) (*PickedFile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("Berkas tidak dapat dibaca: %w", err)
 	}
+	f.remember(path)
 	return &PickedFile{Name: filepath.Base(path), Size: int64(len(data)), Data: base64.StdEncoding.EncodeToString(data)}, nil
 }
 
@@ -86,4 +90,35 @@ func filtersFor(name string) []FileFilter {
 		return []FileFilter{{DisplayName: "CSV (*.csv)", Pattern: "*.csv"}}
 	}
 	return nil
+}
+
+// folder is where a dialog opens: the last folder used, else Downloads,
+// else the home folder (not the app's working directory).
+func (f *Files) folder() string {
+	if f.settings != nil {
+		if d := f.settings.Get().LastFolder; d != "" && isDir(d) {
+			return d
+		}
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return ""
+	}
+	for _, d := range []string{filepath.Join(home, "Downloads"), filepath.Join(home, "Unduhan"), home} {
+		if isDir(d) {
+			return d
+		}
+	}
+	return ""
+}
+
+func (f *Files) remember(path string) {
+	if f.settings != nil {
+		_ = f.settings.Update(func(s *Settings) { s.LastFolder = filepath.Dir(path) })
+	}
+}
+
+func isDir(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
 }

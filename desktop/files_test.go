@@ -27,6 +27,20 @@ func TestFiles(t *testing.T) {
 		}
 	})
 
+	t.Run("OK_DialogsOpenInTheLastFolder", func(t *testing.T) {
+		dir := t.TempDir()
+		settings, _, _ := newState(t, "")
+		fp := &fakePlatform{savePath: filepath.Join(dir, "a.pdf")}
+		f := &Files{platform: fp, settings: settings}
+		if _, err := f.SaveFile("a.pdf", ""); err != nil {
+			t.Fatal(err)
+		}
+		_, _ = f.OpenFile(nil)
+		if got := fp.openAsked[0].DefaultDirectory; got != dir {
+			t.Fatalf("open dialog starts in %q, want %q", got, dir)
+		}
+	})
+
 	t.Run("OK_SaveCancelled", func(t *testing.T) {
 		f := &Files{platform: &fakePlatform{}}
 		if path, err := f.SaveFile("a.pdf", ""); path != "" || err != nil {

@@ -68,7 +68,7 @@ func run() int {
 			return fail(err)
 		}
 	}
-	files := &Files{}
+	files := &Files{settings: settings}
 	app := &App{settings: settings, session: session, pages: pages, files: files, log: log,
 		realtime: &Realtime{Settings: settings, Session: session, Log: log, Backoff: DefaultBackoff}}
 	uniqueID := "id.sch.tatib.desktop"

@@ -18,14 +18,14 @@ type wailsPlatform struct {
 
 func (p wailsPlatform) SaveDialog(o SaveDialog) (string, error) {
 	return runtime.SaveFileDialog(p.ctx, runtime.SaveDialogOptions{
-		Title: o.Title, DefaultFilename: o.DefaultFilename, Filters: runtimeFilters(o.Filters),
-		CanCreateDirectories: true,
+		Title: o.Title, DefaultDirectory: o.DefaultDirectory, DefaultFilename: o.DefaultFilename,
+		Filters: runtimeFilters(o.Filters), CanCreateDirectories: true,
 	})
 }
 
 func (p wailsPlatform) OpenDialog(o OpenDialog) (string, error) {
 	return runtime.OpenFileDialog(p.ctx, runtime.OpenDialogOptions{
-		Title: o.Title, Filters: runtimeFilters(o.Filters),
+		Title: o.Title, DefaultDirectory: o.DefaultDirectory, Filters: runtimeFilters(o.Filters),
 	})
 }
 

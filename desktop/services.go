@@ -18,15 +18,17 @@ type FileFilter struct {
 
 // SaveDialog describes a native save dialog.
 type SaveDialog struct {
-	Title           string
-	DefaultFilename string
-	Filters         []FileFilter
+	Title            string
+	DefaultDirectory string
+	DefaultFilename  string
+	Filters          []FileFilter
 }
 
 // OpenDialog describes a native open dialog.
 type OpenDialog struct {
-	Title   string
-	Filters []FileFilter
+	Title            string
+	DefaultDirectory string
+	Filters          []FileFilter
 }
 
 // Notification is one OS popup; URL is the page a click opens.

@@ -18,6 +18,7 @@ type Settings struct {
 	WindowWidth  int    `json:"window_width,omitempty"`
 	WindowHeight int    `json:"window_height,omitempty"`
 	Maximised    bool   `json:"maximised,omitempty"`
+	LastFolder   string `json:"last_folder,omitempty"` // where the file dialogs open
 }
 
 // SettingsStore keeps Settings in <config dir>/tatib/desktop.json.
