@@ -9,7 +9,7 @@ GO_MODULES := shared migrations server
 FRONT_SRC := $(shell find frontend/src frontend/public -type f 2>/dev/null) $(wildcard frontend/index.html frontend/vite.config.* frontend/tsconfig*.json)
 WEB_DIST := server/internal/web/dist
 
-.PHONY: run dev build frontend frontend-deps test test-go test-frontend test-e2e vet bench db-start db-stop desktop clean help
+.PHONY: run dev build frontend frontend-deps test test-go test-frontend test-e2e vet bench db-start db-stop desktop test-desktop clean help
 
 help:
 	@echo "make run       build and start Tatib on the private PostgreSQL cluster (with a demo school)"
