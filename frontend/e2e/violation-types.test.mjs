@@ -1,12 +1,10 @@
 // End-to-end cases for the violation master data screens (types & categories, SP thresholds,
-// handling types, the xlsx import). They register with the shared harness, so e2e/run.mjs runs
-// them when it loads this file; until it does, run them on their own with
-//   E2E_ONLY=violation-types TATIB_SERVER_BIN=… TATIB_TEST_DATABASE_URL=… node e2e/violation-types.mjs
+// handling types, the xlsx import). Registers its cases with harness.mjs's test(); run.mjs loads
+// every *.test.mjs. Only these: E2E_ONLY=violation-types npm run e2e
 import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import zlib from 'node:zlib';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { assert, assertEqual, shot, test } from './harness.mjs';
 import { ADMIN_PASSWORD } from './cases.mjs';
 
@@ -142,7 +140,7 @@ test('violation-types: system types are locked; create a category and a type; ba
   await expectVisible(ringan.getByTestId('type-row-alpha'), 'alpha inside Ringan');
   const bg = await ringan.getByTestId('category-badge').evaluate((el) => getComputedStyle(el).backgroundColor);
   assert(bg !== 'rgba(0, 0, 0, 0)' && bg !== 'rgb(255, 255, 255)', `category badge has a colour (${bg})`);
-  await shot(page, '20-violation-types');
+  await shot(page, 'violation-types-20-violation-types');
 
   // A system type: slug read-only, no "active" switch to turn off.
   await page.getByTestId('type-row-alpha').getByRole('button', { name: 'Ubah Alpha' }).click();
@@ -179,7 +177,7 @@ test('violation-types: system types are locked; create a category and a type; ba
   await page.waitForFunction((el) => el.getAttribute('aria-invalid') === 'true', await points.elementHandle());
   const pointsError = await points.evaluate((el) => document.getElementById(el.getAttribute('aria-describedby')?.split(' ').find((id) => id.endsWith('error')) ?? '')?.textContent ?? '');
   assert(pointsError.length > 0, 'points error text from the server');
-  await shot(page, '21-type-form-field-error');
+  await shot(page, 'violation-types-21-type-form-field-error');
   await points.fill('100');
   await dialog.getByRole('button', { name: 'Simpan' }).click();
   await dialog.waitFor({ state: 'hidden' });
@@ -191,7 +189,7 @@ test('violation-types: system types are locked; create a category and a type; ba
   dialog = page.getByRole('dialog');
   await dialog.getByRole('button', { name: 'Hapus' }).click();
   await expectVisible(dialog.getByTestId('delete-conflict'), 'category 409 message');
-  await shot(page, '22-category-in-use');
+  await shot(page, 'violation-types-22-category-in-use');
   await dialog.getByRole('button', { name: 'Batal' }).click();
   await dialog.waitFor({ state: 'hidden' });
 
@@ -223,7 +221,7 @@ test('violation-types: SP thresholds refuse a level not above the one before, th
   await page.waitForFunction((el) => el.getAttribute('aria-invalid') === 'true', await min1.elementHandle());
   assertEqual(await page.getByTestId('threshold-row-0').getByLabel('Poin minimum').getAttribute('aria-invalid'), 'false', 'row 0 not marked');
   await expectVisible(page.getByTestId('thresholds-error'), 'summary');
-  await shot(page, '23-thresholds-error');
+  await shot(page, 'violation-types-23-thresholds-error');
 
   await min1.fill('120');
   // Add a fourth level and save everything.
@@ -236,7 +234,7 @@ test('violation-types: SP thresholds refuse a level not above the one before, th
   await page.reload();
   await expectVisible(page.getByTestId('threshold-row-3'), 'fourth level after reload');
   assertEqual(await page.getByTestId('threshold-row-1').getByLabel('Poin minimum').inputValue(), '120', 'SP 2 saved');
-  await shot(page, '24-thresholds');
+  await shot(page, 'violation-types-24-thresholds');
 
   // Remove the fourth level again.
   await page.getByRole('button', { name: 'Hapus tingkat 4' }).click();
@@ -274,7 +272,7 @@ test('violation-types: handling types: add, rename, reorder, deactivate, delete'
   await toggle.click({ force: true });
   await expectVisible(page.getByText('Mediasi Teman Sebaya dinonaktifkan.'), 'deactivated notification');
   await page.waitForFunction((el) => !el.checked, await toggle.elementHandle());
-  await shot(page, '25-handling-types');
+  await shot(page, 'violation-types-25-handling-types');
 
   await page.getByRole('button', { name: 'Hapus Mediasi Teman Sebaya' }).click();
   const dialog = page.getByRole('dialog');
@@ -308,7 +306,7 @@ test('violation-types: download the template, import it, then see created and sk
   await writeFile(fakePath, 'kategori,nama,poin\nRingan,Contoh,5\n');
   await page.locator('[data-testid="import-dropzone"] input[type="file"]').setInputFiles(fakePath);
   await expectVisible(page.getByTestId('import-error'), 'not-an-xlsx error');
-  await shot(page, '26-import-error');
+  await shot(page, 'violation-types-26-import-error');
 
   // The template as it is, through the dropzone's input.
   await page.locator('[data-testid="import-dropzone"] input[type="file"]').setInputFiles(templatePath);
@@ -325,7 +323,7 @@ test('violation-types: download the template, import it, then see created and sk
   assertEqual(await created.locator('tbody tr').count(), 2, 'created table rows');
   const skippedRow = await skipped.locator('tbody tr').first().innerText();
   assert(skippedRow.startsWith('3'), `skipped row number is Excel's (3): ${skippedRow}`);
-  await shot(page, '27-import-result');
+  await shot(page, 'violation-types-27-import-result');
 
   // Again through "Pilih berkas" (the platform's file picker): everything is skipped now.
   const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Pilih berkas' }).click()]);
@@ -340,7 +338,7 @@ test('violation-types: download the template, import it, then see created and sk
   const headersError = page.getByTestId('import-error');
   await expectVisible(headersError.getByText('Baris judul tidak sesuai'), 'wrong headers title');
   await expectVisible(headersError.getByText('deskripsi', { exact: true }), 'expected headers listed');
-  await shot(page, '26b-import-wrong-headers');
+  await shot(page, 'violation-types-26b-import-wrong-headers');
 
   // …and English headers with a new category, a rejected row and a duplicate in the file.
   const filledPath = path.join(os.tmpdir(), `tatib-e2e-isi-${process.pid}.xlsx`);
@@ -360,7 +358,7 @@ test('violation-types: download the template, import it, then see created and sk
   await expectVisible(page.getByText('Kategori baru: Kebersihan'), 'new category named');
   assert((await page.getByTestId('import-rejected').locator('tbody tr').first().innerText()).startsWith('3'), 'rejected row 3');
   assert((await page.getByTestId('import-skipped').locator('tbody tr').first().innerText()).startsWith('4'), 'skipped row 4 (duplicate in the file)');
-  await shot(page, '27b-import-built-file');
+  await shot(page, 'violation-types-27b-import-built-file');
 
   // The types list has the imported types (the query was refreshed).
   await page.getByRole('button', { name: 'Lihat jenis pelanggaran' }).click();
@@ -375,28 +373,23 @@ test('violation-types: phone width (360 px) screens fit without sideways scrolli
   await page.goto('/violation-types');
   await expectVisible(page.getByTestId('type-row-alpha'), 'alpha row');
   await noSidewaysScroll(page, 'types');
-  await shot(page, '28-phone-violation-types');
+  await shot(page, 'violation-types-28-phone-violation-types');
 
   await page.goto('/sp-thresholds');
   await expectVisible(page.getByTestId('threshold-row-0'), 'threshold row');
   await noSidewaysScroll(page, 'thresholds');
-  await shot(page, '29-phone-thresholds');
+  await shot(page, 'violation-types-29-phone-thresholds');
 
   await page.goto('/handling-types');
   await expectVisible(page.getByTestId('handling-row-0'), 'handling row');
   await noSidewaysScroll(page, 'handling types');
-  await shot(page, '30-phone-handling-types');
+  await shot(page, 'violation-types-30-phone-handling-types');
 
   await page.goto('/violation-types/import');
   const templatePath = path.join(os.tmpdir(), `tatib-e2e-template-${process.pid}.xlsx`);
   await page.locator('[data-testid="import-dropzone"] input[type="file"]').setInputFiles(templatePath);
   await expectVisible(page.getByTestId('import-result'), 'import result');
   await noSidewaysScroll(page, 'import result');
-  await shot(page, '31-phone-import-result');
+  await shot(page, 'violation-types-31-phone-import-result');
 });
 
-// Run on its own (node e2e/violation-types.mjs) until e2e/run.mjs loads every case file.
-if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  process.env.E2E_ONLY ??= 'violation-types';
-  await import('./run.mjs');
-}
