@@ -1,31 +1,9 @@
 // The end-to-end cases, in order: later cases use the user the earlier ones create.
 import { assert, assertEqual, shot, test } from './harness.mjs';
+import { PHONE, expectVisible, newPage, noSidewaysScroll, signIn } from './helpers.mjs';
 
 export const ADMIN_PASSWORD = 'admin-e2e-Rahasia1';
 const STAFF = { username: 'guru.staf', name: 'Guru Staf Uji', password: 'awal123', newPassword: 'baru12345' };
-const DESKTOP = { width: 1280, height: 860 };
-
-async function newPage({ browser, baseURL, track }, viewport = DESKTOP) {
-  const context = await browser.newContext({ baseURL, viewport, locale: 'id-ID', timezoneId: 'UTC' });
-  context.setDefaultTimeout(15_000);
-  return track(await context.newPage());
-}
-
-async function signIn(page, username, password) {
-  await page.goto('/sign-in');
-  await page.getByLabel('Nama pengguna').fill(username);
-  await page.getByLabel('Kata sandi', { exact: false }).first().fill(password);
-  await page.getByRole('button', { name: 'Masuk' }).click();
-  await page.waitForURL((u) => !u.pathname.startsWith('/sign-in'));
-}
-
-async function expectVisible(locator, what) {
-  try {
-    await locator.first().waitFor({ state: 'visible' });
-  } catch (err) {
-    throw new Error(`not visible: ${what}\n${err.message}`);
-  }
-}
 
 function jakartaToday(lang) {
   return new Intl.DateTimeFormat(lang, { timeZone: 'Asia/Jakarta', weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' })
@@ -240,7 +218,7 @@ test('a server that cannot be reached gets a clear message and a retry', async (
 });
 
 test('phone width (360 px): burger menu, navigation, no sideways scrolling', async (ctx) => {
-  const page = await newPage(ctx, { width: 360, height: 740 });
+  const page = await newPage(ctx, PHONE);
   await page.goto('/sign-in');
   await shot(page, '14-phone-sign-in');
   await signIn(page, 'admin', ADMIN_PASSWORD);
@@ -260,7 +238,6 @@ test('phone width (360 px): burger menu, navigation, no sideways scrolling', asy
   await page.waitForURL(/\/users$/);
   await expectVisible(page.getByTestId('users-table'), 'users table');
   await page.waitForFunction(() => document.querySelector('[data-testid="navbar"]').getBoundingClientRect().right <= 1);
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  assert(overflow <= 0, `page scrolls sideways by ${overflow}px`);
+  await noSidewaysScroll(page, 'users at 360 px');
   await shot(page, '16-phone-users');
 });

@@ -5,16 +5,14 @@
 // else `go run`; TATIB_SIM_BIN overrides).
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, assert, assertEqual, SCREENSHOT_DIR, shot, test } from './harness.mjs';
 import { ADMIN_PASSWORD } from './cases.mjs';
+import { PHONE, expectVisible, freePort, newPage, noSidewaysScroll, signIn } from './helpers.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '../..');
-const DESKTOP = { width: 1280, height: 860 };
-const PHONE = { width: 360, height: 740 };
 const SIM_TOKEN = 'sim-token';
 const SIM_STUDENTS = 200;
 const WALI = { username: 'wali.e2e', name: 'Wali Kelas Uji', password: 'wali-e2e-1' };
@@ -23,18 +21,6 @@ const BK = { username: 'bk.e2e', name: 'Guru BK Uji', password: 'bk-e2e-12' };
 
 let sim = null;
 let simURL = '';
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.unref();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function startSimulator() {
   if (sim) return;
@@ -64,28 +50,6 @@ async function startSimulator() {
 function stopSimulator() {
   if (sim && sim.exitCode === null) sim.kill('SIGTERM');
   sim = null;
-}
-
-async function newPage({ browser, baseURL, track }, viewport = DESKTOP) {
-  const context = await browser.newContext({ baseURL, viewport, locale: 'id-ID', timezoneId: 'UTC' });
-  context.setDefaultTimeout(15_000);
-  return track(await context.newPage());
-}
-
-async function signIn(page, username, password) {
-  await page.goto('/sign-in');
-  await page.getByLabel('Nama pengguna').fill(username);
-  await page.getByLabel('Kata sandi', { exact: false }).first().fill(password);
-  await page.getByRole('button', { name: 'Masuk' }).click();
-  await page.waitForURL((u) => !u.pathname.startsWith('/sign-in'));
-}
-
-async function expectVisible(locator, what) {
-  try {
-    await locator.first().waitFor({ state: 'visible' });
-  } catch (err) {
-    throw new Error(`not visible: ${what}\n${err.message}`);
-  }
 }
 
 /** Calls the API from inside the signed-in page (same origin, the session cookie). */
@@ -118,11 +82,6 @@ async function syncAgain(scope) {
 async function phoneShot(page, name) {
   await shot(page, name);
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-screen.png`) });
-}
-
-async function noSidewaysScroll(page, what) {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  assert(overflow <= 0, `${what}: page scrolls sideways by ${overflow}px`);
 }
 
 test('school: integrations — a wrong token is reported, the right one counts the students, sync brings them in', async (ctx) => {

@@ -7,36 +7,8 @@ import zlib from 'node:zlib';
 import path from 'node:path';
 import { assert, assertEqual, shot, test } from './harness.mjs';
 import { ADMIN_PASSWORD } from './cases.mjs';
+import { PHONE, expectVisible, newPage, noSidewaysScroll, signIn } from './helpers.mjs';
 
-const DESKTOP = { width: 1280, height: 860 };
-const PHONE = { width: 360, height: 740 };
-
-async function newPage({ browser, baseURL, track }, viewport = DESKTOP) {
-  const context = await browser.newContext({ baseURL, viewport, locale: 'id-ID', timezoneId: 'UTC', acceptDownloads: true });
-  context.setDefaultTimeout(15_000);
-  return track(await context.newPage());
-}
-
-async function signIn(page) {
-  await page.goto('/sign-in');
-  await page.getByLabel('Nama pengguna').fill('admin');
-  await page.getByLabel('Kata sandi', { exact: false }).first().fill(ADMIN_PASSWORD);
-  await page.getByRole('button', { name: 'Masuk' }).click();
-  await page.waitForURL((u) => !u.pathname.startsWith('/sign-in'));
-}
-
-async function expectVisible(locator, what) {
-  try {
-    await locator.first().waitFor({ state: 'visible' });
-  } catch (err) {
-    throw new Error(`not visible: ${what}\n${err.message}`);
-  }
-}
-
-async function noSidewaysScroll(page, where) {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  assert(overflow <= 0, `${where}: page scrolls sideways by ${overflow}px`);
-}
 
 /** Calls the API from inside the page (same origin, the session cookie). */
 async function apiCall(page, method, url, body) {
@@ -124,7 +96,7 @@ function xlsx(rows) {
 
 test('violation-types: system types are locked; create a category and a type; bad input is shown at the fields', async (ctx) => {
   const page = await newPage(ctx);
-  await signIn(page);
+  await signIn(page, 'admin', ADMIN_PASSWORD);
   await page.getByRole('navigation', { name: 'Navigasi utama' }).getByRole('link', { name: 'Jenis pelanggaran' }).click();
   await page.waitForURL(/\/violation-types$/);
 
@@ -208,7 +180,7 @@ test('violation-types: system types are locked; create a category and a type; ba
 
 test('violation-types: SP thresholds refuse a level not above the one before, then save', async (ctx) => {
   const page = await newPage(ctx);
-  await signIn(page);
+  await signIn(page, 'admin', ADMIN_PASSWORD);
   await page.getByRole('navigation', { name: 'Navigasi utama' }).getByRole('link', { name: 'Ambang SP' }).click();
   await page.waitForURL(/\/sp-thresholds$/);
   await expectVisible(page.getByTestId('thresholds-rule'), 'the rule');
@@ -246,7 +218,7 @@ test('violation-types: SP thresholds refuse a level not above the one before, th
 
 test('violation-types: handling types: add, rename, reorder, deactivate, delete', async (ctx) => {
   const page = await newPage(ctx);
-  await signIn(page);
+  await signIn(page, 'admin', ADMIN_PASSWORD);
   await page.goto('/handling-types');
   const list = page.getByTestId('handling-list');
   await expectVisible(list.getByText('Teguran Lisan', { exact: true }), 'default handling types');
@@ -283,7 +255,7 @@ test('violation-types: handling types: add, rename, reorder, deactivate, delete'
 
 test('violation-types: download the template, import it, then see created and skipped rows', async (ctx) => {
   const page = await newPage(ctx);
-  await signIn(page);
+  await signIn(page, 'admin', ADMIN_PASSWORD);
   // One of the template's example rows already exists, so the first import skips it.
   const cats = await apiCall(page, 'GET', '/api/v1/violation-categories');
   const sedang = cats.body.data.find((c) => c.name === 'Sedang');
@@ -369,7 +341,7 @@ test('violation-types: download the template, import it, then see created and sk
 
 test('violation-types: phone width (360 px) screens fit without sideways scrolling', async (ctx) => {
   const page = await newPage(ctx, PHONE);
-  await signIn(page);
+  await signIn(page, 'admin', ADMIN_PASSWORD);
   await page.goto('/violation-types');
   await expectVisible(page.getByTestId('type-row-alpha'), 'alpha row');
   await noSidewaysScroll(page, 'types');

@@ -12,7 +12,7 @@ export type QueryValue = string | number | boolean | null | undefined;
 
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  /** Sent as JSON. */
+  /** Sent as JSON; a FormData body is sent as multipart with the browser's own boundary. */
   body?: unknown;
   /** Added to the URL; null, undefined and '' are left out. */
   query?: Record<string, QueryValue>;
@@ -43,8 +43,12 @@ export function apiUrl(path: string, query?: Record<string, QueryValue>): string
 
 async function send(path: string, opts: RequestOptions, accept: string): Promise<Response> {
   const headers: Record<string, string> = { Accept: accept };
-  let body: string | undefined;
-  if (opts.body !== undefined) {
+  let body: string | FormData | undefined;
+  if (opts.body instanceof FormData) {
+    // No Content-Type: the browser writes multipart/form-data with its boundary. (Inside
+    // the desktop app a fetch shim turns FormData into bytes: WebKitGTK crashes on it.)
+    body = opts.body;
+  } else if (opts.body !== undefined) {
     headers['Content-Type'] = 'application/json';
     body = JSON.stringify(opts.body);
   }

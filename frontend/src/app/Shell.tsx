@@ -26,18 +26,10 @@ import { NotificationBell } from '@/components/NotificationBell';
 import { PageErrorBoundary } from '@/components/errors';
 import { PageLoader } from '@/components/PageLoader';
 import { TodayInJakarta } from '@/components/TodayInJakarta';
+import { initials } from '@/lib/names';
 import { navItems } from '@/registry';
 import { useServerReachable } from './connectivity';
 import { visibleNav } from './nav';
-
-function initials(name: string): string {
-  return name
-    .split(/\s+/)
-    .filter(Boolean)
-    .slice(0, 2)
-    .map((w) => w[0]!.toUpperCase())
-    .join('');
-}
 
 function UserMenu() {
   const { t } = useTranslation();

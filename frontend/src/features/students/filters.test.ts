@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { apiUrl } from '@/api/client';
-import { changeFilters, DEFAULT_FILTERS, filtersFromSearch, filtersToSearch, initials, studentsQuery } from './filters';
+import { changeFilters, DEFAULT_FILTERS, filtersFromSearch, filtersToSearch, studentsQuery } from './filters';
+import { initials } from '@/lib/names';
 
 describe('student filters', () => {
   it('reads the URL, falling back to defaults for anything unreadable', () => {

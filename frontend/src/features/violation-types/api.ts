@@ -1,5 +1,4 @@
-import { api, apiDownload, apiRequest, apiUrl, type DownloadedFile } from '@/api/client';
-import { errorFromResponse, networkError } from '@/api/errors';
+import { api, apiDownload, type DownloadedFile } from '@/api/client';
 import type { List } from '@/api/types';
 
 /** Wire types: server/internal/api/openapi/violation_types.json. */
@@ -112,33 +111,6 @@ export const XLSX_ACCEPT = '.xlsx,application/vnd.openxmlformats-officedocument.
 /** The server's limit (MaxImportBytes): 5 MB. */
 export const MAX_IMPORT_BYTES = 5 * 1024 * 1024;
 
-/**
- * Sends a multipart upload. The shared client always sends JSON, so FormData goes through
- * fetch here with the browser's own multipart Content-Type (boundary included). Errors are
- * the same ApiError the client throws; on 401 the session check below sends the app to
- * sign-in through the client's handler.
- */
-async function upload<T>(path: string, form: FormData): Promise<T> {
-  let res: Response;
-  try {
-    res = await fetch(apiUrl(path), {
-      method: 'POST',
-      headers: { Accept: 'application/json' },
-      body: form,
-      credentials: 'same-origin',
-    });
-  } catch (cause) {
-    throw networkError(cause);
-  }
-  if (!res.ok) {
-    const err = await errorFromResponse(res);
-    // Let the shared client see the 401 too (its handler sends the app to sign-in).
-    if (err.status === 401) await apiRequest('/auth/me').catch(() => undefined);
-    throw err;
-  }
-  return (await res.json()) as T;
-}
-
 export const violationTypesApi = {
   listTypes: (p: TypeListParams, signal?: AbortSignal) =>
     api.get<ViolationTypeList>('/violation-types', { q: p.q, category_id: p.category_id, active: p.active }, signal),
@@ -163,6 +135,6 @@ export const violationTypesApi = {
   importFile: (file: File) => {
     const form = new FormData();
     form.append('file', file, file.name);
-    return upload<ImportResult>('/violation-types/import', form);
+    return api.post<ImportResult>('/violation-types/import', form);
   },
 };

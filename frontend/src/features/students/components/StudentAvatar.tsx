@@ -1,5 +1,5 @@
 import { Avatar, type AvatarProps } from '@mantine/core';
-import { initials } from '../filters';
+import { initials } from '@/lib/names';
 
 /** The student's initials in a circle (photos come later). */
 export function StudentAvatar({ name, gender, ...rest }: { name: string; gender?: string } & AvatarProps) {

@@ -1,0 +1,48 @@
+// Helpers shared by the end-to-end case files: pages, sign-in, visibility and layout checks.
+import net from 'node:net';
+import { assert } from './harness.mjs';
+
+export const DESKTOP = { width: 1280, height: 860 };
+export const PHONE = { width: 360, height: 740 };
+
+/** A fresh browser context (own cookies) in Indonesian, on a UTC clock so Jakarta dates show. */
+export async function newPage({ browser, baseURL, track }, viewport = DESKTOP) {
+  const context = await browser.newContext({ baseURL, viewport, locale: 'id-ID', timezoneId: 'UTC', acceptDownloads: true });
+  context.setDefaultTimeout(15_000);
+  return track(await context.newPage());
+}
+
+/** Signs in through the form and waits to leave the sign-in page. */
+export async function signIn(page, username, password) {
+  await page.goto('/sign-in');
+  await page.getByLabel('Nama pengguna').fill(username);
+  await page.getByLabel('Kata sandi', { exact: false }).first().fill(password);
+  await page.getByRole('button', { name: 'Masuk' }).click();
+  await page.waitForURL((u) => !u.pathname.startsWith('/sign-in'));
+}
+
+export async function expectVisible(locator, what) {
+  try {
+    await locator.first().waitFor({ state: 'visible' });
+  } catch (err) {
+    throw new Error(`not visible: ${what}\n${err.message}`);
+  }
+}
+
+export async function noSidewaysScroll(page, where) {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert(overflow <= 0, `${where}: page scrolls sideways by ${overflow}px`);
+}
+
+/** A TCP port free on 127.0.0.1 right now. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.unref();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
