@@ -9,7 +9,7 @@ GO_MODULES := shared migrations server
 FRONT_SRC := $(shell find frontend/src frontend/public -type f 2>/dev/null) $(wildcard frontend/index.html frontend/vite.config.* frontend/tsconfig*.json)
 WEB_DIST := server/internal/web/dist
 
-.PHONY: run dev build frontend frontend-deps test test-go test-frontend test-e2e vet bench db-start db-stop desktop test-desktop clean help
+.PHONY: run dev build frontend frontend-deps test test-go test-frontend test-e2e vet bench db-start db-stop desktop test-desktop test-fuzz clean help
 
 help:
 	@echo "make run       build and start Tatib on the private PostgreSQL cluster (with a demo school)"
@@ -64,7 +64,8 @@ dev: frontend-deps build
 
 vet:
 	@for m in $(GO_MODULES); do (cd $$m && go vet ./...); done
-	@test -z "$$(gofmt -l $(GO_MODULES))" || { echo "gofmt needed:"; gofmt -l $(GO_MODULES); exit 1; }
+	@cd desktop && CGO_ENABLED=0 go vet ./...
+	@test -z "$$(gofmt -l $(GO_MODULES) desktop main.go)" || { echo "gofmt needed:"; gofmt -l $(GO_MODULES) desktop main.go; exit 1; }
 
 # Tests run against the private cluster unless TATIB_TEST_DATABASE_URL is set;
 # each test gets its own database cloned from a migrated template.
@@ -81,7 +82,13 @@ test-e2e: build
 	@export TATIB_TEST_DATABASE_URL=$${TATIB_TEST_DATABASE_URL:-$$(scripts/db.sh url postgres)}; \
 	 cd frontend && TZ=UTC TATIB_SERVER_BIN=$(BIN)/tatib-server npm run e2e --if-present
 
-test: test-go test-frontend test-e2e test-desktop
+# The import parser's fuzz test beyond its seed corpus, briefly; run it
+# longer by hand with FUZZTIME=10m make test-fuzz.
+FUZZTIME ?= 10s
+test-fuzz:
+	cd server && go test -run '^$$' -fuzz=FuzzParseImport -fuzztime=$(FUZZTIME) ./internal/violationtype/
+
+test: test-go test-fuzz test-frontend test-e2e test-desktop
 
 ## Desktop ------------------------------------------------------------------
 
