@@ -85,7 +85,7 @@ func xlsx(t testing.TB, rows [][]any, edit ...func(f *excelize.File, sheet strin
 }
 
 // upload posts data as the multipart field "file".
-func upload(t *testing.T, c *apitest.Client, field, filename string, data []byte) *apitest.Response {
+func upload(t testing.TB, c *apitest.Client, field, filename string, data []byte) *apitest.Response {
 	t.Helper()
 	var body bytes.Buffer
 	mw := multipart.NewWriter(&body)
