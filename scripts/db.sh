@@ -74,9 +74,15 @@ create() {
 	[ -s "$pwfile" ] || head -c 24 /dev/urandom | base64 | tr -dc 'A-Za-z0-9' > "$pwfile"
 	local tmp; tmp=$(mktemp); cp "$pwfile" "$tmp"
 	if [ "$(id -u)" = 0 ]; then
-		# The postgres user must be able to reach the data folder.
+		# The postgres user must be able to reach the data folder: give
+		# traverse-only permission where it is missing, and say so.
 		local d=$data
-		while [ "$d" != / ]; do chmod o+x "$d" 2>/dev/null || true; d=$(dirname "$d"); done
+		while [ "$d" != / ]; do
+			if ! runuser -u postgres -- test -x "$d" 2>/dev/null; then
+				chmod o+x "$d" && echo "db.sh: made $d traversable (o+x) so the postgres user can reach $pgdata" >&2
+			fi
+			d=$(dirname "$d")
+		done
 		chown postgres "$tmp"
 		mkdir -p "$pgdata"; chown postgres "$pgdata"
 	fi
