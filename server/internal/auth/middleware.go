@@ -41,6 +41,7 @@ func (s *Service) Middleware(next http.Handler) http.Handler {
 			p, err := s.Authenticate(r.Context(), token)
 			if err == nil {
 				p.ViaCookie = viaCookie
+				httpx.SetLogUser(r.Context(), p.User.Username)
 				r = r.WithContext(WithPrincipal(r.Context(), p))
 			} else if apperr.Code(err) != apperr.Unauthorized {
 				httpx.Error(w, r, err)

@@ -13,7 +13,17 @@ import (
 
 type ctxKey int
 
-const requestIDKey ctxKey = 1
+const (
+	requestIDKey ctxKey = 1
+	logUserKey   ctxKey = 2
+)
+
+// SetLogUser names the signed-in user on the request's log line.
+func SetLogUser(ctx context.Context, username string) {
+	if p, ok := ctx.Value(logUserKey).(*string); ok {
+		*p = username
+	}
+}
 
 // RequestID returns the id of the request being served.
 func RequestID(ctx context.Context) string {
@@ -62,11 +72,13 @@ func Logging(log *slog.Logger) func(http.Handler) http.Handler {
 			w.Header().Set("X-Request-Id", id)
 			rec := &recorder{ResponseWriter: w}
 			start := time.Now()
-			next.ServeHTTP(rec, r.WithContext(context.WithValue(r.Context(), requestIDKey, id)))
+			user := ""
+			ctx := context.WithValue(context.WithValue(r.Context(), requestIDKey, id), logUserKey, &user)
+			next.ServeHTTP(rec, r.WithContext(ctx))
 			if rec.status == 0 {
 				rec.status = http.StatusOK
 			}
-			log.Info("request", "request_id", id, "method", r.Method, "path", r.URL.Path,
+			log.Info("request", "request_id", id, "method", r.Method, "path", r.URL.Path, "user", user,
 				"status", rec.status, "bytes", rec.bytes, "took", time.Since(start).Round(time.Microsecond))
 		})
 	}
