@@ -1,0 +1,108 @@
+import { inJakarta, type DateInput } from '@/lib/dates';
+
+/**
+ * Every action code the server records (grep server/ for `audit.Record(`), mapped to its
+ * key under "actions" in this feature's catalogues. Codes nest ("students.sync" and
+ * "students.sync.failed"), so the keys are flat rather than the codes themselves.
+ */
+export const ACTION_KEYS: Readonly<Record<string, string>> = {
+  'user.create': 'userCreate',
+  'user.update': 'userUpdate',
+  'user.delete': 'userDelete',
+  'user.deactivate': 'userDeactivate',
+  'user.password.reset': 'userPasswordReset',
+  'user.password.change': 'userPasswordChange',
+  'role.permissions.update': 'rolePermissionsUpdate',
+  'settings.school.update': 'settingsSchoolUpdate',
+  'settings.student_affairs.update': 'settingsStudentAffairsUpdate',
+  'students.sync': 'studentsSync',
+  'students.sync.failed': 'studentsSyncFailed',
+  'class.homeroom_teacher.update': 'classHomeroomTeacherUpdate',
+  'demo.load': 'demoLoad',
+  'violation_category.create': 'violationCategoryCreate',
+  'violation_category.update': 'violationCategoryUpdate',
+  'violation_category.delete': 'violationCategoryDelete',
+  'violation_type.create': 'violationTypeCreate',
+  'violation_type.update': 'violationTypeUpdate',
+  'violation_type.delete': 'violationTypeDelete',
+  'violation_type.import': 'violationTypeImport',
+  'sp_threshold.replace': 'spThresholdReplace',
+  'handling_type.create': 'handlingTypeCreate',
+  'handling_type.update': 'handlingTypeUpdate',
+  'handling_type.delete': 'handlingTypeDelete',
+};
+
+/** The entity kinds the server records, in the filter's order (keys under "entities"). */
+export const ENTITIES = [
+  'user',
+  'role',
+  'setting',
+  'class',
+  'student_sync',
+  'school',
+  'violation_category',
+  'violation_type',
+  'sp_threshold',
+  'handling_type',
+] as const;
+
+/** The feature's t (useTranslation('audit')), or any lookup by key. */
+export type Translate = (key: string) => string;
+
+/** The catalogue key for an action code, or null for a code this screen does not know. */
+export function actionKey(action: string): string | null {
+  return Object.hasOwn(ACTION_KEYS, action) ? `actions.${ACTION_KEYS[action]}` : null;
+}
+
+/** A readable phrase for an action code; an unknown code is shown as it is. */
+export function actionLabel(action: string, t: Translate): string {
+  const key = actionKey(action);
+  return key ? t(key) : action;
+}
+
+/** The label of an entity kind; an unknown kind is shown as it is. */
+export function entityLabel(entity: string, t: Translate): string {
+  return (ENTITIES as readonly string[]).includes(entity) ? t(`entities.${entity}`) : entity;
+}
+
+export interface PermissionDiff {
+  added: string[];
+  removed: string[];
+  /** How many permissions the role kept. */
+  kept: number;
+}
+
+function names(v: unknown): string[] {
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+}
+
+/**
+ * What a role.permissions.update changed: details are {before: [...], after: [...]} (either
+ * may be null for an empty set). Sorted by name.
+ */
+export function permissionDiff(details: unknown): PermissionDiff {
+  const d = (typeof details === 'object' && details !== null ? details : {}) as Record<string, unknown>;
+  const before = new Set(names(d.before));
+  const after = new Set(names(d.after));
+  const added = [...after].filter((p) => !before.has(p)).sort();
+  const removed = [...before].filter((p) => !after.has(p)).sort();
+  const kept = [...after].filter((p) => before.has(p)).length;
+  return { added, removed, kept };
+}
+
+/** Whether the details say anything ({} and null do not). */
+export function hasDetails(details: unknown): boolean {
+  if (details === null || details === undefined) return false;
+  if (typeof details === 'object') return Object.keys(details).length > 0;
+  return true;
+}
+
+/**
+ * An audit time to the second, in Jakarta: "22 Nov 2026 14.05.09" (id) / "… 14:05:09" (en).
+ * TODO(shared): becomes a `dateTimeSeconds` style of src/lib/dates.ts formatDate.
+ */
+export function formatAuditTime(value: DateInput, lang = 'id'): string {
+  const d = inJakarta(value);
+  if (!d.isValid()) return '';
+  return lang === 'en' ? d.locale('en').format('D MMM YYYY HH:mm:ss') : d.locale('id').format('D MMM YYYY HH.mm.ss');
+}

@@ -1,0 +1,271 @@
+import { Fragment, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useMediaQuery } from '@mantine/hooks';
+import { ActionIcon, Box, Button, Card, Center, Collapse, Group, Loader, Pagination, Select, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
+import { IconChevronDown, IconChevronRight, IconFilter } from '@tabler/icons-react';
+import { PageHeader } from '@/components/PageHeader';
+import type { AuditEntry } from '../api';
+import { ENTITIES, actionKey, actionLabel, entityLabel, formatAuditTime } from '../actions';
+import { AuditDetails } from '../components/AuditDetails';
+import { useAuditLog } from '../hooks';
+
+const PER_PAGE = 25;
+const ALL = 'all';
+
+function useLabels() {
+  const { t, i18n } = useTranslation('audit');
+  const { t: tc } = useTranslation();
+  const lang = i18n.resolvedLanguage ?? i18n.language;
+  return {
+    time: (e: AuditEntry) => formatAuditTime(e.at, lang),
+    actor: (e: AuditEntry) => e.actor_name || t('system'),
+    action: (e: AuditEntry) => actionLabel(e.action, t),
+    entity: (e: AuditEntry) => entityLabel(e.entity, t),
+    /** The record's id; a role also by its name ("Tamu (other)"). */
+    entityId: (e: AuditEntry) =>
+      e.entity === 'role' && e.entity_id ? `${tc(`role.${e.entity_id}`, { defaultValue: e.entity_id })} (${e.entity_id})` : e.entity_id,
+  };
+}
+
+/** The action phrase, with the raw code beneath when the phrase is a translation. */
+function ActionCell({ entry }: { entry: AuditEntry }) {
+  const l = useLabels();
+  return (
+    <>
+      <Text size="sm" fw={500}>
+        {l.action(entry)}
+      </Text>
+      {actionKey(entry.action) && (
+        <Text size="xs" c="dimmed" ff="monospace">
+          {entry.action}
+        </Text>
+      )}
+    </>
+  );
+}
+
+function EntityCell({ entry }: { entry: AuditEntry }) {
+  const l = useLabels();
+  return (
+    <>
+      <Text size="sm">{l.entity(entry)}</Text>
+      {entry.entity_id && (
+        <Text size="xs" c="dimmed" ff="monospace">
+          {l.entityId(entry)}
+        </Text>
+      )}
+    </>
+  );
+}
+
+export default function AuditLogPage() {
+  const { t } = useTranslation('audit');
+  const { t: tc } = useTranslation();
+  const l = useLabels();
+  const narrow = useMediaQuery('(max-width: 36em)');
+
+  const [entity, setEntity] = useState(ALL);
+  const [page, setPage] = useState(1);
+  const [open, setOpen] = useState<ReadonlySet<number>>(new Set());
+  const log = useAuditLog({ entity: entity === ALL ? '' : entity, page, per_page: PER_PAGE });
+
+  const meta = log.data?.meta;
+  const rows = log.data?.data ?? [];
+
+  const toggle = (id: number) =>
+    setOpen((prev) => {
+      const next = new Set(prev);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+
+  const toggleLabel = (e: AuditEntry) => (open.has(e.id) ? t('hideDetails') : t('showDetails'));
+
+  return (
+    <>
+      <PageHeader title={t('title')} description={t('description')} />
+      <Card withBorder padding={0}>
+        <Group p="md" gap="sm" align="flex-end" wrap="wrap">
+          <Select
+            label={t('filters.entity')}
+            leftSection={<IconFilter size={16} />}
+            data={[
+              { value: ALL, label: t('filters.allEntities') },
+              ...ENTITIES.map((e) => ({ value: e, label: t(`entities.${e}`) })),
+            ]}
+            value={entity}
+            onChange={(v) => {
+              setEntity(v ?? ALL);
+              setPage(1);
+              setOpen(new Set());
+            }}
+            allowDeselect={false}
+            data-testid="audit-entity-filter"
+            style={{ flex: '0 1 260px' }}
+          />
+        </Group>
+
+        {narrow ? (
+          <Stack gap={0} data-testid="audit-table">
+            {rows.map((e) => (
+              <Stack
+                key={e.id}
+                gap={4}
+                px="md"
+                py="sm"
+                data-testid={`audit-row-${e.id}`}
+                data-action={e.action}
+                style={{ borderTop: '1px solid var(--mantine-color-gray-2)', minWidth: 0 }}
+              >
+                <Group justify="space-between" gap="xs" wrap="nowrap">
+                  <Text size="xs" c="dimmed">
+                    {l.time(e)}
+                  </Text>
+                  <Text size="xs" c="dimmed" ff="monospace" truncate>
+                    {e.address || '—'}
+                  </Text>
+                </Group>
+                <Box>
+                  <ActionCell entry={e} />
+                </Box>
+                <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                  <Text span size="sm" fw={500}>
+                    {l.actor(e)}
+                  </Text>
+                  {' · '}
+                  {l.entity(e)}
+                  {e.entity_id && (
+                    <Text span size="xs" c="dimmed" ff="monospace">
+                      {' '}
+                      {l.entityId(e)}
+                    </Text>
+                  )}
+                </Text>
+                <Button
+                  variant="subtle"
+                  size="compact-sm"
+                  px={0}
+                  style={{ alignSelf: 'flex-start' }}
+                  leftSection={open.has(e.id) ? <IconChevronDown size={16} /> : <IconChevronRight size={16} />}
+                  aria-expanded={open.has(e.id)}
+                  aria-controls={`audit-details-${e.id}`}
+                  onClick={() => toggle(e.id)}
+                >
+                  {toggleLabel(e)}
+                </Button>
+                <Collapse in={open.has(e.id)}>
+                  <Box id={`audit-details-${e.id}`} data-testid={`audit-details-${e.id}`} pt={4}>
+                    {open.has(e.id) && <AuditDetails entry={e} />}
+                  </Box>
+                </Collapse>
+              </Stack>
+            ))}
+          </Stack>
+        ) : (
+          <Table.ScrollContainer minWidth={820}>
+            <Table highlightOnHover verticalSpacing="sm" aria-label={t('title')} data-testid="audit-table">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th w={44}>
+                    <VisuallyHidden>{t('fields.details')}</VisuallyHidden>
+                  </Table.Th>
+                  <Table.Th>{t('fields.at')}</Table.Th>
+                  <Table.Th>{t('fields.actor')}</Table.Th>
+                  <Table.Th>{t('fields.action')}</Table.Th>
+                  <Table.Th>{t('fields.entity')}</Table.Th>
+                  <Table.Th>{t('fields.address')}</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {rows.map((e) => (
+                  <Fragment key={e.id}>
+                    <Table.Tr data-testid={`audit-row-${e.id}`} data-action={e.action}>
+                      <Table.Td>
+                        <ActionIcon
+                          variant="subtle"
+                          color="gray"
+                          aria-label={`${toggleLabel(e)}: ${l.action(e)}`}
+                          aria-expanded={open.has(e.id)}
+                          aria-controls={`audit-details-${e.id}`}
+                          onClick={() => toggle(e.id)}
+                        >
+                          {open.has(e.id) ? <IconChevronDown size={18} /> : <IconChevronRight size={18} />}
+                        </ActionIcon>
+                      </Table.Td>
+                      <Table.Td>
+                        <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+                          {l.time(e)}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td>
+                        <Text size="sm" c={e.actor_name ? undefined : 'dimmed'}>
+                          {l.actor(e)}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td>
+                        <ActionCell entry={e} />
+                      </Table.Td>
+                      <Table.Td>
+                        <EntityCell entry={e} />
+                      </Table.Td>
+                      <Table.Td>
+                        <Text size="sm" ff="monospace">
+                          {e.address || '—'}
+                        </Text>
+                      </Table.Td>
+                    </Table.Tr>
+                    {open.has(e.id) && (
+                      <Table.Tr bg="var(--mantine-color-gray-0)">
+                        <Table.Td />
+                        <Table.Td colSpan={5} id={`audit-details-${e.id}`} data-testid={`audit-details-${e.id}`} aria-label={t('detailsFor', { id: e.id })}>
+                          <AuditDetails entry={e} />
+                        </Table.Td>
+                      </Table.Tr>
+                    )}
+                  </Fragment>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+
+        {log.isPending && (
+          <Center p="xl">
+            <Loader aria-label={tc('loading')} />
+          </Center>
+        )}
+        {!log.isPending && rows.length === 0 && (
+          <Text c="dimmed" ta="center" p="xl">
+            {entity !== ALL ? t('emptyFiltered') : t('empty')}
+          </Text>
+        )}
+
+        {meta && meta.total > 0 && (
+          <Stack p="md" gap="xs" align="center">
+            {meta.last_page > 1 && (
+              <Pagination
+                total={meta.last_page}
+                value={meta.page}
+                onChange={(p) => {
+                  setPage(p);
+                  setOpen(new Set());
+                }}
+                size="sm"
+                siblings={narrow ? 0 : 1}
+                getControlProps={(control) => ({ 'aria-label': tc(`pagination.${control}`) })}
+              />
+            )}
+            <Text size="xs" c="dimmed">
+              {tc('pagination.summary', {
+                from: (meta.page - 1) * meta.per_page + 1,
+                to: Math.min(meta.page * meta.per_page, meta.total),
+                total: meta.total,
+              })}
+            </Text>
+          </Stack>
+        )}
+      </Card>
+    </>
+  );
+}
