@@ -20,6 +20,8 @@ export type DateStyle =
   | 'shortDate'
   /** 22 Nov 2026 14.05 (id) / 22 Nov 2026 14:05 (en) */
   | 'dateTime'
+  /** 22 Nov 2026 14.05.09 / 22 Nov 2026 14:05:09: logs */
+  | 'dateTimeSeconds'
   /** 14.05 / 14:05 */
   | 'time'
   /** 2026-11-22: for API query parameters */
@@ -31,6 +33,7 @@ const formats: Record<string, Record<DateStyle, string>> = {
     weekdayDate: 'dddd, D MMMM YYYY',
     shortDate: 'D MMM YYYY',
     dateTime: 'D MMM YYYY HH.mm',
+    dateTimeSeconds: 'D MMM YYYY HH.mm.ss',
     time: 'HH.mm',
     iso: 'YYYY-MM-DD',
   },
@@ -39,6 +42,7 @@ const formats: Record<string, Record<DateStyle, string>> = {
     weekdayDate: 'dddd, D MMMM YYYY',
     shortDate: 'D MMM YYYY',
     dateTime: 'D MMM YYYY HH:mm',
+    dateTimeSeconds: 'D MMM YYYY HH:mm:ss',
     time: 'HH:mm',
     iso: 'YYYY-MM-DD',
   },

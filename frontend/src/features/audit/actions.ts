@@ -1,4 +1,4 @@
-import { inJakarta, type DateInput } from '@/lib/dates';
+import { formatDate, type DateInput } from '@/lib/dates';
 
 /**
  * Every action code the server records (grep server/ for `audit.Record(`), mapped to its
@@ -97,12 +97,7 @@ export function hasDetails(details: unknown): boolean {
   return true;
 }
 
-/**
- * An audit time to the second, in Jakarta: "22 Nov 2026 14.05.09" (id) / "… 14:05:09" (en).
- * TODO(shared): becomes a `dateTimeSeconds` style of src/lib/dates.ts formatDate.
- */
+/** An audit time to the second, in Jakarta: "22 Nov 2026 14.05.09" (id) / "… 14:05:09" (en). */
 export function formatAuditTime(value: DateInput, lang = 'id'): string {
-  const d = inJakarta(value);
-  if (!d.isValid()) return '';
-  return lang === 'en' ? d.locale('en').format('D MMM YYYY HH:mm:ss') : d.locale('id').format('D MMM YYYY HH.mm.ss');
+  return formatDate(value, 'dateTimeSeconds', lang);
 }
