@@ -89,6 +89,13 @@ func serve(ctx context.Context) error {
 		return err
 	}
 	defer db.Close()
+	// Take the address first: a second copy started by mistake stops here,
+	// before it migrates or loads anything.
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
+	}
+	defer ln.Close()
 	if err := pg.Migrate(ctx, db.DB, log); err != nil {
 		return err
 	}
@@ -119,10 +126,6 @@ func serve(ctx context.Context) error {
 	background(ctx, deps)
 
 	hs := &http.Server{Addr: cfg.Addr, Handler: srv, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
-	ln, err := net.Listen("tcp", cfg.Addr)
-	if err != nil {
-		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
-	}
 	log.Info("tatib serving", "addr", ln.Addr().String(), "url", cfg.BaseURL)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
