@@ -428,6 +428,9 @@ func TestHomeroomScoping(t *testing.T) {
 	wali.Do("GET", "/api/v1/departments", nil).Want(200).JSON(&deps)
 	if len(deps.Data) != 1 || deps.Data[0].ID != *own.DepartmentID {
 		t.Errorf("departments: %+v", deps.Data)
+	} else if d := deps.Data[0]; d.ClassCount != 1 || d.StudentCount != own.StudentCount {
+		// The counts, too, cover only the teacher's class.
+		t.Errorf("department counts for a homeroom teacher: %+v, own class has %d students", d, own.StudentCount)
 	}
 	lonely.Do("GET", "/api/v1/departments", nil).Want(200).JSON(&deps)
 	if len(deps.Data) != 0 {

@@ -140,11 +140,14 @@ type Store struct {
 // NewStore returns a Store.
 func NewStore(db *sqlx.DB) *Store { return &Store{db: db} }
 
-// Departments lists departments; a homeroom teacher sees only their class's.
+// Departments lists departments; a homeroom teacher sees only their class's,
+// and its counts cover only their class.
 func (s *Store) Departments(ctx context.Context, sc Scope) ([]Department, error) {
 	const q = `SELECT d.id, d.code, d.name,
-			(SELECT count(*) FROM classes c WHERE c.department_id = d.id) AS class_count,
-			(SELECT count(*) FROM students st JOIN classes c ON c.id = st.class_id WHERE c.department_id = d.id AND st.active) AS student_count
+			(SELECT count(*) FROM classes c WHERE c.department_id = d.id
+				AND ($1::bigint = 0 OR c.homeroom_teacher_id = $1)) AS class_count,
+			(SELECT count(*) FROM students st JOIN classes c ON c.id = st.class_id WHERE c.department_id = d.id AND st.active
+				AND ($1::bigint = 0 OR c.homeroom_teacher_id = $1)) AS student_count
 		FROM departments d
 		WHERE ($1::bigint = 0 OR d.id IN (SELECT department_id FROM classes WHERE homeroom_teacher_id = $1))
 		ORDER BY d.code`
