@@ -1,13 +1,14 @@
 import { Fragment, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMediaQuery } from '@mantine/hooks';
-import { ActionIcon, Box, Button, Card, Center, Collapse, Group, Loader, Pagination, Select, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Box, Button, Card, Center, Collapse, Group, Loader, Select, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { IconChevronDown, IconChevronRight, IconFilter } from '@tabler/icons-react';
 import { PageHeader } from '@/components/PageHeader';
 import type { AuditEntry } from '../api';
 import { ENTITIES, actionKey, actionLabel, entityLabel, formatAuditTime } from '../actions';
 import { AuditDetails } from '../components/AuditDetails';
 import { useAuditLog } from '../hooks';
+import { ListPager } from '@/components/ListPager';
 
 const PER_PAGE = 25;
 const ALL = 'all';
@@ -241,30 +242,14 @@ export default function AuditLogPage() {
           </Text>
         )}
 
-        {meta && meta.total > 0 && (
-          <Stack p="md" gap="xs" align="center">
-            {meta.last_page > 1 && (
-              <Pagination
-                total={meta.last_page}
-                value={meta.page}
-                onChange={(p) => {
-                  setPage(p);
-                  setOpen(new Set());
-                }}
-                size="sm"
-                siblings={narrow ? 0 : 1}
-                getControlProps={(control) => ({ 'aria-label': tc(`pagination.${control}`) })}
-              />
-            )}
-            <Text size="xs" c="dimmed">
-              {tc('pagination.summary', {
-                from: (meta.page - 1) * meta.per_page + 1,
-                to: Math.min(meta.page * meta.per_page, meta.total),
-                total: meta.total,
-              })}
-            </Text>
-          </Stack>
-        )}
+        <ListPager
+          meta={meta}
+          onChange={(p) => {
+            setPage(p);
+            setOpen(new Set());
+          }}
+          narrow={narrow}
+        />
       </Card>
     </>
   );

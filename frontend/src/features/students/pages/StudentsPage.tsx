@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useDebouncedValue, useDisclosure, useMediaQuery } from '@mantine/hooks';
-import { Anchor, Badge, Button, Card, Collapse, Center, Group, Loader, Pagination, Select, Stack, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { Anchor, Badge, Button, Card, Collapse, Center, Group, Loader, Select, Stack, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
 import { IconChevronRight, IconFilter, IconSchool, IconSearch } from '@tabler/icons-react';
 import { useSession } from '@/auth/session';
 import { PageHeader } from '@/components/PageHeader';
@@ -11,6 +11,7 @@ import { StudentAvatar } from '../components/StudentAvatar';
 import { changeFilters, filtersFromSearch, filtersToSearch, type StudentFilters } from '../filters';
 import { useClasses, useDepartments, useStudents } from '../hooks';
 import { GRADES, gradeLabel, type Grade, type Student } from '../types';
+import { ListPager } from '@/components/ListPager';
 
 const PER_PAGE = 25;
 
@@ -242,27 +243,7 @@ export default function StudentsPage() {
           </Text>
         )}
 
-        {meta && meta.total > 0 && (
-          <Stack p="md" gap="xs" align="center">
-            {meta.last_page > 1 && (
-              <Pagination
-                total={meta.last_page}
-                value={meta.page}
-                onChange={(page) => update({ page })}
-                size="sm"
-                siblings={narrow ? 0 : 1}
-                getControlProps={(control) => ({ 'aria-label': tc(`pagination.${control}`) })}
-              />
-            )}
-            <Text size="xs" c="dimmed" data-testid="students-summary">
-              {tc('pagination.summary', {
-                from: (meta.page - 1) * meta.per_page + 1,
-                to: Math.min(meta.page * meta.per_page, meta.total),
-                total: meta.total,
-              })}
-            </Text>
-          </Stack>
-        )}
+        <ListPager meta={meta} onChange={(page) => update({ page })} narrow={narrow} summaryTestId="students-summary" />
       </Card>
     </>
   );

@@ -10,7 +10,6 @@ import {
   Group,
   Loader,
   Menu,
-  Pagination,
   Select,
   Stack,
   Table,
@@ -27,6 +26,7 @@ import { DeleteUserModal } from '../components/DeleteUserModal';
 import { ResetPasswordModal } from '../components/ResetPasswordModal';
 import { UserFormModal } from '../components/UserFormModal';
 import { useUsers } from '../hooks';
+import { ListPager } from '@/components/ListPager';
 
 const PER_PAGE = 20;
 
@@ -283,27 +283,7 @@ export default function UsersPage() {
           </Text>
         )}
 
-        {meta && meta.total > 0 && (
-          <Stack p="md" gap="xs" align="center">
-            {meta.last_page > 1 && (
-              <Pagination
-                total={meta.last_page}
-                value={meta.page}
-                onChange={setPage}
-                size="sm"
-                siblings={narrow ? 0 : 1}
-                getControlProps={(control) => ({ 'aria-label': tc(`pagination.${control}`) })}
-              />
-            )}
-            <Text size="xs" c="dimmed">
-              {tc('pagination.summary', {
-                from: (meta.page - 1) * meta.per_page + 1,
-                to: Math.min(meta.page * meta.per_page, meta.total),
-                total: meta.total,
-              })}
-            </Text>
-          </Stack>
-        )}
+        <ListPager meta={meta} onChange={setPage} narrow={narrow} />
       </Card>
 
       <UserFormModal

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ActionIcon, Alert, Badge, Button, Card, Center, Group, Loader, Modal, Stack, Switch, Text, TextInput } from '@mantine/core';
-import { IconAlertTriangle, IconArrowDown, IconArrowUp, IconCheck, IconPencil, IconPlus, IconTrash, IconX } from '@tabler/icons-react';
+import { ActionIcon, Badge, Button, Card, Center, Group, Loader, Switch, Text, TextInput } from '@mantine/core';
+import { IconArrowDown, IconArrowUp, IconCheck, IconPencil, IconPlus, IconTrash, IconX } from '@tabler/icons-react';
 import { isApiError } from '@/api/errors';
 import { useSession } from '@/auth/session';
 import { PageHeader } from '@/components/PageHeader';
@@ -10,6 +10,7 @@ import type { HandlingType } from '../api';
 import { SectionTabs } from '../components/SectionTabs';
 import { useDeleteHandlingType, useHandlingTypes, useSaveHandlingType } from '../hooks';
 import { reorderPatches } from '../order';
+import { DeleteOrDeactivateModal } from '../components/DeleteOrDeactivateModal';
 
 function fieldOrMessage(err: unknown, tc: Parameters<typeof errorMessage>[1]): string {
   if (isApiError(err) && err.fields.name) return err.fields.name;
@@ -165,73 +166,22 @@ function HandlingRow({
 
 function DeleteHandlingModal({ item, onClose }: { item: HandlingType | null; onClose: () => void }) {
   const { t } = useTranslation('violation-types');
-  const { t: tc } = useTranslation();
-  const remove = useDeleteHandlingType();
-  const save = useSaveHandlingType();
-  const [conflict, setConflict] = useState<string | null>(null);
-  useEffect(() => setConflict(null), [item]);
   return (
-    <Modal opened={!!item} onClose={onClose} title={t('handling.deleteDialog.title')}>
-      {item && (
-        <Stack gap="md">
-          <Text>{t('handling.deleteDialog.confirm', { name: item.name })}</Text>
-          <Text size="sm" c="dimmed">
-            {t('handling.deleteDialog.explain')}
-          </Text>
-          {conflict && (
-            <Alert color="orange" icon={<IconAlertTriangle />} role="alert" data-testid="delete-conflict">
-              {conflict}
-            </Alert>
-          )}
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={onClose}>
-              {tc('actions.cancel')}
-            </Button>
-            {conflict ? (
-              item.active && (
-                <Button
-                  color="orange"
-                  loading={save.isPending}
-                  onClick={() =>
-                    save.mutate(
-                      { id: item.id, input: { active: false } },
-                      {
-                        onSuccess: () => {
-                          notifySuccess(t('handling.deactivated', { name: item.name }));
-                          onClose();
-                        },
-                        onError: (err) => notifyError(err, tc),
-                      },
-                    )
-                  }
-                >
-                  {t('handling.deleteDialog.deactivate')}
-                </Button>
-              )
-            ) : (
-              <Button
-                color="red"
-                loading={remove.isPending}
-                onClick={() =>
-                  remove.mutate(item.id, {
-                    onSuccess: () => {
-                      notifySuccess(t('handling.deleted', { name: item.name }));
-                      onClose();
-                    },
-                    onError: (err) => {
-                      if (isApiError(err) && err.status === 409) setConflict(errorMessage(err, tc));
-                      else notifyError(err, tc);
-                    },
-                  })
-                }
-              >
-                {t('handling.deleteDialog.submit')}
-              </Button>
-            )}
-          </Group>
-        </Stack>
-      )}
-    </Modal>
+    <DeleteOrDeactivateModal
+      item={item}
+      onClose={onClose}
+      remove={useDeleteHandlingType()}
+      save={useSaveHandlingType()}
+      texts={(h) => ({
+        title: t('handling.deleteDialog.title'),
+        confirm: t('handling.deleteDialog.confirm', { name: h.name }),
+        explain: t('handling.deleteDialog.explain'),
+        submit: t('handling.deleteDialog.submit'),
+        deactivate: t('handling.deleteDialog.deactivate'),
+        deleted: t('handling.deleted', { name: h.name }),
+        deactivated: t('handling.deactivated', { name: h.name }),
+      })}
+    />
   );
 }
 
