@@ -3,23 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { assert, assertEqual, shot, test } from './harness.mjs';
 import { ADMIN_PASSWORD } from './cases.mjs';
-import { PHONE, expectVisible, newPage, noSidewaysScroll, signIn } from './helpers.mjs';
-
-/** Calls the API from inside the page (same origin, the session cookie). */
-async function apiCall(page, method, url, body) {
-  return page.evaluate(
-    async ([m, u, b]) => {
-      const res = await fetch(u, {
-        method: m,
-        headers: b ? { 'Content-Type': 'application/json', Accept: 'application/json' } : { Accept: 'application/json' },
-        body: b ? JSON.stringify(b) : undefined,
-      });
-      const text = await res.text();
-      return { status: res.status, body: text ? JSON.parse(text) : null };
-    },
-    [method, url, body],
-  );
-}
+import { PHONE, apiCall, expectVisible, newPage, noSidewaysScroll, signIn } from './helpers.mjs';
 
 async function createUser(page, username, role = 'staff') {
   const res = await apiCall(page, 'POST', '/api/v1/users', {

@@ -46,3 +46,22 @@ export function freePort() {
     });
   });
 }
+
+/**
+ * Calls the API from inside the signed-in page (same origin, the session cookie), as the app
+ * would; url is the full path ('/api/v1/...'). Answers { status, body } with body parsed JSON.
+ */
+export async function apiCall(page, method, url, body) {
+  return page.evaluate(
+    async ([m, u, b]) => {
+      const res = await fetch(u, {
+        method: m,
+        headers: b ? { 'Content-Type': 'application/json', Accept: 'application/json' } : { Accept: 'application/json' },
+        body: b ? JSON.stringify(b) : undefined,
+      });
+      const text = await res.text();
+      return { status: res.status, body: text ? JSON.parse(text) : null };
+    },
+    [method, url, body],
+  );
+}

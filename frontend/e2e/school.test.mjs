@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, assert, assertEqual, SCREENSHOT_DIR, shot, test } from './harness.mjs';
 import { ADMIN_PASSWORD } from './cases.mjs';
-import { PHONE, expectVisible, freePort, newPage, noSidewaysScroll, signIn } from './helpers.mjs';
+import { PHONE, apiCall, expectVisible, freePort, newPage, noSidewaysScroll, signIn } from './helpers.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '../..');
@@ -50,23 +50,6 @@ async function startSimulator() {
 function stopSimulator() {
   if (sim && sim.exitCode === null) sim.kill('SIGTERM');
   sim = null;
-}
-
-/** Calls the API from inside the signed-in page (same origin, the session cookie). */
-async function apiCall(page, method, url, body) {
-  const res = await page.evaluate(
-    async ({ method, url, body }) => {
-      const r = await fetch(`/api/v1${url}`, {
-        method,
-        headers: body ? { 'Content-Type': 'application/json', Accept: 'application/json' } : { Accept: 'application/json' },
-        body: body ? JSON.stringify(body) : undefined,
-      });
-      const text = await r.text();
-      return { status: r.status, json: text ? JSON.parse(text) : null };
-    },
-    { method, url, body },
-  );
-  return res;
 }
 
 /** Presses "Sync now" and waits for a new job (not the one shown before) to succeed. */
@@ -159,7 +142,7 @@ test('school: students list, search by NIS, the student page', async (ctx) => {
   assert(summary.includes(`dari ${SIM_STUDENTS}`), `summary counts every active student: ${summary}`);
   await shot(page, 'school-03-students');
 
-  const pick = (await apiCall(page, 'GET', '/students?per_page=1&page=57')).json.data[0];
+  const pick = (await apiCall(page, 'GET', '/api/v1/students?per_page=1&page=57')).body.data[0];
   assert(pick?.nis, 'a student to look for');
   await page.getByLabel('Cari').fill(pick.nis);
   await page.waitForURL(new RegExp(`q=${pick.nis}`));
@@ -193,7 +176,7 @@ test('school: classes — assign a homeroom teacher; a teacher with a class is r
   const page = await newPage(ctx);
   await signIn(page, 'admin', ADMIN_PASSWORD);
   for (const u of [WALI, WALI2]) {
-    const res = await apiCall(page, 'POST', '/users', { ...u, role: 'wali_kelas', email: '', phone: '' });
+    const res = await apiCall(page, 'POST', '/api/v1/users', { ...u, role: 'wali_kelas', email: '', phone: '' });
     assertEqual(res.status, 201, `create ${u.username}`);
   }
   await page.getByRole('navigation', { name: 'Navigasi utama' }).getByRole('link', { name: 'Kelas' }).click();
@@ -244,9 +227,9 @@ test('school: classes — assign a homeroom teacher; a teacher with a class is r
 test('school: a homeroom teacher sees only their own class; a BK user can start the sync', async (ctx) => {
   const admin = await newPage(ctx);
   await signIn(admin, 'admin', ADMIN_PASSWORD);
-  const x1 = (await apiCall(admin, 'GET', '/classes')).json.data.find((c) => c.name === 'X TKJ 1');
+  const x1 = (await apiCall(admin, 'GET', '/api/v1/classes')).body.data.find((c) => c.name === 'X TKJ 1');
   assert(x1 && x1.homeroom_teacher?.username === WALI.username, 'X TKJ 1 has the e2e homeroom teacher');
-  assertEqual((await apiCall(admin, 'POST', '/users', { ...BK, role: 'bk', email: '', phone: '' })).status, 201, 'create bk user');
+  assertEqual((await apiCall(admin, 'POST', '/api/v1/users', { ...BK, role: 'bk', email: '', phone: '' })).status, 201, 'create bk user');
 
   const page = await newPage(ctx);
   await signIn(page, WALI.username, WALI.password);
@@ -261,7 +244,7 @@ test('school: a homeroom teacher sees only their own class; a BK user can start 
   await shot(page, 'school-10-students-homeroom');
 
   // Another class's student is a 404 page, not their data.
-  const otherId = (await apiCall(admin, 'GET', '/students?grade=12&per_page=1')).json.data[0].id;
+  const otherId = (await apiCall(admin, 'GET', '/api/v1/students?grade=12&per_page=1')).body.data[0].id;
   await page.goto(`/students/${otherId}`);
   await expectVisible(page.getByTestId('error-404'), '404 for another class');
 

@@ -7,24 +7,8 @@ import zlib from 'node:zlib';
 import path from 'node:path';
 import { assert, assertEqual, shot, test } from './harness.mjs';
 import { ADMIN_PASSWORD } from './cases.mjs';
-import { PHONE, expectVisible, newPage, noSidewaysScroll, signIn } from './helpers.mjs';
+import { PHONE, apiCall, expectVisible, newPage, noSidewaysScroll, signIn } from './helpers.mjs';
 
-
-/** Calls the API from inside the page (same origin, the session cookie). */
-async function apiCall(page, method, url, body) {
-  return page.evaluate(
-    async ([m, u, b]) => {
-      const res = await fetch(u, {
-        method: m,
-        headers: b ? { 'Content-Type': 'application/json', Accept: 'application/json' } : { Accept: 'application/json' },
-        body: b ? JSON.stringify(b) : undefined,
-      });
-      const text = await res.text();
-      return { status: res.status, body: text ? JSON.parse(text) : null };
-    },
-    [method, url, body],
-  );
-}
 
 /** A stored (uncompressed) zip of the given files: just enough for a small .xlsx. */
 function zip(files) {
