@@ -27,11 +27,23 @@ type ErrorBody struct {
 	Error ErrorDetail `json:"error"`
 }
 
-// ErrorDetail names the code, a message for people and field errors.
+// ErrorDetail names the code, a message for people and field errors. The
+// messages are rendered in the request's language (Accept-Language,
+// Indonesian by default); MessageCode and FieldCodes carry the stable
+// catalogue keys and their parameters for programs.
 type ErrorDetail struct {
-	Code    string            `json:"code"`
-	Message string            `json:"message"`
-	Fields  map[string]string `json:"fields,omitempty"`
+	Code        string               `json:"code"`
+	Message     string               `json:"message"`
+	MessageCode string               `json:"message_code,omitempty"`
+	Params      map[string]any       `json:"params,omitempty"`
+	Fields      map[string]string    `json:"fields,omitempty"`
+	FieldCodes  map[string]MessageID `json:"field_codes,omitempty"`
+}
+
+// MessageID is a stable message key with its parameters.
+type MessageID struct {
+	Code   string         `json:"code"`
+	Params map[string]any `json:"params,omitempty"`
 }
 
 // User is a Tatib account.

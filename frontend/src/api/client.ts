@@ -42,7 +42,9 @@ export function apiUrl(path: string, query?: Record<string, QueryValue>): string
 }
 
 async function send(path: string, opts: RequestOptions, accept: string): Promise<Response> {
-  const headers: Record<string, string> = { Accept: accept };
+  // The server renders its messages in the UI's language; i18n keeps <html lang> current.
+  const lang = typeof document !== 'undefined' ? document.documentElement.lang : '';
+  const headers: Record<string, string> = { Accept: accept, 'Accept-Language': lang || 'id' };
   let body: string | FormData | undefined;
   if (opts.body instanceof FormData) {
     // No Content-Type: the browser writes multipart/form-data with its boundary. (Inside

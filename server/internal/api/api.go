@@ -14,6 +14,7 @@ import (
 	"github.com/tatib/tatib/server/internal/app"
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/httpx"
+	"github.com/tatib/tatib/server/internal/locale"
 	"github.com/tatib/tatib/server/internal/school"
 	"github.com/tatib/tatib/server/internal/users"
 	"github.com/tatib/tatib/server/internal/violationtype"
@@ -36,7 +37,7 @@ type Server struct {
 // New builds the server.
 func New(d Deps) *Server {
 	root := chi.NewRouter()
-	root.Use(httpx.Logging(d.Log), httpx.SecurityHeaders, recoverer(d.Log))
+	root.Use(httpx.Logging(d.Log), httpx.SecurityHeaders, locale.Middleware, recoverer(d.Log))
 
 	root.Get("/healthz", func(w http.ResponseWriter, r *http.Request) {
 		_ = httpx.JSON(w, http.StatusOK, map[string]string{"status": "ok"})
@@ -45,7 +46,7 @@ func New(d Deps) *Server {
 		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 		defer cancel()
 		if err := d.DB.PingContext(ctx); err != nil {
-			httpx.Error(w, r, apperr.New(apperr.Unavailable, "Basis data tidak dapat dihubungi."))
+			httpx.Error(w, r, apperr.New(apperr.Unavailable, "server.database_unavailable"))
 			return
 		}
 		_ = httpx.JSON(w, http.StatusOK, map[string]string{"status": "ready"})
@@ -58,14 +59,14 @@ func New(d Deps) *Server {
 		router.Get("/openapi.json", perm.Public, serveOpenAPI)
 		mount(router, d)
 		ar.NotFound(func(w http.ResponseWriter, r *http.Request) {
-			httpx.Error(w, r, apperr.New(apperr.NotFound, "Alamat API %s tidak ada.", r.URL.Path))
+			httpx.Error(w, r, apperr.New(apperr.NotFound, "request.route_not_found", "path", r.URL.Path))
 		})
 		ar.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
-			httpx.Error(w, r, &apperr.Error{Code: apperr.BadRequest, Message: "Metode " + r.Method + " tidak didukung untuk " + r.URL.Path + "."})
+			httpx.Error(w, r, apperr.New(apperr.BadRequest, "request.method_not_allowed", "method", r.Method, "path", r.URL.Path))
 		})
 	})
 	root.Handle("/api/*", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		httpx.Error(w, r, apperr.New(apperr.NotFound, "Alamat API %s tidak ada.", r.URL.Path))
+		httpx.Error(w, r, apperr.New(apperr.NotFound, "request.route_not_found", "path", r.URL.Path))
 	}))
 	root.Handle("/*", web.Handler())
 	return &Server{Handler: root, Router: router}
@@ -90,7 +91,7 @@ func recoverer(log *slog.Logger) func(http.Handler) http.Handler {
 						panic(v)
 					}
 					log.Error("panic", "request_id", httpx.RequestID(r.Context()), "panic", v)
-					httpx.Error(w, r, apperr.New(apperr.Internal, "Terjadi kesalahan pada server."))
+					httpx.Error(w, r, apperr.New(apperr.Internal, "server.internal"))
 				}
 			}()
 			next.ServeHTTP(w, r)

@@ -98,8 +98,11 @@ func TestEveryRoutePermission(t *testing.T) {
 				case !allowed && res.Status != http.StatusForbidden:
 					t.Errorf("%s %s as %s (lacks %s): %d, want 403", rt.Method, rt.Pattern, role, rt.Permission, res.Status)
 				case !allowed:
-					if msg := res.Err().Error.Message; !strings.Contains(msg, string(rt.Permission)) {
-						t.Errorf("%s %s as %s: 403 message does not name the permission: %q", rt.Method, rt.Pattern, role, msg)
+					// People read the permission's label; programs get its code.
+					e := res.Err().Error
+					label, _ := perm.Lookup(rt.Permission)
+					if e.Params["code"] != string(rt.Permission) || !strings.Contains(e.Message, label.Label) {
+						t.Errorf("%s %s as %s: 403 does not name the permission: %q %v", rt.Method, rt.Pattern, role, e.Message, e.Params)
 					}
 				}
 			}

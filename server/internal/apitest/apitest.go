@@ -205,9 +205,15 @@ func (r *Response) JSON(v any) *Response {
 // ErrorBody is an API error answer.
 type ErrorBody struct {
 	Error struct {
-		Code    string            `json:"code"`
-		Message string            `json:"message"`
-		Fields  map[string]string `json:"fields"`
+		Code        string            `json:"code"`
+		Message     string            `json:"message"`
+		MessageCode string            `json:"message_code"`
+		Params      map[string]any    `json:"params"`
+		Fields      map[string]string `json:"fields"`
+		FieldCodes  map[string]struct {
+			Code   string         `json:"code"`
+			Params map[string]any `json:"params"`
+		} `json:"field_codes"`
 	} `json:"error"`
 }
 

@@ -83,7 +83,7 @@ func (s *Service) changePassword(w http.ResponseWriter, r *http.Request) error {
 	p := From(r.Context())
 	var hash string
 	if err := s.db.GetContext(r.Context(), &hash, `SELECT password_hash FROM users WHERE id = $1`, p.User.ID); err != nil {
-		return pg.Error(err, "Pengguna")
+		return pg.Error(err, "entity.user")
 	}
 	f := apperr.Fields{}
 	if !CheckPassword(hash, in.CurrentPassword) {
@@ -136,7 +136,7 @@ func (s *Service) putRolePermissions(w http.ResponseWriter, r *http.Request) err
 		return err
 	}
 	if in.Permissions == nil {
-		return &apperr.Error{Code: apperr.Invalid, Message: "Daftar izin wajib dikirim.", Fields: map[string]string{"permissions": "Wajib diisi (boleh kosong: [])."}}
+		return &apperr.Error{Code: apperr.Invalid, Msg: apperr.M("Daftar izin wajib dikirim."), Fields: apperr.Fields{"permissions": apperr.M("Wajib diisi (boleh kosong: []).")}}
 	}
 	info, err := s.SetRolePermissions(r.Context(), s.Actor(r), perm.Role(r.PathValue("role")), in.Permissions)
 	if err != nil {

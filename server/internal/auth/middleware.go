@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tatib/tatib/server/internal/apperr"
+	"github.com/tatib/tatib/server/internal/locale"
 	"github.com/tatib/tatib/server/internal/httpx"
 	"github.com/tatib/tatib/shared/perm"
 )
@@ -30,7 +31,7 @@ func (s *Service) Middleware(next http.Handler) http.Handler {
 		viaCookie := false
 		if token == "" {
 			if err := cop.Check(r); err != nil {
-				httpx.Error(w, r, apperr.New(apperr.Forbidden, "Permintaan lintas situs ditolak."))
+				httpx.Error(w, r, apperr.New(apperr.Forbidden, "auth.cross_site"))
 				return
 			}
 			if c, err := r.Cookie(CookieName); err == nil {
@@ -65,7 +66,7 @@ func (s *Service) Guard(p perm.Name) func(http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			pr := From(r.Context())
 			if pr == nil {
-				httpx.Error(w, r, apperr.New(apperr.Unauthorized, "Silakan masuk terlebih dahulu."))
+				httpx.Error(w, r, apperr.New(apperr.Unauthorized, "auth.sign_in_required"))
 				return
 			}
 			if p != perm.Authenticated {
@@ -86,12 +87,13 @@ func (s *Service) Guard(p perm.Name) func(http.Handler) http.Handler {
 
 // Denied is the 403 for a missing permission; it names what was refused.
 func Denied(p perm.Name) error {
-	label := string(p)
+	label := locale.Texts{locale.ID: string(p), locale.EN: string(p)}
 	if c, ok := perm.Lookup(p); ok {
-		label = c.Label
+		label = locale.Texts{locale.ID: c.Label, locale.EN: c.LabelEN}
 	}
-	return &apperr.Error{Code: apperr.Forbidden,
-		Message: "Akses ditolak: Anda tidak memiliki izin \u201c" + label + "\u201d (" + string(p) + ")."}
+	// The permission's code stays in message_code's parameters for
+	// programs; people read its label.
+	return apperr.New(apperr.Forbidden, "auth.permission_denied", "permission", label, "code", string(p))
 }
 
 func (s *Service) cookie(token string) *http.Cookie {

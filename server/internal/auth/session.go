@@ -121,7 +121,7 @@ func (s *Service) throttled(ctx context.Context, username, addr string) error {
 	wait := first.Add(s.opt.Window).Sub(s.now())
 	mins := int(math.Ceil(wait.Minutes()))
 	return &apperr.Error{Code: apperr.RateLimited, RetryAfter: max(1, int(math.Ceil(wait.Seconds()))),
-		Message: fmt.Sprintf("Terlalu banyak percobaan masuk yang gagal. Coba lagi dalam %d menit.", max(1, mins))}
+		Msg: apperr.M("auth.throttled", "minutes", max(1, mins))}
 }
 
 // Authenticate returns the principal for a session token, or an

@@ -4,9 +4,9 @@
 package httpx
 
 import (
+	"reflect"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/tatib/tatib/server/internal/apperr"
+	"github.com/tatib/tatib/server/internal/locale"
 	"github.com/tatib/tatib/shared/api"
 )
 
@@ -63,12 +64,26 @@ func Error(w http.ResponseWriter, r *http.Request, err error) {
 	e, ok := apperr.As(err)
 	if !ok {
 		Logger.Error("request failed", "request_id", RequestID(r.Context()), "method", r.Method, "path", r.URL.Path, "err", err)
-		e = &apperr.Error{Code: apperr.Internal, Message: "Terjadi kesalahan pada server. Coba lagi; bila berulang, hubungi admin."}
+		e = apperr.New(apperr.Internal, "server.internal")
 	}
 	if e.RetryAfter > 0 {
 		w.Header().Set("Retry-After", strconv.Itoa(e.RetryAfter))
 	}
-	_ = JSON(w, Status(e.Code), api.ErrorBody{Error: api.ErrorDetail{Code: e.Code, Message: e.Message, Fields: e.Fields}})
+	_ = JSON(w, Status(e.Code), api.ErrorBody{Error: Detail(locale.FromContext(r.Context()), e)})
+}
+
+// Detail renders e in lang for the wire.
+func Detail(lang locale.Lang, e *apperr.Error) api.ErrorDetail {
+	d := api.ErrorDetail{Code: e.Code, Message: locale.Render(lang, e.Msg.Key, e.Msg.Params), MessageCode: e.Msg.Key, Params: e.Msg.Params}
+	if len(e.Fields) > 0 {
+		d.Fields = make(map[string]string, len(e.Fields))
+		d.FieldCodes = make(map[string]api.MessageID, len(e.Fields))
+		for f, m := range e.Fields {
+			d.Fields[f] = locale.Render(lang, m.Key, m.Params)
+			d.FieldCodes[f] = api.MessageID{Code: m.Key, Params: m.Params}
+		}
+	}
+	return d
 }
 
 // JSON writes v with status.
@@ -94,14 +109,14 @@ func NoContent(w http.ResponseWriter) error {
 // with a message saying what was wrong.
 func DecodeJSON(r *http.Request, v any) error {
 	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(ct, "application/json") && !strings.Contains(ct, "+json") {
-		return apperr.New(apperr.BadRequest, "Isi permintaan harus JSON (Content-Type: application/json), bukan %q.", ct)
+		return apperr.New(apperr.BadRequest, "request.not_json", "content_type", ct)
 	}
 	dec := json.NewDecoder(r.Body)
 	if err := dec.Decode(v); err != nil {
 		return decodeError(err)
 	}
 	if dec.More() {
-		return apperr.New(apperr.BadRequest, "Isi permintaan berisi lebih dari satu nilai JSON.")
+		return apperr.New(apperr.BadRequest, "request.json_trailing")
 	}
 	return nil
 }
@@ -112,23 +127,23 @@ func decodeError(err error) error {
 	var tooBig *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooBig):
-		return apperr.New(apperr.TooLarge, "Isi permintaan melebihi batas %d byte.", tooBig.Limit)
+		return apperr.New(apperr.TooLarge, "request.too_large", "limit", tooBig.Limit)
 	case errors.Is(err, io.EOF):
-		return apperr.New(apperr.BadRequest, "Isi permintaan kosong; diharapkan JSON.")
+		return apperr.New(apperr.BadRequest, "request.empty")
 	case errors.Is(err, io.ErrUnexpectedEOF):
-		return apperr.New(apperr.BadRequest, "JSON terpotong: isi permintaan berakhir sebelum waktunya.")
+		return apperr.New(apperr.BadRequest, "request.json_truncated")
 	case errors.As(err, &syn):
-		return apperr.New(apperr.BadRequest, "JSON tidak valid pada posisi %d: %s.", syn.Offset, syn.Error())
+		return apperr.New(apperr.BadRequest, "request.json_syntax", "offset", syn.Offset)
 	case errors.As(err, &typ):
 		field := typ.Field
 		if field == "" {
 			field = "(isi)"
 		}
-		return &apperr.Error{Code: apperr.BadRequest,
-			Message: fmt.Sprintf("Kolom %q harus bertipe %s, bukan %s.", field, typ.Type.String(), typ.Value),
-			Fields:  map[string]string{field: fmt.Sprintf("harus bertipe %s", typ.Type.String())}}
+		want := jsonKind(typ.Type.Kind())
+		return apperr.New(apperr.BadRequest, "request.json_type", "field", field, "want", locale.Key(want), "got", typ.Value).
+			WithField(field, "request.field_type", "want", locale.Key(want))
 	default:
-		return apperr.New(apperr.BadRequest, "Isi permintaan tidak dapat dibaca: %v.", err)
+		return apperr.New(apperr.BadRequest, "request.unreadable")
 	}
 }
 
@@ -170,7 +185,26 @@ func IDParam(r *http.Request, name string) (int64, error) {
 	}
 	n, err := strconv.ParseInt(v, 10, 64)
 	if err != nil || n <= 0 {
-		return 0, apperr.New(apperr.NotFound, "Data dengan id %q tidak ditemukan.", v)
+		return 0, apperr.New(apperr.NotFound, "request.id_not_found", "id", v)
 	}
 	return n, nil
+}
+
+// jsonKind names the JSON type a Go kind expects, as a catalogue key.
+func jsonKind(k reflect.Kind) string {
+	switch k {
+	case reflect.Bool:
+		return "type.boolean"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "type.integer"
+	case reflect.Float32, reflect.Float64:
+		return "type.number"
+	case reflect.String:
+		return "type.string"
+	case reflect.Slice, reflect.Array:
+		return "type.array"
+	default:
+		return "type.object"
+	}
 }

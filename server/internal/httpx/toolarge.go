@@ -12,5 +12,5 @@ func (e *tooLargeErr) Error() string { return fmt.Sprintf("body over %d bytes", 
 
 // Unwrap presents the overflow as an application error.
 func (e *tooLargeErr) Unwrap() error {
-	return apperr.New(apperr.TooLarge, "Isi permintaan melebihi batas %d byte.", e.limit)
+	return apperr.New(apperr.TooLarge, "request.too_large", "limit", e.limit)
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/tatib/tatib/migrations"
 	"github.com/tatib/tatib/server/internal/apperr"
+	"github.com/tatib/tatib/server/internal/locale"
 )
 
 // Open connects to url and checks the connection.
@@ -76,22 +77,27 @@ func InTx(ctx context.Context, db *sqlx.DB, fn func(tx *sqlx.Tx) error) error {
 }
 
 // Error maps well-known database errors to application errors: a unique
-// violation becomes Conflict, no rows becomes NotFound (with what as the
-// subject). Other errors are wrapped unchanged.
+// violation becomes Conflict, no rows becomes NotFound. what is the
+// catalogue key of the thing's name ("entity.student"); "" for a generic
+// "data". Other errors are wrapped unchanged.
 func Error(err error, what string) error {
+	if what == "" {
+		what = "entity.data"
+	}
+	subject := locale.Key(what)
 	if err == nil {
 		return nil
 	}
 	if errors.Is(err, sql.ErrNoRows) {
-		return apperr.New(apperr.NotFound, "%s tidak ditemukan.", what)
+		return apperr.New(apperr.NotFound, "db.not_found", "what", subject)
 	}
 	var pe *pq.Error
 	if errors.As(err, &pe) {
 		switch pe.Code {
 		case "23505":
-			return &apperr.Error{Code: apperr.Conflict, Message: fmt.Sprintf("%s sudah ada.", what)}
+			return apperr.New(apperr.Conflict, "db.exists", "what", subject)
 		case "23503":
-			return &apperr.Error{Code: apperr.Conflict, Message: fmt.Sprintf("%s masih dipakai oleh data lain.", what)}
+			return apperr.New(apperr.Conflict, "db.in_use", "what", subject)
 		}
 	}
 	return err

@@ -74,12 +74,12 @@ func TestErrorMapping(t *testing.T) {
 	ctx := context.Background()
 	db.MustExec(`INSERT INTO users (username, name, role, password_hash) VALUES ('a', 'A', 'bk', 'x')`)
 	_, err := db.ExecContext(ctx, `INSERT INTO users (username, name, role, password_hash) VALUES ('A', 'A', 'bk', 'x')`)
-	if !pg.IsUnique(err, "users_username_key") || apperr.Code(pg.Error(err, "Pengguna")) != apperr.Conflict {
+	if !pg.IsUnique(err, "users_username_key") || apperr.Code(pg.Error(err, "entity.user")) != apperr.Conflict {
 		t.Fatalf("unique: %v", err)
 	}
 	var id int
 	err = db.GetContext(ctx, &id, `SELECT id FROM users WHERE username = 'nobody'`)
-	if apperr.Code(pg.Error(err, "Pengguna")) != apperr.NotFound {
+	if apperr.Code(pg.Error(err, "entity.user")) != apperr.NotFound {
 		t.Fatalf("no rows: %v", err)
 	}
 	_, err = db.ExecContext(ctx, `INSERT INTO users (username, name, role, password_hash) VALUES ('b', 'B', 'raja', 'x')`)

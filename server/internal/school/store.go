@@ -189,7 +189,7 @@ func (s *Store) Class(ctx context.Context, q sqlx.QueryerContext, sc Scope, id i
 	var c Class
 	err := sqlx.GetContext(ctx, q, &c, classSelect+` WHERE c.id = $1 AND ($2::bigint = 0 OR c.homeroom_teacher_id = $2)`, id, sc.HomeroomID)
 	if err != nil {
-		return c, pg.Error(err, "Kelas")
+		return c, pg.Error(err, "entity.class")
 	}
 	c.fill()
 	return c, nil
@@ -205,7 +205,7 @@ func (s *Store) SetHomeroomTeacher(ctx context.Context, actor audit.Actor, sc Sc
 		err := tx.GetContext(ctx, &before, `SELECT homeroom_teacher_id FROM classes
 			WHERE id = $1 AND ($2::bigint = 0 OR homeroom_teacher_id = $2) FOR UPDATE`, classID, sc.HomeroomID)
 		if err != nil {
-			return pg.Error(err, "Kelas")
+			return pg.Error(err, "entity.class")
 		}
 		if teacherID != nil {
 			var u struct {
@@ -249,7 +249,7 @@ func (s *Store) SetHomeroomTeacher(ctx context.Context, actor audit.Actor, sc Sc
 }
 
 func fieldErr(field, msg string) error {
-	return &apperr.Error{Code: apperr.Invalid, Message: msg, Fields: map[string]string{field: msg}}
+	return &apperr.Error{Code: apperr.Invalid, Msg: apperr.M(msg), Fields: apperr.Fields{field: apperr.M(msg)}}
 }
 
 const studentSelect = `SELECT s.id, s.source_id, s.nisn, s.nis, s.full_name, s.gender, s.place_of_birth,
@@ -313,5 +313,5 @@ func (s *Store) Students(ctx context.Context, sc Scope, f StudentFilter, p httpx
 func (s *Store) Student(ctx context.Context, sc Scope, id int64) (Student, error) {
 	var st Student
 	err := s.db.GetContext(ctx, &st, studentSelect+studentFrom+` WHERE s.id = $1 AND ($2::bigint = 0 OR c.homeroom_teacher_id = $2)`, id, sc.HomeroomID)
-	return st, pg.Error(err, "Siswa")
+	return st, pg.Error(err, "entity.student")
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/lib/pq"
 
 	"github.com/tatib/tatib/server/internal/apperr"
+	"github.com/tatib/tatib/server/internal/locale"
 	"github.com/tatib/tatib/server/internal/audit"
 	"github.com/tatib/tatib/server/internal/pg"
 )
@@ -129,8 +130,8 @@ func (s *Syncer) Start(ctx context.Context, actor audit.Actor, trigger string) (
 		return SyncRun{}, err
 	}
 	if cfg.URL == "" {
-		return SyncRun{}, &apperr.Error{Code: apperr.Invalid, Message: "URL sistem kesiswaan belum diatur. Isi di Pengaturan → Integrasi.",
-			Fields: map[string]string{"url": "URL kesiswaan belum diatur."}}
+		return SyncRun{}, &apperr.Error{Code: apperr.Invalid, Msg: apperr.M("URL sistem kesiswaan belum diatur. Isi di Pengaturan → Integrasi."),
+			Fields: apperr.Fields{"url": apperr.M("URL kesiswaan belum diatur.")}}
 	}
 	run, err := s.begin(ctx, actor, trigger)
 	if err != nil {
@@ -253,7 +254,7 @@ func (s *Syncer) run(ctx context.Context, id int64, actor audit.Actor, cfg Stude
 	case errors.As(err, &se):
 		msg = se.Message
 	case errors.As(err, &ae):
-		msg = ae.Message
+		msg = locale.Render(locale.ID, ae.Msg.Key, ae.Msg.Params)
 	default:
 		s.log.Error("student sync failed", "id", id, "err", err)
 		msg = "Kesalahan saat menyimpan: " + truncate(msg, 300)
@@ -584,7 +585,7 @@ func GetSync(ctx context.Context, q sqlx.QueryerContext, id int64) (SyncRun, err
 	var r SyncRun
 	err := sqlx.GetContext(ctx, q, &r, `SELECT `+runColumns+` FROM student_syncs WHERE id = $1`, id)
 	if err != nil {
-		return r, pg.Error(err, "Sinkronisasi")
+		return r, pg.Error(err, "entity.sync_run")
 	}
 	r.fill()
 	return r, nil

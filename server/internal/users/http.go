@@ -34,7 +34,7 @@ func (h *Handler) list(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
 	f := Filter{Q: strings.TrimSpace(q.Get("q")), Role: perm.Role(q.Get("role"))}
 	if f.Role != "" && !f.Role.Valid() {
-		return &apperr.Error{Code: apperr.Invalid, Message: "Filter peran tidak valid.", Fields: map[string]string{"role": "Peran tidak dikenal."}}
+		return &apperr.Error{Code: apperr.Invalid, Msg: apperr.M("Filter peran tidak valid."), Fields: apperr.Fields{"role": apperr.M("Peran tidak dikenal.")}}
 	}
 	switch q.Get("active") {
 	case "true", "1":

@@ -65,7 +65,7 @@ func (s *Store) List(ctx context.Context, f Filter, p httpx.Paging) ([]api.User,
 func (s *Store) Get(ctx context.Context, q sqlx.QueryerContext, id int64) (api.User, error) {
 	var u api.User
 	err := sqlx.GetContext(ctx, q, &u, `SELECT `+columns+` FROM users WHERE id = $1`, id)
-	return u, pg.Error(err, "Pengguna")
+	return u, pg.Error(err, "entity.user")
 }
 
 // Create stores a new user.
@@ -84,8 +84,8 @@ func (s *Store) Create(ctx context.Context, actor audit.Actor, in CreateInput) (
 			VALUES ($1, $2, $3, $4, $5, $6) RETURNING ` + columns
 		if err := tx.GetContext(ctx, &u, q, in.Username, in.Name, in.Role, in.Email, in.Phone, hash); err != nil {
 			if pg.IsUnique(err, "users_username_key") {
-				return &apperr.Error{Code: apperr.Invalid, Message: "Nama pengguna sudah dipakai.",
-					Fields: map[string]string{"username": "Nama pengguna sudah dipakai."}}
+				return &apperr.Error{Code: apperr.Invalid, Msg: apperr.M("Nama pengguna sudah dipakai."),
+					Fields: apperr.Fields{"username": apperr.M("Nama pengguna sudah dipakai.")}}
 			}
 			return fmt.Errorf("users: create: %w", err)
 		}
@@ -139,8 +139,8 @@ func (s *Store) Update(ctx context.Context, actor audit.Actor, userID int64, in 
 			WHERE id = $1 RETURNING ` + columns
 		if err := tx.GetContext(ctx, &u, q, userID, after.Username, after.Name, after.Role, after.Email, after.Phone, after.Active); err != nil {
 			if pg.IsUnique(err, "users_username_key") {
-				return &apperr.Error{Code: apperr.Invalid, Message: "Nama pengguna sudah dipakai.",
-					Fields: map[string]string{"username": "Nama pengguna sudah dipakai."}}
+				return &apperr.Error{Code: apperr.Invalid, Msg: apperr.M("Nama pengguna sudah dipakai."),
+					Fields: apperr.Fields{"username": apperr.M("Nama pengguna sudah dipakai.")}}
 			}
 			return fmt.Errorf("users: update: %w", err)
 		}
@@ -216,8 +216,8 @@ func (s *Store) Delete(ctx context.Context, actor audit.Actor, userID int64) (De
 func (s *Store) ResetPassword(ctx context.Context, actor audit.Actor, userID int64, in ResetPasswordInput) error {
 	if userID == actor.ID {
 		return &apperr.Error{Code: apperr.Invalid,
-			Message: "Anda tidak dapat mengatur ulang kata sandi akun Anda sendiri di sini; gunakan halaman Profil.",
-			Fields:  map[string]string{"password": "Gunakan halaman Profil untuk mengganti kata sandi Anda sendiri."}}
+			Msg: apperr.M("Anda tidak dapat mengatur ulang kata sandi akun Anda sendiri di sini; gunakan halaman Profil."),
+			Fields:  apperr.Fields{"password": apperr.M("Gunakan halaman Profil untuk mengganti kata sandi Anda sendiri.")}}
 	}
 	f := apperr.Fields{}
 	auth.ValidateNewPassword(f, in.Password, in.PasswordConfirmation)
@@ -246,7 +246,7 @@ func (s *Store) ResetPassword(ctx context.Context, actor audit.Actor, userID int
 func (s *Store) getForUpdate(ctx context.Context, tx *sqlx.Tx, userID int64) (api.User, error) {
 	var u api.User
 	err := tx.GetContext(ctx, &u, `SELECT `+columns+` FROM users WHERE id = $1 FOR UPDATE`, userID)
-	return u, pg.Error(err, "Pengguna")
+	return u, pg.Error(err, "entity.user")
 }
 
 // lastAdminGuard refuses to remove the last active admin. Locking the admin

@@ -68,8 +68,8 @@ func boolParam(r *http.Request, name string) (*bool, error) {
 		f := false
 		return &f, nil
 	default:
-		return nil, &apperr.Error{Code: apperr.Invalid, Message: "Filter tidak valid.",
-			Fields: map[string]string{name: "Isi true atau false."}}
+		return nil, &apperr.Error{Code: apperr.Invalid, Msg: apperr.M("Filter tidak valid."),
+			Fields: apperr.Fields{name: apperr.M("Isi true atau false.")}}
 	}
 }
 
@@ -142,8 +142,8 @@ func (h *Handler) listTypes(w http.ResponseWriter, r *http.Request) error {
 	if v := q.Get("category_id"); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || n <= 0 {
-			return &apperr.Error{Code: apperr.Invalid, Message: "Filter tidak valid.",
-				Fields: map[string]string{"category_id": "Isi id kategori (bilangan bulat)."}}
+			return &apperr.Error{Code: apperr.Invalid, Msg: apperr.M("Filter tidak valid."),
+				Fields: apperr.Fields{"category_id": apperr.M("Isi id kategori (bilangan bulat).")}}
 		}
 		f.CategoryID = n
 	}
@@ -271,8 +271,8 @@ func (h *Handler) importTypes(w http.ResponseWriter, r *http.Request) error {
 		data = b
 	}
 	if data == nil {
-		return &apperr.Error{Code: apperr.Invalid, Message: "Pilih berkas .xlsx untuk diimpor.",
-			Fields: map[string]string{"file": "Pilih berkas .xlsx untuk diimpor."}}
+		return &apperr.Error{Code: apperr.Invalid, Msg: apperr.M("Pilih berkas .xlsx untuk diimpor."),
+			Fields: apperr.Fields{"file": apperr.M("Pilih berkas .xlsx untuk diimpor.")}}
 	}
 	rows, err := ParseImport(data)
 	if err != nil {

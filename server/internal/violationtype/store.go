@@ -49,12 +49,12 @@ func (s *Store) ListCategories(ctx context.Context) ([]Category, error) {
 func getCategory(ctx context.Context, q sqlx.QueryerContext, catID int64) (Category, error) {
 	var c Category
 	err := sqlx.GetContext(ctx, q, &c, categorySelect+` WHERE c.id = $1`, catID)
-	return c, pg.Error(err, "Kategori")
+	return c, pg.Error(err, "entity.category")
 }
 
 func categoryNameTaken(name string) error {
-	return &apperr.Error{Code: apperr.Invalid, Message: "Nama kategori sudah dipakai.",
-		Fields: map[string]string{"name": fmt.Sprintf("Kategori %q sudah ada.", name)}}
+	return &apperr.Error{Code: apperr.Invalid, Msg: apperr.M("Nama kategori sudah dipakai."),
+		Fields: apperr.Fields{"name": apperr.M(fmt.Sprintf("Kategori %q sudah ada.", name))}}
 }
 
 // CreateCategory stores a new category; without sort_order it goes last.
@@ -127,7 +127,7 @@ func (s *Store) DeleteCategory(ctx context.Context, actor audit.Actor, catID int
 		var c Category
 		err := tx.GetContext(ctx, &c, categorySelect+` WHERE c.id = $1 FOR UPDATE OF c`, catID)
 		if err != nil {
-			return pg.Error(err, "Kategori")
+			return pg.Error(err, "entity.category")
 		}
 		if c.TypeCount > 0 {
 			return apperr.New(apperr.Conflict, "Kategori %q masih berisi %d jenis pelanggaran. Pindahkan jenis-jenis itu ke kategori lain atau hapus terlebih dahulu.", c.Name, c.TypeCount)
@@ -187,7 +187,7 @@ func (s *Store) ListTypes(ctx context.Context, f TypeFilter) ([]Type, error) {
 func GetType(ctx context.Context, q sqlx.QueryerContext, typeID int64) (Type, error) {
 	var t Type
 	err := sqlx.GetContext(ctx, q, &t, typeSelect+` WHERE t.id = $1`, typeID)
-	return t, pg.Error(err, "Jenis pelanggaran")
+	return t, pg.Error(err, "entity.violation_type")
 }
 
 // TypeBySlug returns the type with slug (alpha, terlambat) through q, for
@@ -195,7 +195,7 @@ func GetType(ctx context.Context, q sqlx.QueryerContext, typeID int64) (Type, er
 func TypeBySlug(ctx context.Context, q sqlx.QueryerContext, slug string) (Type, error) {
 	var t Type
 	err := sqlx.GetContext(ctx, q, &t, typeSelect+` WHERE t.slug = $1`, slug)
-	return t, pg.Error(err, "Jenis pelanggaran "+slug)
+	return t, pg.Error(err, "entity.violation_type")
 }
 
 func loadSlugs(ctx context.Context, q sqlx.QueryerContext) (map[string]bool, error) {
@@ -230,8 +230,8 @@ func categoryMustExist(ctx context.Context, q sqlx.QueryerContext, catID int64) 
 	var name string
 	err := sqlx.GetContext(ctx, q, &name, `SELECT name FROM violation_categories WHERE id = $1`, catID)
 	if errors.Is(err, sql.ErrNoRows) {
-		return "", &apperr.Error{Code: apperr.Invalid, Message: "Kategori tidak ditemukan.",
-			Fields: map[string]string{"category_id": "Kategori tidak ditemukan."}}
+		return "", &apperr.Error{Code: apperr.Invalid, Msg: apperr.M("Kategori tidak ditemukan."),
+			Fields: apperr.Fields{"category_id": apperr.M("Kategori tidak ditemukan.")}}
 	}
 	if err != nil {
 		return "", fmt.Errorf("violationtype: category: %w", err)
@@ -240,23 +240,23 @@ func categoryMustExist(ctx context.Context, q sqlx.QueryerContext, catID int64) 
 }
 
 func typeNameTaken(name, category string) error {
-	return &apperr.Error{Code: apperr.Invalid, Message: "Nama jenis pelanggaran sudah dipakai di kategori ini.",
-		Fields: map[string]string{"name": fmt.Sprintf("Jenis %q sudah ada di kategori %s.", name, category)}}
+	return &apperr.Error{Code: apperr.Invalid, Msg: apperr.M("Nama jenis pelanggaran sudah dipakai di kategori ini."),
+		Fields: apperr.Fields{"name": apperr.M(fmt.Sprintf("Jenis %q sudah ada di kategori %s.", name, category))}}
 }
 
 func systemNameRefused(slug string) error {
-	return &apperr.Error{Code: apperr.Invalid, Message: "Nama ini khusus untuk jenis sistem.",
-		Fields: map[string]string{"name": fmt.Sprintf("Nama ini dipakai jenis sistem %q; jenis sistem tidak dapat dibuat lagi.", slug)}}
+	return &apperr.Error{Code: apperr.Invalid, Msg: apperr.M("Nama ini khusus untuk jenis sistem."),
+		Fields: apperr.Fields{"name": apperr.M(fmt.Sprintf("Nama ini dipakai jenis sistem %q; jenis sistem tidak dapat dibuat lagi.", slug))}}
 }
 
 func slugTaken() error {
-	return &apperr.Error{Code: apperr.Invalid, Message: "Slug sudah dipakai.",
-		Fields: map[string]string{"slug": "Slug sudah dipakai jenis pelanggaran lain."}}
+	return &apperr.Error{Code: apperr.Invalid, Msg: apperr.M("Slug sudah dipakai."),
+		Fields: apperr.Fields{"slug": apperr.M("Slug sudah dipakai jenis pelanggaran lain.")}}
 }
 
 func slugReserved() error {
-	return &apperr.Error{Code: apperr.Invalid, Message: "Slug ini khusus untuk jenis sistem.",
-		Fields: map[string]string{"slug": "Slug alpha dan terlambat khusus untuk jenis sistem."}}
+	return &apperr.Error{Code: apperr.Invalid, Msg: apperr.M("Slug ini khusus untuk jenis sistem."),
+		Fields: apperr.Fields{"slug": apperr.M("Slug alpha dan terlambat khusus untuk jenis sistem.")}}
 }
 
 // CreateType stores a new, non-system type. Its slug is the given one or
@@ -440,7 +440,7 @@ func (s *Store) DeleteType(ctx context.Context, actor audit.Actor, typeID int64)
 	return pg.InTx(ctx, s.db, func(tx *sqlx.Tx) error {
 		var t Type
 		if err := tx.GetContext(ctx, &t, typeSelect+` WHERE t.id = $1 FOR UPDATE OF t`, typeID); err != nil {
-			return pg.Error(err, "Jenis pelanggaran")
+			return pg.Error(err, "entity.violation_type")
 		}
 		if t.IsSystem {
 			return apperr.New(apperr.Conflict, "Jenis %q adalah jenis sistem (%s) dan tidak dapat dihapus: pelanggaran otomatis dari presensi memakainya. Nama dan poinnya tetap dapat diubah.", t.Name, t.Slug)
@@ -546,12 +546,12 @@ func (s *Store) ListHandlingTypes(ctx context.Context, active *bool) ([]Handling
 func getHandlingType(ctx context.Context, q sqlx.QueryerContext, htID int64) (HandlingType, error) {
 	var h HandlingType
 	err := sqlx.GetContext(ctx, q, &h, handlingSelect+` WHERE id = $1`, htID)
-	return h, pg.Error(err, "Jenis penanganan")
+	return h, pg.Error(err, "entity.handling_type")
 }
 
 func handlingNameTaken(name string) error {
-	return &apperr.Error{Code: apperr.Invalid, Message: "Nama jenis penanganan sudah dipakai.",
-		Fields: map[string]string{"name": fmt.Sprintf("Jenis penanganan %q sudah ada.", name)}}
+	return &apperr.Error{Code: apperr.Invalid, Msg: apperr.M("Nama jenis penanganan sudah dipakai."),
+		Fields: apperr.Fields{"name": apperr.M(fmt.Sprintf("Jenis penanganan %q sudah ada.", name))}}
 }
 
 // CreateHandlingType stores a new handling type; without sort_order it goes

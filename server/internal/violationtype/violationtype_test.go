@@ -418,7 +418,7 @@ func TestPermissions(t *testing.T) {
 	for _, c := range changes {
 		t.Run("ErrForbidden"+c.method+c.path, func(t *testing.T) {
 			e := staff.Do(c.method, c.path, map[string]any{"name": "x"}).Want(http.StatusForbidden).Err()
-			if !strings.Contains(e.Error.Message, "violation_types.manage") {
+			if e.Error.Params["code"] != "violation_types.manage" {
 				t.Fatalf("message: %s", e.Error.Message)
 			}
 			env.Anonymous().Do(c.method, c.path, map[string]any{}).Want(http.StatusUnauthorized)

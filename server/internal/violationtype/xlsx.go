@@ -71,7 +71,7 @@ type ImportRow struct {
 
 func invalidFile(format string, args ...any) error {
 	msg := fmt.Sprintf(format, args...)
-	return &apperr.Error{Code: apperr.Invalid, Message: msg, Fields: map[string]string{"file": msg}}
+	return &apperr.Error{Code: apperr.Invalid, Msg: apperr.M(msg), Fields: apperr.Fields{"file": apperr.M(msg)}}
 }
 
 // ParseImport reads the first sheet of an .xlsx import file. Errors are
@@ -289,7 +289,7 @@ func mapHeader(cells []string) ([numCols]int, error) {
 		}
 		if cols[col] >= 0 {
 			msg := fmt.Sprintf("Kolom %s muncul dua kali di baris judul (kolom %s dan %s).", colLabels[col], columnLetter(cols[col]), columnLetter(i))
-			return cols, &apperr.Error{Code: apperr.Invalid, Message: msg, Fields: map[string]string{"headers": msg}}
+			return cols, &apperr.Error{Code: apperr.Invalid, Msg: apperr.M(msg), Fields: apperr.Fields{"headers": apperr.M(msg)}}
 		}
 		cols[col] = i
 	}
@@ -301,7 +301,7 @@ func mapHeader(cells []string) ([numCols]int, error) {
 	}
 	if len(missing) > 0 {
 		msg := fmt.Sprintf("Kolom wajib tidak ditemukan: %s. %s", strings.Join(missing, ", "), expectedHeaders)
-		return cols, &apperr.Error{Code: apperr.Invalid, Message: msg, Fields: map[string]string{"headers": msg}}
+		return cols, &apperr.Error{Code: apperr.Invalid, Msg: apperr.M(msg), Fields: apperr.Fields{"headers": apperr.M(msg)}}
 	}
 	return cols, nil
 }
