@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"github.com/tatib/tatib/server/internal/apperr"
-	"github.com/tatib/tatib/server/internal/locale"
 	"github.com/tatib/tatib/server/internal/httpx"
+	"github.com/tatib/tatib/server/internal/locale"
 	"github.com/tatib/tatib/shared/perm"
 )
 

@@ -4,12 +4,12 @@
 package httpx
 
 import (
-	"reflect"
 	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
 	"net/http"
+	"reflect"
 	"strconv"
 	"strings"
 

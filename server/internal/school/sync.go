@@ -14,8 +14,8 @@ import (
 	"github.com/lib/pq"
 
 	"github.com/tatib/tatib/server/internal/apperr"
-	"github.com/tatib/tatib/server/internal/locale"
 	"github.com/tatib/tatib/server/internal/audit"
+	"github.com/tatib/tatib/server/internal/locale"
 	"github.com/tatib/tatib/server/internal/pg"
 )
 

@@ -216,8 +216,8 @@ func (s *Store) Delete(ctx context.Context, actor audit.Actor, userID int64) (De
 func (s *Store) ResetPassword(ctx context.Context, actor audit.Actor, userID int64, in ResetPasswordInput) error {
 	if userID == actor.ID {
 		return &apperr.Error{Code: apperr.Invalid,
-			Msg: apperr.M("Anda tidak dapat mengatur ulang kata sandi akun Anda sendiri di sini; gunakan halaman Profil."),
-			Fields:  apperr.Fields{"password": apperr.M("Gunakan halaman Profil untuk mengganti kata sandi Anda sendiri.")}}
+			Msg:    apperr.M("Anda tidak dapat mengatur ulang kata sandi akun Anda sendiri di sini; gunakan halaman Profil."),
+			Fields: apperr.Fields{"password": apperr.M("Gunakan halaman Profil untuk mengganti kata sandi Anda sendiri.")}}
 	}
 	f := apperr.Fields{}
 	auth.ValidateNewPassword(f, in.Password, in.PasswordConfirmation)
