@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/base64"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -31,13 +30,13 @@ type PickedFile struct {
 func (f *Files) SaveFile(suggestedName, dataBase64 string) (string, error) {
 	data, err := base64.StdEncoding.DecodeString(dataBase64)
 	if err != nil {
-		return "", fmt.Errorf("Berkas tidak valid: %w", err)
+		return "", errors.New(T(f.lang(), "desktop.file_invalid"))
 	}
 	name := filepath.Base(strings.TrimSpace(suggestedName))
 	if name == "." || name == "/" || name == "" {
 		name = "tatib"
 	}
-	path, err := f.platform.SaveDialog(SaveDialog{Title: "Simpan berkas", DefaultDirectory: f.folder(),
+	path, err := f.platform.SaveDialog(SaveDialog{Title: T(f.lang(), "desktop.dialog.save"), DefaultDirectory: f.folder(),
 		DefaultFilename: name, Filters: filtersFor(name)})
 	if err != nil || path == "" {
 		return "", err
@@ -47,7 +46,7 @@ func (f *Files) SaveFile(suggestedName, dataBase64 string) (string, error) {
 		path += ext
 	}
 	if err := os.WriteFile(path, data, 0o644); err != nil {
-		return "", fmt.Errorf("Berkas tidak dapat disimpan: %w", err)
+		return "", f.fail("desktop.file_not_saved", err)
 	}
 	f.remember(path)
 	return path, nil
@@ -59,23 +58,38 @@ func (f *Files) OpenFile(filters []FileFilter) (*PickedFile, error) {
 	if len(filters) == 0 {
 		filters = []FileFilter{xlsxFilter}
 	}
-	path, err := f.platform.OpenDialog(OpenDialog{Title: "Pilih berkas", DefaultDirectory: f.folder(), Filters: filters})
+	path, err := f.platform.OpenDialog(OpenDialog{Title: T(f.lang(), "desktop.dialog.open"), DefaultDirectory: f.folder(), Filters: filters})
 	if err != nil || path == "" {
 		return nil, err
 	}
 	st, err := os.Stat(path)
 	if err != nil {
-		return nil, fmt.Errorf("Berkas tidak dapat dibaca: %w", err)
+		return nil, f.fail("desktop.file_not_read", err)
 	}
 	if st.Size() > maxOpenBytes {
-		return nil, errors.New("Berkas terlalu besar (maksimal 50 MB).")
+		return nil, errors.New(T(f.lang(), "desktop.file_too_large", "max", maxOpenBytes>>20))
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("Berkas tidak dapat dibaca: %w", err)
+		return nil, f.fail("desktop.file_not_read", err)
 	}
 	f.remember(path)
 	return &PickedFile{Name: filepath.Base(path), Size: int64(len(data)), Data: base64.StdEncoding.EncodeToString(data)}, nil
+}
+
+// lang is the language of the dialogs and of the errors the page shows:
+// the UI language last seen.
+func (f *Files) lang() Lang {
+	if f.settings == nil {
+		return systemLang()
+	}
+	return f.settings.Lang()
+}
+
+// fail renders key in the UI language with err as its {error}, keeping err
+// for errors.Is.
+func (f *Files) fail(key string, err error) error {
+	return &causedError{msg: T(f.lang(), key, "error", err.Error()), cause: err}
 }
 
 var xlsxFilter = FileFilter{DisplayName: "Excel (*.xlsx)", Pattern: "*.xlsx"}

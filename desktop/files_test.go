@@ -2,8 +2,11 @@ package main
 
 import (
 	"encoding/base64"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -38,6 +41,48 @@ func TestFiles(t *testing.T) {
 		_, _ = f.OpenFile(nil)
 		if got := fp.openAsked[0].DefaultDirectory; got != dir {
 			t.Fatalf("open dialog starts in %q, want %q", got, dir)
+		}
+	})
+
+	t.Run("OK_DialogsInTheUILanguage", func(t *testing.T) {
+		settings, _, _ := newState(t, "")
+		fp := &fakePlatform{}
+		f := &Files{platform: fp, settings: settings}
+		for _, lang := range []Lang{LangEN, LangID} {
+			_ = settings.NoteLang(lang)
+			_, _ = f.SaveFile("a.pdf", "")
+			_, _ = f.OpenFile(nil)
+		}
+		if fp.saveAsked[0].Title != "Save file" || fp.openAsked[0].Title != "Choose a file" ||
+			fp.saveAsked[1].Title != "Simpan berkas" || fp.openAsked[1].Title != "Pilih berkas" {
+			t.Fatalf("save %+v open %+v", fp.saveAsked, fp.openAsked)
+		}
+	})
+
+	t.Run("ErrOpenTooLargeInTheUILanguage", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "big.xlsx")
+		if err := os.WriteFile(path, nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Truncate(path, maxOpenBytes+1); err != nil { // sparse: no 50 MB written
+			t.Fatal(err)
+		}
+		settings, _, _ := newState(t, "")
+		_ = settings.NoteLang(LangEN)
+		f := &Files{platform: &fakePlatform{openPath: path}, settings: settings}
+		if _, err := f.OpenFile(nil); err == nil || err.Error() != "The file is too large (at most 50 MB)." {
+			t.Fatalf("err %v", err)
+		}
+	})
+
+	t.Run("ErrSaveKeepsTheCause", func(t *testing.T) {
+		settings, _, _ := newState(t, "")
+		_ = settings.NoteLang(LangEN)
+		fp := &fakePlatform{savePath: filepath.Join(t.TempDir(), "no-such-folder", "a.pdf")}
+		f := &Files{platform: fp, settings: settings}
+		_, err := f.SaveFile("a.pdf", "")
+		if !errors.Is(err, fs.ErrNotExist) || !strings.HasPrefix(err.Error(), "The file could not be saved: ") {
+			t.Fatalf("err %v", err)
 		}
 	})
 

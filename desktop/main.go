@@ -86,12 +86,15 @@ func run() int {
 	if s.Maximised {
 		state = options.Maximised
 	}
+	// The menu is built once, in the UI language of the last run (else the
+	// OS session's); a language change shows in it at the next start.
+	lang := settings.Lang()
 	appMenu := menu.NewMenu()
 	m := appMenu.AddSubmenu("Tatib")
-	m.AddText("Ubah alamat server…", nil, func(*menu.CallbackData) { app.openSetup() })
-	m.AddText("Muat ulang", keys.CmdOrCtrl("r"), func(*menu.CallbackData) { app.reload() })
+	m.AddText(T(lang, "desktop.menu.set_server"), nil, func(*menu.CallbackData) { app.openSetup() })
+	m.AddText(T(lang, "desktop.menu.reload"), keys.CmdOrCtrl("r"), func(*menu.CallbackData) { app.reload() })
 	m.AddSeparator()
-	m.AddText("Keluar", keys.CmdOrCtrl("q"), func(*menu.CallbackData) { app.quit() })
+	m.AddText(T(lang, "desktop.menu.quit"), keys.CmdOrCtrl("q"), func(*menu.CallbackData) { app.quit() })
 
 	err = wails.Run(&options.App{
 		Menu:             appMenu,

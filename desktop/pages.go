@@ -55,7 +55,7 @@ func (pg *Pages) Middleware(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 		case p == "/" || p == "/index.html":
 			if pg.Settings.ServerURL() == "" {
-				pg.renderSetup(w, "", "")
+				pg.renderSetup(w, r, "")
 				return
 			}
 			next.ServeHTTP(w, r)
@@ -87,18 +87,18 @@ func (pg *Pages) serveIndex(w http.ResponseWriter) {
 func (pg *Pages) setup(w http.ResponseWriter, r *http.Request) {
 	switch r.Method {
 	case http.MethodGet:
-		pg.renderSetup(w, pg.Settings.ServerURL(), "")
+		pg.renderSetup(w, r, pg.Settings.ServerURL())
 	case http.MethodPost:
 		var in struct {
 			URL string `json:"url"`
 		}
 		if err := json.NewDecoder(io.LimitReader(r.Body, 4096)).Decode(&in); err != nil {
-			writeJSONError(w, http.StatusBadRequest, api.CodeBadRequest, "Permintaan tidak valid.")
+			writeJSONError(w, r, http.StatusBadRequest, api.CodeBadRequest, "desktop.bad_request")
 			return
 		}
 		u, err := NormalizeServerURL(in.URL)
 		if err != nil {
-			writeJSONError(w, http.StatusUnprocessableEntity, api.CodeInvalid, err.Error())
+			writeTextError(w, r, http.StatusUnprocessableEntity, api.CodeInvalid, err)
 			return
 		}
 		probe := pg.Probe
@@ -106,17 +106,17 @@ func (pg *Pages) setup(w http.ResponseWriter, r *http.Request) {
 			probe = probeServer
 		}
 		if err := probe(r.Context(), u); err != nil {
-			writeJSONError(w, http.StatusUnprocessableEntity, api.CodeInvalid, err.Error())
+			writeTextError(w, r, http.StatusUnprocessableEntity, api.CodeInvalid, err)
 			return
 		}
 		if err := pg.SetServer(u); err != nil {
-			writeJSONError(w, http.StatusInternalServerError, api.CodeInternal, "Alamat server tidak dapat disimpan: "+err.Error())
+			writeJSONError(w, r, http.StatusInternalServerError, api.CodeInternal, "desktop.server_not_saved", "error", err.Error())
 			return
 		}
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
 		_ = json.NewEncoder(w).Encode(map[string]string{"url": u})
 	default:
-		writeJSONError(w, http.StatusMethodNotAllowed, api.CodeBadRequest, "Metode tidak didukung.")
+		writeJSONError(w, r, http.StatusMethodNotAllowed, api.CodeBadRequest, "desktop.method_not_allowed")
 	}
 }
 
@@ -131,16 +131,56 @@ func (pg *Pages) SetServer(u string) error {
 	return pg.Settings.Update(func(s *Settings) { s.ServerURL = u })
 }
 
-func (pg *Pages) renderSetup(w http.ResponseWriter, current, notice string) {
+// renderSetup shows the server-address page in the page's language: the
+// ?lang= of the language switch, else the UI language the front end last
+// sent, else the request's Accept-Language (WebKitGTK sends the system
+// locale for page loads).
+func (pg *Pages) renderSetup(w http.ResponseWriter, r *http.Request, current string) {
+	lang := pg.pageLang(r)
+	other := LangEN
+	if lang == LangEN {
+		other = LangID
+	}
+	t := func(key string) string { return T(lang, key) }
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
-	_ = setupPage.Execute(w, map[string]string{"URL": current, "Notice": notice, "Version": version})
+	_ = setupPage.Execute(w, map[string]string{"URL": current, "Version": version,
+		"Lang": string(lang), "OtherLang": string(other), "OtherLangName": t("desktop.setup.other_language"),
+		"Title": t("desktop.setup.title"), "Intro": t("desktop.setup.intro"), "Label": t("desktop.setup.label"),
+		"Save": t("desktop.setup.save"), "Failed": t("desktop.setup.failed")})
 }
 
-func writeJSONError(w http.ResponseWriter, status int, code, msg string) {
+func (pg *Pages) pageLang(r *http.Request) Lang {
+	switch l := Lang(r.URL.Query().Get("lang")); l {
+	case LangID, LangEN:
+		return l
+	}
+	switch l := pg.Settings.Get().Language; l {
+	case LangID, LangEN:
+		return l
+	}
+	return ParseLang(r.Header.Get("Accept-Language"))
+}
+
+// writeJSONError answers {"error":{"code","message","message_code","params"}}
+// like the server, the message rendered in the request's language.
+func writeJSONError(w http.ResponseWriter, r *http.Request, status int, code, key string, kv ...any) {
+	lang := ParseLang(r.Header.Get("Accept-Language"))
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Add("Vary", "Accept-Language")
 	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(api.ErrorBody{Error: api.ErrorDetail{Code: code, Message: msg}})
+	_ = json.NewEncoder(w).Encode(api.ErrorBody{Error: api.ErrorDetail{Code: code,
+		Message: T(lang, key, kv...), MessageCode: key, Params: params(kv...)}})
+}
+
+// writeTextError answers with one of the app's own messages; any other
+// error is a bad address.
+func writeTextError(w http.ResponseWriter, r *http.Request, status int, code string, err error) {
+	var te *textError
+	if !errors.As(err, &te) {
+		te = newTextError("desktop.server_url_invalid")
+	}
+	writeJSONError(w, r, status, code, te.key, te.kv...)
 }
 
 // probeServer asks serverURL who is signed in: a Tatib server answers JSON
@@ -150,17 +190,17 @@ func probeServer(ctx context.Context, serverURL string) error {
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, serverURL+"/api/v1/auth/me", nil)
 	if err != nil {
-		return errors.New("Alamat server tidak valid.")
+		return newTextError("desktop.server_url_invalid")
 	}
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
-		return errors.New("Server Tatib tidak dapat dihubungi di " + serverURL + ". Periksa alamat dan jaringan.")
+		return newTextError("desktop.server_probe_unreachable", "url", serverURL)
 	}
 	defer res.Body.Close()
 	var body map[string]json.RawMessage
 	if err := json.NewDecoder(io.LimitReader(res.Body, 1<<16)).Decode(&body); err != nil ||
 		(res.StatusCode != http.StatusUnauthorized && res.StatusCode != http.StatusOK) {
-		return errors.New("Alamat " + serverURL + " menjawab, tetapi bukan server Tatib.")
+		return newTextError("desktop.server_not_tatib", "url", serverURL)
 	}
 	return nil
 }

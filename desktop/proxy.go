@@ -55,14 +55,22 @@ func NewAPIProxy(settings *SettingsStore, session *Session, log *slog.Logger) *A
 
 // ServeHTTP proxies one request.
 func (p *APIProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// The front end sends its UI language on every call: texts not tied to
+	// a request (dialog titles, popups, the next start's menu) follow it.
+	// The header itself goes on to the server unchanged.
+	if al := r.Header.Get("Accept-Language"); al != "" {
+		if err := p.Settings.NoteLang(ParseLang(al)); err != nil {
+			p.Log.Warn("desktop: remember UI language", "err", err)
+		}
+	}
 	base := p.Settings.ServerURL()
 	if base == "" {
-		writeAPIError(w, http.StatusServiceUnavailable, "Alamat server Tatib belum diatur. Buka /desktop/setup untuk mengaturnya.")
+		writeAPIError(w, r, http.StatusServiceUnavailable, "desktop.server_not_set")
 		return
 	}
 	target, err := url.Parse(base)
 	if err != nil {
-		writeAPIError(w, http.StatusServiceUnavailable, "Alamat server Tatib tidak valid: "+base)
+		writeAPIError(w, r, http.StatusServiceUnavailable, "desktop.server_saved_invalid", "url", base)
 		return
 	}
 	ctx := withTarget(r.Context(), target)
@@ -127,16 +135,15 @@ func (p *APIProxy) errorHandler(w http.ResponseWriter, r *http.Request, err erro
 		return // the page went away
 	}
 	p.Log.Warn("desktop: server unreachable", "url", p.Settings.ServerURL(), "err", err)
-	writeAPIError(w, http.StatusBadGateway, "Server Tatib tidak dapat dihubungi ("+p.Settings.ServerURL()+
-		"). Periksa jaringan atau alamat server; aplikasi akan mencoba lagi.")
+	writeAPIError(w, r, http.StatusBadGateway, "desktop.server_unreachable", "url", p.Settings.ServerURL())
 }
 
-// writeAPIError answers like the server does: {"error":{"code","message"}}.
-func writeAPIError(w http.ResponseWriter, status int, msg string) {
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+// writeAPIError answers like the server does when the server itself cannot
+// answer: {"error":{"code":"unavailable","message","message_code","params"}},
+// the message in the request's language.
+func writeAPIError(w http.ResponseWriter, r *http.Request, status int, key string, kv ...any) {
 	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(api.ErrorBody{Error: api.ErrorDetail{Code: api.CodeUnavailable, Message: msg}})
+	writeJSONError(w, r, status, api.CodeUnavailable, key, kv...)
 }
 
 // isAPIPath reports whether the page's request belongs to the server.

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"html"
 	"io"
 	"net"
 	"net/http"
@@ -167,9 +168,9 @@ func TestProxy(t *testing.T) {
 		if w.Code != http.StatusBadGateway {
 			t.Fatalf("code %d", w.Code)
 		}
-		var body api.ErrorBody
-		if err := json.Unmarshal(w.Body.Bytes(), &body); err != nil || body.Error.Code != "unavailable" ||
-			!strings.Contains(body.Error.Message, "tidak dapat dihubungi") {
+		body := errorBody(t, w)
+		if body.Code != "unavailable" || body.MessageCode != "desktop.server_unreachable" ||
+			body.Params["url"] != "http://"+addr || !strings.Contains(body.Message, addr) {
 			t.Fatalf("body %s", w.Body)
 		}
 		if sess.Token() != "tok" {
@@ -180,10 +181,57 @@ func TestProxy(t *testing.T) {
 	t.Run("ErrNotConfigured", func(t *testing.T) {
 		pages, _, _ := newPages(t, "")
 		w := do(t, pages.Middleware(notFound), "GET", "/api/v1/auth/me", "")
-		if w.Code != http.StatusServiceUnavailable || !strings.Contains(w.Body.String(), `"unavailable"`) {
+		if b := errorBody(t, w); w.Code != http.StatusServiceUnavailable || b.Code != "unavailable" ||
+			b.MessageCode != "desktop.server_not_set" {
 			t.Fatalf("%d %s", w.Code, w.Body)
 		}
 	})
+
+	// The proxy's own answers speak the language the page asked in.
+	t.Run("OK_ErrorsInTheRequestLanguage", func(t *testing.T) {
+		pages, _, _ := newPages(t, "")
+		h := pages.Middleware(notFound)
+		en := errorBody(t, do(t, h, "GET", "/api/v1/auth/me", "", "Accept-Language", "en"))
+		id := errorBody(t, do(t, h, "GET", "/api/v1/auth/me", "", "Accept-Language", "id"))
+		if en.Message != T(LangEN, "desktop.server_not_set") || id.Message != T(LangID, "desktop.server_not_set") {
+			t.Fatalf("en %q id %q", en.Message, id.Message)
+		}
+	})
+
+	t.Run("OK_AcceptLanguageReachesServerAndIsRemembered", func(t *testing.T) {
+		fake := &fakeServer{}
+		srv := httptest.NewServer(fake)
+		defer srv.Close()
+		pages, _, _ := newPages(t, srv.URL)
+		h := pages.Middleware(notFound)
+		do(t, h, "GET", "/api/v1/auth/me", "", "Accept-Language", "en")
+		if got := fake.last().Header.Get("Accept-Language"); got != "en" {
+			t.Fatalf("server got Accept-Language %q, want en", got)
+		}
+		if got := pages.Settings.Lang(); got != LangEN {
+			t.Fatalf("UI language %q, want en", got)
+		}
+		do(t, h, "GET", "/api/v1/auth/me", "", "Accept-Language", "id-ID,id;q=0.9")
+		if got := fake.last().Header.Get("Accept-Language"); got != "id-ID,id;q=0.9" {
+			t.Fatalf("server got Accept-Language %q: it must pass unchanged", got)
+		}
+		if got := pages.Settings.Lang(); got != LangID {
+			t.Fatalf("UI language %q, want id", got)
+		}
+		do(t, h, "GET", "/api/v1/auth/me", "") // no header: keep what the UI said
+		if got := pages.Settings.Lang(); got != LangID {
+			t.Fatalf("UI language %q after a request without the header", got)
+		}
+	})
+}
+
+func errorBody(t *testing.T, w *httptest.ResponseRecorder) api.ErrorDetail {
+	t.Helper()
+	var body api.ErrorBody
+	if err := json.Unmarshal(w.Body.Bytes(), &body); err != nil {
+		t.Fatalf("not an error body: %d %s", w.Code, w.Body)
+	}
+	return body.Error
 }
 
 func TestPages(t *testing.T) {
@@ -218,11 +266,59 @@ func TestPages(t *testing.T) {
 		defer other.Close()
 		pages, _, _ := newPages(t, "")
 		w := do(t, pages.Middleware(notFound), "POST", "/desktop/setup", `{"url":"`+other.URL+`"}`)
-		if w.Code != 422 || !strings.Contains(w.Body.String(), "bukan server Tatib") {
+		if b := errorBody(t, w); w.Code != 422 || b.MessageCode != "desktop.server_not_tatib" || b.Code != "invalid" {
 			t.Fatalf("%d %s", w.Code, w.Body)
 		}
 		if pages.Settings.ServerURL() != "" {
 			t.Fatal("saved a server that is not Tatib")
+		}
+	})
+
+	t.Run("ErrSetupInTheRequestLanguage", func(t *testing.T) {
+		pages, _, _ := newPages(t, "")
+		h := pages.Middleware(notFound)
+		w := do(t, h, "POST", "/desktop/setup", `{"url":"  "}`, "Accept-Language", "en")
+		if b := errorBody(t, w); w.Code != 422 || b.MessageCode != "desktop.server_url_required" ||
+			b.Message != "Enter the server address." {
+			t.Fatalf("%d %s", w.Code, w.Body)
+		}
+		w = do(t, h, "POST", "/desktop/setup", `{"url":"ftp://x"}`, "Accept-Language", "id")
+		if b := errorBody(t, w); w.Code != 422 || b.MessageCode != "desktop.server_url_invalid" ||
+			!strings.HasPrefix(b.Message, "Alamat server tidak valid") {
+			t.Fatalf("%d %s", w.Code, w.Body)
+		}
+	})
+
+	t.Run("OK_SetupPageLanguage", func(t *testing.T) {
+		pages, _, _ := newPages(t, "")
+		h := pages.Middleware(notFound)
+		en, id := html.EscapeString(T(LangEN, "desktop.setup.intro")), html.EscapeString(T(LangID, "desktop.setup.intro"))
+		page := func(path string, hdr ...string) string {
+			t.Helper()
+			w := do(t, h, "GET", path, "", hdr...)
+			if w.Code != 200 {
+				t.Fatalf("%s: %d", path, w.Code)
+			}
+			return w.Body.String()
+		}
+		// WebKitGTK sends the system locale for page loads.
+		if b := page("/", "Accept-Language", "en-US,en;q=0.9"); !strings.Contains(b, en) ||
+			!strings.Contains(b, `<html lang="en">`) || !strings.Contains(b, `href="/desktop/setup?lang=id"`) {
+			t.Fatalf("English system: %s", b)
+		}
+		if b := page("/desktop/setup", "Accept-Language", "id-ID"); !strings.Contains(b, id) ||
+			!strings.Contains(b, `href="/desktop/setup?lang=en"`) {
+			t.Fatalf("Indonesian system: %s", b)
+		}
+		// The switch wins over the system locale.
+		if b := page("/desktop/setup?lang=en", "Accept-Language", "id-ID"); !strings.Contains(b, en) {
+			t.Fatalf("?lang=en: %s", b)
+		}
+		// Once the UI said its language, the page follows it (the menu
+		// opens this page from a UI that may differ from the system).
+		_ = pages.Settings.NoteLang(LangID)
+		if b := page("/desktop/setup", "Accept-Language", "en-US"); !strings.Contains(b, id) {
+			t.Fatalf("after the UI spoke Indonesian: %s", b)
 		}
 	})
 

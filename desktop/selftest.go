@@ -116,7 +116,7 @@ func (st *SelfTest) finish(p appPlatform, r PageReport) {
 
 	// One message through the same path a server message takes.
 	msg, _ := json.Marshal(Message{Type: "notification", ID: "tatib-selftest", Title: "Tatib",
-		Body: "Uji mandiri aplikasi desktop berhasil.", URL: "/"})
+		Body: T(a.settings.Lang(), "desktop.selftest.notification"), URL: "/"})
 	notifyErr := a.realtime.handle(msg)
 	check(notifyErr == nil, fmt.Sprintf("notify: %v", notifyErr))
 

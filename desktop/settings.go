@@ -19,6 +19,9 @@ type Settings struct {
 	WindowHeight int    `json:"window_height,omitempty"`
 	Maximised    bool   `json:"maximised,omitempty"`
 	LastFolder   string `json:"last_folder,omitempty"` // where the file dialogs open
+	// Language is the UI language the front end last sent ("id" or "en"):
+	// menus, dialog titles and popups follow it, also at the next start.
+	Language Lang `json:"language,omitempty"`
 }
 
 // SettingsStore keeps Settings in <config dir>/tatib/desktop.json.
@@ -63,6 +66,25 @@ func (st *SettingsStore) Get() Settings {
 
 // ServerURL returns the configured server ("" before the first start).
 func (st *SettingsStore) ServerURL() string { return st.Get().ServerURL }
+
+// Lang is the language of texts not tied to a request (menus, dialog
+// titles, popups): the UI language last seen, else the OS session's.
+func (st *SettingsStore) Lang() Lang {
+	switch l := st.Get().Language; l {
+	case LangID, LangEN:
+		return l
+	}
+	return systemLang()
+}
+
+// NoteLang remembers l as the UI language; the file is written only when
+// it changes, not on every request.
+func (st *SettingsStore) NoteLang(l Lang) error {
+	if st.Get().Language == l {
+		return nil
+	}
+	return st.Update(func(s *Settings) { s.Language = l })
+}
 
 // Update changes the settings with fn and writes them.
 func (st *SettingsStore) Update(fn func(*Settings)) error {
@@ -112,14 +134,14 @@ func writePrivate(path string, b []byte) error {
 func NormalizeServerURL(raw string) (string, error) {
 	raw = strings.TrimSpace(raw)
 	if raw == "" {
-		return "", errors.New("Alamat server wajib diisi.")
+		return "", newTextError("desktop.server_url_required")
 	}
 	if !strings.Contains(raw, "://") {
 		raw = "http://" + raw
 	}
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
-		return "", errors.New("Alamat server tidak valid; contoh: http://192.168.1.10:8080 atau https://tatib.sekolah.sch.id")
+		return "", newTextError("desktop.server_url_invalid")
 	}
 	u.Path = strings.TrimRight(u.Path, "/")
 	u.RawQuery, u.Fragment, u.User = "", "", nil
