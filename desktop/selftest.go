@@ -49,20 +49,23 @@ func newSelfTest(app *App) *SelfTest {
 }
 
 // pageScript runs in the window: it goes through the same asset server,
-// proxy and bindings as the real front end.
+// proxy and bindings as the real front end, and like it names its UI
+// language (Indonesian) on every call, so the dialogs and the popup the
+// smoke test looks for ("Simpan berkas", "Uji mandiri") do not depend on
+// the machine's locale.
 const pageScript = `(async () => {
-  const cred = %s, r = { login: 0, me: 0, upload: 0, user: "", bindings: false, error: "" };
+  const cred = %s, lang = { "Accept-Language": "id" }, r = { login: 0, me: 0, upload: 0, user: "", bindings: false, error: "" };
   try {
-    const l = await fetch("/api/v1/auth/login", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(cred) });
+    const l = await fetch("/api/v1/auth/login", { method: "POST", headers: { ...lang, "Content-Type": "application/json" }, body: JSON.stringify(cred) });
     r.login = l.status;
-    const m = await fetch("/api/v1/auth/me");
+    const m = await fetch("/api/v1/auth/me", { headers: lang });
     r.me = m.status;
     const me = await m.json();
     r.user = (me.user && me.user.username) || "";
     // A FormData body (a file upload) must reach the server, not crash WebKitGTK.
     const fd = new FormData();
     fd.append("file", new Blob(["x"], { type: "application/octet-stream" }), "x.xlsx");
-    r.upload = (await fetch("/api/v1/auth/login", { method: "POST", body: fd })).status;
+    r.upload = (await fetch("/api/v1/auth/login", { method: "POST", headers: lang, body: fd })).status;
     r.bindings = !!(window.go && window.go.main && window.go.main.Files && typeof window.go.main.Files.SaveFile === "function");
   } catch (e) { r.error = String(e); }
   window.go.main.App.SelfTestReport(r);
