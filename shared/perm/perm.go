@@ -49,6 +49,16 @@ type Permission struct {
 	Label        string `json:"label"`
 	LabelEN      string `json:"label_en"`
 	DefaultRoles []Role `json:"default_roles"`
+	// Sensitive marks a permission that lets a role manage users or access
+	// rights: only an admin grants or withdraws it, and the role access
+	// rights screen warns with Allows/AllowsEN.
+	Sensitive bool   `json:"sensitive"`
+	Allows    string `json:"allows,omitempty"`
+	AllowsEN  string `json:"allows_en,omitempty"`
+	// SchoolWide marks administrative data that is the whole school's by
+	// nature: a homeroom teacher granted it sees all of it, not only their
+	// class (docs/decisions.md, "Users and roles").
+	SchoolWide bool `json:"school_wide"`
 }
 
 // The permissions. Every route names one of these, or Public/Authenticated.
@@ -89,23 +99,32 @@ func with(base []Role, more ...Role) []Role {
 
 // Catalogue is every permission, grouped for the screen.
 var Catalogue = []Permission{
-	{UsersView, "users", "Lihat pengguna", "View users", []Role{}},
-	{UsersManage, "users", "Kelola pengguna", "Manage users", []Role{}},
-	{UsersResetPassword, "users", "Atur ulang kata sandi pengguna lain", "Reset another user's password", []Role{}},
-	{RolesManage, "users", "Kelola hak akses peran", "Manage role access rights", []Role{}},
+	{Name: UsersView, Group: "users", Label: "Lihat pengguna", LabelEN: "View users", DefaultRoles: []Role{}, SchoolWide: true},
+	{Name: UsersManage, Group: "users", Label: "Kelola pengguna", LabelEN: "Manage users", DefaultRoles: []Role{},
+		Sensitive: true, SchoolWide: true,
+		Allows:   "Membuat, mengubah, menonaktifkan dan menghapus akun serta memberi peran, untuk peran yang izinnya tidak melebihi izin sendiri. Akun admin tetap hanya dapat diurus admin.",
+		AllowsEN: "Create, change, deactivate and delete accounts and give roles, for roles whose permissions do not exceed one's own. Administrator accounts stay the administrator's alone."},
+	{Name: UsersResetPassword, Group: "users", Label: "Atur ulang kata sandi pengguna lain", LabelEN: "Reset another user's password", DefaultRoles: []Role{},
+		Sensitive: true, SchoolWide: true,
+		Allows:   "Mengganti kata sandi pengguna lain dan mengeluarkannya dari semua perangkat, sehingga dapat masuk sebagai orang itu. Tidak berlaku untuk akun admin.",
+		AllowsEN: "Set another user's password and sign them out everywhere, which lets the holder sign in as that person. Not for administrator accounts."},
+	{Name: RolesManage, Group: "users", Label: "Kelola hak akses peran", LabelEN: "Manage role access rights", DefaultRoles: []Role{},
+		Sensitive: true, SchoolWide: true,
+		Allows:   "Mengubah hak akses peran lain (bukan peran sendiri dan bukan admin), terbatas pada izin yang dimiliki sendiri; izin sensitif hanya diberikan admin.",
+		AllowsEN: "Change the access rights of other roles (not one's own, not the administrator's), limited to permissions one holds; sensitive permissions are granted by the administrator only."},
 
-	{SettingsView, "settings", "Lihat pengaturan", "View settings", []Role{BK}},
-	{SettingsManage, "settings", "Kelola pengaturan & integrasi", "Manage settings and integrations", []Role{}},
-	{AuditView, "settings", "Lihat log audit", "View the audit log", with(leaders)},
+	{Name: SettingsView, Group: "settings", Label: "Lihat pengaturan", LabelEN: "View settings", DefaultRoles: []Role{BK}},
+	{Name: SettingsManage, Group: "settings", Label: "Kelola pengaturan & integrasi", LabelEN: "Manage settings and integrations", DefaultRoles: []Role{}},
+	{Name: AuditView, Group: "settings", Label: "Lihat log audit", LabelEN: "View the audit log", DefaultRoles: with(leaders), SchoolWide: true},
 
-	{DashboardView, "dashboard", "Lihat dasbor", "View the dashboard", with(leaders, BK, WaliKelas, Staff, Other)},
+	{Name: DashboardView, Group: "dashboard", Label: "Lihat dasbor", LabelEN: "View the dashboard", DefaultRoles: with(leaders, BK, WaliKelas, Staff, Other)},
 
-	{StudentsView, "students", "Lihat siswa, kelas, jurusan", "View students, classes, departments", with(leaders, BK, WaliKelas, Staff)},
-	{StudentsSync, "students", "Sinkronkan siswa dari kesiswaan", "Sync students from student affairs", []Role{BK}},
-	{ClassesManage, "students", "Atur wali kelas", "Assign homeroom teachers", []Role{}},
+	{Name: StudentsView, Group: "students", Label: "Lihat siswa, kelas, jurusan", LabelEN: "View students, classes, departments", DefaultRoles: with(leaders, BK, WaliKelas, Staff)},
+	{Name: StudentsSync, Group: "students", Label: "Sinkronkan siswa dari kesiswaan", LabelEN: "Sync students from student affairs", DefaultRoles: []Role{BK}},
+	{Name: ClassesManage, Group: "students", Label: "Atur wali kelas", LabelEN: "Assign homeroom teachers", DefaultRoles: []Role{}},
 
-	{ViolationTypesView, "violation_types", "Lihat jenis pelanggaran", "View violation types", with(leaders, BK, WaliKelas, Staff)},
-	{ViolationTypesManage, "violation_types", "Kelola jenis pelanggaran, kategori, ambang SP", "Manage violation types, categories, SP thresholds", []Role{BK}},
+	{Name: ViolationTypesView, Group: "violation_types", Label: "Lihat jenis pelanggaran", LabelEN: "View violation types", DefaultRoles: with(leaders, BK, WaliKelas, Staff)},
+	{Name: ViolationTypesManage, Group: "violation_types", Label: "Kelola jenis pelanggaran, kategori, ambang SP", LabelEN: "Manage violation types, categories, SP thresholds", DefaultRoles: []Role{BK}},
 }
 
 // Lookup returns the catalogue entry for n.
@@ -127,4 +146,10 @@ func Defaults(r Role) []Name {
 		}
 	}
 	return out
+}
+
+// Sensitive reports whether n lets a role manage users or access rights.
+func Sensitive(n Name) bool {
+	p, ok := Lookup(n)
+	return ok && p.Sensitive
 }

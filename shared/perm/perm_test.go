@@ -50,3 +50,28 @@ func TestRoles(t *testing.T) {
 		t.Error("admin lacks a permission")
 	}
 }
+
+// The permissions that let a role manage users or access rights are marked
+// sensitive and say, in both languages, what they allow; the administrative
+// lists a homeroom teacher might be given are marked school-wide.
+func TestSensitiveAndSchoolWide(t *testing.T) {
+	for _, n := range []Name{UsersManage, UsersResetPassword, RolesManage} {
+		p, _ := Lookup(n)
+		if !p.Sensitive || p.Allows == "" || p.AllowsEN == "" {
+			t.Errorf("%s: not marked sensitive with an explanation: %+v", n, p)
+		}
+	}
+	for _, n := range []Name{UsersView, AuditView} {
+		if p, _ := Lookup(n); !p.SchoolWide {
+			t.Errorf("%s: not marked school-wide", n)
+		}
+	}
+	for _, p := range Catalogue {
+		if !p.Sensitive && (p.Allows != "" || p.AllowsEN != "") {
+			t.Errorf("%s: an explanation without the mark", p.Name)
+		}
+	}
+	if !Sensitive(RolesManage) || Sensitive(StudentsView) || Sensitive("unknown") {
+		t.Error("Sensitive()")
+	}
+}

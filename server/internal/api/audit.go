@@ -11,7 +11,10 @@ import (
 
 func auditRoutes(r *httpx.Router, d Deps) {
 	r.Get("/audit-log", perm.AuditView, func(w http.ResponseWriter, r *http.Request) error {
-		p := httpx.PageParams(r)
+		p, err := httpx.PageParams(r)
+		if err != nil {
+			return err
+		}
 		list, total, err := audit.List(r.Context(), d.DB, r.URL.Query().Get("entity"), p.PerPage, p.Offset())
 		if err != nil {
 			return err

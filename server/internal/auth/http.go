@@ -64,14 +64,14 @@ type ChangePasswordRequest struct {
 func ValidateNewPassword(f apperr.Fields, pw, confirmation string) {
 	switch {
 	case pw == "":
-		f.Add("password", "Kata sandi baru wajib diisi.")
+		f.Add("password", "users.password_new_required")
 	case len([]rune(pw)) < MinPasswordLength:
-		f.Add("password", "Kata sandi minimal 6 karakter.")
+		f.Add("password", "users.password_too_short", "min", MinPasswordLength)
 	case len(pw) > 72:
-		f.Add("password", "Kata sandi maksimal 72 byte.")
+		f.Add("password", "users.password_too_long", "max", 72)
 	}
 	if confirmation != pw {
-		f.Add("password_confirmation", "Konfirmasi kata sandi tidak cocok.")
+		f.Add("password_confirmation", "users.password_mismatch")
 	}
 }
 
@@ -87,7 +87,7 @@ func (s *Service) changePassword(w http.ResponseWriter, r *http.Request) error {
 	}
 	f := apperr.Fields{}
 	if !CheckPassword(hash, in.CurrentPassword) {
-		f.Add("current_password", "Kata sandi saat ini salah.")
+		f.Add("current_password", "users.current_password_wrong")
 	}
 	ValidateNewPassword(f, in.Password, in.PasswordConfirmation)
 	if err := f.Err(); err != nil {
@@ -136,9 +136,9 @@ func (s *Service) putRolePermissions(w http.ResponseWriter, r *http.Request) err
 		return err
 	}
 	if in.Permissions == nil {
-		return &apperr.Error{Code: apperr.Invalid, Msg: apperr.M("Daftar izin wajib dikirim."), Fields: apperr.Fields{"permissions": apperr.M("Wajib diisi (boleh kosong: []).")}}
+		return apperr.New(apperr.Invalid, "roles.permissions_required").WithField("permissions", "roles.permissions_required_field")
 	}
-	info, err := s.SetRolePermissions(r.Context(), s.Actor(r), perm.Role(r.PathValue("role")), in.Permissions)
+	info, err := s.SetRolePermissionsAs(r.Context(), s.Actor(r), UserFrom(r.Context()).Role, perm.Role(r.PathValue("role")), in.Permissions)
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/audit"
+	"github.com/tatib/tatib/server/internal/locale"
 	"github.com/tatib/tatib/server/internal/pg"
 	"github.com/tatib/tatib/shared/api"
 	"github.com/tatib/tatib/shared/perm"
@@ -118,31 +119,64 @@ func (s *Service) Roles(ctx context.Context) ([]api.RoleInfo, error) {
 	return out, nil
 }
 
-// SetRolePermissions replaces role r's permissions with names: one row per
+// SetRolePermissions replaces role r's permissions with an admin's (or the
+// system's) authority; see SetRolePermissionsAs.
+func (s *Service) SetRolePermissions(ctx context.Context, actor audit.Actor, r perm.Role, names []perm.Name) (api.RoleInfo, error) {
+	return s.SetRolePermissionsAs(ctx, actor, perm.Admin, r, names)
+}
+
+// SetRolePermissionsAs replaces role r's permissions with names: one row per
 // catalogue permission, so later catalogue defaults do not silently change
 // a role an admin has configured. The cache is dropped here and, through
 // NOTIFY, on every replica.
-func (s *Service) SetRolePermissions(ctx context.Context, actor audit.Actor, r perm.Role, names []perm.Name) (api.RoleInfo, error) {
+//
+// Delegation must not amount to admin: a caller who is not an admin (by
+// role) cannot change their own role, cannot grant or withdraw a sensitive
+// permission (one that manages users or rights: granting it to another role
+// is a way back to one's own), and can only grant or withdraw permissions
+// they hold themselves.
+func (s *Service) SetRolePermissionsAs(ctx context.Context, actor audit.Actor, actorRole perm.Role, r perm.Role, names []perm.Name) (api.RoleInfo, error) {
 	if !r.Valid() {
-		return api.RoleInfo{}, apperr.New(apperr.NotFound, "Peran %q tidak dikenal.", r)
+		return api.RoleInfo{}, apperr.New(apperr.NotFound, "roles.unknown", "role", string(r))
 	}
 	if r == perm.Admin {
-		return api.RoleInfo{}, apperr.New(apperr.Conflict, "Peran admin selalu memiliki semua izin dan tidak dapat diubah.")
+		return api.RoleInfo{}, apperr.New(apperr.Conflict, "roles.admin_locked")
 	}
 	want := map[perm.Name]bool{}
 	f := apperr.Fields{}
 	for _, n := range names {
 		if _, ok := perm.Lookup(n); !ok {
-			f.Add("permissions", fmt.Sprintf("Izin %q tidak dikenal.", n))
+			f.Add("permissions", "roles.permission_unknown", "permission", string(n))
 		}
 		want[n] = true
 	}
 	if err := f.Err(); err != nil {
 		return api.RoleInfo{}, err
 	}
+	if actorRole != perm.Admin && r == actorRole {
+		return api.RoleInfo{}, apperr.New(apperr.Forbidden, "roles.own_role", "role", RoleName(r))
+	}
 	before, err := s.Permissions(ctx, r)
 	if err != nil {
 		return api.RoleInfo{}, err
+	}
+	if actorRole != perm.Admin {
+		own, err := s.Permissions(ctx, actorRole)
+		if err != nil {
+			return api.RoleInfo{}, err
+		}
+		for _, p := range perm.Catalogue {
+			if slices.Contains(before, p.Name) == want[p.Name] {
+				continue
+			}
+			label := locale.Texts{locale.ID: p.Label, locale.EN: p.LabelEN}
+			if p.Sensitive {
+				return api.RoleInfo{}, apperr.New(apperr.Forbidden, "roles.sensitive_admin_only", "permission", label)
+			}
+			if !slices.Contains(own, p.Name) {
+				return api.RoleInfo{}, apperr.New(apperr.Forbidden, "roles.permission_not_yours", "permission", label)
+			}
+		}
 	}
 	err = pg.InTx(ctx, s.db, func(tx *sqlx.Tx) error {
 		var roles, ps []string
@@ -175,6 +209,10 @@ func (s *Service) SetRolePermissions(ctx context.Context, actor audit.Actor, r p
 	}
 	return api.RoleInfo{Role: r, Label: perm.RoleLabels[r], Permissions: p}, nil
 }
+
+// RoleName is role r's name in the request's language, as a message
+// parameter.
+func RoleName(r perm.Role) locale.Key { return locale.Key("roles.name." + string(r)) }
 
 // DropPermissionCache forgets every cached role, e.g. after an application
 // reset, here and on every replica.

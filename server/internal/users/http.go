@@ -2,6 +2,7 @@ package users
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/tatib/tatib/server/internal/apperr"
@@ -34,7 +35,7 @@ func (h *Handler) list(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
 	f := Filter{Q: strings.TrimSpace(q.Get("q")), Role: perm.Role(q.Get("role"))}
 	if f.Role != "" && !f.Role.Valid() {
-		return &apperr.Error{Code: apperr.Invalid, Msg: apperr.M("Filter peran tidak valid."), Fields: apperr.Fields{"role": apperr.M("Peran tidak dikenal.")}}
+		return apperr.New(apperr.Invalid, "users.role_filter_invalid").WithField("role", "users.role_unknown")
 	}
 	switch q.Get("active") {
 	case "true", "1":
@@ -44,12 +45,15 @@ func (h *Handler) list(w http.ResponseWriter, r *http.Request) error {
 		b := false
 		f.Active = &b
 	}
-	p := httpx.PageParams(r)
+	p, err := httpx.PageParams(r)
+	if err != nil {
+		return err
+	}
 	list, total, err := h.store.List(r.Context(), f, p)
 	if err != nil {
 		return err
 	}
-	return httpx.JSON(w, http.StatusOK, api.Page[api.User]{Data: list, Meta: p.Meta(total)})
+	return httpx.JSON(w, http.StatusOK, api.Page[User]{Data: list, Meta: p.Meta(total)})
 }
 
 func (h *Handler) get(w http.ResponseWriter, r *http.Request) error {
@@ -69,7 +73,11 @@ func (h *Handler) create(w http.ResponseWriter, r *http.Request) error {
 	if err := httpx.DecodeJSON(r, &in); err != nil {
 		return err
 	}
-	u, err := h.store.Create(r.Context(), h.auth.Actor(r), in)
+	c, err := h.caller(r)
+	if err != nil {
+		return err
+	}
+	u, err := h.store.Create(r.Context(), c, in)
 	if err != nil {
 		return err
 	}
@@ -85,7 +93,11 @@ func (h *Handler) update(w http.ResponseWriter, r *http.Request) error {
 	if err := httpx.DecodeJSON(r, &in); err != nil {
 		return err
 	}
-	u, err := h.store.Update(r.Context(), h.auth.Actor(r), id, in)
+	c, err := h.caller(r)
+	if err != nil {
+		return err
+	}
+	u, err := h.store.Update(r.Context(), c, id, in)
 	if err != nil {
 		return err
 	}
@@ -97,7 +109,16 @@ func (h *Handler) delete(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	res, err := h.store.Delete(r.Context(), h.auth.Actor(r), id)
+	c, err := h.caller(r)
+	if err != nil {
+		return err
+	}
+	release := false
+	switch r.URL.Query().Get("release_class") {
+	case "true", "1":
+		release = true
+	}
+	res, err := h.store.Delete(r.Context(), c, id, release)
 	if err != nil {
 		return err
 	}
@@ -113,8 +134,38 @@ func (h *Handler) resetPassword(w http.ResponseWriter, r *http.Request) error {
 	if err := httpx.DecodeJSON(r, &in); err != nil {
 		return err
 	}
-	if err := h.store.ResetPassword(r.Context(), h.auth.Actor(r), id, in); err != nil {
+	c, err := h.caller(r)
+	if err != nil {
+		return err
+	}
+	if err := h.store.ResetPassword(r.Context(), c, id, in); err != nil {
 		return err
 	}
 	return httpx.NoContent(w)
+}
+
+// caller describes who asks: an admin by role, or the roles whose
+// permissions are all among the caller's own.
+func (h *Handler) caller(r *http.Request) (Caller, error) {
+	ctx := r.Context()
+	role := auth.UserFrom(ctx).Role
+	c := Caller{Actor: h.auth.Actor(r), Admin: role == perm.Admin, Roles: map[perm.Role]bool{}}
+	if c.Admin {
+		return c, nil
+	}
+	own, err := h.auth.Permissions(ctx, role)
+	if err != nil {
+		return Caller{}, err
+	}
+	for _, other := range perm.Roles {
+		if other == perm.Admin {
+			continue
+		}
+		names, err := h.auth.Permissions(ctx, other)
+		if err != nil {
+			return Caller{}, err
+		}
+		c.Roles[other] = !slices.ContainsFunc(names, func(n perm.Name) bool { return !slices.Contains(own, n) })
+	}
+	return c, nil
 }

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/jmoiron/sqlx"
@@ -21,6 +22,45 @@ import (
 
 const columns = `id, username, name, role, email, phone, active, last_login_at, created_at, updated_at`
 
+// userFields and userFrom read a user with the class they are homeroom
+// teacher of (at most one: classes_homeroom_teacher_key).
+const (
+	userFields = `u.id, u.username, u.name, u.role, u.email, u.phone, u.active, u.last_login_at, u.created_at, u.updated_at,
+		c.id AS class_id, c.name AS class_name`
+	userFrom   = ` FROM users u LEFT JOIN classes c ON c.homeroom_teacher_id = u.id`
+	userSelect = `SELECT ` + userFields + userFrom
+)
+
+// User is an account as the users screens show it: with the class its
+// homeroom teacher looks after.
+type User struct {
+	api.User
+	HomeroomClass *ClassRef `json:"homeroom_class"`
+}
+
+// ClassRef names a class.
+type ClassRef struct {
+	ID   int64  `json:"id"`
+	Name string `json:"name"`
+}
+
+type scanner interface{ Scan(dest ...any) error }
+
+func scanUser(row scanner, extra ...any) (User, error) {
+	var u User
+	var classID sql.NullInt64
+	var className sql.NullString
+	dest := append([]any{&u.ID, &u.Username, &u.Name, &u.Role, &u.Email, &u.Phone, &u.Active, &u.LastLoginAt,
+		&u.CreatedAt, &u.UpdatedAt, &classID, &className}, extra...)
+	if err := row.Scan(dest...); err != nil {
+		return User{}, err
+	}
+	if classID.Valid {
+		u.HomeroomClass = &ClassRef{ID: classID.Int64, Name: className.String}
+	}
+	return u, nil
+}
+
 // Store reads and writes users.
 type Store struct {
 	db *sqlx.DB
@@ -29,6 +69,17 @@ type Store struct {
 // NewStore returns a Store.
 func NewStore(db *sqlx.DB) *Store { return &Store{db: db} }
 
+// Caller is who asks for a change: the audit actor, whether they are an
+// admin by role, and the roles they may give and look after.
+type Caller struct {
+	audit.Actor
+	Admin bool
+	// Roles are the roles whose permissions are all among the caller's
+	// own (every role but admin for an admin): a caller cannot give, nor
+	// take over through a password reset, more than they have.
+	Roles map[perm.Role]bool
+}
+
 // Filter narrows a user list.
 type Filter struct {
 	Q      string
@@ -36,24 +87,24 @@ type Filter struct {
 	Active *bool
 }
 
-// List returns one page of users matching f.
-func (s *Store) List(ctx context.Context, f Filter, p httpx.Paging) ([]api.User, int, error) {
-	const q = `SELECT ` + columns + `, count(*) OVER () AS total FROM users
-		WHERE ($1 = '' OR username ILIKE '%' || $1 || '%' OR name ILIKE '%' || $1 || '%' OR email ILIKE '%' || $1 || '%')
-		  AND ($2 = '' OR role = $2)
-		  AND ($3::boolean IS NULL OR active = $3)
-		ORDER BY lower(name), id LIMIT $4 OFFSET $5`
-	rows, err := s.db.QueryxContext(ctx, q, f.Q, f.Role, f.Active, p.PerPage, p.Offset())
+// List returns one page of users matching f. The list is the whole
+// school's, whoever asks: users.view is administrative (docs/decisions.md).
+func (s *Store) List(ctx context.Context, f Filter, p httpx.Paging) ([]User, int, error) {
+	const q = `SELECT ` + userFields + `, count(*) OVER () AS total` + userFrom + `
+		WHERE ($1 = '' OR u.username ILIKE '%' || $1 || '%' OR u.name ILIKE '%' || $1 || '%' OR u.email ILIKE '%' || $1 || '%')
+		  AND ($2 = '' OR u.role = $2)
+		  AND ($3::boolean IS NULL OR u.active = $3)
+		ORDER BY lower(u.name), u.id LIMIT $4 OFFSET $5`
+	rows, err := s.db.QueryContext(ctx, q, f.Q, f.Role, f.Active, p.PerPage, p.Offset())
 	if err != nil {
 		return nil, 0, fmt.Errorf("users: list: %w", err)
 	}
 	defer rows.Close()
-	out := []api.User{}
+	out := []User{}
 	total := 0
 	for rows.Next() {
-		var u api.User
-		if err := rows.Scan(&u.ID, &u.Username, &u.Name, &u.Role, &u.Email, &u.Phone, &u.Active, &u.LastLoginAt,
-			&u.CreatedAt, &u.UpdatedAt, &total); err != nil {
+		u, err := scanUser(rows, &total)
+		if err != nil {
 			return nil, 0, fmt.Errorf("users: scan: %w", err)
 		}
 		out = append(out, u)
@@ -62,48 +113,55 @@ func (s *Store) List(ctx context.Context, f Filter, p httpx.Paging) ([]api.User,
 }
 
 // Get returns one user.
-func (s *Store) Get(ctx context.Context, q sqlx.QueryerContext, id int64) (api.User, error) {
-	var u api.User
-	err := sqlx.GetContext(ctx, q, &u, `SELECT `+columns+` FROM users WHERE id = $1`, id)
+func (s *Store) Get(ctx context.Context, q sqlx.QueryerContext, userID int64) (User, error) {
+	u, err := scanUser(q.QueryRowxContext(ctx, userSelect+` WHERE u.id = $1`, userID))
 	return u, pg.Error(err, "entity.user")
 }
 
-// Create stores a new user.
-func (s *Store) Create(ctx context.Context, actor audit.Actor, in CreateInput) (api.User, error) {
+// Create stores a new user. Only an admin creates an admin; anyone else
+// only gives roles within their own permissions.
+func (s *Store) Create(ctx context.Context, c Caller, in CreateInput) (User, error) {
 	in.normalize()
 	if err := in.Validate(); err != nil {
-		return api.User{}, err
+		return User{}, err
+	}
+	if err := c.mayHandle(in.Role); err != nil {
+		return User{}, err
 	}
 	hash, err := auth.HashPassword(in.Password)
 	if err != nil {
-		return api.User{}, err
+		return User{}, err
 	}
-	var u api.User
-	err = pg.InTx(ctx, s.db, func(tx *sqlx.Tx) error {
+	var u User
+	err = inTx(ctx, s.db, func(tx *sqlx.Tx) error {
 		const q = `INSERT INTO users (username, name, role, email, phone, password_hash)
 			VALUES ($1, $2, $3, $4, $5, $6) RETURNING ` + columns
-		if err := tx.GetContext(ctx, &u, q, in.Username, in.Name, in.Role, in.Email, in.Phone, hash); err != nil {
+		if err := tx.GetContext(ctx, &u.User, q, in.Username, in.Name, in.Role, in.Email, in.Phone, hash); err != nil {
 			if pg.IsUnique(err, "users_username_key") {
-				return &apperr.Error{Code: apperr.Invalid, Msg: apperr.M("Nama pengguna sudah dipakai."),
-					Fields: apperr.Fields{"username": apperr.M("Nama pengguna sudah dipakai.")}}
+				return apperr.New(apperr.Invalid, "form.invalid").WithField("username", "users.username_taken")
 			}
 			return fmt.Errorf("users: create: %w", err)
 		}
-		return audit.Record(ctx, tx, actor, "user.create", "user", id(u.ID),
+		return audit.Record(ctx, tx, c.Actor, "user.create", "user", id(u.ID),
 			map[string]any{"username": u.Username, "role": u.Role})
 	})
 	return u, err
 }
 
 // Update changes the present fields of user id. Deactivating ends the
-// user's sessions. Nobody may deactivate or demote themselves, and the last
-// active admin stays.
-func (s *Store) Update(ctx context.Context, actor audit.Actor, userID int64, in UpdateInput) (api.User, error) {
+// user's sessions. Nobody may deactivate or demote themselves, the last
+// active admin stays, only an admin touches an admin, and a homeroom
+// teacher leaves their class only when the request releases it.
+func (s *Store) Update(ctx context.Context, c Caller, userID int64, in UpdateInput) (User, error) {
 	if err := in.Validate(); err != nil {
-		return api.User{}, err
+		return User{}, err
 	}
-	var u api.User
-	err := pg.InTx(ctx, s.db, func(tx *sqlx.Tx) error {
+	var u User
+	err := inTx(ctx, s.db, func(tx *sqlx.Tx) error {
+		admins, err := lockAdmins(ctx, tx)
+		if err != nil {
+			return err
+		}
 		before, err := s.getForUpdate(ctx, tx, userID)
 		if err != nil {
 			return err
@@ -127,20 +185,27 @@ func (s *Store) Update(ctx context.Context, actor audit.Actor, userID int64, in 
 		if in.Active != nil {
 			after.Active = *in.Active
 		}
-		if userID == actor.ID && (!after.Active || after.Role != before.Role) {
-			return apperr.New(apperr.Conflict, "Anda tidak dapat menonaktifkan atau mengubah peran akun Anda sendiri.")
+		if err := c.mayTouch(admins, before.Role, after.Role); err != nil {
+			return err
+		}
+		if userID == c.ID && (!after.Active || after.Role != before.Role) {
+			return apperr.New(apperr.Conflict, "users.own_role_or_active")
 		}
 		if before.Role == perm.Admin && before.Active && (after.Role != perm.Admin || !after.Active) {
-			if err := lastAdminGuard(ctx, tx, userID); err != nil {
+			if err := lastAdminGuard(admins, userID); err != nil {
+				return err
+			}
+		}
+		if (before.Active && !after.Active) || (after.Role != before.Role && after.Role != perm.WaliKelas) {
+			if err := leaveClass(ctx, tx, c.Actor, before, in.ReleaseClass, "user.update"); err != nil {
 				return err
 			}
 		}
 		const q = `UPDATE users SET username = $2, name = $3, role = $4, email = $5, phone = $6, active = $7, updated_at = now()
-			WHERE id = $1 RETURNING ` + columns
-		if err := tx.GetContext(ctx, &u, q, userID, after.Username, after.Name, after.Role, after.Email, after.Phone, after.Active); err != nil {
+			WHERE id = $1`
+		if _, err := tx.ExecContext(ctx, q, userID, after.Username, after.Name, after.Role, after.Email, after.Phone, after.Active); err != nil {
 			if pg.IsUnique(err, "users_username_key") {
-				return &apperr.Error{Code: apperr.Invalid, Msg: apperr.M("Nama pengguna sudah dipakai."),
-					Fields: apperr.Fields{"username": apperr.M("Nama pengguna sudah dipakai.")}}
+				return apperr.New(apperr.Invalid, "form.invalid").WithField("username", "users.username_taken")
 			}
 			return fmt.Errorf("users: update: %w", err)
 		}
@@ -149,7 +214,10 @@ func (s *Store) Update(ctx context.Context, actor audit.Actor, userID int64, in 
 				return err
 			}
 		}
-		return audit.Record(ctx, tx, actor, "user.update", "user", id(userID), map[string]any{"before": before, "after": u})
+		if u, err = s.Get(ctx, tx, userID); err != nil {
+			return err
+		}
+		return audit.Record(ctx, tx, c.Actor, "user.update", "user", id(userID), map[string]any{"before": before, "after": u.User})
 	})
 	return u, err
 }
@@ -163,20 +231,32 @@ type DeleteResult struct {
 // Delete removes a user who has recorded nothing; a user whose id is
 // referenced by recorded data (audit entries, and any later table that
 // references users) is deactivated instead, so history keeps its author.
-func (s *Store) Delete(ctx context.Context, actor audit.Actor, userID int64) (DeleteResult, error) {
-	if userID == actor.ID {
-		return DeleteResult{}, apperr.New(apperr.Conflict, "Anda tidak dapat menghapus akun Anda sendiri.")
+// A homeroom teacher's class is released only when releaseClass is set.
+func (s *Store) Delete(ctx context.Context, c Caller, userID int64, releaseClass bool) (DeleteResult, error) {
+	if userID == c.ID {
+		return DeleteResult{}, apperr.New(apperr.Conflict, "users.own_delete")
 	}
 	var res DeleteResult
-	err := pg.InTx(ctx, s.db, func(tx *sqlx.Tx) error {
+	err := inTx(ctx, s.db, func(tx *sqlx.Tx) error {
+		res = DeleteResult{}
+		admins, err := lockAdmins(ctx, tx)
+		if err != nil {
+			return err
+		}
 		u, err := s.getForUpdate(ctx, tx, userID)
 		if err != nil {
 			return err
 		}
+		if err := c.mayTouch(admins, u.Role, u.Role); err != nil {
+			return err
+		}
 		if u.Role == perm.Admin && u.Active {
-			if err := lastAdminGuard(ctx, tx, userID); err != nil {
+			if err := lastAdminGuard(admins, userID); err != nil {
 				return err
 			}
+		}
+		if err := leaveClass(ctx, tx, c.Actor, u, releaseClass, "user.delete"); err != nil {
+			return err
 		}
 		var acted bool
 		if err := tx.GetContext(ctx, &acted, `SELECT EXISTS (SELECT 1 FROM audit_log WHERE actor_id = $1)`, userID); err != nil {
@@ -191,7 +271,7 @@ func (s *Store) Delete(ctx context.Context, actor audit.Actor, userID int64) (De
 			switch {
 			case err == nil:
 				res.Deleted = true
-				return audit.Record(ctx, tx, actor, "user.delete", "user", id(userID), map[string]any{"username": u.Username})
+				return audit.Record(ctx, tx, c.Actor, "user.delete", "user", id(userID), map[string]any{"username": u.Username})
 			case errors.As(err, &pe) && pe.Code == "23503":
 				if _, err := tx.ExecContext(ctx, `ROLLBACK TO SAVEPOINT del`); err != nil {
 					return err
@@ -207,17 +287,17 @@ func (s *Store) Delete(ctx context.Context, actor audit.Actor, userID int64) (De
 			return err
 		}
 		res.Deactivated = true
-		return audit.Record(ctx, tx, actor, "user.deactivate", "user", id(userID), map[string]any{"username": u.Username})
+		return audit.Record(ctx, tx, c.Actor, "user.deactivate", "user", id(userID), map[string]any{"username": u.Username})
 	})
 	return res, err
 }
 
-// ResetPassword sets another user's password and ends their sessions.
-func (s *Store) ResetPassword(ctx context.Context, actor audit.Actor, userID int64, in ResetPasswordInput) error {
-	if userID == actor.ID {
-		return &apperr.Error{Code: apperr.Invalid,
-			Msg:    apperr.M("Anda tidak dapat mengatur ulang kata sandi akun Anda sendiri di sini; gunakan halaman Profil."),
-			Fields: apperr.Fields{"password": apperr.M("Gunakan halaman Profil untuk mengganti kata sandi Anda sendiri.")}}
+// ResetPassword sets another user's password and ends their sessions. A
+// reset lets its author sign in as that person, so it follows the same
+// rules as editing them: an admin's only by an admin.
+func (s *Store) ResetPassword(ctx context.Context, c Caller, userID int64, in ResetPasswordInput) error {
+	if userID == c.ID {
+		return apperr.New(apperr.Invalid, "users.own_reset").WithField("password", "users.own_reset_field")
 	}
 	f := apperr.Fields{}
 	auth.ValidateNewPassword(f, in.Password, in.PasswordConfirmation)
@@ -228,9 +308,16 @@ func (s *Store) ResetPassword(ctx context.Context, actor audit.Actor, userID int
 	if err != nil {
 		return err
 	}
-	return pg.InTx(ctx, s.db, func(tx *sqlx.Tx) error {
+	return inTx(ctx, s.db, func(tx *sqlx.Tx) error {
+		admins, err := lockAdmins(ctx, tx)
+		if err != nil {
+			return err
+		}
 		u, err := s.getForUpdate(ctx, tx, userID)
 		if err != nil {
+			return err
+		}
+		if err := c.mayTouch(admins, u.Role, u.Role); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE users SET password_hash = $2, updated_at = now() WHERE id = $1`, userID, hash); err != nil {
@@ -239,7 +326,7 @@ func (s *Store) ResetPassword(ctx context.Context, actor audit.Actor, userID int
 		if err := auth.EndSessions(ctx, tx, userID, nil); err != nil {
 			return err
 		}
-		return audit.Record(ctx, tx, actor, "user.password.reset", "user", id(userID), map[string]any{"username": u.Username})
+		return audit.Record(ctx, tx, c.Actor, "user.password.reset", "user", id(userID), map[string]any{"username": u.Username})
 	})
 }
 
@@ -249,17 +336,91 @@ func (s *Store) getForUpdate(ctx context.Context, tx *sqlx.Tx, userID int64) (ap
 	return u, pg.Error(err, "entity.user")
 }
 
-// lastAdminGuard refuses to remove the last active admin. Locking the admin
-// rows serialises two admins demoting each other at once.
-func lastAdminGuard(ctx context.Context, tx *sqlx.Tx, except int64) error {
-	var ids []int64
-	if err := tx.SelectContext(ctx, &ids, `SELECT id FROM users WHERE role = 'admin' AND active AND id <> $1 FOR UPDATE`, except); err != nil {
-		return fmt.Errorf("users: admin guard: %w", err)
+// mayHandle refuses to give a role beyond the caller's reach.
+func (c Caller) mayHandle(r perm.Role) error {
+	if r == perm.Admin {
+		if !c.Admin {
+			return apperr.New(apperr.Forbidden, "users.admin_only")
+		}
+		return nil
 	}
-	if len(ids) == 0 {
-		return apperr.New(apperr.Conflict, "Harus ada setidaknya satu admin aktif.")
+	if !c.Admin && !c.Roles[r] {
+		return apperr.New(apperr.Forbidden, "users.role_beyond_own", "role", auth.RoleName(r))
 	}
 	return nil
+}
+
+// mayTouch refuses a change to a user of role before (now of role after)
+// that the caller may not make. Whether the caller is an admin is read
+// from the locked admin rows, so an admin demoted a moment ago no longer
+// counts.
+func (c Caller) mayTouch(admins []int64, before, after perm.Role) error {
+	c.Admin = c.Admin && slices.Contains(admins, c.ID)
+	if err := c.mayHandle(before); err != nil {
+		return err
+	}
+	return c.mayHandle(after)
+}
+
+// lockAdmins locks every active admin row in id order and returns their
+// ids. Every change that may touch an admin takes these locks first, in
+// the same order, so two admins demoting each other at once queue instead
+// of deadlocking.
+func lockAdmins(ctx context.Context, tx *sqlx.Tx) ([]int64, error) {
+	var ids []int64
+	if err := tx.SelectContext(ctx, &ids, `SELECT id FROM users WHERE role = 'admin' AND active ORDER BY id FOR UPDATE`); err != nil {
+		return nil, fmt.Errorf("users: lock admins: %w", err)
+	}
+	return ids, nil
+}
+
+// lastAdminGuard refuses to remove the last active admin.
+func lastAdminGuard(admins []int64, except int64) error {
+	for _, a := range admins {
+		if a != except {
+			return nil
+		}
+	}
+	return apperr.New(apperr.Conflict, "users.last_admin")
+}
+
+// leaveClass handles a homeroom teacher who stops being one (role changed,
+// deactivated, deleted): without release the change is refused naming the
+// class, so no class silently points at someone who cannot look after it;
+// with release the class is left without a homeroom teacher, audited.
+func leaveClass(ctx context.Context, tx *sqlx.Tx, actor audit.Actor, u api.User, release bool, reason string) error {
+	var class ClassRef
+	err := tx.QueryRowxContext(ctx, `SELECT id, name FROM classes WHERE homeroom_teacher_id = $1 FOR UPDATE`, u.ID).Scan(&class.ID, &class.Name)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("users: homeroom class: %w", err)
+	}
+	if !release {
+		return apperr.New(apperr.Conflict, "users.homeroom_class_assigned", "name", u.Name, "class", class.Name, "class_id", class.ID)
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE classes SET homeroom_teacher_id = NULL, updated_at = now() WHERE id = $1`, class.ID); err != nil {
+		return fmt.Errorf("users: release class: %w", err)
+	}
+	return audit.Record(ctx, tx, actor, "class.homeroom_teacher.update", "class", id(class.ID),
+		map[string]any{"before": u.ID, "after": nil, "reason": reason, "teacher": u.Username})
+}
+
+// inTx runs fn in a transaction, again up to three times when PostgreSQL
+// gives up on it (serialization failure, deadlock), then answers a
+// conflict: a person may simply try again.
+func inTx(ctx context.Context, db *sqlx.DB, fn func(tx *sqlx.Tx) error) error {
+	for attempt := 1; ; attempt++ {
+		err := pg.InTx(ctx, db, fn)
+		var pe *pq.Error
+		if !errors.As(err, &pe) || (pe.Code != "40001" && pe.Code != "40P01") {
+			return err
+		}
+		if attempt == 3 {
+			return apperr.New(apperr.Conflict, "users.busy")
+		}
+	}
 }
 
 // EnsureAdmin creates the admin user on first start. It returns the
@@ -290,5 +451,3 @@ func EnsureAdmin(ctx context.Context, db *sqlx.DB, password string) (created boo
 }
 
 func id(n int64) string { return strconv.FormatInt(n, 10) }
-
-var _ = sql.ErrNoRows

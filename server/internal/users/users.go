@@ -30,6 +30,10 @@ type UpdateInput struct {
 	Email    *string    `json:"email"`
 	Phone    *string    `json:"phone"`
 	Active   *bool      `json:"active"`
+	// ReleaseClass lets a homeroom teacher who stops being one (another
+	// role, deactivated) leave their class without a homeroom teacher;
+	// without it such a change is refused naming the class.
+	ReleaseClass bool `json:"release_class"`
 }
 
 // ResetPasswordInput is an admin's password reset for another user.
@@ -38,7 +42,10 @@ type ResetPasswordInput struct {
 	PasswordConfirmation string `json:"password_confirmation"`
 }
 
-var usernameRE = regexp.MustCompile(`^[a-zA-Z0-9._-]{3,50}$`)
+var (
+	usernameRE = regexp.MustCompile(`^[a-zA-Z0-9._-]{3,50}$`)
+	phoneRE    = regexp.MustCompile(`^\+?[0-9 ()-]{6,20}$`)
+)
 
 func (in *CreateInput) normalize() {
 	in.Username = strings.TrimSpace(in.Username)
@@ -56,11 +63,11 @@ func (in CreateInput) Validate() error {
 	validateContact(f, in.Email, in.Phone)
 	switch {
 	case in.Password == "":
-		f.Add("password", "Kata sandi wajib diisi.")
+		f.Add("password", "users.password_required")
 	case len([]rune(in.Password)) < auth.MinPasswordLength:
-		f.Add("password", "Kata sandi minimal 6 karakter.")
+		f.Add("password", "users.password_too_short", "min", auth.MinPasswordLength)
 	case len(in.Password) > 72:
-		f.Add("password", "Kata sandi maksimal 72 byte.")
+		f.Add("password", "users.password_too_long", "max", 72)
 	}
 	return f.Err()
 }
@@ -95,38 +102,38 @@ func (in *UpdateInput) Validate() error {
 func validateUsername(f apperr.Fields, u string) {
 	switch {
 	case u == "":
-		f.Add("username", "Nama pengguna wajib diisi.")
+		f.Add("username", "users.username_required")
 	case !usernameRE.MatchString(u):
-		f.Add("username", "Nama pengguna 3–50 karakter: huruf, angka, titik, garis bawah atau tanda hubung.")
+		f.Add("username", "users.username_format")
 	}
 }
 
 func validateName(f apperr.Fields, n string) {
 	switch {
 	case n == "":
-		f.Add("name", "Nama lengkap wajib diisi.")
+		f.Add("name", "users.name_required")
 	case len([]rune(n)) > 150:
-		f.Add("name", "Nama lengkap maksimal 150 karakter.")
+		f.Add("name", "users.name_too_long", "max", 150)
 	}
 }
 
 func validateRole(f apperr.Fields, r perm.Role) {
 	if r == "" {
-		f.Add("role", "Peran wajib dipilih.")
+		f.Add("role", "users.role_required")
 		return
 	}
 	if !r.Valid() {
-		f.Add("role", "Peran tidak valid. Pilih salah satu: admin, bk, wali_kelas, staff, other, kepala_sekolah, waka, ketua_tim.")
+		f.Add("role", "users.role_invalid")
 	}
 }
 
 func validateContact(f apperr.Fields, email, phone string) {
 	if email != "" {
 		if a, err := mail.ParseAddress(email); err != nil || a.Address != email {
-			f.Add("email", "Alamat email tidak valid.")
+			f.Add("email", "users.email_invalid")
 		}
 	}
-	if phone != "" && !regexp.MustCompile(`^\+?[0-9 ()-]{6,20}$`).MatchString(phone) {
-		f.Add("phone", "Nomor telepon tidak valid.")
+	if phone != "" && !phoneRE.MatchString(phone) {
+		f.Add("phone", "users.phone_invalid")
 	}
 }
