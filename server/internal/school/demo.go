@@ -56,8 +56,8 @@ type DemoResult struct {
 // students, no student-affairs connection and never had the demo: the
 // students exactly as a sync from the simulator would leave them (same
 // source ids), a homeroom teacher user per class, two BK users and one user
-// of each other role, each with a random password printed once to out and
-// the log. A second call does nothing.
+// of each other role, each with a random password printed once to out
+// (never to the log). A second call does nothing.
 func LoadDemo(ctx context.Context, db *sqlx.DB, log *slog.Logger, out io.Writer, o DemoOptions) (DemoResult, error) {
 	if skip, err := demoSkip(ctx, db); err != nil || skip {
 		return DemoResult{}, err
@@ -142,11 +142,10 @@ func LoadDemo(ctx context.Context, db *sqlx.DB, log *slog.Logger, out io.Writer,
 	if err != nil || !res.Loaded {
 		return DemoResult{}, err
 	}
-	log.Warn("loaded the demo school; its users' passwords are shown only now (TATIB_DEMO=0 turns the demo off)",
+	// Passwords go to out (the terminal) only, never into a log record
+	// that may be collected and kept.
+	log.Warn("loaded the demo school; its users' passwords are printed once to the terminal (TATIB_DEMO=0 turns the demo off)",
 		"school", sch.Name, "students", res.Students, "classes", res.Classes, "users", len(res.Accounts), "took", time.Since(start).Round(time.Millisecond))
-	for _, a := range res.Accounts {
-		log.Warn("demo user", "username", a.Username, "role", a.Role, "password", a.Password)
-	}
 	if out != nil {
 		printAccounts(out, sch.Name, res.Accounts)
 	}

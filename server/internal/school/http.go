@@ -33,6 +33,7 @@ func (h *Handler) Routes(r *httpx.Router) {
 	r.Get("/students", perm.StudentsView, h.students)
 	r.Get("/students/{id}", perm.StudentsView, h.student)
 	r.Post("/students/sync", perm.StudentsSync, h.startSync)
+	r.Get("/students/sync/status", perm.StudentsSync, h.syncStatus)
 	r.Get("/students/sync/latest", perm.StudentsSync, h.latestSync)
 	r.Get("/students/sync/{id}", perm.StudentsSync, h.getSync)
 	r.Get("/students/syncs", perm.StudentsSync, h.listSyncs)
@@ -41,6 +42,7 @@ func (h *Handler) Routes(r *httpx.Router) {
 	r.Post("/settings/student-affairs/test", perm.SettingsManage, h.testStudentAffairs)
 	r.Get("/settings/school", perm.SettingsView, h.getProfile)
 	r.Put("/settings/school", perm.SettingsManage, h.putProfile)
+	r.Get("/school/public", perm.Public, h.publicProfile)
 }
 
 // scope is the caller's scope: a homeroom teacher is limited to their class.
@@ -58,7 +60,7 @@ func queryID(r *http.Request, name string, f apperr.Fields) int64 {
 	}
 	n, err := strconv.ParseInt(v, 10, 64)
 	if err != nil || n <= 0 {
-		f.Add(name, "Harus berupa id (bilangan bulat positif).")
+		f.Add(name, "school.query.id")
 		return 0
 	}
 	return n
@@ -71,7 +73,7 @@ func queryGrade(r *http.Request, f apperr.Fields) int {
 	}
 	g := parseGrade(v)
 	if g == 0 {
-		f.Add("grade", "Tingkat harus 10, 11, 12 (atau X, XI, XII).")
+		f.Add("grade", "school.query.grade", "min", MinGrade, "max", MaxGrade)
 	}
 	return g
 }
@@ -121,11 +123,11 @@ func (h *Handler) patchClass(w http.ResponseWriter, r *http.Request) error {
 	}
 	raw, ok := in["homeroom_teacher_id"]
 	if !ok {
-		return fieldErr("homeroom_teacher_id", "Wajib dikirim: id pengguna wali kelas, atau null untuk melepas.")
+		return apperr.New(apperr.Invalid, "form.invalid").WithField("homeroom_teacher_id", "school.teacher.required")
 	}
 	var teacher *int64
 	if err := json.Unmarshal(raw, &teacher); err != nil || (teacher != nil && *teacher <= 0) {
-		return fieldErr("homeroom_teacher_id", "Harus berupa id pengguna atau null.")
+		return apperr.New(apperr.Invalid, "form.invalid").WithField("homeroom_teacher_id", "school.teacher.id_or_null")
 	}
 	c, err := h.store.SetHomeroomTeacher(r.Context(), h.auth.Actor(r), scope(r.Context()), id, teacher)
 	if err != nil {
@@ -152,15 +154,18 @@ func (h *Handler) students(w http.ResponseWriter, r *http.Request) error {
 		b := false
 		sf.Active = &b
 	default:
-		f.Add("active", "Harus true, false atau kosong.")
+		f.Add("active", "school.query.active")
 	}
 	if len([]rune(sf.Q)) > 100 {
-		f.Add("q", "Kata kunci maksimal 100 karakter.")
+		f.Add("q", "school.query.q_too_long", "max", 100)
 	}
 	if err := f.Err(); err != nil {
 		return err
 	}
-	p := httpx.PageParams(r)
+	p, err := httpx.PageParams(r)
+	if err != nil {
+		return err
+	}
 	list, total, err := h.store.Students(r.Context(), scope(r.Context()), sf, p)
 	if err != nil {
 		return err
@@ -201,6 +206,21 @@ func (h *Handler) getSync(w http.ResponseWriter, r *http.Request) error {
 	return httpx.JSON(w, http.StatusOK, run)
 }
 
+// SyncStatus tells the Students screen whether a sync can run, without
+// revealing the connection (its URL and token are for settings.manage).
+type SyncStatus struct {
+	Configured bool   `json:"configured"`
+	Schedule   string `json:"schedule"` // daily HH:MM (Asia/Jakarta), or ""
+}
+
+func (h *Handler) syncStatus(w http.ResponseWriter, r *http.Request) error {
+	cfg, err := LoadStudentAffairs(r.Context(), h.store.db)
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusOK, SyncStatus{Configured: cfg.URL != "", Schedule: cfg.Schedule})
+}
+
 func (h *Handler) latestSync(w http.ResponseWriter, r *http.Request) error {
 	run, err := LatestSync(r.Context(), h.store.db)
 	if err != nil {
@@ -210,7 +230,10 @@ func (h *Handler) latestSync(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (h *Handler) listSyncs(w http.ResponseWriter, r *http.Request) error {
-	p := httpx.PageParams(r)
+	p, err := httpx.PageParams(r)
+	if err != nil {
+		return err
+	}
 	list, total, err := ListSyncs(r.Context(), h.store.db, p.PerPage, p.Offset())
 	if err != nil {
 		return err
@@ -248,7 +271,7 @@ func (h *Handler) testStudentAffairs(w http.ResponseWriter, r *http.Request) err
 	}
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
-		return apperr.New(apperr.BadRequest, "Isi permintaan tidak dapat dibaca.")
+		return apperr.New(apperr.BadRequest, "request.unreadable")
 	}
 	if len(bytes.TrimSpace(body)) > 0 {
 		var in struct {
@@ -268,7 +291,7 @@ func (h *Handler) testStudentAffairs(w http.ResponseWriter, r *http.Request) err
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), RequestTimeout+5*time.Second)
 	defer cancel()
-	return httpx.JSON(w, http.StatusOK, TestConnection(ctx, cfg))
+	return httpx.JSON(w, http.StatusOK, TestConnection(ctx, cfg, h.syncer.allowLocal))
 }
 
 func (h *Handler) getProfile(w http.ResponseWriter, r *http.Request) error {
@@ -277,6 +300,21 @@ func (h *Handler) getProfile(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	return httpx.JSON(w, http.StatusOK, p)
+}
+
+// PublicProfile is what the sign-in page may show before anyone signs in:
+// the school's name and nothing else of the profile.
+type PublicProfile struct {
+	Name    string  `json:"name"`
+	LogoURL *string `json:"logo_url"`
+}
+
+func (h *Handler) publicProfile(w http.ResponseWriter, r *http.Request) error {
+	p, err := LoadProfile(r.Context(), h.store.db)
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusOK, PublicProfile{Name: p.Name})
 }
 
 func (h *Handler) putProfile(w http.ResponseWriter, r *http.Request) error {

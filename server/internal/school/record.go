@@ -1,6 +1,7 @@
 package school
 
 import (
+	"strconv"
 	"strings"
 	"time"
 )
@@ -110,16 +111,37 @@ func normalizeDate(v string) string {
 	return ""
 }
 
-// parseGrade reads X/XI/XII, 10/11/12 or "Kelas X".
+// parseGrade reads a grade 1–12 written as a number ("7", "10"), in Roman
+// numerals ("VII", "X"), with "Kelas" before it, or as the start of a class
+// name ("7A", "VII-B"); anything else is 0.
 func parseGrade(v string) int {
-	v = strings.ToUpper(strings.TrimSpace(strings.TrimPrefix(strings.ToUpper(strings.TrimSpace(v)), "KELAS")))
-	switch v {
-	case "X", "10":
-		return 10
-	case "XI", "11":
-		return 11
-	case "XII", "12":
-		return 12
+	v = strings.TrimSpace(strings.TrimPrefix(strings.ToUpper(strings.TrimSpace(v)), "KELAS"))
+	if v == "" {
+		return 0
+	}
+	for g := MaxGrade; g >= MinGrade; g-- {
+		if v == romanGrades[g] || v == strconv.Itoa(g) {
+			return g
+		}
+	}
+	// "7A", "10-IPA": a number followed by a class letter or separator.
+	i := 0
+	for i < len(v) && i < 2 && v[i] >= '0' && v[i] <= '9' {
+		i++
+	}
+	if i > 0 && i < len(v) && !(v[i] >= '0' && v[i] <= '9') {
+		if g, _ := strconv.Atoi(v[:i]); g >= MinGrade && g <= MaxGrade {
+			return g
+		}
+	}
+	// "VII-B", "XII.IPA": Roman numerals followed by a separator.
+	if j := strings.IndexAny(v, "-./_"); j > 0 {
+		head := v[:j]
+		for g := MaxGrade; g >= MinGrade; g-- {
+			if head == romanGrades[g] {
+				return g
+			}
+		}
 	}
 	return 0
 }

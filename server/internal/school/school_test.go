@@ -19,6 +19,9 @@ import (
 func TestMain(m *testing.M) {
 	// Short enough that the timeout tests are quick, long enough for -race.
 	school.RequestTimeout = 1500 * time.Millisecond
+	// The simulator listens on 127.0.0.1; production refuses loopback.
+	// TestLocalSourcesRefused turns this off for itself.
+	os.Setenv("TATIB_ALLOW_LOCAL_SOURCES", "1")
 	os.Exit(m.Run())
 }
 
@@ -146,19 +149,19 @@ func TestSyncFailureChangesNothing(t *testing.T) {
 		faults schoolsim.Faults
 		want   string
 	}{
-		{"ErrPage3", schoolsim.Faults{FailPage: 3}, "HTTP 500"},
-		{"ErrBadJSONPage3", schoolsim.Faults{BadJSONPage: 3}, "bukan JSON"},
-		{"ErrHTMLPage2", schoolsim.Faults{HTMLPage: 2}, "HTML"},
-		{"ErrWrongShape", schoolsim.Faults{WrongShape: true}, "\"data\""},
-		{"ErrTimeout", schoolsim.Faults{Delay: 3 * time.Second, DelayPage: 2}, "batas waktu"},
-		{"Err401", schoolsim.Faults{Status: 401}, "401"},
-		{"Err403", schoolsim.Faults{Status: 403}, "403"},
+		{"ErrPage3", schoolsim.Faults{FailPage: 3}, "school.source.server_error"},
+		{"ErrBadJSONPage3", schoolsim.Faults{BadJSONPage: 3}, "school.source.bad_json"},
+		{"ErrHTMLPage2", schoolsim.Faults{HTMLPage: 2}, "school.source.html"},
+		{"ErrWrongShape", schoolsim.Faults{WrongShape: true}, "school.source.no_data"},
+		{"ErrTimeout", schoolsim.Faults{Delay: 3 * time.Second, DelayPage: 2}, "school.source.timeout"},
+		{"Err401", schoolsim.Faults{Status: 401}, "school.source.unauthorized"},
+		{"Err403", schoolsim.Faults{Status: 403}, "school.source.forbidden"},
 	}
 	for _, c := range cases {
 		f.sim.SetFaults(c.faults)
 		run := f.sync()
-		if run.Status != school.SyncFailed || !strings.Contains(run.Error, c.want) {
-			t.Errorf("%s: status %s error %q, want failure with %q", c.name, run.Status, run.Error, c.want)
+		if run.Status != school.SyncFailed || run.ErrorCode != c.want || run.Error == "" {
+			t.Errorf("%s: status %s error %q (%s), want failure %s", c.name, run.Status, run.Error, run.ErrorCode, c.want)
 		}
 		if got := f.fingerprint(); got != before {
 			t.Errorf("%s: stored data changed", c.name)
@@ -176,7 +179,7 @@ func TestSyncUnauthorized(t *testing.T) {
 	f := setup(t, 20)
 	f.configure(f.url, "salah")
 	run := f.sync()
-	if run.Status != school.SyncFailed || !strings.Contains(run.Error, "401") {
+	if run.Status != school.SyncFailed || run.ErrorCode != "school.source.unauthorized" {
 		t.Fatalf("run: %+v", run)
 	}
 }
@@ -248,8 +251,8 @@ func TestSyncTwiceAtOnceRefused(t *testing.T) {
 	var run school.SyncRun
 	f.admin.Do("POST", "/api/v1/students/sync", nil).Want(http.StatusAccepted).JSON(&run)
 	res := f.admin.Do("POST", "/api/v1/students/sync", nil).Want(http.StatusConflict)
-	if e := res.Err(); !strings.Contains(e.Error.Message, "sedang berjalan") {
-		t.Errorf("message: %s", e.Error.Message)
+	if e := res.Err(); e.Error.MessageCode != "school.sync.running" || !strings.Contains(e.Error.Message, fmt.Sprintf("#%d", run.ID)) {
+		t.Errorf("message: %s %s", e.Error.MessageCode, e.Error.Message)
 	}
 	var progress school.SyncRun
 	f.admin.Do("GET", fmt.Sprintf("/api/v1/students/sync/%d", run.ID), nil).Want(200).JSON(&progress)
@@ -475,7 +478,18 @@ func TestHomeroomScoping(t *testing.T) {
 	f.env.DB.Get(&ownStudent, `SELECT id FROM students WHERE class_id = $1 LIMIT 1`, own.ID)
 	f.env.DB.Get(&otherStudent, `SELECT id FROM students WHERE class_id = $1 LIMIT 1`, other.ID)
 	wali.Do("GET", fmt.Sprintf("/api/v1/students/%d", ownStudent), nil).Want(200)
-	wali.Do("GET", fmt.Sprintf("/api/v1/students/%d", otherStudent), nil).Want(404)
+	// Another class's student: "not in your class" (403), nothing of the
+	// student in the answer; an id that does not exist stays 404.
+	res := wali.Do("GET", fmt.Sprintf("/api/v1/students/%d", otherStudent), nil).Want(403)
+	var otherName string
+	f.env.DB.Get(&otherName, `SELECT full_name FROM students WHERE id = $1`, otherStudent)
+	if e := res.Err(); e.Error.MessageCode != "school.student_not_in_class" || strings.Contains(string(res.Body), otherName) {
+		t.Errorf("another class's student: %s", res.Body)
+	}
+	if e := wali.Do("GET", fmt.Sprintf("/api/v1/students/%d", otherStudent), nil, "Accept-Language", "en").Err(); e.Error.Message != "This student is not in your class." {
+		t.Errorf("English: %q", e.Error.Message)
+	}
+	wali.Do("GET", "/api/v1/students/99999999", nil).Want(404)
 	f.admin.Do("GET", fmt.Sprintf("/api/v1/students/%d", otherStudent), nil).Want(200)
 
 	// Granted classes.manage, a homeroom teacher still reaches only their class.
@@ -503,6 +517,7 @@ func TestPermissions(t *testing.T) {
 		{"GET", "/api/v1/students", nil, []*apitest.Client{guest}},
 		{"GET", "/api/v1/students/1", nil, []*apitest.Client{guest}},
 		{"POST", "/api/v1/students/sync", nil, []*apitest.Client{guest, wali}},
+		{"GET", "/api/v1/students/sync/status", nil, []*apitest.Client{guest, wali}},
 		{"GET", "/api/v1/students/sync/latest", nil, []*apitest.Client{guest, wali}},
 		{"GET", "/api/v1/students/sync/1", nil, []*apitest.Client{guest, wali}},
 		{"GET", "/api/v1/students/syncs", nil, []*apitest.Client{guest, wali}},
@@ -541,6 +556,7 @@ func TestPermissions(t *testing.T) {
 		}
 	}
 	bk.Do("GET", "/api/v1/settings/school", nil).Want(200)
+	env.Anonymous().Do("GET", "/api/v1/school/public", nil).Want(200)
 }
 
 func TestDemoLoad(t *testing.T) {
@@ -604,5 +620,140 @@ func TestNoMetaPaging(t *testing.T) {
 	run := f.sync()
 	if run.Status != school.SyncSucceeded || run.Result.New != 230 {
 		t.Fatalf("links.next paging: %+v %+v", run, run.Result)
+	}
+}
+
+// Junior high (SMP/MTs) and primary classes sync like senior high ones;
+// grades are labelled in Roman numerals with their school level.
+func TestSyncJuniorHighGrades(t *testing.T) {
+	t.Parallel()
+	f := setup(t, 10)
+	f.sim.Update(func(s *schoolsim.School) {
+		s.Students[0].ClassName, s.Students[0].ClassLevel = "VII A", "VII"
+		s.Students[0].Classroom = schoolsim.Classroom{ID: 9001, Level: 7}
+		s.Students[1].ClassName, s.Students[1].ClassLevel = "9B", "9"
+		s.Students[1].Classroom = schoolsim.Classroom{ID: 9002, Level: 9}
+		s.Students[2].ClassName, s.Students[2].ClassLevel = "I-A", ""
+		s.Students[2].Classroom = schoolsim.Classroom{ID: 9003}
+	})
+	run := f.sync()
+	if run.Status != school.SyncSucceeded || len(run.Result.Warnings) != 0 {
+		t.Fatalf("sync: %+v %+v", run, run.Result)
+	}
+	var classes struct {
+		Data []school.Class `json:"data"`
+	}
+	f.admin.Do("GET", "/api/v1/classes?grade=VII", nil).Want(200).JSON(&classes)
+	if len(classes.Data) != 1 || classes.Data[0].Name != "VII A" || classes.Data[0].Grade != 7 ||
+		classes.Data[0].GradeLabel != "VII" || classes.Data[0].Level != "smp" || classes.Data[0].StudentCount != 1 {
+		t.Fatalf("grade 7: %+v", classes.Data)
+	}
+	f.admin.Do("GET", "/api/v1/classes?grade=9", nil).Want(200).JSON(&classes)
+	if len(classes.Data) != 1 || classes.Data[0].GradeLabel != "IX" {
+		t.Errorf("grade 9: %+v", classes.Data)
+	}
+	f.admin.Do("GET", "/api/v1/classes?grade=1", nil).Want(200).JSON(&classes)
+	if len(classes.Data) != 1 || classes.Data[0].Level != "sd" {
+		t.Errorf("grade 1: %+v", classes.Data)
+	}
+	f.admin.Do("GET", "/api/v1/classes?grade=13", nil).Want(422)
+	var st school.Student
+	var id int64
+	f.env.DB.Get(&id, `SELECT s.id FROM students s JOIN classes c ON c.id = s.class_id WHERE c.name = 'VII A'`)
+	f.admin.Do("GET", fmt.Sprintf("/api/v1/students/%d", id), nil).Want(200).JSON(&st)
+	if st.Grade == nil || *st.Grade != 7 || st.GradeLabel != "VII" {
+		t.Errorf("student grade: %+v", st)
+	}
+}
+
+// A sync is a school-wide administrative act: a homeroom teacher granted
+// students.sync starts it and sees its school-wide counts, while the
+// students they can open stay those of their own class.
+func TestSyncByHomeroomTeacherIsSchoolWide(t *testing.T) {
+	t.Parallel()
+	f := setup(t, 72)
+	f.admin.Do("PUT", "/api/v1/roles/wali_kelas/permissions", map[string]any{"permissions": []string{"students.view", "students.sync"}}).Want(200)
+	wali := f.env.As(perm.WaliKelas)
+	var run school.SyncRun
+	wali.Do("POST", "/api/v1/students/sync", nil).Want(http.StatusAccepted).JSON(&run)
+	done := waitRun(t, wali, run.ID)
+	if done.Status != school.SyncSucceeded || done.Result.New != 72 {
+		t.Fatalf("sync by homeroom teacher: %+v", done)
+	}
+	var hist struct {
+		Data []school.SyncRun `json:"data"`
+	}
+	wali.Do("GET", "/api/v1/students/syncs", nil).Want(200).JSON(&hist)
+	if len(hist.Data) != 1 || hist.Data[0].Result.Fetched != 72 {
+		t.Errorf("history: %+v", hist.Data)
+	}
+	var own int64
+	f.env.DB.Get(&own, `SELECT id FROM classes ORDER BY id LIMIT 1`)
+	f.admin.Do("PATCH", fmt.Sprintf("/api/v1/classes/%d", own), map[string]any{"homeroom_teacher_id": wali.UserID}).Want(200)
+	var st struct {
+		Meta struct {
+			Total int `json:"total"`
+		} `json:"meta"`
+	}
+	wali.Do("GET", "/api/v1/students", nil).Want(200).JSON(&st)
+	if st.Meta.Total != 2 {
+		t.Errorf("students after sync: %d, want own class's 2", st.Meta.Total)
+	}
+}
+
+// The Students screen asks whether a sync can run without seeing the
+// connection itself.
+func TestSyncStatus(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	bk := env.As(perm.BK)
+	var st map[string]any
+	bk.Do("GET", "/api/v1/students/sync/status", nil).Want(200).JSON(&st)
+	if st["configured"] != false {
+		t.Errorf("before: %v", st)
+	}
+	if e := bk.Do("POST", "/api/v1/students/sync", nil).Want(422).Err(); e.Error.MessageCode != "school.sync.not_configured" {
+		t.Errorf("sync without URL: %+v", e.Error)
+	}
+	env.As(perm.Admin).Do("PUT", "/api/v1/settings/student-affairs", map[string]any{"url": "https://kesiswaan.sch.id", "token": "tokRAHASIA9", "schedule": "06:00"}).Want(200)
+	res := bk.Do("GET", "/api/v1/students/sync/status", nil).Want(200).JSON(&st)
+	if st["configured"] != true || st["schedule"] != "06:00" || strings.Contains(string(res.Body), "kesiswaan.sch.id") || strings.Contains(string(res.Body), "tokRAHASIA9") {
+		t.Errorf("after: %s", res.Body)
+	}
+}
+
+// The sign-in page shows the school's name, and nothing else of the
+// profile, before anyone signs in.
+func TestPublicSchoolName(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	env.As(perm.Admin).Do("PUT", "/api/v1/settings/school", map[string]any{"name": "SMP Negeri 2 Contoh", "principal_nip": "197203152000031002",
+		"address": "Jl. Rahasia 1"}).Want(200)
+	var out map[string]any
+	res := env.Anonymous().Do("GET", "/api/v1/school/public", nil).Want(200).JSON(&out)
+	if out["name"] != "SMP Negeri 2 Contoh" || len(out) != 2 || out["logo_url"] != nil {
+		t.Errorf("public: %s", res.Body)
+	}
+	if strings.Contains(string(res.Body), "1972") || strings.Contains(string(res.Body), "Rahasia") {
+		t.Errorf("public profile leaks: %s", res.Body)
+	}
+}
+
+// A NIP typed in groups ("19720315 200003 1 002", with dots or dashes) is
+// stored as its 18 digits.
+func TestProfileNIPNormalised(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	admin := env.As(perm.Admin)
+	for _, nip := range []string{"19720315 200003 1 002", "19720315.200003.1.002", "19720315-200003-1-002", "\t19720315\u00a0200003 1 002 "} {
+		var p school.Profile
+		admin.Do("PUT", "/api/v1/settings/school", map[string]any{"name": "SMA Contoh", "principal_nip": nip}).Want(200).JSON(&p)
+		if p.PrincipalNIP != "197203152000031002" {
+			t.Errorf("%q stored as %q", nip, p.PrincipalNIP)
+		}
+	}
+	e := admin.Do("PUT", "/api/v1/settings/school", map[string]any{"name": "SMA Contoh", "principal_nip": "1972 0315"}).Want(422).Err()
+	if e.Error.FieldCodes["principal_nip"].Code != "school.profile.nip" {
+		t.Errorf("short NIP: %+v", e.Error.FieldCodes)
 	}
 }

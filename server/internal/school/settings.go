@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/jmoiron/sqlx"
 
@@ -53,9 +54,9 @@ func (in *StudentAffairsInput) Validate() error {
 	in.URL = strings.TrimSpace(in.URL)
 	in.Schedule = strings.TrimSpace(in.Schedule)
 	if in.URL != "" {
-		norm, err := normalizeBaseURL(in.URL)
-		if err != nil {
-			f.Add("url", err.Error())
+		norm, key := normalizeBaseURL(in.URL)
+		if key != "" {
+			f.Add("url", key)
 		} else {
 			in.URL = norm
 		}
@@ -65,16 +66,16 @@ func (in *StudentAffairsInput) Validate() error {
 		in.Token = &t
 		switch {
 		case len(t) > 1000:
-			f.Add("token", "Token maksimal 1000 karakter.")
+			f.Add("token", "school.token.too_long", "max", 1000)
 		case strings.ContainsAny(t, " \t\r\n"):
-			f.Add("token", "Token tidak boleh memuat spasi atau baris baru.")
+			f.Add("token", "school.token.spaces")
 		}
 	}
 	if in.Schedule != "" && !scheduleRE.MatchString(in.Schedule) {
-		f.Add("schedule", "Jadwal harus berformat JJ:MM (00:00–23:59), atau kosong untuk tanpa jadwal.")
+		f.Add("schedule", "school.schedule.format")
 	}
 	if in.Schedule != "" && in.URL == "" {
-		f.Add("schedule", "Jadwal memerlukan URL kesiswaan.")
+		f.Add("schedule", "school.schedule.needs_url")
 	}
 	return f.Err()
 }
@@ -99,7 +100,21 @@ func DefaultProfile() Profile {
 	return Profile{AcademicYearStart: "07-01", LessonHoursPerDay: 10}
 }
 
-var nipRE = regexp.MustCompile(`^[0-9]{18}$`)
+var (
+	nipRE   = regexp.MustCompile(`^[0-9]{18}$`)
+	phoneRE = regexp.MustCompile(`^\+?[0-9 ()-]{5,25}$`)
+)
+
+// normalizeNIP drops the spaces, dots and dashes people type to group a
+// NIP's 18 digits ("19720315 200003 1 002"); only the digits are stored.
+func normalizeNIP(v string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) || r == '.' || r == '-' {
+			return -1
+		}
+		return r
+	}, v)
+}
 
 // Validate checks the profile field by field.
 func (p *Profile) Validate() error {
@@ -109,43 +124,43 @@ func (p *Profile) Validate() error {
 	p.Phone = strings.TrimSpace(p.Phone)
 	p.LogoPath = strings.TrimSpace(p.LogoPath)
 	p.PrincipalName = strings.TrimSpace(p.PrincipalName)
-	p.PrincipalNIP = strings.ReplaceAll(strings.TrimSpace(p.PrincipalNIP), " ", "")
+	p.PrincipalNIP = normalizeNIP(p.PrincipalNIP)
 	p.BKCoordinatorName = strings.TrimSpace(p.BKCoordinatorName)
 	p.AcademicYearStart = strings.TrimSpace(p.AcademicYearStart)
 	switch {
 	case p.Name == "":
-		f.Add("name", "Nama sekolah wajib diisi.")
+		f.Add("name", "school.profile.name_required")
 	case len([]rune(p.Name)) > 200:
-		f.Add("name", "Nama sekolah maksimal 200 karakter.")
+		f.Add("name", "school.profile.too_long", "max", 200)
 	}
 	if len([]rune(p.Address)) > 500 {
-		f.Add("address", "Alamat maksimal 500 karakter.")
+		f.Add("address", "school.profile.too_long", "max", 500)
 	}
-	if p.Phone != "" && !regexp.MustCompile(`^\+?[0-9 ()-]{5,25}$`).MatchString(p.Phone) {
-		f.Add("phone", "Nomor telepon tidak valid.")
+	if p.Phone != "" && !phoneRE.MatchString(p.Phone) {
+		f.Add("phone", "school.profile.phone")
 	}
 	if strings.Contains(p.LogoPath, "..") {
-		f.Add("logo_path", "Lokasi logo tidak valid.")
+		f.Add("logo_path", "school.profile.logo_path")
 	}
 	if p.PrincipalNIP != "" && !nipRE.MatchString(p.PrincipalNIP) {
-		f.Add("principal_nip", "NIP terdiri atas 18 angka.")
+		f.Add("principal_nip", "school.profile.nip")
 	}
 	for field, v := range map[string]string{"principal_name": p.PrincipalName, "bk_coordinator_name": p.BKCoordinatorName} {
 		if len([]rune(v)) > 150 {
-			f.Add(field, "Nama maksimal 150 karakter.")
+			f.Add(field, "school.profile.too_long", "max", 150)
 		}
 	}
 	if p.AcademicYearStart == "" {
 		p.AcademicYearStart = "07-01"
 	}
 	if _, err := time.Parse("2006-01-02", "2001-"+p.AcademicYearStart); err != nil || len(p.AcademicYearStart) != 5 {
-		f.Add("academic_year_start", "Awal tahun ajaran berformat BB-TT, misalnya 07-01 untuk 1 Juli.")
+		f.Add("academic_year_start", "school.profile.academic_year_start")
 	}
 	if p.LessonHoursPerDay == 0 {
 		p.LessonHoursPerDay = 10
 	}
 	if p.LessonHoursPerDay < 1 || p.LessonHoursPerDay > 16 {
-		f.Add("lesson_hours_per_day", "Jam pelajaran per hari antara 1 dan 16.")
+		f.Add("lesson_hours_per_day", "school.profile.lesson_hours", "min", 1, "max", 16)
 	}
 	return f.Err()
 }

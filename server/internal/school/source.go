@@ -7,15 +7,18 @@ import (
 	"crypto/x509"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/tatib/tatib/server/internal/config"
+	"github.com/tatib/tatib/server/internal/locale"
 )
 
 // RequestTimeout bounds one request to the student-affairs system (connect,
@@ -40,6 +43,8 @@ const (
 	KindTimeout      = "timeout"
 	KindTLS          = "tls"
 	KindNetwork      = "network"
+	KindNotHTTP      = "not_http"     // something answered, but not HTTP
+	KindLocal        = "local"        // loopback, link-local or unspecified address refused
 	KindUnauthorized = "unauthorized" // 401
 	KindForbidden    = "forbidden"    // 403
 	KindNotFound     = "not_found"    // 404
@@ -49,17 +54,83 @@ const (
 	KindNotSet       = "not_configured"
 )
 
-// SourceError says exactly what went wrong talking to student affairs.
+// SourceError says what went wrong talking to student affairs, in Tatib's
+// own words: it never carries text the remote side sent (a body, a key
+// name, a banner), only a catalogue message describing what was expected
+// and what kind of thing arrived.
 type SourceError struct {
-	Kind    string
-	Message string // Indonesian, for people
-	Page    int
+	Kind   string
+	Msg    Message
+	Status int // the HTTP status, when the source answered one
 }
 
-func (e *SourceError) Error() string { return e.Message }
+func (e *SourceError) Error() string { return e.Msg.Render(locale.ID) }
 
-func srcErr(kind, format string, args ...any) *SourceError {
-	return &SourceError{Kind: kind, Message: fmt.Sprintf(format, args...)}
+func srcErr(kind, key string, kv ...any) *SourceError {
+	return &SourceError{Kind: kind, Msg: msg(key, kv...)}
+}
+
+// onPage marks e as about page n (the message then says which page).
+func (e *SourceError) onPage(n int) *SourceError {
+	if e.Msg.Params == nil {
+		e.Msg.Params = StoredParams{}
+	}
+	e.Msg.Params["page"] = n
+	return e
+}
+
+// LocalSourcesAllowed reports whether TATIB_ALLOW_LOCAL_SOURCES lets the
+// student-affairs connection reach loopback, link-local and unspecified
+// addresses (the simulator on 127.0.0.1 in development and the demo).
+// Production leaves it unset: a settings screen must not become a way to
+// probe the server's own ports.
+func LocalSourcesAllowed() bool {
+	switch strings.ToLower(strings.TrimSpace(config.Env("TATIB_ALLOW_LOCAL_SOURCES"))) {
+	case "1", "true", "yes":
+		return true
+	}
+	return false
+}
+
+// errLocalTarget is returned by the dialer for a refused address.
+var errLocalTarget = errors.New("school: refusing a loopback, link-local or unspecified address")
+
+// localAddr reports whether ip is loopback (127/8, ::1), link-local
+// (169.254/16, fe80::/10, and their multicast), unspecified (0.0.0.0, ::)
+// or in 0.0.0.0/8, which Linux also delivers to the host itself.
+func localAddr(ip netip.Addr) bool {
+	ip = ip.Unmap()
+	return ip.IsLoopback() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() || ip.IsUnspecified() ||
+		(ip.Is4() && ip.As4()[0] == 0)
+}
+
+// refuseLocal is the dialer's Control: it sees the address actually
+// dialled, after name resolution and for every redirect, so neither a name
+// resolving to 127.0.0.1 nor a redirect to it gets through.
+func refuseLocal(_, address string, _ syscall.RawConn) error {
+	host, _, err := net.SplitHostPort(address)
+	if err != nil {
+		return errLocalTarget
+	}
+	ip, err := netip.ParseAddr(host)
+	if err != nil || localAddr(ip.WithZone("")) {
+		return errLocalTarget
+	}
+	return nil
+}
+
+// localHost reports whether the URL's host is a local name or address on
+// its face (checked before connecting, so a proxy cannot carry the request
+// there either).
+func localHost(host string) bool {
+	h := strings.ToLower(strings.TrimSuffix(host, "."))
+	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
+		return true
+	}
+	if ip, err := netip.ParseAddr(strings.Trim(h, "[]")); err == nil {
+		return localAddr(ip.WithZone(""))
+	}
+	return false
 }
 
 // source talks to one student-affairs system.
@@ -70,47 +141,56 @@ type source struct {
 }
 
 // normalizeBaseURL checks a student-affairs base URL and strips a trailing
-// slash or a pasted endpoint path.
-func normalizeBaseURL(raw string) (string, error) {
+// slash or a pasted endpoint path. Its error is a catalogue key.
+func normalizeBaseURL(raw string) (string, string) {
 	raw = strings.TrimSpace(raw)
 	if raw == "" {
-		return "", errors.New("URL wajib diisi.")
+		return "", "school.url.required"
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
-		return "", fmt.Errorf("URL tidak dapat dibaca: %v.", err)
+		return "", "school.url.unreadable"
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return "", errors.New("URL harus diawali http:// atau https://.")
+		return "", "school.url.scheme"
 	}
 	if u.Host == "" || u.Hostname() == "" {
-		return "", errors.New("URL harus memuat nama host, misalnya https://kesiswaan.sekolah.sch.id.")
+		return "", "school.url.host"
 	}
 	if u.User != nil {
-		return "", errors.New("URL tidak boleh memuat nama pengguna atau kata sandi; gunakan token.")
+		return "", "school.url.userinfo"
 	}
 	if u.RawQuery != "" || u.Fragment != "" {
-		return "", errors.New("URL dasar tidak boleh memuat ? atau #.")
+		return "", "school.url.query"
 	}
 	if p := u.Port(); p != "" {
 		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
-			return "", errors.New("Nomor port tidak valid.")
+			return "", "school.url.port"
 		}
 	}
 	u.Path = strings.TrimSuffix(strings.TrimRight(u.Path, "/"), StudentsPath)
 	u.Path = strings.TrimRight(u.Path, "/")
-	return u.String(), nil
+	return u.String(), ""
 }
 
-func newSource(baseURL, token string) (*source, error) {
-	norm, err := normalizeBaseURL(baseURL)
-	if err != nil {
-		return nil, &SourceError{Kind: KindBadURL, Message: "URL kesiswaan tidak valid: " + err.Error()}
+// newSource prepares the connection; unless allowLocal, loopback,
+// link-local and unspecified addresses are refused at dial time.
+func newSource(baseURL, token string, allowLocal bool) (*source, error) {
+	norm, key := normalizeBaseURL(baseURL)
+	if key != "" {
+		return nil, srcErr(KindBadURL, key)
 	}
 	u, _ := url.Parse(norm)
+	if !allowLocal && localHost(u.Hostname()) {
+		return nil, srcErr(KindLocal, "school.source.local_refused", "host", u.Host)
+	}
+	d := &net.Dialer{Timeout: min(10*time.Second, RequestTimeout), KeepAlive: 30 * time.Second}
+	if !allowLocal {
+		d.Control = refuseLocal
+	}
 	tr := &http.Transport{
 		Proxy:                 http.ProxyFromEnvironment,
-		DialContext:           (&net.Dialer{Timeout: min(10*time.Second, RequestTimeout), KeepAlive: 30 * time.Second}).DialContext,
+		DialContext:           d.DialContext,
 		TLSHandshakeTimeout:   min(10*time.Second, RequestTimeout),
 		ResponseHeaderTimeout: RequestTimeout,
 		MaxIdleConnsPerHost:   2,
@@ -148,7 +228,7 @@ type sourcePage struct {
 func (s *source) fetch(ctx context.Context, page, perPage int) (*sourcePage, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.pageURL(page, perPage), nil)
 	if err != nil {
-		return nil, &SourceError{Kind: KindBadURL, Message: "URL kesiswaan tidak valid: " + err.Error(), Page: page}
+		return nil, srcErr(KindBadURL, "school.url.unreadable").onPage(page)
 	}
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", "Tatib/1 (student sync)")
@@ -157,61 +237,51 @@ func (s *source) fetch(ctx context.Context, page, perPage int) (*sourcePage, err
 	}
 	res, err := s.client.Do(req)
 	if err != nil {
-		e := classify(err, s.base.Host)
-		e.Page = page
-		return nil, e
+		return nil, classify(err, s.base.Host).onPage(page)
 	}
 	defer res.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(res.Body, maxPageBytes+1))
 	if err != nil {
-		e := classify(err, s.base.Host)
-		e.Page = page
-		return nil, e
+		return nil, classify(err, s.base.Host).onPage(page)
 	}
 	if len(body) > maxPageBytes {
-		return nil, &SourceError{Kind: KindWrongShape, Message: fmt.Sprintf("Halaman %d lebih besar dari %d MB.", page, maxPageBytes>>20), Page: page}
+		return nil, srcErr(KindWrongShape, "school.source.too_large", "mb", maxPageBytes>>20).onPage(page)
 	}
-	if e := statusError(res.StatusCode, body); e != nil {
-		e.Page = page
-		if page > 1 {
-			e.Message = fmt.Sprintf("Halaman %d: %s", page, e.Message)
-		}
-		return nil, e
+	if e := statusError(res.StatusCode); e != nil {
+		return nil, e.onPage(page)
 	}
-	p, e := decodePage(body, res.Header.Get("Content-Type"))
+	p, e := decodePage(body)
 	if e != nil {
-		e.Page = page
-		if page > 1 {
-			e.Message = fmt.Sprintf("Halaman %d: %s", page, e.Message)
-		}
-		return nil, e
+		return nil, e.onPage(page)
 	}
 	return p, nil
 }
 
-func statusError(code int, body []byte) *SourceError {
+// statusError describes a non-2xx answer by its status alone: the body of
+// an error page is the remote side's text and is never repeated.
+func statusError(code int) *SourceError {
+	var e *SourceError
 	switch {
 	case code >= 200 && code < 300:
 		return nil
 	case code == http.StatusUnauthorized:
-		return srcErr(KindUnauthorized, "Token ditolak oleh sistem kesiswaan (HTTP 401). Periksa token yang disimpan.")
+		e = srcErr(KindUnauthorized, "school.source.unauthorized")
 	case code == http.StatusForbidden:
-		return srcErr(KindForbidden, "Token dikenali tetapi tidak diizinkan mengambil data siswa (HTTP 403).")
+		e = srcErr(KindForbidden, "school.source.forbidden")
 	case code == http.StatusNotFound:
-		return srcErr(KindNotFound, "Alamat tidak ditemukan (HTTP 404). Tatib memanggil {URL}%s; periksa URL dasar.", StudentsPath)
+		e = srcErr(KindNotFound, "school.source.not_found", "path", StudentsPath)
+	case code >= 500:
+		e = srcErr(KindHTTPStatus, "school.source.server_error", "status", code)
 	default:
-		msg := ""
-		var m struct {
-			Message string `json:"message"`
-		}
-		if json.Unmarshal(body, &m) == nil && m.Message != "" {
-			msg = ": " + truncate(m.Message, 200)
-		}
-		return srcErr(KindHTTPStatus, "Sistem kesiswaan menjawab HTTP %d%s.", code, msg)
+		e = srcErr(KindHTTPStatus, "school.source.http_status", "status", code)
 	}
+	e.Status = code
+	return e
 }
 
-// classify turns a transport error into what a person can act on.
+// classify turns a transport error into what a person can act on. The
+// error's own text is never shown: it can quote what the other side sent
+// (the banner of an SSH or mail server, a certificate's names).
 func classify(err error, host string) *SourceError {
 	var dns *net.DNSError
 	var ne net.Error
@@ -221,24 +291,31 @@ func classify(err error, host string) *SourceError {
 	var verify *tls.CertificateVerificationError
 	var recordHeader tls.RecordHeaderError
 	switch {
+	case errors.Is(err, errLocalTarget):
+		return srcErr(KindLocal, "school.source.local_refused", "host", host)
 	case errors.As(err, &dns):
-		return srcErr(KindDNS, "Nama host %q tidak ditemukan (DNS). Periksa penulisan URL.", dns.Name)
+		return srcErr(KindDNS, "school.source.dns", "host", host)
 	case errors.Is(err, syscall.ECONNREFUSED):
-		return srcErr(KindRefused, "Koneksi ke %s ditolak: tidak ada layanan yang mendengarkan di alamat dan port itu.", host)
+		return srcErr(KindRefused, "school.source.refused", "host", host)
 	case errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout()):
-		return srcErr(KindTimeout, "Sistem kesiswaan di %s tidak menjawab dalam %s (batas waktu habis).", host, RequestTimeout)
+		return srcErr(KindTimeout, "school.source.timeout", "host", host, "seconds", int(RequestTimeout.Round(time.Second)/time.Second))
 	case errors.As(err, &unknownCA), errors.As(err, &hostErr), errors.As(err, &certInvalid), errors.As(err, &verify):
-		return srcErr(KindTLS, "Sertifikat HTTPS %s tidak dapat dipercaya: %v.", host, err)
+		return srcErr(KindTLS, "school.source.tls_untrusted", "host", host)
 	case errors.As(err, &recordHeader):
-		return srcErr(KindTLS, "%s tidak berbicara HTTPS; coba http:// bila memang tanpa TLS.", host)
+		return srcErr(KindTLS, "school.source.not_https", "host", host)
 	case errors.Is(err, context.Canceled):
-		return srcErr(KindNetwork, "Permintaan ke sistem kesiswaan dibatalkan.")
+		return srcErr(KindNetwork, "school.source.canceled")
+	case strings.Contains(err.Error(), "malformed HTTP"), strings.Contains(err.Error(), "readLoopPeekFailLocked"):
+		// The transport's words for a non-HTTP answer, and for bytes that
+		// arrived before any request (a service that greets first: SSH,
+		// SMTP); neither error type is exported.
+		return srcErr(KindNotHTTP, "school.source.not_http", "host", host)
 	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-		return srcErr(KindNetwork, "Koneksi ke %s terputus sebelum jawaban lengkap diterima.", host)
+		return srcErr(KindNetwork, "school.source.reset", "host", host)
 	case errors.Is(err, syscall.EHOSTUNREACH), errors.Is(err, syscall.ENETUNREACH):
-		return srcErr(KindNetwork, "Host %s tidak dapat dijangkau dari server Tatib.", host)
+		return srcErr(KindNetwork, "school.source.unreachable", "host", host)
 	default:
-		return srcErr(KindNetwork, "Tidak dapat menghubungi %s: %v.", host, err)
+		return srcErr(KindNetwork, "school.source.network", "host", host)
 	}
 }
 
@@ -246,44 +323,35 @@ func classify(err error, host string) *SourceError {
 // meta.current_page/last_page/total and links.next, or the plain paginator's
 // top-level current_page/last_page/total/next_page_url; extra and missing
 // fields are fine.
-func decodePage(body []byte, contentType string) (*sourcePage, *SourceError) {
+func decodePage(body []byte) (*sourcePage, *SourceError) {
 	trimmed := bytes.TrimSpace(body)
 	if len(trimmed) == 0 {
-		return nil, srcErr(KindNotJSON, "Jawaban kosong; diharapkan JSON.")
+		return nil, srcErr(KindNotJSON, "school.source.empty")
 	}
 	if trimmed[0] == '<' {
-		return nil, srcErr(KindNotJSON, "Jawaban berupa HTML (Content-Type %q), bukan JSON: apakah URL mengarah ke halaman login atau situs web, bukan API kesiswaan? Awal jawaban: %q.",
-			contentType, truncate(string(trimmed), 80))
+		return nil, srcErr(KindNotJSON, "school.source.html")
 	}
 	var top any
 	if err := json.Unmarshal(trimmed, &top); err != nil {
-		var syn *json.SyntaxError
-		if errors.As(err, &syn) {
-			return nil, srcErr(KindNotJSON, "Jawaban bukan JSON yang valid (rusak pada byte %d): %v.", syn.Offset, err)
-		}
-		return nil, srcErr(KindNotJSON, "Jawaban bukan JSON yang valid (terpotong?): %v.", err)
+		return nil, srcErr(KindNotJSON, "school.source.bad_json")
 	}
 	obj, ok := top.(map[string]any)
 	if !ok {
-		return nil, srcErr(KindWrongShape, "Bentuk jawaban tidak sesuai: diharapkan objek JSON dengan larik \"data\", diterima %s.", jsonKind(top))
+		return nil, srcErr(KindWrongShape, "school.source.wrong_shape", "got", jsonKind(top))
 	}
 	rawData, ok := obj["data"]
 	if !ok {
-		keys := make([]string, 0, len(obj))
-		for k := range obj {
-			keys = append(keys, k)
-		}
-		return nil, srcErr(KindWrongShape, "Bentuk jawaban tidak sesuai: tidak ada larik \"data\" (kunci yang ada: %s).", strings.Join(limitStrings(keys, 8), ", "))
+		return nil, srcErr(KindWrongShape, "school.source.no_data")
 	}
 	items, ok := rawData.([]any)
 	if !ok {
-		return nil, srcErr(KindWrongShape, "Bentuk jawaban tidak sesuai: \"data\" berupa %s, bukan larik.", jsonKind(rawData))
+		return nil, srcErr(KindWrongShape, "school.source.data_not_list", "got", jsonKind(rawData))
 	}
 	p := &sourcePage{Total: -1}
 	for _, it := range items {
 		m, ok := it.(map[string]any)
 		if !ok {
-			return nil, srcErr(KindWrongShape, "Bentuk jawaban tidak sesuai: isi \"data\" berupa %s, bukan objek siswa.", jsonKind(it))
+			return nil, srcErr(KindWrongShape, "school.source.item_not_object", "got", jsonKind(it))
 		}
 		st := studentFromMap(m)
 		if st.ID <= 0 || st.FullName == "" {
@@ -318,37 +386,23 @@ func decodePage(body []byte, contentType string) (*sourcePage, *SourceError) {
 	return p, nil
 }
 
-func jsonKind(v any) string {
+// jsonKind names the kind of a JSON value, as a catalogue key.
+func jsonKind(v any) locale.Key {
 	switch v.(type) {
 	case nil:
-		return "null"
+		return "school.json.null"
 	case []any:
-		return "larik"
+		return "school.json.array"
 	case map[string]any:
-		return "objek"
+		return "school.json.object"
 	case string:
-		return "teks"
+		return "school.json.string"
 	case float64:
-		return "angka"
+		return "school.json.number"
 	case bool:
-		return "boolean"
+		return "school.json.boolean"
 	}
-	return "nilai lain"
-}
-
-func limitStrings(s []string, n int) []string {
-	if len(s) > n {
-		return append(s[:n:n], "…")
-	}
-	return s
-}
-
-func truncate(s string, n int) string {
-	r := []rune(s)
-	if len(r) > n {
-		return string(r[:n]) + "…"
-	}
-	return s
+	return "school.json.other"
 }
 
 // asString reads a JSON scalar as text; objects, arrays and null give "".

@@ -2,6 +2,8 @@ package school
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -54,8 +56,9 @@ type Teacher struct {
 type Class struct {
 	ID              int64    `json:"id" db:"id"`
 	Name            string   `json:"name" db:"name"`
-	Grade           int      `json:"grade" db:"grade"`   // 10, 11, 12
-	GradeLabel      string   `json:"grade_label" db:"-"` // X, XI, XII
+	Grade           int      `json:"grade" db:"grade"`   // 1–12
+	GradeLabel      string   `json:"grade_label" db:"-"` // I–XII, the way schools write it
+	Level           string   `json:"level" db:"-"`       // sd, smp or sma (1–6, 7–9, 10–12)
 	AcademicYear    string   `json:"academic_year" db:"academic_year"`
 	SourceID        *int64   `json:"source_id" db:"source_id"`
 	DepartmentID    *int64   `json:"department_id" db:"department_id"`
@@ -70,6 +73,7 @@ type Class struct {
 
 func (c *Class) fill() {
 	c.GradeLabel = gradeLabel(c.Grade)
+	c.Level = schoolLevel(c.Grade)
 	if c.TeacherID != nil {
 		c.HomeroomTeacher = &Teacher{ID: *c.TeacherID, Name: deref(c.TeacherName), Username: deref(c.TeacherUsername)}
 	}
@@ -82,14 +86,33 @@ func deref(s *string) string {
 	return *s
 }
 
+// MinGrade and MaxGrade bound a class's grade: primary (SD/MI) 1–6,
+// junior high (SMP/MTs) 7–9, senior high (SMA/SMK/MA) 10–12.
+const (
+	MinGrade = 1
+	MaxGrade = 12
+)
+
+var romanGrades = [...]string{"", "I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII"}
+
+// gradeLabel writes a grade in Roman numerals, as Indonesian schools name
+// their classes at every level ("VII A", "X TKJ 1").
 func gradeLabel(g int) string {
-	switch g {
-	case 10:
-		return "X"
-	case 11:
-		return "XI"
-	case 12:
-		return "XII"
+	if g < MinGrade || g > MaxGrade {
+		return ""
+	}
+	return romanGrades[g]
+}
+
+// schoolLevel is the school level a grade belongs to.
+func schoolLevel(g int) string {
+	switch {
+	case g >= 1 && g <= 6:
+		return "sd"
+	case g >= 7 && g <= 9:
+		return "smp"
+	case g >= 10 && g <= 12:
+		return "sma"
 	}
 	return ""
 }
@@ -115,6 +138,7 @@ type Student struct {
 	ClassID        *int64     `json:"class_id" db:"class_id"`
 	ClassName      *string    `json:"class_name" db:"class_name"`
 	Grade          *int       `json:"grade" db:"grade"`
+	GradeLabel     string     `json:"grade_label" db:"-"`
 	DepartmentID   *int64     `json:"department_id" db:"department_id"`
 	DepartmentCode *string    `json:"department_code" db:"department_code"`
 	DepartmentName *string    `json:"department_name" db:"department_name"`
@@ -214,26 +238,27 @@ func (s *Store) SetHomeroomTeacher(ctx context.Context, actor audit.Actor, sc Sc
 			}
 			err := tx.GetContext(ctx, &u, `SELECT role, active FROM users WHERE id = $1 FOR SHARE`, *teacherID)
 			if err != nil {
-				if apperr.Code(pg.Error(err, "")) == apperr.NotFound {
-					return fieldErr("homeroom_teacher_id", "Pengguna tidak ditemukan.")
+				if errors.Is(err, sql.ErrNoRows) {
+					return apperr.New(apperr.Invalid, "school.teacher.not_found").WithField("homeroom_teacher_id", "school.teacher.not_found")
 				}
 				return err
 			}
 			if u.Role != perm.WaliKelas || !u.Active {
-				return fieldErr("homeroom_teacher_id", "Wali kelas harus pengguna aktif dengan peran Wali Kelas.")
+				return apperr.New(apperr.Invalid, "school.teacher.not_homeroom").WithField("homeroom_teacher_id", "school.teacher.not_homeroom")
 			}
 			var other string
 			err = tx.GetContext(ctx, &other, `SELECT name FROM classes WHERE homeroom_teacher_id = $1 AND id <> $2`, *teacherID, classID)
 			if err == nil {
-				return fieldErr("homeroom_teacher_id", fmt.Sprintf("Pengguna ini sudah menjadi wali kelas %s; lepaskan dulu dari kelas itu.", other))
+				return apperr.New(apperr.Invalid, "school.teacher.has_class", "class", other).
+					WithField("homeroom_teacher_id", "school.teacher.has_class", "class", other)
 			}
-			if apperr.Code(pg.Error(err, "")) != apperr.NotFound {
+			if !errors.Is(err, sql.ErrNoRows) {
 				return err
 			}
 		}
 		_, err = tx.ExecContext(ctx, `UPDATE classes SET homeroom_teacher_id = $2, updated_at = now() WHERE id = $1`, classID, teacherID)
 		if pg.IsUnique(err, "classes_homeroom_teacher_key") {
-			return fieldErr("homeroom_teacher_id", "Pengguna ini sudah menjadi wali kelas kelas lain.")
+			return apperr.New(apperr.Invalid, "school.teacher.has_other_class").WithField("homeroom_teacher_id", "school.teacher.has_other_class")
 		}
 		if err != nil {
 			return fmt.Errorf("school: set homeroom teacher: %w", err)
@@ -246,10 +271,6 @@ func (s *Store) SetHomeroomTeacher(ctx context.Context, actor audit.Actor, sc Sc
 		return err
 	})
 	return out, err
-}
-
-func fieldErr(field, msg string) error {
-	return &apperr.Error{Code: apperr.Invalid, Msg: apperr.M(msg), Fields: apperr.Fields{field: apperr.M(msg)}}
 }
 
 const studentSelect = `SELECT s.id, s.source_id, s.nisn, s.nis, s.full_name, s.gender, s.place_of_birth,
@@ -291,6 +312,7 @@ func (s *Store) Students(ctx context.Context, sc Scope, f StudentFilter, p httpx
 	out := make([]Student, 0, len(rows))
 	total := 0
 	for _, r := range rows {
+		r.Student.fill()
 		out = append(out, r.Student)
 		total = r.Total
 	}
@@ -308,10 +330,30 @@ func (s *Store) Students(ctx context.Context, sc Scope, f StudentFilter, p httpx
 	return out, total, nil
 }
 
-// Student returns one student within the caller's scope; another class's
-// student is NotFound to a homeroom teacher.
+func (st *Student) fill() {
+	if st.Grade != nil {
+		st.GradeLabel = gradeLabel(*st.Grade)
+	}
+}
+
+// Student returns one student within the caller's scope. Another class's
+// student is Forbidden to a homeroom teacher ("not in your class", nothing
+// of the student); an id that does not exist is NotFound.
 func (s *Store) Student(ctx context.Context, sc Scope, id int64) (Student, error) {
 	var st Student
 	err := s.db.GetContext(ctx, &st, studentSelect+studentFrom+` WHERE s.id = $1 AND ($2::bigint = 0 OR c.homeroom_teacher_id = $2)`, id, sc.HomeroomID)
-	return st, pg.Error(err, "entity.student")
+	if err != nil && sc.HomeroomID != 0 && errors.Is(err, sql.ErrNoRows) {
+		var exists bool
+		if err := s.db.GetContext(ctx, &exists, `SELECT EXISTS (SELECT 1 FROM students WHERE id = $1)`, id); err != nil {
+			return st, fmt.Errorf("school: student exists: %w", err)
+		}
+		if exists {
+			return Student{}, apperr.New(apperr.Forbidden, "school.student_not_in_class")
+		}
+	}
+	if err != nil {
+		return Student{}, pg.Error(err, "entity.student")
+	}
+	st.fill()
+	return st, nil
 }

@@ -2,6 +2,7 @@ package school
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -39,19 +40,40 @@ const syncDeadline = 15 * time.Minute
 
 // SyncResult are a finished sync's counts.
 type SyncResult struct {
-	Fetched        int      `json:"fetched"`         // distinct students received
-	Skipped        int      `json:"skipped"`         // records without id or name
-	New            int      `json:"new"`             // students created
-	Updated        int      `json:"updated"`         // students whose data changed
-	Unchanged      int      `json:"unchanged"`       // students already up to date
-	Deactivated    int      `json:"deactivated"`     // made inactive: absent from a complete sync, or status not active
-	Relinked       int      `json:"relinked"`        // re-created in student affairs, found again by NISN or NIS
-	Departments    int      `json:"departments"`     // departments in the source
-	DepartmentsNew int      `json:"departments_new"` // of which created
-	Classes        int      `json:"classes"`         // classes in the source
-	ClassesNew     int      `json:"classes_new"`     // of which created
-	Complete       bool     `json:"complete"`        // every page and every student arrived
-	Warnings       []string `json:"warnings"`
+	Fetched        int  `json:"fetched"`         // distinct students received
+	Skipped        int  `json:"skipped"`         // records without id or name
+	New            int  `json:"new"`             // students created
+	Updated        int  `json:"updated"`         // students whose data changed
+	Unchanged      int  `json:"unchanged"`       // students already up to date
+	Deactivated    int  `json:"deactivated"`     // made inactive: absent from a complete sync, or status not active
+	Relinked       int  `json:"relinked"`        // re-created in student affairs, found again by NISN or NIS
+	Departments    int  `json:"departments"`     // departments in the source
+	DepartmentsNew int  `json:"departments_new"` // of which created
+	Classes        int  `json:"classes"`         // classes in the source
+	ClassesNew     int  `json:"classes_new"`     // of which created
+	Complete       bool `json:"complete"`        // every page and every student arrived
+	// Warnings are rendered in the reader's language from WarningCodes;
+	// runs stored before the catalogue hold Indonesian text only.
+	Warnings     []string  `json:"warnings"`
+	WarningCodes []Message `json:"warning_codes"`
+}
+
+// warn adds a warning.
+func (r *SyncResult) warn(key string, kv ...any) {
+	r.WarningCodes = append(r.WarningCodes, msg(key, kv...))
+}
+
+// localize renders the warnings in lang.
+func (r *SyncResult) localize(lang locale.Lang) {
+	if r.WarningCodes == nil {
+		r.WarningCodes = []Message{}
+	}
+	if len(r.WarningCodes) > 0 || r.Warnings == nil {
+		r.Warnings = make([]string, len(r.WarningCodes))
+		for i, m := range r.WarningCodes {
+			r.Warnings[i] = m.Render(lang)
+		}
+	}
 }
 
 // SyncRun is one sync, running or finished, for the progress indicator.
@@ -69,16 +91,25 @@ type SyncRun struct {
 	Expected   int         `json:"expected" db:"expected"`
 	Progress   int         `json:"progress" db:"-"` // 0–100
 	Result     *SyncResult `json:"result" db:"-"`
-	Error      string      `json:"error" db:"error"`
-	RawResult  []byte      `json:"-" db:"result"`
+	// Error is the failure in the reader's language, rendered from
+	// ErrorCode and its parameters (runs stored before the catalogue keep
+	// their Indonesian text).
+	Error       string       `json:"error" db:"error"`
+	ErrorCode   string       `json:"error_code" db:"error_code"`
+	ErrorParams StoredParams `json:"-" db:"error_params"`
+	RawResult   []byte       `json:"-" db:"result"`
 }
 
-func (r *SyncRun) fill() {
+func (r *SyncRun) fill(lang locale.Lang) {
 	if len(r.RawResult) > 2 {
 		var res SyncResult
 		if json.Unmarshal(r.RawResult, &res) == nil {
+			res.localize(lang)
 			r.Result = &res
 		}
+	}
+	if r.ErrorCode != "" {
+		r.Error = Message{Key: r.ErrorCode, Params: r.ErrorParams}.Render(lang)
 	}
 	switch {
 	case r.Status != SyncRunning:
@@ -90,7 +121,7 @@ func (r *SyncRun) fill() {
 	}
 }
 
-const runColumns = `id, status, trigger, phase, actor_name, started_at, finished_at, pages_done, pages_total, fetched, expected, result, error`
+const runColumns = `id, status, trigger, phase, actor_name, started_at, finished_at, pages_done, pages_total, fetched, expected, result, error, error_code, error_params`
 
 // AfterSyncFunc runs inside a successful sync's transaction, after the
 // students are stored (attendance applies its parked entries here).
@@ -113,10 +144,16 @@ type Syncer struct {
 	db  *sqlx.DB
 	log *slog.Logger
 	wg  sync.WaitGroup
+	// allowLocal lets the connection reach loopback, link-local and
+	// unspecified addresses (TATIB_ALLOW_LOCAL_SOURCES).
+	allowLocal bool
 }
 
-// NewSyncer returns a Syncer.
-func NewSyncer(db *sqlx.DB, log *slog.Logger) *Syncer { return &Syncer{db: db, log: log} }
+// NewSyncer returns a Syncer; TATIB_ALLOW_LOCAL_SOURCES decides whether it
+// may reach local addresses.
+func NewSyncer(db *sqlx.DB, log *slog.Logger) *Syncer {
+	return &Syncer{db: db, log: log, allowLocal: LocalSourcesAllowed()}
+}
 
 // Wait blocks until every sync this Syncer started has finished.
 func (s *Syncer) Wait() { s.wg.Wait() }
@@ -130,8 +167,7 @@ func (s *Syncer) Start(ctx context.Context, actor audit.Actor, trigger string) (
 		return SyncRun{}, err
 	}
 	if cfg.URL == "" {
-		return SyncRun{}, &apperr.Error{Code: apperr.Invalid, Msg: apperr.M("URL sistem kesiswaan belum diatur. Isi di Pengaturan → Integrasi."),
-			Fields: apperr.Fields{"url": apperr.M("URL kesiswaan belum diatur.")}}
+		return SyncRun{}, apperr.New(apperr.Invalid, "school.sync.not_configured").WithField("url", "school.url.not_set")
 	}
 	run, err := s.begin(ctx, actor, trigger)
 	if err != nil {
@@ -156,7 +192,7 @@ func (s *Syncer) RunNow(ctx context.Context, actor audit.Actor, trigger string) 
 		return SyncRun{}, err
 	}
 	if cfg.URL == "" {
-		return SyncRun{}, apperr.New(apperr.Invalid, "URL sistem kesiswaan belum diatur.")
+		return SyncRun{}, apperr.New(apperr.Invalid, "school.sync.not_configured")
 	}
 	run, err := s.begin(ctx, actor, trigger)
 	if err != nil {
@@ -168,7 +204,7 @@ func (s *Syncer) RunNow(ctx context.Context, actor audit.Actor, trigger string) 
 
 func (s *Syncer) begin(ctx context.Context, actor audit.Actor, trigger string) (SyncRun, error) {
 	const stale = `UPDATE student_syncs SET status = 'failed', phase = 'done', finished_at = now(),
-		error = 'Terhenti: server yang menjalankannya berhenti sebelum selesai.'
+		error = '', error_code = 'school.sync.stale', error_params = '{}'
 		WHERE status = 'running' AND heartbeat_at < now() - $1::interval`
 	if _, err := s.db.ExecContext(ctx, stale, fmt.Sprintf("%d seconds", int(staleAfter.Seconds()))); err != nil {
 		return SyncRun{}, fmt.Errorf("school: sync: clear stale: %w", err)
@@ -183,21 +219,18 @@ func (s *Syncer) begin(ctx context.Context, actor audit.Actor, trigger string) (
 	if pg.IsUnique(err, "student_syncs_one_running") {
 		var other SyncRun
 		_ = s.db.GetContext(ctx, &other, `SELECT `+runColumns+` FROM student_syncs WHERE status = 'running'`)
-		return SyncRun{}, apperr.New(apperr.Conflict, "Sinkronisasi siswa sedang berjalan (#%d, dimulai %s oleh %s). Tunggu hingga selesai.",
-			other.ID, other.StartedAt.In(jakarta).Format("15:04"), orDash(other.ActorName))
+		var by any = other.ActorName
+		if other.ActorName == "" {
+			by = locale.Key("school.actor_system")
+		}
+		return SyncRun{}, apperr.New(apperr.Conflict, "school.sync.running",
+			"id", strconv.FormatInt(other.ID, 10), "time", other.StartedAt.In(jakarta).Format("15:04"), "by", by)
 	}
 	if err != nil {
 		return SyncRun{}, fmt.Errorf("school: sync: begin: %w", err)
 	}
-	run.fill()
+	run.fill(locale.FromContext(ctx))
 	return run, nil
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "sistem"
-	}
-	return s
 }
 
 // run fetches every page, then stores everything in one transaction, and
@@ -225,7 +258,7 @@ func (s *Syncer) run(ctx context.Context, id int64, actor audit.Actor, cfg Stude
 			s.log.Warn("student sync: progress", "err", err)
 		}
 	}
-	recs, res, err := fetchAll(ctx, cfg, progress)
+	recs, res, err := fetchAll(ctx, cfg, s.allowLocal, progress)
 	if err == nil {
 		if _, err2 := s.db.ExecContext(ctx, `UPDATE student_syncs SET phase = 'saving', heartbeat_at = now() WHERE id = $1`, id); err2 != nil {
 			s.log.Warn("student sync: phase", "err", err2)
@@ -234,6 +267,7 @@ func (s *Syncer) run(ctx context.Context, id int64, actor audit.Actor, cfg Stude
 			if err := apply(ctx, tx, recs, &res, time.Now()); err != nil {
 				return err
 			}
+			res.localize(locale.ID)
 			if err := audit.Record(ctx, tx, actor, "students.sync", "student_sync", strconv.FormatInt(id, 10), res); err != nil {
 				return err
 			}
@@ -247,36 +281,47 @@ func (s *Syncer) run(ctx context.Context, id int64, actor audit.Actor, cfg Stude
 		s.log.Info("student sync finished", "id", id, "new", res.New, "updated", res.Updated, "deactivated", res.Deactivated, "fetched", res.Fetched)
 		return
 	}
-	msg := err.Error()
-	var se *SourceError
-	var ae *apperr.Error
-	switch {
-	case errors.As(err, &se):
-		msg = se.Message
-	case errors.As(err, &ae):
-		msg = locale.Render(locale.ID, ae.Msg.Key, ae.Msg.Params)
-	default:
+	m := failureMessage(err)
+	if m.Key == "school.sync.save_failed" {
 		s.log.Error("student sync failed", "id", id, "err", err)
-		msg = "Kesalahan saat menyimpan: " + truncate(msg, 300)
 	}
 	// The run's own context may be what ended; the outcome is still written.
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
-	const failed = `UPDATE student_syncs SET status = 'failed', phase = 'done', finished_at = now(), error = $2 WHERE id = $1`
-	if _, err := s.db.ExecContext(wctx, failed, id, msg); err != nil {
+	const failed = `UPDATE student_syncs SET status = 'failed', phase = 'done', finished_at = now(), error = '', error_code = $2, error_params = $3
+		WHERE id = $1`
+	if _, err := s.db.ExecContext(wctx, failed, id, m.Key, m.Params); err != nil {
 		s.log.Error("student sync: record failure", "id", id, "err", err)
 	}
-	if err := audit.Record(wctx, s.db, actor, "students.sync.failed", "student_sync", strconv.FormatInt(id, 10), map[string]any{"error": msg}); err != nil {
+	text := m.Render(locale.ID)
+	if err := audit.Record(wctx, s.db, actor, "students.sync.failed", "student_sync", strconv.FormatInt(id, 10),
+		map[string]any{"error": text, "error_code": m.Key}); err != nil {
 		s.log.Error("student sync: audit failure", "id", id, "err", err)
 	}
-	s.log.Warn("student sync failed", "id", id, "error", msg)
+	s.log.Warn("student sync failed", "id", id, "error", text)
+}
+
+// failureMessage is what a failed run records: the source's own message,
+// an application error's key, or for anything else (a database failure) a
+// plain "could not be saved": its details are for the log only.
+func failureMessage(err error) Message {
+	var se *SourceError
+	var ae *apperr.Error
+	switch {
+	case errors.As(err, &se):
+		return se.Msg
+	case errors.As(err, &ae):
+		return Message{Key: ae.Msg.Key, Params: StoredParams(ae.Msg.Params)}
+	default:
+		return msg("school.sync.save_failed")
+	}
 }
 
 // fetchAll pulls every page. It returns the distinct records (the last
 // copy of an id wins) and a result with Fetched, Skipped, Complete set.
-func fetchAll(ctx context.Context, cfg StudentAffairs, progress func(done, total, fetched, expected int)) ([]sourceStudent, SyncResult, error) {
+func fetchAll(ctx context.Context, cfg StudentAffairs, allowLocal bool, progress func(done, total, fetched, expected int)) ([]sourceStudent, SyncResult, error) {
 	var res SyncResult
-	src, err := newSource(cfg.URL, cfg.Token)
+	src, err := newSource(cfg.URL, cfg.Token, allowLocal)
 	if err != nil {
 		return nil, res, err
 	}
@@ -309,7 +354,7 @@ func fetchAll(ctx context.Context, cfg StudentAffairs, progress func(done, total
 			break
 		}
 		if page >= 10000 {
-			return nil, res, &SourceError{Kind: KindWrongShape, Message: "Lebih dari 10.000 halaman; paging sistem kesiswaan tampaknya tidak berakhir."}
+			return nil, res, srcErr(KindWrongShape, "school.source.endless_paging", "pages", 10000)
 		}
 		page++
 		p, err := src.fetch(ctx, page, fetchPerPage)
@@ -326,11 +371,10 @@ func fetchAll(ctx context.Context, cfg StudentAffairs, progress func(done, total
 	res.Fetched = len(recs)
 	res.Complete = total < 0 || len(recs)+res.Skipped >= total
 	if !res.Complete {
-		res.Warnings = append(res.Warnings, fmt.Sprintf(
-			"Kesiswaan melaporkan %d siswa tetapi hanya %d diterima (data berubah selama sinkronisasi?): siswa yang tidak ada tidak dinonaktifkan kali ini.", total, len(recs)+res.Skipped))
+		res.warn("school.sync.incomplete", "total", total, "received", len(recs)+res.Skipped)
 	}
 	if res.Skipped > 0 {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("%d data dilewati karena tidak memiliki id atau nama.", res.Skipped))
+		res.warn("school.sync.skipped", "count", res.Skipped)
 	}
 	return recs, res, nil
 }
@@ -345,8 +389,8 @@ func apply(ctx context.Context, tx *sqlx.Tx, recs []sourceStudent, res *SyncResu
 	if _, err := tx.ExecContext(ctx, syncLock); err != nil {
 		return fmt.Errorf("school: sync lock: %w", err)
 	}
-	if res.Warnings == nil {
-		res.Warnings = []string{}
+	if res.WarningCodes == nil {
+		res.WarningCodes = []Message{}
 	}
 	if len(recs) == 0 {
 		var active int
@@ -354,7 +398,7 @@ func apply(ctx context.Context, tx *sqlx.Tx, recs []sourceStudent, res *SyncResu
 			return err
 		}
 		if active > 0 {
-			return apperr.New(apperr.Conflict, "Sistem kesiswaan mengirim 0 siswa; sinkronisasi dibatalkan agar %d siswa aktif tidak dinonaktifkan.", active)
+			return apperr.New(apperr.Conflict, "school.sync.empty_source", "active", active)
 		}
 	}
 	if err := applyDepartments(ctx, tx, recs, res); err != nil {
@@ -440,7 +484,7 @@ func applyClasses(ctx context.Context, tx *sqlx.Tx, recs []sourceStudent, res *S
 		srcIDs = append(srcIDs, r.ClassSourceID)
 	}
 	if noGrade > 0 {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("%d kelas tanpa tingkat (X/XI/XII) yang dapat dibaca tidak dibuat.", noGrade))
+		res.warn("school.sync.classes_without_grade", "count", noGrade)
 	}
 	res.Classes = len(names)
 	if len(names) == 0 {
@@ -587,7 +631,7 @@ func GetSync(ctx context.Context, q sqlx.QueryerContext, id int64) (SyncRun, err
 	if err != nil {
 		return r, pg.Error(err, "entity.sync_run")
 	}
-	r.fill()
+	r.fill(locale.FromContext(ctx))
 	return r, nil
 }
 
@@ -596,12 +640,12 @@ func LatestSync(ctx context.Context, q sqlx.QueryerContext) (*SyncRun, error) {
 	var r SyncRun
 	err := sqlx.GetContext(ctx, q, &r, `SELECT `+runColumns+` FROM student_syncs ORDER BY started_at DESC, id DESC LIMIT 1`)
 	if err != nil {
-		if e := pg.Error(err, ""); apperr.Code(e) == apperr.NotFound {
+		if errors.Is(err, sql.ErrNoRows) {
 			return nil, nil
 		}
 		return nil, fmt.Errorf("school: latest sync: %w", err)
 	}
-	r.fill()
+	r.fill(locale.FromContext(ctx))
 	return &r, nil
 }
 
@@ -619,42 +663,52 @@ func ListSyncs(ctx context.Context, q sqlx.QueryerContext, limit, offset int) ([
 	out := make([]SyncRun, 0, len(rows))
 	total := 0
 	for _, r := range rows {
-		r.SyncRun.fill()
+		r.SyncRun.fill(locale.FromContext(ctx))
 		out = append(out, r.SyncRun)
 		total = r.Total
 	}
 	return out, total, nil
 }
 
-// TestResult answers "Test connection".
+// TestResult answers "Test connection". Error is in the request's
+// language and describes the answer in Tatib's words (its status, the
+// shape expected and the kind of thing seen), never with the remote side's
+// text.
 type TestResult struct {
-	OK    bool   `json:"ok"`
-	Count int    `json:"count,omitempty"`
-	Error string `json:"error,omitempty"`
-	Kind  string `json:"kind,omitempty"`
+	OK        bool   `json:"ok"`
+	Count     int    `json:"count,omitempty"`
+	Error     string `json:"error,omitempty"`
+	ErrorCode string `json:"error_code,omitempty"`
+	Kind      string `json:"kind,omitempty"`
+	Status    int    `json:"status,omitempty"` // the HTTP status the source answered, when it did
 }
 
 // TestConnection asks the first page with per_page=1 and reports
 // meta.total (or the number of records when the source gives no total),
-// or exactly what went wrong.
-func TestConnection(ctx context.Context, cfg StudentAffairs) TestResult {
-	if cfg.URL == "" {
-		return TestResult{Error: "URL sistem kesiswaan belum diisi.", Kind: KindNotSet}
+// or what went wrong. Unless allowLocal, loopback, link-local and
+// unspecified addresses are refused.
+func TestConnection(ctx context.Context, cfg StudentAffairs, allowLocal bool) TestResult {
+	lang := locale.FromContext(ctx)
+	fail := func(se *SourceError) TestResult {
+		return TestResult{Error: se.Msg.Render(lang), ErrorCode: se.Msg.Key, Kind: se.Kind, Status: se.Status}
 	}
-	src, err := newSource(cfg.URL, cfg.Token)
+	if cfg.URL == "" {
+		return fail(srcErr(KindNotSet, "school.url.not_set"))
+	}
+	src, err := newSource(cfg.URL, cfg.Token, allowLocal)
 	if err != nil {
 		var se *SourceError
 		errors.As(err, &se)
-		return TestResult{Error: se.Message, Kind: se.Kind}
+		return fail(se)
 	}
 	defer src.close()
 	p, err := src.fetch(ctx, 1, 1)
 	if err != nil {
 		var se *SourceError
-		if errors.As(err, &se) {
-			return TestResult{Error: se.Message, Kind: se.Kind}
+		if !errors.As(err, &se) {
+			se = srcErr(KindNetwork, "school.source.network", "host", src.base.Host)
 		}
-		return TestResult{Error: err.Error(), Kind: KindNetwork}
+		return fail(se)
 	}
 	n := p.Total
 	if n < 0 {
