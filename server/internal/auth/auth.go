@@ -6,6 +6,8 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"runtime"
+	"sync/atomic"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -29,6 +31,11 @@ type Options struct {
 	UserFailures int
 	AddrFailures int
 	Window       time.Duration
+	// PasswordChecks is how many password checks (bcrypt) may run at once;
+	// zero takes max(2, GOMAXPROCS). PasswordWait is how long a sign-in
+	// waits for a free slot before the answer is 503; zero takes 2s.
+	PasswordChecks int
+	PasswordWait   time.Duration
 }
 
 // Service is the authentication and authorisation service.
@@ -38,6 +45,10 @@ type Service struct {
 	log   *slog.Logger
 	perms *permCache
 	now   func() time.Time
+
+	checkSlots chan struct{}
+	checks     atomic.Int64 // password checks run, for tests
+	checkNanos atomic.Int64 // duration of the latest password check
 }
 
 // New returns a Service. Call Listen to receive permission changes made by
@@ -52,7 +63,14 @@ func New(db *sqlx.DB, opt Options, log *slog.Logger) *Service {
 	if opt.Window == 0 {
 		opt.Window = 15 * time.Minute
 	}
-	return &Service{db: db, opt: opt, log: log, perms: newPermCache(), now: time.Now}
+	if opt.PasswordChecks == 0 {
+		opt.PasswordChecks = max(2, runtime.GOMAXPROCS(0))
+	}
+	if opt.PasswordWait == 0 {
+		opt.PasswordWait = 2 * time.Second
+	}
+	return &Service{db: db, opt: opt, log: log, perms: newPermCache(), now: time.Now,
+		checkSlots: make(chan struct{}, opt.PasswordChecks)}
 }
 
 // Principal is the signed-in user of a request.

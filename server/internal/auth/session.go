@@ -8,7 +8,6 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"math"
 	"strings"
 	"time"
 
@@ -19,7 +18,14 @@ import (
 // userColumns are the columns of api.User.
 const userColumns = `id, username, name, role, email, phone, active, last_login_at, created_at, updated_at`
 
-var errBadCredentials = apperr.New(apperr.Unauthorized, "Nama pengguna atau kata sandi salah.")
+var errBadCredentials = apperr.New(apperr.Unauthorized, "auth.bad_credentials")
+
+// maxUsernameBytes bounds what a sign-in stores in login_failures; real
+// usernames are at most 50 characters.
+const maxUsernameBytes = 200
+
+// maxUserAgentBytes is how much of the User-Agent a session keeps.
+const maxUserAgentBytes = 300
 
 func hashToken(token string) []byte {
 	h := sha256.Sum256([]byte(token))
@@ -32,49 +38,52 @@ func newToken() string {
 	return base64.RawURLEncoding.EncodeToString(b)
 }
 
-// Login checks the credentials and opens a session. Failed attempts are
-// counted per username and per client address; past the limits the answer
+// Login checks the credentials and opens a session. Every attempt is
+// reserved as a failure before its password is checked (see reserve), so
+// the throttle holds whatever the concurrency; past the limits the answer
 // is RateLimited until the window has passed, whatever the password.
 func (s *Service) Login(ctx context.Context, in api.LoginRequest, addr, userAgent string) (api.LoginResponse, error) {
 	username := strings.TrimSpace(in.Username)
-	if f := (apperr.Fields{}); username == "" || in.Password == "" {
-		if username == "" {
-			f.Add("username", "Nama pengguna wajib diisi.")
-		}
-		if in.Password == "" {
-			f.Add("password", "Kata sandi wajib diisi.")
-		}
-		return api.LoginResponse{}, f.Err()
+	f := apperr.Fields{}
+	switch {
+	case username == "":
+		f.Add("username", "auth.username_required")
+	case !cleanText(username) || len(username) > maxUsernameBytes:
+		f.Add("username", "auth.username_invalid")
 	}
-	if err := s.throttled(ctx, username, addr); err != nil {
+	if in.Password == "" {
+		f.Add("password", "auth.password_required")
+	}
+	if err := f.Err(); err != nil {
 		return api.LoginResponse{}, err
 	}
+	addr = cleanHeader(addr, 100)
 
-	var u api.User
-	var hash string
-	const q = `SELECT ` + userColumns + `, password_hash FROM users WHERE lower(username) = lower($1)`
-	err := s.db.QueryRowxContext(ctx, q, username).Scan(&u.ID, &u.Username, &u.Name, &u.Role, &u.Email, &u.Phone,
-		&u.Active, &u.LastLoginAt, &u.CreatedAt, &u.UpdatedAt, &hash)
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		CheckPassword(dummyHash(), in.Password)
-		return api.LoginResponse{}, s.fail(ctx, username, addr)
-	case err != nil:
-		return api.LoginResponse{}, fmt.Errorf("auth: login: %w", err)
+	at, err := s.reserve(ctx, username, addr)
+	if err != nil {
+		return api.LoginResponse{}, err
 	}
-	if !CheckPassword(hash, in.Password) || !u.Active {
-		return api.LoginResponse{}, s.fail(ctx, username, addr)
+	u, checked, err := s.check(ctx, at, username, in.Password)
+	if err != nil {
+		if !checked {
+			// Busy, or the client left: it must not count against the user.
+			if werr := s.withdraw(ctx, at); werr != nil {
+				return api.LoginResponse{}, werr
+			}
+		}
+		return api.LoginResponse{}, err
 	}
 
 	token := newToken()
 	now := s.now()
 	const ins = `INSERT INTO sessions (token_hash, user_id, created_at, last_seen_at, user_agent, address) VALUES ($1, $2, $3, $3, $4, $5)`
-	if _, err := s.db.ExecContext(ctx, ins, hashToken(token), u.ID, now, truncate(userAgent, 300), addr); err != nil {
+	if _, err := s.db.ExecContext(ctx, ins, hashToken(token), u.ID, now, cleanHeader(userAgent, maxUserAgentBytes), addr); err != nil {
 		return api.LoginResponse{}, fmt.Errorf("auth: create session: %w", err)
 	}
-	const clear = `DELETE FROM login_failures WHERE lower(username) = lower($1)`
-	if _, err := s.db.ExecContext(ctx, clear, username); err != nil {
-		return api.LoginResponse{}, fmt.Errorf("auth: clear failures: %w", err)
+	// Earlier failures stay until they leave the window: forgiving them
+	// here would let a guesser racing the right password past the limit.
+	if err := s.withdraw(ctx, at); err != nil {
+		return api.LoginResponse{}, err
 	}
 	if _, err := s.db.ExecContext(ctx, `UPDATE users SET last_login_at = $2 WHERE id = $1`, u.ID, now); err != nil {
 		return api.LoginResponse{}, fmt.Errorf("auth: last login: %w", err)
@@ -87,41 +96,35 @@ func (s *Service) Login(ctx context.Context, in api.LoginRequest, addr, userAgen
 	return api.LoginResponse{User: u, Permissions: perms, Token: token, ExpiresAt: now.Add(s.opt.MaxAge)}, nil
 }
 
-func (s *Service) fail(ctx context.Context, username, addr string) error {
-	const q = `INSERT INTO login_failures (username, address, at) VALUES ($1, $2, $3)`
-	if _, err := s.db.ExecContext(ctx, q, username, addr, s.now()); err != nil {
-		return fmt.Errorf("auth: record failure: %w", err)
-	}
-	return errBadCredentials
-}
-
-// throttled refuses a sign-in when the username or the address has too many
-// recent failures.
-func (s *Service) throttled(ctx context.Context, username, addr string) error {
-	since := s.now().Add(-s.opt.Window)
-	const q = `SELECT
-		(SELECT count(*) FROM login_failures WHERE lower(username) = lower($1) AND at > $3),
-		(SELECT min(at) FROM login_failures WHERE lower(username) = lower($1) AND at > $3),
-		(SELECT count(*) FROM login_failures WHERE address = $2 AND at > $3),
-		(SELECT min(at) FROM login_failures WHERE address = $2 AND at > $3)`
-	var nUser, nAddr int
-	var firstUser, firstAddr sql.NullTime
-	if err := s.db.QueryRowContext(ctx, q, username, addr, since).Scan(&nUser, &firstUser, &nAddr, &firstAddr); err != nil {
-		return fmt.Errorf("auth: throttle: %w", err)
-	}
-	var first time.Time
+// check returns the active user whose password pw is, or errBadCredentials;
+// the reserved attempt at then stays as a failure. checked is false when it
+// failed before any password was compared.
+func (s *Service) check(ctx context.Context, at attempt, username, pw string) (u api.User, checked bool, err error) {
+	var hash string
+	const q = `SELECT ` + userColumns + `, password_hash FROM users WHERE lower(username) = lower($1)`
+	err = s.db.QueryRowxContext(ctx, q, username).Scan(&u.ID, &u.Username, &u.Name, &u.Role, &u.Email, &u.Phone,
+		&u.Active, &u.LastLoginAt, &u.CreatedAt, &u.UpdatedAt, &hash)
 	switch {
-	case nUser >= s.opt.UserFailures:
-		first = firstUser.Time
-	case nAddr >= s.opt.AddrFailures:
-		first = firstAddr.Time
-	default:
-		return nil
+	case errors.Is(err, sql.ErrNoRows) && at.addrLocked:
+		s.imitateCheck(ctx)
+		return api.User{}, true, errBadCredentials
+	case errors.Is(err, sql.ErrNoRows):
+		// A wrong username takes as long as a wrong password.
+		if _, err := s.checkPassword(ctx, dummyHash(), pw); err != nil {
+			return api.User{}, false, err
+		}
+		return api.User{}, true, errBadCredentials
+	case err != nil:
+		return api.User{}, false, fmt.Errorf("auth: login: %w", err)
 	}
-	wait := first.Add(s.opt.Window).Sub(s.now())
-	mins := int(math.Ceil(wait.Minutes()))
-	return &apperr.Error{Code: apperr.RateLimited, RetryAfter: max(1, int(math.Ceil(wait.Seconds()))),
-		Msg: apperr.M("auth.throttled", "minutes", max(1, mins))}
+	ok, err := s.checkPassword(ctx, hash, pw)
+	if err != nil {
+		return api.User{}, false, err
+	}
+	if !ok || !u.Active {
+		return api.User{}, true, errBadCredentials
+	}
+	return u, true, nil
 }
 
 // Authenticate returns the principal for a session token, or an
@@ -129,7 +132,7 @@ func (s *Service) throttled(ctx context.Context, username, addr string) error {
 // inactive. It refreshes the idle timer.
 func (s *Service) Authenticate(ctx context.Context, token string) (*Principal, error) {
 	if token == "" {
-		return nil, apperr.New(apperr.Unauthorized, "Silakan masuk terlebih dahulu.")
+		return nil, apperr.New(apperr.Unauthorized, "auth.sign_in_required")
 	}
 	h := hashToken(token)
 	now := s.now()
@@ -142,7 +145,7 @@ func (s *Service) Authenticate(ctx context.Context, token string) (*Principal, e
 	err := s.db.QueryRowxContext(ctx, q, h, now.Add(-s.opt.Idle), now.Add(-s.opt.MaxAge)).Scan(&u.ID, &u.Username, &u.Name,
 		&u.Role, &u.Email, &u.Phone, &u.Active, &u.LastLoginAt, &u.CreatedAt, &u.UpdatedAt, &seen)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, apperr.New(apperr.Unauthorized, "Sesi Anda telah berakhir. Silakan masuk kembali.")
+		return nil, apperr.New(apperr.Unauthorized, "auth.session_expired")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("auth: authenticate: %w", err)
@@ -186,11 +189,4 @@ func (s *Service) PruneSessions(ctx context.Context) error {
 		return fmt.Errorf("auth: prune failures: %w", err)
 	}
 	return nil
-}
-
-func truncate(s string, n int) string {
-	if len(s) > n {
-		return s[:n]
-	}
-	return s
 }
