@@ -8,6 +8,13 @@ export interface Permission {
   label: string;
   label_en: string;
   default_roles: Role[];
+  /** Lets a role manage users or access rights: only an admin grants or withdraws it. */
+  sensitive: boolean;
+  /** For a sensitive permission: what it allows, in Indonesian and English. */
+  allows?: string;
+  allows_en?: string;
+  /** Administrative data of the whole school: not limited to a homeroom teacher's class. */
+  school_wide: boolean;
 }
 
 export interface RoleInfo {

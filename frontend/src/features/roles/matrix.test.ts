@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Permission, RoleInfo } from './api';
-import { groupPermissions, isDirty, permissionLabel, toggle } from './matrix';
+import { changeCount, dirtyRoles, groupPermissions, isDirty, permissionAllows, permissionLabel, toggle } from './matrix';
 
-const p = (name: string, group: string): Permission => ({ name, group, label: `L ${name}`, label_en: `E ${name}`, default_roles: [] });
+const p = (name: string, group: string): Permission => ({ name, group, label: `L ${name}`, label_en: `E ${name}`, default_roles: [], sensitive: false, school_wide: false });
 const staff: RoleInfo = { role: 'staff', label: 'Staf', locked: false, permissions: ['dashboard.view'] };
 
 describe('role matrix', () => {
@@ -26,5 +26,25 @@ describe('role matrix', () => {
   it('labels per language', () => {
     expect(permissionLabel(p('a', 'g'), 'id')).toBe('L a');
     expect(permissionLabel(p('a', 'g'), 'en')).toBe('E a');
+  });
+
+  it('counts unsaved cells over every role and lists the roles to save', () => {
+    const bk: RoleInfo = { role: 'bk', label: 'BK', locked: false, permissions: ['students.view'] };
+    let d = toggle({}, staff, 'users.view', true);
+    d = toggle(d, staff, 'dashboard.view', false);
+    d = toggle(d, bk, 'students.view', false);
+    expect(changeCount([staff, bk], d)).toBe(3);
+    expect(dirtyRoles([staff, bk], d).map((r) => r.role)).toEqual(['staff', 'bk']);
+    d = toggle(d, bk, 'students.view', true);
+    expect(changeCount([staff, bk], d)).toBe(2);
+    expect(dirtyRoles([staff, bk], d).map((r) => r.role)).toEqual(['staff']);
+    expect(changeCount([staff, bk], {})).toBe(0);
+  });
+
+  it('explains sensitive permissions only, per language', () => {
+    const s: Permission = { ...p('roles.manage', 'users'), sensitive: true, allows: 'Mengubah', allows_en: 'Change' };
+    expect(permissionAllows(s, 'id')).toBe('Mengubah');
+    expect(permissionAllows(s, 'en')).toBe('Change');
+    expect(permissionAllows({ ...s, sensitive: false }, 'en')).toBe('');
   });
 });

@@ -38,6 +38,31 @@ export function toggle(draft: Draft, role: RoleInfo, permission: PermissionName,
   return { ...draft, [role.role]: [...current] };
 }
 
+/** How many cells (role × permission) differ from what the server has, over every role. */
+export function changeCount(roles: readonly RoleInfo[], draft: Draft): number {
+  let n = 0;
+  for (const r of roles) {
+    const d = draft[r.role];
+    if (!d) continue;
+    const now = new Set(d);
+    const saved = new Set(r.permissions);
+    for (const p of now) if (!saved.has(p)) n++;
+    for (const p of saved) if (!now.has(p)) n++;
+  }
+  return n;
+}
+
+/** The roles whose draft differs from what the server has, in the server's order. */
+export function dirtyRoles(roles: readonly RoleInfo[], draft: Draft): RoleInfo[] {
+  return roles.filter((r) => isDirty(r, draft));
+}
+
+/** What a sensitive permission allows, in the user's language ('' for the others). */
+export function permissionAllows(p: Permission, lang: string): string {
+  if (!p.sensitive) return '';
+  return (lang === 'en' ? p.allows_en || p.allows : p.allows || p.allows_en) ?? '';
+}
+
 /** The label in the user's language: `label` for Indonesian, `label_en` for English. */
 export function permissionLabel(p: Permission, lang: string): string {
   return lang === 'en' && p.label_en ? p.label_en : p.label;

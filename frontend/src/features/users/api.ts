@@ -1,6 +1,11 @@
 import { api } from '@/api/client';
 import type { Page, Role, User } from '@/api/types';
 
+/** A user as the users screens show them: with the class a homeroom teacher looks after. */
+export interface UserRow extends User {
+  homeroom_class: { id: number; name: string } | null;
+}
+
 export interface UserListParams {
   q?: string;
   role?: Role | '';
@@ -18,7 +23,11 @@ export interface UserCreateInput {
   password: string;
 }
 
-export type UserUpdateInput = Partial<Omit<UserCreateInput, 'password'>> & { active?: boolean };
+/**
+ * release_class: a homeroom teacher who stops being one (another role, deactivated) leaves their
+ * class without a homeroom teacher; without it the server refuses such a change, naming the class.
+ */
+export type UserUpdateInput = Partial<Omit<UserCreateInput, 'password'>> & { active?: boolean; release_class?: boolean };
 
 export interface ResetPasswordInput {
   password: string;
@@ -32,9 +41,9 @@ export interface DeleteResult {
 }
 
 export const usersApi = {
-  list: (p: UserListParams, signal?: AbortSignal) => api.get<Page<User>>('/users', { ...p }, signal),
-  create: (input: UserCreateInput) => api.post<User>('/users', input),
-  update: (id: number, input: UserUpdateInput) => api.patch<User>(`/users/${id}`, input),
-  remove: (id: number) => api.delete<DeleteResult>(`/users/${id}`),
+  list: (p: UserListParams, signal?: AbortSignal) => api.get<Page<UserRow>>('/users', { ...p }, signal),
+  create: (input: UserCreateInput) => api.post<UserRow>('/users', input),
+  update: (id: number, input: UserUpdateInput) => api.patch<UserRow>(`/users/${id}`, input),
+  remove: (id: number, releaseClass = false) => api.delete<DeleteResult>(`/users/${id}${releaseClass ? '?release_class=true' : ''}`),
   resetPassword: (id: number, input: ResetPasswordInput) => api.post<void>(`/users/${id}/reset-password`, input),
 };

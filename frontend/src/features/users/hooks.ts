@@ -16,7 +16,8 @@ export function useUsers(params: UserListParams) {
 
 function useInvalidateUsers() {
   const qc = useQueryClient();
-  return () => qc.invalidateQueries({ queryKey: usersKeys.all });
+  // A change may release a class's homeroom teacher: the classes screens ('classes' keys) refetch.
+  return () => Promise.all([qc.invalidateQueries({ queryKey: usersKeys.all }), qc.invalidateQueries({ queryKey: ['classes'] })]);
 }
 
 export function useCreateUser() {
@@ -34,7 +35,10 @@ export function useUpdateUser() {
 
 export function useDeleteUser() {
   const invalidate = useInvalidateUsers();
-  return useMutation({ mutationFn: (id: number) => usersApi.remove(id), onSuccess: invalidate });
+  return useMutation({
+    mutationFn: ({ id, releaseClass }: { id: number; releaseClass?: boolean }) => usersApi.remove(id, releaseClass),
+    onSuccess: invalidate,
+  });
 }
 
 export function useResetPassword() {

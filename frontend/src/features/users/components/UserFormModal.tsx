@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useForm } from '@mantine/form';
-import { Alert, Button, Group, Modal, PasswordInput, Select, Stack, Switch, TextInput } from '@mantine/core';
-import { IconAlertCircle } from '@tabler/icons-react';
-import { ROLES, type Role, type User } from '@/api/types';
+import { Alert, Button, Checkbox, Group, Modal, PasswordInput, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { IconAlertCircle, IconAlertTriangle } from '@tabler/icons-react';
+import { ROLES, type Role } from '@/api/types';
+import type { UserRow } from '../api';
 import { applyServerErrors, notifySuccess } from '@/components/serverErrors';
 import { MIN_PASSWORD_LENGTH } from '@/lib/passwords';
 import { useCreateUser, useUpdateUser } from '../hooks';
@@ -16,12 +17,13 @@ interface Values {
   phone: string;
   password: string;
   active: boolean;
+  release_class: boolean;
 }
 
-const empty: Values = { username: '', name: '', role: '', email: '', phone: '', password: '', active: true };
+const empty: Values = { username: '', name: '', role: '', email: '', phone: '', password: '', active: true, release_class: false };
 
 /** Create (user undefined) or edit a user; the server's field errors land at the fields. */
-export function UserFormModal({ opened, user, selfId, onClose }: { opened: boolean; user?: User; selfId?: number; onClose: () => void }) {
+export function UserFormModal({ opened, user, selfId, onClose }: { opened: boolean; user?: UserRow; selfId?: number; onClose: () => void }) {
   const { t } = useTranslation('users');
   const { t: tc } = useTranslation();
   const create = useCreateUser();
@@ -45,7 +47,7 @@ export function UserFormModal({ opened, user, selfId, onClose }: { opened: boole
     if (!opened) return;
     setError(null);
     const values: Values = user
-      ? { username: user.username, name: user.name, role: user.role, email: user.email, phone: user.phone, password: '', active: user.active }
+      ? { username: user.username, name: user.name, role: user.role, email: user.email, phone: user.phone, password: '', active: user.active, release_class: false }
       : empty;
     form.setValues(values);
     form.resetDirty(values);
@@ -53,13 +55,19 @@ export function UserFormModal({ opened, user, selfId, onClose }: { opened: boole
     // reset only when the modal opens
   }, [opened, user]);
 
+  // A homeroom teacher given another role or deactivated would leave their class pointing at
+  // them: say so, and offer to release the class (the server refuses otherwise).
+  const cls = user?.homeroom_class;
+  const values = form.getValues();
+  const leavesClass = !!cls && ((values.role !== '' && values.role !== 'wali_kelas') || !values.active);
+
   const submit = (v: Values) => {
     setError(null);
     const fail = (err: unknown) => setError(applyServerErrors(form, err, tc));
     const base = { username: v.username.trim(), name: v.name.trim(), role: v.role as Role, email: v.email.trim(), phone: v.phone.trim() };
     if (user) {
       update.mutate(
-        { id: user.id, input: { ...base, active: v.active } },
+        { id: user.id, input: { ...base, active: v.active, ...(leavesClass ? { release_class: v.release_class } : {}) } },
         {
           onSuccess: (u) => {
             notifySuccess(t('saved', { name: u.name }));
@@ -132,6 +140,18 @@ export function UserFormModal({ opened, user, selfId, onClose }: { opened: boole
               disabled={isSelf}
               {...form.getInputProps('active', { type: 'checkbox' })}
             />
+          )}
+          {leavesClass && cls && (
+            <Alert color="orange" variant="light" icon={<IconAlertTriangle />} data-testid="homeroom-warning">
+              <Stack gap="xs">
+                <Text size="sm">{t('homeroom.editWarning', { name: user?.name, class: cls.name })}</Text>
+                <Checkbox
+                  label={t('homeroom.release', { class: cls.name })}
+                  data-testid="release-class"
+                  {...form.getInputProps('release_class', { type: 'checkbox' })}
+                />
+              </Stack>
+            </Alert>
           )}
           <Group justify="flex-end" gap="sm">
             <Button variant="default" onClick={onClose}>

@@ -18,7 +18,8 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { IconDots, IconKey, IconPencil, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
-import { ROLES, type Role, type User } from '@/api/types';
+import { ROLES, type Role } from '@/api/types';
+import type { UserRow } from '../api';
 import { useSession } from '@/auth/session';
 import { PageHeader } from '@/components/PageHeader';
 import { useFormatDate } from '@/lib/useFormatDate';
@@ -31,7 +32,7 @@ import { ListPager } from '@/components/ListPager';
 const PER_PAGE = 20;
 
 interface UserActionsProps {
-  user: User;
+  user: UserRow;
   self: boolean;
   canManage: boolean;
   canReset: boolean;
@@ -72,7 +73,7 @@ function UserActions({ user, self, canManage, canReset, onEdit, onReset, onDelet
   );
 }
 
-type Editing = { mode: 'create' } | { mode: 'edit'; user: User } | null;
+type Editing = { mode: 'create' } | { mode: 'edit'; user: UserRow } | null;
 
 export default function UsersPage() {
   const { t } = useTranslation('users');
@@ -91,8 +92,8 @@ export default function UsersPage() {
   const users = useUsers({ q, role, active, page, per_page: PER_PAGE });
 
   const [editing, setEditing] = useState<Editing>(null);
-  const [resetting, setResetting] = useState<User | null>(null);
-  const [deleting, setDeleting] = useState<User | null>(null);
+  const [resetting, setResetting] = useState<UserRow | null>(null);
+  const [deleting, setDeleting] = useState<UserRow | null>(null);
 
   const meta = users.data?.meta;
   const rows = users.data?.data ?? [];
@@ -184,6 +185,11 @@ export default function UsersPage() {
                         {u.active ? tc('status.active') : tc('status.inactive')}
                       </Badge>
                     </Group>
+                    {u.homeroom_class && (
+                      <Text size="xs" data-testid={`user-class-${u.username}`}>
+                        {t('homeroomOf', { class: u.homeroom_class.name })}
+                      </Text>
+                    )}
                   </Stack>
                   {(canManage || canReset) && (
                     <UserActions
@@ -242,6 +248,11 @@ export default function UsersPage() {
                         <Badge variant="light" color={u.role === 'admin' ? 'grape' : 'blue'}>
                           {tc(`role.${u.role}`)}
                         </Badge>
+                        {u.homeroom_class && (
+                          <Text size="xs" mt={4} data-testid={`user-class-${u.username}`}>
+                            {t('homeroomOf', { class: u.homeroom_class.name })}
+                          </Text>
+                        )}
                       </Table.Td>
                       <Table.Td>
                         <Text size="sm">{u.email || '—'}</Text>
