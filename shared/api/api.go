@@ -10,16 +10,18 @@ import (
 
 // Error codes of the API. Each maps to one HTTP status.
 const (
-	CodeInvalid      = "invalid"      // 422
-	CodeBadRequest   = "bad_request"  // 400
-	CodeUnauthorized = "unauthorized" // 401
-	CodeForbidden    = "forbidden"    // 403
-	CodeNotFound     = "not_found"    // 404
-	CodeConflict     = "conflict"     // 409
-	CodeTooLarge     = "too_large"    // 413
-	CodeRateLimited  = "rate_limited" // 429
-	CodeInternal     = "internal"     // 500
-	CodeUnavailable  = "unavailable"  // 503
+	CodeInvalid              = "invalid"                // 422
+	CodeBadRequest           = "bad_request"            // 400
+	CodeUnauthorized         = "unauthorized"           // 401
+	CodeForbidden            = "forbidden"              // 403
+	CodeNotFound             = "not_found"              // 404
+	CodeMethodNotAllowed     = "method_not_allowed"     // 405
+	CodeConflict             = "conflict"               // 409
+	CodeTooLarge             = "too_large"              // 413
+	CodeUnsupportedMediaType = "unsupported_media_type" // 415
+	CodeRateLimited          = "rate_limited"           // 429
+	CodeInternal             = "internal"               // 500
+	CodeUnavailable          = "unavailable"            // 503
 )
 
 // ErrorBody is the body of every API error: {"error":{...}}.

@@ -105,7 +105,9 @@ func serve(ctx context.Context) error {
 	}
 	if created {
 		if generated != "" {
-			log.Warn("created the admin user with a random password; it is shown only now", "username", "admin", "password", generated)
+			// The password goes to the terminal only, never into a log
+			// record that may be collected and kept.
+			log.Warn("created the admin user with a random password, printed once to the terminal", "username", "admin")
 			fmt.Fprintf(os.Stderr, "\n  First start: sign in as  admin / %s\n  (shown once; change it under Profil after signing in)\n\n", generated)
 		} else {
 			log.Info("created the admin user with TATIB_ADMIN_PASSWORD", "username", "admin")

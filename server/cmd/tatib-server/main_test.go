@@ -21,7 +21,7 @@ import (
 
 // TestServeFirstStart runs the real binary on an empty database, as `make
 // run` does on a new machine: it migrates, creates the admin with a random
-// password printed once, and serves; the admin creates a staff user, who
+// password printed once (to the terminal, not the log), and serves; the admin creates a staff user, who
 // is refused the user list.
 func TestServeFirstStart(t *testing.T) {
 	t.Parallel()
@@ -41,6 +41,7 @@ func TestServeFirstStart(t *testing.T) {
 	t.Cleanup(func() { cmd.Process.Signal(os.Interrupt); cmd.Wait() })
 
 	password := ""
+	var seen []string
 	lines := make(chan string, 100)
 	go func() {
 		sc := bufio.NewScanner(stderr)
@@ -57,11 +58,19 @@ func TestServeFirstStart(t *testing.T) {
 			if !ok {
 				t.Fatal("server exited before printing the admin password")
 			}
+			seen = append(seen, l)
 			if m := re.FindStringSubmatch(l); m != nil {
 				password = m[1]
 			}
 		case <-deadline:
 			t.Fatal("no admin password printed")
+		}
+	}
+	// The password is printed for the person at the terminal, never
+	// written into a log record that log collectors keep.
+	for _, l := range seen {
+		if strings.Contains(l, password) && strings.Contains(l, "level=") {
+			t.Errorf("password in a log record: %s", l)
 		}
 	}
 	go func() {

@@ -7,12 +7,14 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/go-chi/chi/v5"
 
 	"github.com/tatib/tatib/server/internal/app"
 	"github.com/tatib/tatib/server/internal/apperr"
+	"github.com/tatib/tatib/server/internal/config"
 	"github.com/tatib/tatib/server/internal/httpx"
 	"github.com/tatib/tatib/server/internal/locale"
 	"github.com/tatib/tatib/server/internal/school"
@@ -37,7 +39,7 @@ type Server struct {
 // New builds the server.
 func New(d Deps) *Server {
 	root := chi.NewRouter()
-	root.Use(httpx.Logging(d.Log), httpx.SecurityHeaders, locale.Middleware, recoverer(d.Log))
+	root.Use(httpx.Logging(d.Log), httpx.SecurityHeaders(d.Config.BaseURL), locale.Middleware, recoverer(d.Log))
 
 	root.Get("/healthz", func(w http.ResponseWriter, r *http.Request) {
 		_ = httpx.JSON(w, http.StatusOK, map[string]string{"status": "ok"})
@@ -54,7 +56,11 @@ func New(d Deps) *Server {
 
 	var router *httpx.Router
 	root.Route(Prefix, func(ar chi.Router) {
-		ar.Use(httpx.LimitBody(d.Config.MaxBodyBytes), d.Auth.Middleware)
+		upload := d.Config.MaxUploadBytes
+		if upload == 0 {
+			upload = config.DefaultMaxUploadBytes
+		}
+		ar.Use(httpx.CleanText, httpx.LimitBody(d.Config.MaxBodyBytes, upload), d.Auth.Middleware)
 		router = httpx.NewRouter(ar, Prefix, d.Auth.Guard)
 		router.Get("/openapi.json", perm.Public, serveOpenAPI)
 		mount(router, d)
@@ -62,7 +68,10 @@ func New(d Deps) *Server {
 			httpx.Error(w, r, apperr.New(apperr.NotFound, "request.route_not_found", "path", r.URL.Path))
 		})
 		ar.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
-			httpx.Error(w, r, apperr.New(apperr.BadRequest, "request.method_not_allowed", "method", r.Method, "path", r.URL.Path))
+			allow := allowed(ar, r)
+			w.Header().Set("Allow", strings.Join(allow, ", "))
+			httpx.Error(w, r, apperr.New(apperr.MethodNotAllowed, "request.method_not_allowed",
+				"method", httpx.CleanHeader(r.Method, 20), "path", r.URL.Path, "allowed", strings.Join(allow, ", ")))
 		})
 	})
 	root.Handle("/api/*", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -80,6 +89,26 @@ func mount(r *httpx.Router, d Deps) {
 	auditRoutes(r, d)
 	school.Mount(r, d)
 	violationtype.Mount(r, d)
+}
+
+// allowed lists the methods the route of r's path serves, for Allow.
+func allowed(routes chi.Routes, r *http.Request) []string {
+	path := r.URL.RawPath
+	if path == "" {
+		path = r.URL.Path
+	}
+	if rctx := chi.RouteContext(r.Context()); rctx != nil && rctx.RoutePath != "" {
+		path = rctx.RoutePath
+	} else {
+		path = strings.TrimPrefix(path, Prefix)
+	}
+	var out []string
+	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+		if routes.Match(chi.NewRouteContext(), m, path) {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 func recoverer(log *slog.Logger) func(http.Handler) http.Handler {

@@ -215,10 +215,12 @@ func TestManners(t *testing.T) {
 		}
 	})
 	t.Run("ErrNotJSON", func(t *testing.T) {
-		anon.Do("POST", "/api/v1/auth/login", strings.NewReader("username=a"), "Content-Type", "application/x-www-form-urlencoded").Want(400)
+		anon.Do("POST", "/api/v1/auth/login", strings.NewReader("username=a"), "Content-Type", "application/x-www-form-urlencoded").Want(415)
 	})
 	t.Run("StatusMapping", func(t *testing.T) {
-		for code, status := range map[string]int{"invalid": 422, "forbidden": 403, "not_found": 404, "conflict": 409, "rate_limited": 429, "whatever": 500} {
+		for code, status := range map[string]int{"invalid": 422, "bad_request": 400, "unauthorized": 401, "forbidden": 403, "not_found": 404,
+			"method_not_allowed": 405, "conflict": 409, "too_large": 413, "unsupported_media_type": 415, "rate_limited": 429,
+			"internal": 500, "unavailable": 503, "whatever": 500} {
 			if got := httpx.Status(code); got != status {
 				t.Errorf("%s: %d, want %d", code, got, status)
 			}

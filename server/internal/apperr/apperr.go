@@ -15,16 +15,18 @@ import (
 
 // Codes, shared with the API's wire format.
 const (
-	Invalid      = api.CodeInvalid
-	BadRequest   = api.CodeBadRequest
-	Unauthorized = api.CodeUnauthorized
-	Forbidden    = api.CodeForbidden
-	NotFound     = api.CodeNotFound
-	Conflict     = api.CodeConflict
-	TooLarge     = api.CodeTooLarge
-	RateLimited  = api.CodeRateLimited
-	Internal     = api.CodeInternal
-	Unavailable  = api.CodeUnavailable
+	Invalid              = api.CodeInvalid
+	BadRequest           = api.CodeBadRequest
+	Unauthorized         = api.CodeUnauthorized
+	Forbidden            = api.CodeForbidden
+	NotFound             = api.CodeNotFound
+	MethodNotAllowed     = api.CodeMethodNotAllowed
+	Conflict             = api.CodeConflict
+	TooLarge             = api.CodeTooLarge
+	UnsupportedMediaType = api.CodeUnsupportedMediaType
+	RateLimited          = api.CodeRateLimited
+	Internal             = api.CodeInternal
+	Unavailable          = api.CodeUnavailable
 )
 
 // Msg is a message for people: a catalogue key and its named parameters.

@@ -11,6 +11,10 @@ import (
 	"time"
 )
 
+// DefaultMaxUploadBytes is the default largest multipart body: room for
+// the 5 MB spreadsheet import and its envelope.
+const DefaultMaxUploadBytes = 8 << 20
+
 // Config is the server's configuration. Every field comes from one
 // environment variable, documented in the README.
 type Config struct {
@@ -25,7 +29,10 @@ type Config struct {
 	DBPort        int           // TATIB_DB_PORT, the private cluster's port
 	LogFormat     string        // TATIB_LOG_FORMAT: text or json
 	MaxBodyBytes  int64         // TATIB_MAX_BODY_BYTES
-	TrustProxy    bool          // TATIB_TRUST_PROXY: take the client address from X-Forwarded-For
+	// MaxUploadBytes caps multipart bodies (file uploads); 0 means
+	// DefaultMaxUploadBytes.
+	MaxUploadBytes int64 // TATIB_MAX_UPLOAD_BYTES
+	TrustProxy     bool  // TATIB_TRUST_PROXY: take the client address from X-Forwarded-For
 }
 
 // FromEnv reads the configuration. repoRoot is where the default data folder
@@ -57,6 +64,10 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		errs = append(errs, err)
 	}
 	c.MaxBodyBytes = int64(mb)
+	if mb, err = integer(getenv, "TATIB_MAX_UPLOAD_BYTES", DefaultMaxUploadBytes); err != nil {
+		errs = append(errs, err)
+	}
+	c.MaxUploadBytes = int64(mb)
 	if abs, err := filepath.Abs(c.DataDir); err == nil {
 		c.DataDir = abs
 	}
@@ -83,6 +94,9 @@ func (c Config) Validate() error {
 	}
 	if c.MaxBodyBytes < 1024 {
 		return errors.New("config: TATIB_MAX_BODY_BYTES must be at least 1024")
+	}
+	if c.MaxUploadBytes != 0 && c.MaxUploadBytes < c.MaxBodyBytes {
+		return errors.New("config: TATIB_MAX_UPLOAD_BYTES must not be below TATIB_MAX_BODY_BYTES")
 	}
 	return nil
 }

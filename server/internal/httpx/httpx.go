@@ -4,10 +4,12 @@
 package httpx
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
+	"mime"
 	"net/http"
 	"reflect"
 	"strconv"
@@ -15,6 +17,7 @@ import (
 
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/locale"
+	"github.com/tatib/tatib/server/internal/pg"
 	"github.com/tatib/tatib/shared/api"
 )
 
@@ -45,10 +48,14 @@ func Status(code string) int {
 		return http.StatusForbidden
 	case apperr.NotFound:
 		return http.StatusNotFound
+	case apperr.MethodNotAllowed:
+		return http.StatusMethodNotAllowed
 	case apperr.Conflict:
 		return http.StatusConflict
 	case apperr.TooLarge:
 		return http.StatusRequestEntityTooLarge
+	case apperr.UnsupportedMediaType:
+		return http.StatusUnsupportedMediaType
 	case apperr.RateLimited:
 		return http.StatusTooManyRequests
 	case apperr.Unavailable:
@@ -58,11 +65,17 @@ func Status(code string) int {
 	}
 }
 
-// Error renders err as {"error":{...}}. Errors without a code are logged and
-// shown as a generic internal error.
+// Error renders err as {"error":{...}}. Errors without a code are logged;
+// a database that cannot be reached is shown as Unavailable (503), anything
+// else as a generic internal error.
 func Error(w http.ResponseWriter, r *http.Request, err error) {
 	e, ok := apperr.As(err)
-	if !ok {
+	switch {
+	case ok:
+	case pg.IsUnavailable(err):
+		Logger.Warn("database unavailable", "request_id", RequestID(r.Context()), "method", r.Method, "path", r.URL.Path, "err", err)
+		e = apperr.New(apperr.Unavailable, "server.database_unavailable")
+	default:
 		Logger.Error("request failed", "request_id", RequestID(r.Context()), "method", r.Method, "path", r.URL.Path, "err", err)
 		e = apperr.New(apperr.Internal, "server.internal")
 	}
@@ -104,21 +117,44 @@ func NoContent(w http.ResponseWriter) error {
 	return nil
 }
 
-// DecodeJSON reads the body into v. A body over the server's limit is
-// TooLarge; anything that is not valid JSON of the right shape is BadRequest
-// with a message saying what was wrong.
+// DecodeJSON reads the body into v. A body of another media type is
+// UnsupportedMediaType, refused before it is read; a body over the server's
+// limit is TooLarge; text holding NUL ("\u0000", which PostgreSQL cannot
+// store) is Invalid naming the field; anything else that is not valid JSON
+// of the right shape is BadRequest with a message saying what was wrong.
 func DecodeJSON(r *http.Request, v any) error {
-	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(ct, "application/json") && !strings.Contains(ct, "+json") {
-		return apperr.New(apperr.BadRequest, "request.not_json", "content_type", ct)
+	if ct := r.Header.Get("Content-Type"); ct != "" && !isJSON(ct) {
+		return apperr.New(apperr.UnsupportedMediaType, "request.not_json", "content_type", CleanHeader(ct, 100))
 	}
-	dec := json.NewDecoder(r.Body)
+	// Read it whole first (LimitBody bounds it): so a body over the limit
+	// is 413 even when a JSON value ends before the limit, and NUL can be
+	// looked for in the text.
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		return decodeError(err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
 	if err := dec.Decode(v); err != nil {
 		return decodeError(err)
 	}
 	if dec.More() {
 		return apperr.New(apperr.BadRequest, "request.json_trailing")
 	}
+	if hasNUL(body) {
+		return nulError(body)
+	}
 	return nil
+}
+
+// isJSON reports whether the media type of a Content-Type header is
+// application/json or application/<something>+json.
+func isJSON(contentType string) bool {
+	mt, _, err := mime.ParseMediaType(contentType)
+	if err != nil {
+		return false
+	}
+	sub, ok := strings.CutPrefix(mt, "application/")
+	return ok && (sub == "json" || (strings.HasSuffix(sub, "+json") && len(sub) > len("+json")))
 }
 
 func decodeError(err error) error {
@@ -135,13 +171,12 @@ func decodeError(err error) error {
 	case errors.As(err, &syn):
 		return apperr.New(apperr.BadRequest, "request.json_syntax", "offset", syn.Offset)
 	case errors.As(err, &typ):
-		field := typ.Field
-		if field == "" {
-			field = "(isi)"
-		}
 		want := jsonKind(typ.Type.Kind())
-		return apperr.New(apperr.BadRequest, "request.json_type", "field", field, "want", locale.Key(want), "got", typ.Value).
-			WithField(field, "request.field_type", "want", locale.Key(want))
+		if typ.Field == "" {
+			return apperr.New(apperr.BadRequest, "request.json_body_type", "want", locale.Key(want), "got", typ.Value)
+		}
+		return apperr.New(apperr.BadRequest, "request.json_type", "field", typ.Field, "want", locale.Key(want), "got", typ.Value).
+			WithField(typ.Field, "request.field_type", "want", locale.Key(want))
 	default:
 		return apperr.New(apperr.BadRequest, "request.unreadable")
 	}
@@ -156,16 +191,40 @@ type Paging struct {
 // Offset is the number of rows before this page.
 func (p Paging) Offset() int { return (p.Page - 1) * p.PerPage }
 
-// PageParams reads ?page= and ?per_page= (default 20, at most 100).
-func PageParams(r *http.Request) Paging {
+// Page limits: a page past MaxPage is refused rather than turned into an
+// offset the database cannot use.
+const (
+	MaxPage    = 100000
+	MaxPerPage = 100
+)
+
+// PageParams reads ?page= (default 1, at most MaxPage) and ?per_page=
+// (default 20, at most MaxPerPage). A value that is not a whole number in
+// range is Invalid naming the parameter.
+func PageParams(r *http.Request) (Paging, error) {
 	p := Paging{Page: 1, PerPage: 20}
-	if n, err := strconv.Atoi(r.URL.Query().Get("page")); err == nil && n > 0 {
-		p.Page = n
+	q := r.URL.Query()
+	f := apperr.Fields{}
+	if v := q.Get("page"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > MaxPage {
+			f.Add("page", "request.field_range", "min", 1, "max", MaxPage)
+		} else {
+			p.Page = n
+		}
 	}
-	if n, err := strconv.Atoi(r.URL.Query().Get("per_page")); err == nil && n > 0 {
-		p.PerPage = min(n, 100)
+	if v := q.Get("per_page"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > MaxPerPage {
+			f.Add("per_page", "request.field_range", "min", 1, "max", MaxPerPage)
+		} else {
+			p.PerPage = n
+		}
 	}
-	return p
+	if len(f) > 0 {
+		return p, &apperr.Error{Code: apperr.Invalid, Msg: apperr.M("request.bad_paging"), Fields: f}
+	}
+	return p, nil
 }
 
 // Meta builds the page description for total rows.

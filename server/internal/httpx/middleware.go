@@ -5,8 +5,11 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"log/slog"
+	"mime"
 	"net"
 	"net/http"
+	"net/netip"
+	"net/url"
 	"strings"
 	"time"
 )
@@ -84,46 +87,69 @@ func Logging(log *slog.Logger) func(http.Handler) http.Handler {
 	}
 }
 
-// SecurityHeaders sets headers every answer carries.
-func SecurityHeaders(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h := w.Header()
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("X-Frame-Options", "DENY")
-		h.Set("Referrer-Policy", "same-origin")
-		h.Set("Cross-Origin-Opener-Policy", "same-origin")
-		h.Set("Permissions-Policy", "camera=(self), microphone=(), geolocation=()")
-		h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'self'; form-action 'self'")
-		if r.TLS != nil {
-			h.Set("Strict-Transport-Security", "max-age=31536000")
-		}
-		next.ServeHTTP(w, r)
-	})
-}
-
-// LimitBody caps request bodies at n bytes; DecodeJSON turns the overflow
-// into a 413.
-func LimitBody(n int64) func(http.Handler) http.Handler {
+// SecurityHeaders returns the middleware that sets headers every answer
+// carries. The page may connect (fetch, WebSocket) to its own origin only:
+// 'self', and the WebSocket form of baseURL's host for browsers whose
+// 'self' does not cover ws:/wss:.
+func SecurityHeaders(baseURL string) func(http.Handler) http.Handler {
+	connect := "'self'"
+	if u, err := url.Parse(baseURL); err == nil && u.Host != "" {
+		connect += " wss://" + u.Host + " ws://" + u.Host
+	}
+	csp := "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; connect-src " + connect +
+		"; frame-ancestors 'none'; base-uri 'self'; form-action 'self'"
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if r.Body != nil && r.ContentLength > n && !strings.HasPrefix(r.Header.Get("Content-Type"), "multipart/") {
-				Error(w, r, &tooLargeErr{n})
-				return
-			}
-			if r.Body != nil && !strings.HasPrefix(r.Header.Get("Content-Type"), "multipart/") {
-				r.Body = http.MaxBytesReader(w, r.Body, n)
+			h := w.Header()
+			h.Set("X-Content-Type-Options", "nosniff")
+			h.Set("X-Frame-Options", "DENY")
+			h.Set("Referrer-Policy", "same-origin")
+			h.Set("Cross-Origin-Opener-Policy", "same-origin")
+			h.Set("Permissions-Policy", "camera=(self), microphone=(), geolocation=()")
+			h.Set("Content-Security-Policy", csp)
+			if r.TLS != nil {
+				h.Set("Strict-Transport-Security", "max-age=31536000")
 			}
 			next.ServeHTTP(w, r)
 		})
 	}
 }
 
+// LimitBody caps every request body: multipart bodies (file uploads) at
+// upload bytes, every other body at n. A body that announces a larger
+// Content-Length is refused (413) before it is read; one that does not
+// (chunked) stops at the limit, and DecodeJSON turns the overflow into a
+// 413. A route may lower its own limit further.
+func LimitBody(n, upload int64) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Body == nil || r.Body == http.NoBody {
+				next.ServeHTTP(w, r)
+				return
+			}
+			limit := n
+			if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err == nil && strings.HasPrefix(mt, "multipart/") {
+				limit = max(n, upload)
+			}
+			if r.ContentLength > limit {
+				Error(w, r, &tooLargeErr{limit})
+				return
+			}
+			r.Body = http.MaxBytesReader(w, r.Body, limit)
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
 // ClientAddr returns the client's address: the socket peer, or the first
-// X-Forwarded-For entry when trustProxy is set.
+// X-Forwarded-For entry when trustProxy is set and it is an IP address.
 func ClientAddr(r *http.Request, trustProxy bool) string {
 	if trustProxy {
 		if f := r.Header.Get("X-Forwarded-For"); f != "" {
-			return strings.TrimSpace(strings.Split(f, ",")[0])
+			first, _, _ := strings.Cut(f, ",")
+			if a, err := netip.ParseAddr(strings.TrimSpace(first)); err == nil {
+				return a.WithZone("").String()
+			}
 		}
 	}
 	host, _, err := net.SplitHostPort(r.RemoteAddr)

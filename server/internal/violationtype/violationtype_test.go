@@ -185,9 +185,8 @@ func TestTypes(t *testing.T) {
 			t.Fatalf("inactive: %+v", l.Data)
 		}
 		bk.Do("GET", "/api/v1/violation-types?active=maybe", nil).Want(http.StatusUnprocessableEntity)
-		if l := listTypes(t, bk, "?q=%00kelahi%FF"); len(l.Data) != 1 {
-			t.Fatalf("search with control bytes: %+v", l.Data)
-		}
+		// Control bytes and broken UTF-8 are refused by the router.
+		bk.Do("GET", "/api/v1/violation-types?q=%00kelahi%FF", nil).Want(http.StatusUnprocessableEntity)
 	})
 	t.Run("ErrFields", func(t *testing.T) {
 		e := bk.Do("POST", "/api/v1/violation-types", map[string]any{"name": "", "points": -1}).Want(http.StatusUnprocessableEntity).Err()
