@@ -1,6 +1,6 @@
 // A tiny test runner for the end-to-end tests: named async cases run in order, each with
 // a time limit; a failing case saves a screenshot; the run ends with "N passed, N failed".
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -101,4 +101,42 @@ export async function runAll(ctx, only) {
     }
   }
   return { passed, failed };
+}
+
+const AXE_SOURCE = path.resolve(here, '../node_modules/axe-core/axe.min.js');
+let axeSource = null;
+
+/**
+ * Runs axe-core (WCAG 2 A and AA rules, colour contrast included) on the page as it is and
+ * returns the serious and critical violations as short lines ("rule: target — summary").
+ */
+export async function axeViolations(page) {
+  axeSource ??= await readFile(AXE_SOURCE, 'utf8');
+  // Evaluated through the DevTools protocol: the app's Content-Security-Policy refuses inline scripts.
+  if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.evaluate(axeSource);
+  const result = await page.evaluate(async () => {
+    const r = await window.axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+      resultTypes: ['violations'],
+    });
+    return r.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      nodes: v.nodes.map((n) => ({ target: n.target.join(' '), summary: n.failureSummary ?? '' })),
+    }));
+  });
+  const lines = [];
+  for (const v of result) {
+    if (v.impact !== 'serious' && v.impact !== 'critical') continue;
+    for (const n of v.nodes) lines.push(`${v.id} (${v.impact}): ${n.target} — ${n.summary.replace(/\s+/g, ' ').slice(0, 240)}`);
+  }
+  return lines;
+}
+
+/** Fails when axe finds a serious or critical WCAG 2 A/AA violation on the page; `name` says where. */
+export async function checkA11y(page, name) {
+  // Let transitions (menus, notifications fading in) settle so colours are final.
+  await page.waitForTimeout(250);
+  const lines = await axeViolations(page);
+  if (lines.length > 0) throw new Error(`accessibility (${name}):\n  ${lines.join('\n  ')}`);
 }

@@ -13,7 +13,21 @@ export function NotificationBell() {
   const navigate = useNavigate();
   const unread = useUnreadCount();
   const label = unread > 0 ? t('bell.unread', { count: unread }) : t('bell.label');
-  const bell = (
+  const button = (
+    <ActionIcon
+      variant="subtle"
+      color="gray"
+      size="lg"
+      aria-label={label}
+      title={label}
+      onClick={hasNotificationsPage ? () => navigate(NOTIFICATIONS_PATH) : undefined}
+    >
+      <IconBell size={22} stroke={1.6} />
+    </ActionIcon>
+  );
+  // The popover's target must be the button itself: aria-expanded is not allowed on the
+  // indicator's <div> (axe: aria-allowed-attr).
+  return (
     <Indicator
       disabled={unread === 0}
       label={unread > 99 ? '99+' : unread}
@@ -22,25 +36,16 @@ export function NotificationBell() {
       offset={4}
       data-testid="bell-badge"
     >
-      <ActionIcon
-        variant="subtle"
-        color="gray"
-        size="lg"
-        aria-label={label}
-        title={label}
-        onClick={hasNotificationsPage ? () => navigate(NOTIFICATIONS_PATH) : undefined}
-      >
-        <IconBell size={22} stroke={1.6} />
-      </ActionIcon>
+      {hasNotificationsPage ? (
+        button
+      ) : (
+        <Popover position="bottom-end" shadow="md" withArrow>
+          <Popover.Target>{button}</Popover.Target>
+          <Popover.Dropdown>
+            <Text size="sm">{t('bell.empty')}</Text>
+          </Popover.Dropdown>
+        </Popover>
+      )}
     </Indicator>
-  );
-  if (hasNotificationsPage) return bell;
-  return (
-    <Popover position="bottom-end" shadow="md" withArrow>
-      <Popover.Target>{bell}</Popover.Target>
-      <Popover.Dropdown>
-        <Text size="sm">{t('bell.empty')}</Text>
-      </Popover.Dropdown>
-    </Popover>
   );
 }

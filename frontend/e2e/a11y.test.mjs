@@ -1,0 +1,88 @@
+// Accessibility: axe-core (WCAG 2 A/AA, colour contrast included) on every page each role can
+// open, at a laptop (1366×768) and a phone (360×740) width, in Indonesian and English. The pages
+// come from the signed-in navigation itself, so a new feature's pages are checked without
+// editing this file; the profile, the 403 and the 404 pages are added. Serious and critical
+// violations fail the case; every page is photographed (a11y-<role>-<lang>-<size>-<page>.png).
+import { axeViolations, shot, test } from './harness.mjs';
+import { ADMIN_PASSWORD } from './cases.mjs';
+import { apiCall, newPage, signIn } from './helpers.mjs';
+
+const SIZES = { laptop: { width: 1366, height: 768 }, phone: { width: 360, height: 740 } };
+const LANGS = ['id', 'en'];
+const PASSWORD = 'a11y-e2e-Rahasia1';
+const ROLES = ['admin', 'bk', 'wali_kelas', 'kepala_sekolah', 'other'];
+
+/** Creates the role's test user once (the admin is built in). */
+async function ensureUser(ctx, role) {
+  if (role === 'admin') return { username: 'admin', password: ADMIN_PASSWORD };
+  const u = { username: `a11y.${role.replace('_', '')}`, name: `Uji Aksesibilitas ${role}`, role, email: '', phone: '', password: PASSWORD };
+  const admin = await newPage(ctx);
+  await signIn(admin, 'admin', ADMIN_PASSWORD);
+  const res = await apiCall(admin, 'POST', '/api/v1/users', u);
+  if (res.status !== 201 && res.status !== 409 && res.status !== 422) throw new Error(`create ${role} user: ${res.status} ${JSON.stringify(res.body)}`);
+  await admin.context().close();
+  return u;
+}
+
+/** Waits until the page has loaded its data: no loader on screen, the network quiet. */
+async function settle(page) {
+  await page.waitForLoadState('networkidle').catch(() => {});
+  await page
+    .waitForFunction(() => !document.querySelector('.mantine-Loader, [data-testid="page-loader"]'), undefined, { timeout: 10_000 })
+    .catch(() => {});
+}
+
+function slug(p) {
+  return p.replace(/^\//, '').replace(/[^a-z0-9]+/gi, '-') || 'home';
+}
+
+async function checkRole(ctx, role) {
+  const user = await ensureUser(ctx, role);
+  const problems = [];
+  for (const lang of LANGS) {
+    for (const [sizeName, size] of Object.entries(SIZES)) {
+      const page = await newPage(ctx, size);
+      await page.addInitScript((l) => localStorage.setItem('tatib.language', l), lang);
+      // Sign-in page once per language and size (the admin run covers it).
+      if (role === 'admin') {
+        await page.goto('/sign-in');
+        await settle(page);
+        for (const l of await axeViolations(page)) problems.push(`[${lang} ${sizeName} /sign-in] ${l}`);
+        await shot(page, `a11y-sign-in-${lang}-${sizeName}`);
+      }
+      await page.goto('/sign-in');
+      await page.locator('input[name="username"], input[autocomplete="username"]').first().fill(user.username);
+      await page.locator('input[type="password"]').first().fill(user.password);
+      await page.locator('form button[type="submit"]').click();
+      await page.waitForURL((u) => !u.pathname.startsWith('/sign-in'));
+      await settle(page);
+      const landing = new URL(page.url()).pathname;
+      const nav = await page.$$eval('[data-testid="navbar"] a[href]', (as) => as.map((a) => new URL(a.href).pathname));
+      // The 403 page: the roles page for everyone but the admin, who may open everything.
+      const extra = ['/profile', '/no-such-page', ...(role === 'admin' ? [] : ['/roles'])];
+      const paths = [...new Set([landing, ...nav, ...extra])];
+      for (const p of paths) {
+        if (p !== landing) {
+          await page.goto(p);
+          await settle(page);
+        }
+        const where = `[${lang} ${sizeName} ${p}]`;
+        for (const l of await axeViolations(page)) problems.push(`${where} ${l}`);
+        await shot(page, `a11y-${role}-${lang}-${sizeName}-${slug(p)}`);
+      }
+      // The user menu, open.
+      await page.getByTestId('user-menu').click();
+      await page.getByRole('menu').waitFor({ state: 'visible' });
+      await page.waitForTimeout(400); // the menu fades in; colours are final afterwards
+      for (const l of await axeViolations(page)) problems.push(`[${lang} ${sizeName} user menu] ${l}`);
+      await page.context().close();
+    }
+  }
+  if (problems.length > 0) throw new Error(`${problems.length} accessibility problems for ${role}:\n${problems.join('\n')}`);
+}
+
+for (const role of ROLES) {
+  test(`a11y: every page ${role} can open passes axe (WCAG 2 AA) at both widths in both languages`, (ctx) => checkRole(ctx, role), {
+    timeout: 600_000,
+  });
+}
