@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Pagination, Stack, Text } from '@mantine/core';
 import type { PageMeta } from '@/api/types';
+import { useFormatNumber } from '@/lib/numbers';
 
 /**
  * The foot of a paged list: page buttons (when there is more than one page) and
@@ -19,6 +20,7 @@ export function ListPager({
   summaryTestId?: string;
 }) {
   const { t } = useTranslation();
+  const num = useFormatNumber();
   if (!meta || meta.total === 0) return null;
   return (
     <Stack p="md" gap="xs" align="center">
@@ -34,9 +36,9 @@ export function ListPager({
       )}
       <Text size="xs" c="dimmed" data-testid={summaryTestId}>
         {t('pagination.summary', {
-          from: (meta.page - 1) * meta.per_page + 1,
-          to: Math.min(meta.page * meta.per_page, meta.total),
-          total: meta.total,
+          from: num((meta.page - 1) * meta.per_page + 1),
+          to: num(Math.min(meta.page * meta.per_page, meta.total)),
+          total: num(meta.total),
         })}
       </Text>
     </Stack>
