@@ -6,6 +6,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/tatib/tatib/server/internal/apperr"
+	"github.com/tatib/tatib/server/internal/locale"
 	"github.com/tatib/tatib/server/internal/violationtype"
 )
 
@@ -14,7 +15,7 @@ import (
 //
 //	go test -run '^$' -fuzz=FuzzParseImport -fuzztime=60s ./internal/violationtype/
 func FuzzParseImport(f *testing.F) {
-	tmpl, err := violationtype.Template()
+	tmpl, err := violationtype.Template(locale.ID)
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -87,6 +87,17 @@ func xlsx(t testing.TB, rows [][]any, edit ...func(f *excelize.File, sheet strin
 // upload posts data as the multipart field "file".
 func upload(t testing.TB, c *apitest.Client, field, filename string, data []byte) *apitest.Response {
 	t.Helper()
+	return post(t, c, "/api/v1/violation-types/import", field, filename, data)
+}
+
+// uploadTo posts data as the file field to path, with extra headers.
+func uploadTo(t testing.TB, c *apitest.Client, path string, data []byte, headers ...string) *apitest.Response {
+	t.Helper()
+	return post(t, c, path, "file", "jenis.xlsx", data, headers...)
+}
+
+func post(t testing.TB, c *apitest.Client, path, field, filename string, data []byte, headers ...string) *apitest.Response {
+	t.Helper()
 	var body bytes.Buffer
 	mw := multipart.NewWriter(&body)
 	fw, err := mw.CreateFormFile(field, filename)
@@ -99,25 +110,33 @@ func upload(t testing.TB, c *apitest.Client, field, filename string, data []byte
 	if err := mw.Close(); err != nil {
 		t.Fatal(err)
 	}
-	return c.Do("POST", "/api/v1/violation-types/import", &body, "Content-Type", mw.FormDataContentType())
+	return c.Do("POST", path, &body, append([]string{"Content-Type", mw.FormDataContentType()}, headers...)...)
+}
+
+type reason struct {
+	Reason       string         `json:"reason"`
+	ReasonCode   string         `json:"reason_code"`
+	ReasonParams map[string]any `json:"reason_params"`
 }
 
 type importResult struct {
+	DryRun  bool `json:"dry_run"`
 	Created []struct {
-		Row      int    `json:"row"`
-		ID       int64  `json:"id"`
-		Name     string `json:"name"`
-		Category string `json:"category"`
-		Points   int    `json:"points"`
+		Row         int    `json:"row"`
+		ID          int64  `json:"id"`
+		Name        string `json:"name"`
+		Category    string `json:"category"`
+		Points      int    `json:"points"`
+		NewCategory bool   `json:"new_category"`
 	} `json:"created"`
 	Skipped []struct {
-		Row    int    `json:"row"`
-		Name   string `json:"name"`
-		Reason string `json:"reason"`
+		Row  int    `json:"row"`
+		Name string `json:"name"`
+		reason
 	} `json:"skipped"`
 	Rejected []struct {
-		Row    int    `json:"row"`
-		Reason string `json:"reason"`
+		Row int `json:"row"`
+		reason
 	} `json:"rejected"`
 	CategoriesCreated []string `json:"categories_created"`
 	Counts            struct {

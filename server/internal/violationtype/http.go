@@ -1,15 +1,19 @@
 package violationtype
 
 import (
+	"context"
 	"errors"
 	"io"
 	"net/http"
 	"strconv"
 	"strings"
+	"sync/atomic"
+	"time"
 
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/audit"
 	"github.com/tatib/tatib/server/internal/httpx"
+	"github.com/tatib/tatib/server/internal/locale"
 	"github.com/tatib/tatib/shared/perm"
 )
 
@@ -68,8 +72,7 @@ func boolParam(r *http.Request, name string) (*bool, error) {
 		f := false
 		return &f, nil
 	default:
-		return nil, &apperr.Error{Code: apperr.Invalid, Msg: apperr.M("Filter tidak valid."),
-			Fields: apperr.Fields{name: apperr.M("Isi true atau false.")}}
+		return nil, apperr.New(apperr.Invalid, "violationtype.filter.invalid").WithField(name, "violationtype.filter.boolean")
 	}
 }
 
@@ -142,8 +145,7 @@ func (h *Handler) listTypes(w http.ResponseWriter, r *http.Request) error {
 	if v := q.Get("category_id"); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || n <= 0 {
-			return &apperr.Error{Code: apperr.Invalid, Msg: apperr.M("Filter tidak valid."),
-				Fields: apperr.Fields{"category_id": apperr.M("Isi id kategori (bilangan bulat).")}}
+			return apperr.New(apperr.Invalid, "violationtype.filter.invalid").WithField("category_id", "violationtype.filter.category_id")
 		}
 		f.CategoryID = n
 	}
@@ -206,7 +208,7 @@ func (h *Handler) deleteType(w http.ResponseWriter, r *http.Request) error {
 const TemplateFilename = "templat-jenis-pelanggaran.xlsx"
 
 func (h *Handler) template(w http.ResponseWriter, r *http.Request) error {
-	b, err := Template()
+	b, err := Template(locale.FromContext(r.Context()))
 	if err != nil {
 		return err
 	}
@@ -218,21 +220,54 @@ func (h *Handler) template(w http.ResponseWriter, r *http.Request) error {
 	return err
 }
 
-func tooLarge() error {
-	return apperr.New(apperr.TooLarge, "Berkas melebihi batas %d MB.", MaxImportBytes>>20)
+// Imports running at once. Each holds its upload and the parts it reads
+// (docs/violation-types.md gives the figures); a request that finds every
+// slot taken waits up to importWait for one, then is refused with 503.
+// Tests change both through export_test.go.
+var (
+	importSlots = make(chan struct{}, 2)
+	importWait  atomic.Int64 // a time.Duration; 5s unless a test sets it
+)
+
+func init() { importWait.Store(int64(5 * time.Second)) }
+
+// acquireImport takes an import slot; release gives it back.
+func acquireImport(ctx context.Context) (release func(), err error) {
+	slots := importSlots
+	t := time.NewTimer(time.Duration(importWait.Load()))
+	defer t.Stop()
+	select {
+	case slots <- struct{}{}:
+		return func() { <-slots }, nil
+	case <-t.C:
+		return nil, apperr.New(apperr.Unavailable, "violationtype.import.busy")
+	case <-ctx.Done():
+		return nil, apperr.New(apperr.Unavailable, "violationtype.import.busy")
+	}
 }
 
 // importTypes reads the multipart field "file" (at most MaxImportBytes; the
 // server's JSON body limit does not apply to multipart bodies, so the limit
-// is enforced here) and imports it.
+// is enforced here) and imports it; with ?dry_run=1 it only answers what the
+// import would do (the preview), saving nothing.
 func (h *Handler) importTypes(w http.ResponseWriter, r *http.Request) error {
+	dryRun, err := boolParam(r, "dry_run")
+	if err != nil {
+		return err
+	}
 	if r.ContentLength > MaxImportBytes+multipartSlack {
 		return tooLarge()
 	}
+	// Take the slot before reading the body: a waiting upload holds no memory.
+	release, err := acquireImport(r.Context())
+	if err != nil {
+		return err
+	}
+	defer release()
 	r.Body = http.MaxBytesReader(w, r.Body, MaxImportBytes+multipartSlack)
 	mr, err := r.MultipartReader()
 	if err != nil {
-		return apperr.New(apperr.BadRequest, "Kirim berkas sebagai multipart/form-data dengan kolom \"file\".")
+		return apperr.New(apperr.BadRequest, "violationtype.request.not_multipart")
 	}
 	var data []byte
 	filename := ""
@@ -246,7 +281,7 @@ func (h *Handler) importTypes(w http.ResponseWriter, r *http.Request) error {
 			if errors.As(err, &mbe) {
 				return tooLarge()
 			}
-			return apperr.New(apperr.BadRequest, "Isi multipart tidak dapat dibaca.")
+			return apperr.New(apperr.BadRequest, "violationtype.request.multipart_unreadable")
 		}
 		if part.FormName() != "file" {
 			_ = part.Close()
@@ -263,7 +298,7 @@ func (h *Handler) importTypes(w http.ResponseWriter, r *http.Request) error {
 			if errors.As(err, &mbe) {
 				return tooLarge()
 			}
-			return apperr.New(apperr.BadRequest, "Berkas tidak terkirim utuh.")
+			return apperr.New(apperr.BadRequest, "violationtype.request.file_incomplete")
 		}
 		if len(b) > MaxImportBytes {
 			return tooLarge()
@@ -271,17 +306,18 @@ func (h *Handler) importTypes(w http.ResponseWriter, r *http.Request) error {
 		data = b
 	}
 	if data == nil {
-		return &apperr.Error{Code: apperr.Invalid, Msg: apperr.M("Pilih berkas .xlsx untuk diimpor."),
-			Fields: apperr.Fields{"file": apperr.M("Pilih berkas .xlsx untuk diimpor.")}}
+		return invalidFile("violationtype.file.required")
 	}
 	rows, err := ParseImport(data)
 	if err != nil {
 		return err
 	}
-	res, err := h.store.Import(r.Context(), h.auth.Actor(r), filename, rows)
+	data = nil //nolint:ineffassign // the rows are all the import needs now
+	res, err := h.store.Import(r.Context(), h.auth.Actor(r), filename, rows, dryRun != nil && *dryRun)
 	if err != nil {
 		return err
 	}
+	res.Render(locale.FromContext(r.Context()))
 	return httpx.JSON(w, http.StatusOK, res)
 }
 

@@ -12,11 +12,14 @@ import (
 
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/audit"
+	"github.com/tatib/tatib/server/internal/locale"
 	"github.com/tatib/tatib/server/internal/pg"
 )
 
-// ImportResult says what an import did with every data row.
+// ImportResult says what an import did, or in a preview (DryRun) would do,
+// with every data row.
 type ImportResult struct {
+	DryRun            bool             `json:"dry_run"`
 	Created           []ImportCreated  `json:"created"`
 	Skipped           []ImportSkipped  `json:"skipped"`
 	Rejected          []ImportRejected `json:"rejected"`
@@ -24,28 +27,48 @@ type ImportResult struct {
 	Counts            ImportCounts     `json:"counts"`
 }
 
-// ImportCreated is a row that became a type.
+// ImportCreated is a row that became (in a preview: would become) a type.
+// ID is 0 in a preview.
 type ImportCreated struct {
 	Row      int    `json:"row"`
 	ID       int64  `json:"id"`
 	Name     string `json:"name"`
 	Category string `json:"category"`
 	Points   int    `json:"points"`
+	// NewCategory is set when the row's category does not exist yet: a
+	// typo shows up here before anything is saved.
+	NewCategory bool `json:"new_category"`
 }
 
-// ImportSkipped is a duplicate row.
+// Reason is why a row was skipped or rejected: a catalogue key with its
+// parameters, and the text rendered in the request's language.
+type Reason struct {
+	Reason       string         `json:"reason"`
+	ReasonCode   string         `json:"reason_code"`
+	ReasonParams map[string]any `json:"reason_params,omitempty"`
+}
+
+func reason(key string, kv ...any) Reason {
+	return Reason{ReasonCode: key, ReasonParams: locale.Params(kv...)}
+}
+
+func (r *Reason) render(lang locale.Lang) {
+	r.Reason = locale.Render(lang, r.ReasonCode, r.ReasonParams)
+}
+
+// ImportSkipped is a row left out on purpose: a duplicate or an example.
 type ImportSkipped struct {
 	Row      int    `json:"row"`
 	Name     string `json:"name"`
 	Category string `json:"category"`
-	Reason   string `json:"reason"`
+	Reason
 }
 
 // ImportRejected is a row that could not be used.
 type ImportRejected struct {
-	Row    int    `json:"row"`
-	Name   string `json:"name"`
-	Reason string `json:"reason"`
+	Row  int    `json:"row"`
+	Name string `json:"name"`
+	Reason
 }
 
 // ImportCounts are the sizes of the three lists.
@@ -53,6 +76,16 @@ type ImportCounts struct {
 	Created  int `json:"created"`
 	Skipped  int `json:"skipped"`
 	Rejected int `json:"rejected"`
+}
+
+// Render fills every reason's text in lang.
+func (res *ImportResult) Render(lang locale.Lang) {
+	for i := range res.Skipped {
+		res.Skipped[i].render(lang)
+	}
+	for i := range res.Rejected {
+		res.Rejected[i].render(lang)
+	}
 }
 
 // candidate is a row that passed the checks and waits for the database.
@@ -63,62 +96,63 @@ type candidate struct {
 	sanction, description string
 }
 
-// checkRow turns a row into a candidate or a reason to reject it.
-func checkRow(r ImportRow, sys map[string]string) (candidate, string) {
+// checkRow turns a row into a candidate or a reason to reject it (ok false).
+func checkRow(r ImportRow, sys map[string]string) (candidate, Reason, bool) {
 	c := candidate{row: r.Num, category: NormalizeName(r.Category), name: NormalizeName(r.Name),
 		sanction: cleanText(r.Sanction), description: cleanText(r.Description)}
 	switch {
 	case r.Formula != "":
-		return c, fmt.Sprintf("Sel %s berisi rumus; tulis nilainya langsung.", r.Formula)
+		return c, reason("violationtype.row.formula", "cell", r.Formula), false
 	case c.name == "":
-		return c, "Nama wajib diisi."
+		return c, reason("violationtype.row.name_required"), false
 	case len([]rune(c.name)) > maxTypeName:
-		return c, fmt.Sprintf("Nama lebih dari %d karakter.", maxTypeName)
+		return c, reason("violationtype.row.name_too_long", "max", maxTypeName), false
 	case c.category == "":
-		return c, "Kategori wajib diisi."
+		return c, reason("violationtype.row.category_required"), false
 	case len([]rune(c.category)) > maxCategoryName:
-		return c, fmt.Sprintf("Nama kategori lebih dari %d karakter.", maxCategoryName)
+		return c, reason("violationtype.row.category_too_long", "max", maxCategoryName), false
 	case len([]rune(c.sanction)) > maxSanction:
-		return c, fmt.Sprintf("Sanksi lebih dari %d karakter.", maxSanction)
+		return c, reason("violationtype.row.sanction_too_long", "max", maxSanction), false
 	case len([]rune(c.description)) > maxDescription:
-		return c, fmt.Sprintf("Deskripsi lebih dari %d karakter.", maxDescription)
+		return c, reason("violationtype.row.description_too_long", "max", maxDescription), false
 	}
-	p, reason := parsePoints(r.Points)
-	if reason != "" {
-		return c, reason
+	p, why, ok := parsePoints(r.Points)
+	if !ok {
+		return c, why, false
 	}
 	c.points = p
 	if slug, ok := systemName(c.name, sys); ok {
-		return c, fmt.Sprintf("Jenis sistem (%s) tidak dapat dibuat lewat impor.", slug)
+		return c, reason("violationtype.row.system_type", "slug", slug), false
 	}
-	return c, ""
+	return c, Reason{}, true
 }
 
 // parsePoints accepts a whole number 0..MaxPoints; Excel may store 15 as
 // "15" or "15.0".
-func parsePoints(s string) (int, string) {
+func parsePoints(s string) (int, Reason, bool) {
 	s = strings.TrimSpace(s)
 	if s == "" {
-		return 0, "Poin wajib diisi."
+		return 0, reason("violationtype.row.points_required"), false
 	}
 	v, err := strconv.ParseFloat(s, 64)
 	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v != math.Trunc(v) || v < 0 {
-		if len(s) > 20 {
-			s = s[:20] + "…"
+		if r := []rune(s); len(r) > 20 {
+			s = string(r[:20]) + "…"
 		}
-		return 0, fmt.Sprintf("Poin harus bilangan bulat 0 atau lebih, bukan %q.", s)
+		return 0, reason("violationtype.row.points_not_whole", "value", s), false
 	}
 	if v > MaxPoints {
-		return 0, fmt.Sprintf("Poin maksimal %d.", MaxPoints)
+		return 0, reason("violationtype.row.points_too_high", "max", MaxPoints), false
 	}
-	return int(v), ""
+	return int(v), Reason{}, true
 }
 
 // Import creates types from parsed rows in one transaction: rejected rows
-// are reported, duplicates (same name in the same category, in the file or
-// stored) are skipped, missing categories are created.
-func (s *Store) Import(ctx context.Context, actor audit.Actor, filename string, rows []ImportRow) (ImportResult, error) {
-	res := ImportResult{Created: []ImportCreated{}, Skipped: []ImportSkipped{}, Rejected: []ImportRejected{}, CategoriesCreated: []string{}}
+// are reported, example rows and duplicates (same name in the same category,
+// in the file or stored) are skipped, missing categories are created. With
+// dryRun it saves nothing and answers what it would do (the preview).
+func (s *Store) Import(ctx context.Context, actor audit.Actor, filename string, rows []ImportRow, dryRun bool) (ImportResult, error) {
+	res := ImportResult{DryRun: dryRun, Created: []ImportCreated{}, Skipped: []ImportSkipped{}, Rejected: []ImportRejected{}, CategoriesCreated: []string{}}
 	err := pg.InTx(ctx, s.db, func(tx *sqlx.Tx) error {
 		if err := lock(ctx, tx); err != nil {
 			return err
@@ -155,17 +189,23 @@ func (s *Store) Import(ctx context.Context, actor audit.Actor, filename string, 
 		seen := map[string]int{} // key → row of its first occurrence
 		var todo []candidate
 		var newCats []string
+		newCat := map[string]bool{}
 		for _, r := range rows {
-			c, reason := checkRow(r, sys)
-			if reason != "" {
-				res.Rejected = append(res.Rejected, ImportRejected{Row: r.Num, Name: c.name, Reason: reason})
+			if isExample(r.Name) {
+				res.Skipped = append(res.Skipped, ImportSkipped{Row: r.Num, Name: NormalizeName(r.Name), Category: NormalizeName(r.Category),
+					Reason: reason("violationtype.row.example")})
+				continue
+			}
+			c, why, ok := checkRow(r, sys)
+			if !ok {
+				res.Rejected = append(res.Rejected, ImportRejected{Row: r.Num, Name: c.name, Reason: why})
 				continue
 			}
 			ck := nameKey(c.category)
 			key := ck + "\x00" + nameKey(c.name)
 			if first, dup := seen[key]; dup {
 				res.Skipped = append(res.Skipped, ImportSkipped{Row: r.Num, Name: c.name, Category: c.category,
-					Reason: fmt.Sprintf("Duplikat baris %d di berkas ini.", first)})
+					Reason: reason("violationtype.row.duplicate_in_file", "first", first)})
 				continue
 			}
 			seen[key] = r.Num
@@ -173,16 +213,26 @@ func (s *Store) Import(ctx context.Context, actor audit.Actor, filename string, 
 				c.category = catName[ck]
 				if storedKeys[strconv.FormatInt(id, 10)+"\x00"+nameKey(c.name)] {
 					res.Skipped = append(res.Skipped, ImportSkipped{Row: r.Num, Name: c.name, Category: c.category,
-						Reason: fmt.Sprintf("Sudah ada di kategori %s.", c.category)})
+						Reason: reason("violationtype.row.exists", "category", c.category)})
 					continue
 				}
 			} else if _, planned := catName[ck]; !planned {
 				catName[ck] = c.category // the first spelling in the file names the new category
 				newCats = append(newCats, c.category)
+				newCat[ck] = true
 			} else {
 				c.category = catName[ck]
 			}
 			todo = append(todo, c)
+		}
+		if dryRun {
+			for _, c := range todo {
+				res.Created = append(res.Created, ImportCreated{Row: c.row, Name: c.name, Category: c.category, Points: c.points,
+					NewCategory: newCat[nameKey(c.category)]})
+			}
+			res.CategoriesCreated = append(res.CategoriesCreated, newCats...)
+			res.Counts = ImportCounts{Created: len(res.Created), Skipped: len(res.Skipped), Rejected: len(res.Rejected)}
+			return nil
 		}
 
 		if len(newCats) > 0 {
@@ -231,7 +281,8 @@ func (s *Store) Import(ctx context.Context, actor audit.Actor, filename string, 
 				idBySlug[c.Slug] = c.ID
 			}
 			for i, c := range todo {
-				res.Created = append(res.Created, ImportCreated{Row: c.row, ID: idBySlug[slugs[i]], Name: c.name, Category: c.category, Points: c.points})
+				res.Created = append(res.Created, ImportCreated{Row: c.row, ID: idBySlug[slugs[i]], Name: c.name, Category: c.category, Points: c.points,
+					NewCategory: newCat[nameKey(c.category)]})
 			}
 		}
 		res.Counts = ImportCounts{Created: len(res.Created), Skipped: len(res.Skipped), Rejected: len(res.Rejected)}
@@ -245,7 +296,7 @@ func (s *Store) Import(ctx context.Context, actor audit.Actor, filename string, 
 	})
 	if pg.IsUnique(err, "") {
 		// A form saved the same category or type while the import ran.
-		return ImportResult{}, apperr.New(apperr.Conflict, "Data jenis pelanggaran berubah bersamaan dengan impor. Tidak ada yang disimpan; coba impor lagi.")
+		return ImportResult{}, apperr.New(apperr.Conflict, "violationtype.import.changed_meanwhile")
 	}
 	if err != nil {
 		return ImportResult{}, err

@@ -4,9 +4,13 @@ import (
 	"archive/zip"
 	"bytes"
 	"crypto/rand"
+	"fmt"
 	"net/http"
+	"runtime"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/xuri/excelize/v2"
 
@@ -21,12 +25,14 @@ func importOK(t *testing.T, bk *apitest.Client, data []byte) importResult {
 	return res
 }
 
-func importErr(t *testing.T, bk *apitest.Client, data []byte, status int, want string) {
+// importErr uploads data and wants the status and the message key.
+func importErr(t *testing.T, bk *apitest.Client, data []byte, status int, code string) apitest.ErrorBody {
 	t.Helper()
 	e := upload(t, bk, "file", "jenis.xlsx", data).Want(status).Err()
-	if !strings.Contains(e.Error.Message, want) {
-		t.Fatalf("message %q does not contain %q", e.Error.Message, want)
+	if e.Error.MessageCode != code {
+		t.Fatalf("message_code %q (%s), want %q", e.Error.MessageCode, e.Error.Message, code)
 	}
+	return e
 }
 
 func TestImport(t *testing.T) {
@@ -72,13 +78,16 @@ func TestImport(t *testing.T) {
 	t.Run("ErrWrongHeader", func(t *testing.T) {
 		t.Parallel()
 		_, bk := newEnv(t)
-		e := upload(t, bk, "file", "x.xlsx", xlsx(t, [][]any{{"jenis", "nama", "skor"}, {"Ringan", "X", 1}})).Want(http.StatusUnprocessableEntity).Err()
+		e := importErr(t, bk, xlsx(t, [][]any{{"jenis", "nama", "skor"}, {"Ringan", "X", 1}}), http.StatusUnprocessableEntity, "violationtype.headers.missing")
+		if e.Error.FieldCodes["headers"].Code != "violationtype.headers.missing" || e.Error.Params["columns"] != "kategori, poin" {
+			t.Fatalf("error: %+v", e.Error)
+		}
 		for _, w := range []string{"kategori", "poin", "category", "points"} {
 			if !strings.Contains(e.Error.Message, w) {
 				t.Fatalf("message %q does not name %q", e.Error.Message, w)
 			}
 		}
-		importErr(t, bk, xlsx(t, [][]any{{"nama", "name", "kategori", "poin"}}), http.StatusUnprocessableEntity, "dua kali")
+		importErr(t, bk, xlsx(t, [][]any{{"nama", "name", "kategori", "poin"}}), http.StatusUnprocessableEntity, "violationtype.headers.twice")
 	})
 
 	t.Run("OKDuplicates", func(t *testing.T) {
@@ -97,11 +106,14 @@ func TestImport(t *testing.T) {
 		if res.Counts.Created != 2 || res.Counts.Skipped != 2 || res.Counts.Rejected != 2 {
 			t.Fatalf("result: %v", res)
 		}
-		if res.Skipped[0].Row != 2 || !strings.Contains(res.Skipped[0].Reason, "Sudah ada") ||
-			res.Skipped[1].Row != 4 || !strings.Contains(res.Skipped[1].Reason, "baris 3") {
+		if res.Skipped[0].Row != 2 || res.Skipped[0].ReasonCode != "violationtype.row.exists" ||
+			res.Skipped[1].Row != 4 || res.Skipped[1].ReasonCode != "violationtype.row.duplicate_in_file" || res.Skipped[1].ReasonParams["first"] != 3.0 {
 			t.Fatalf("skipped: %+v", res.Skipped)
 		}
-		if res.Rejected[0].Row != 6 || !strings.Contains(res.Rejected[0].Reason, "sistem") || res.Rejected[1].Row != 7 {
+		if !strings.Contains(res.Skipped[1].Reason, "baris 3") {
+			t.Fatalf("reason not rendered: %q", res.Skipped[1].Reason)
+		}
+		if res.Rejected[0].Row != 6 || res.Rejected[0].ReasonCode != "violationtype.row.system_type" || res.Rejected[1].Row != 7 {
 			t.Fatalf("rejected: %+v", res.Rejected)
 		}
 	})
@@ -150,12 +162,16 @@ func TestImport(t *testing.T) {
 		if res.Counts.Created != 1 || res.Counts.Rejected != 9 || res.Created[0].Row != 11 {
 			t.Fatalf("result: %v", res)
 		}
-		want := map[int]string{2: "Nama", 3: "bilangan bulat", 4: "bilangan bulat", 5: "bilangan bulat", 6: "maksimal 1000",
-			7: "150", 8: "Kategori", 9: "Poin wajib", 10: "C10"}
+		const p = "violationtype.row."
+		want := map[int]string{2: p + "name_required", 3: p + "points_not_whole", 4: p + "points_not_whole", 5: p + "points_not_whole",
+			6: p + "points_too_high", 7: p + "name_too_long", 8: p + "category_required", 9: p + "points_required", 10: p + "formula"}
 		for _, r := range res.Rejected {
-			if !strings.Contains(r.Reason, want[r.Row]) {
-				t.Errorf("row %d: reason %q, want %q", r.Row, r.Reason, want[r.Row])
+			if r.ReasonCode != want[r.Row] || r.Reason == "" || r.Reason == r.ReasonCode {
+				t.Errorf("row %d: reason %q (%s), want %q", r.Row, r.ReasonCode, r.Reason, want[r.Row])
 			}
+		}
+		if res.Rejected[8].ReasonParams["cell"] != "C10" {
+			t.Errorf("formula cell: %+v", res.Rejected[8])
 		}
 	})
 
@@ -164,26 +180,27 @@ func TestImport(t *testing.T) {
 		_, bk := newEnv(t)
 		good := xlsx(t, [][]any{{"kategori", "nama", "poin"}, {"Ringan", "X", 1}})
 		png := append([]byte("\x89PNG\r\n\x1a\n"), make([]byte, 64)...)
-		importErr(t, bk, []byte("kategori,nama,poin\nRingan,Tidak membawa buku,2\n"), http.StatusUnprocessableEntity, "CSV")
-		importErr(t, bk, png, http.StatusUnprocessableEntity, "gambar")
-		importErr(t, bk, []byte("\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1rest"), http.StatusUnprocessableEntity, ".xls")
-		importErr(t, bk, append([]byte("PK\x03\x04"), make([]byte, 100)...), http.StatusUnprocessableEntity, "rusak")
-		importErr(t, bk, good[:len(good)/2], http.StatusUnprocessableEntity, "rusak")
-		importErr(t, bk, []byte{}, http.StatusUnprocessableEntity, "kosong")
+		const p = "violationtype.file."
+		importErr(t, bk, []byte("kategori,nama,poin\nRingan,Tidak membawa buku,2\n"), http.StatusUnprocessableEntity, p+"text")
+		importErr(t, bk, png, http.StatusUnprocessableEntity, p+"image")
+		importErr(t, bk, []byte("\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1rest"), http.StatusUnprocessableEntity, p+"old_xls")
+		importErr(t, bk, append([]byte("PK\x03\x04"), make([]byte, 100)...), http.StatusUnprocessableEntity, p+"not_openable")
+		importErr(t, bk, good[:len(good)/2], http.StatusUnprocessableEntity, p+"not_openable")
+		importErr(t, bk, []byte{}, http.StatusUnprocessableEntity, p+"empty")
 		// A zip that is not a workbook.
 		var z bytes.Buffer
 		zw := zip.NewWriter(&z)
 		w, _ := zw.Create("word/document.xml")
 		_, _ = w.Write([]byte("<doc/>"))
 		_ = zw.Close()
-		importErr(t, bk, z.Bytes(), http.StatusUnprocessableEntity, "bukan buku kerja")
+		importErr(t, bk, z.Bytes(), http.StatusUnprocessableEntity, p+"not_workbook")
 	})
 
 	t.Run("ErrZipBomb", func(t *testing.T) {
 		t.Parallel()
 		_, bk := newEnv(t)
-		importErr(t, bk, bomb(t, 60<<20), http.StatusUnprocessableEntity, "50 MB")
-		importErr(t, bk, bomb(t, 8<<20), http.StatusUnprocessableEntity, "mengembang")
+		importErr(t, bk, bomb(t, 60<<20), http.StatusUnprocessableEntity, "violationtype.file.unpacked_too_large")
+		importErr(t, bk, bomb(t, 8<<20), http.StatusUnprocessableEntity, "violationtype.file.suspicious_part")
 	})
 
 	t.Run("ErrTooLarge", func(t *testing.T) {
@@ -193,8 +210,8 @@ func TestImport(t *testing.T) {
 		_, _ = rand.Read(big)
 		copy(big, "PK\x03\x04")
 		e := upload(t, bk, "file", "besar.xlsx", big).Want(http.StatusRequestEntityTooLarge).Err()
-		if !strings.Contains(e.Error.Message, "5 MB") {
-			t.Fatalf("message: %s", e.Error.Message)
+		if e.Error.MessageCode != "violationtype.file.too_large" || e.Error.Params["mb"] != 5.0 {
+			t.Fatalf("error: %+v", e.Error)
 		}
 		// A body well past the limit is refused from its Content-Length.
 		upload(t, bk, "file", "besar.xlsx", append(big, big[:1<<20]...)).Want(http.StatusRequestEntityTooLarge)
@@ -207,7 +224,7 @@ func TestImport(t *testing.T) {
 		for i := range violationtype.MaxImportRows + 1 {
 			rows = append(rows, []any{"Ringan", "Jenis " + itoa(int64(i)), 1})
 		}
-		importErr(t, bk, xlsx(t, rows), http.StatusUnprocessableEntity, "2000")
+		importErr(t, bk, xlsx(t, rows), http.StatusUnprocessableEntity, "violationtype.file.too_many_rows")
 		// Exactly the limit is fine.
 		res := importOK(t, bk, xlsx(t, rows[:violationtype.MaxImportRows+1]))
 		if res.Counts.Created != violationtype.MaxImportRows {
@@ -218,8 +235,8 @@ func TestImport(t *testing.T) {
 	t.Run("ErrEmptySheet", func(t *testing.T) {
 		t.Parallel()
 		_, bk := newEnv(t)
-		importErr(t, bk, xlsx(t, nil), http.StatusUnprocessableEntity, "kosong")
-		importErr(t, bk, xlsx(t, [][]any{{"kategori", "nama", "poin"}}), http.StatusUnprocessableEntity, "Tidak ada baris data")
+		importErr(t, bk, xlsx(t, nil), http.StatusUnprocessableEntity, "violationtype.file.sheet_empty")
+		importErr(t, bk, xlsx(t, [][]any{{"kategori", "nama", "poin"}}), http.StatusUnprocessableEntity, "violationtype.file.no_data_rows")
 	})
 
 	t.Run("ErrRequest", func(t *testing.T) {
@@ -235,7 +252,7 @@ func TestImport(t *testing.T) {
 	t.Run("OKNothingChangesOnBadFile", func(t *testing.T) {
 		t.Parallel()
 		env, bk := newEnv(t)
-		importErr(t, bk, xlsx(t, [][]any{{"kategori", "nama"}, {"Baru", "X"}}), http.StatusUnprocessableEntity, "poin")
+		importErr(t, bk, xlsx(t, [][]any{{"kategori", "nama"}, {"Baru", "X"}}), http.StatusUnprocessableEntity, "violationtype.headers.missing")
 		var n int
 		_ = env.DB.Get(&n, `SELECT count(*) FROM violation_categories`)
 		if n != 3 {
@@ -278,14 +295,32 @@ func TestTemplateRoundTrip(t *testing.T) {
 	if cd := res.Header.Get("Content-Disposition"); !strings.HasPrefix(cd, "attachment;") || !strings.Contains(cd, ".xlsx") {
 		t.Fatalf("content disposition %q", cd)
 	}
+	// Uploaded unchanged, the template creates nothing: its rows are examples.
+	untouched := importOK(t, bk, res.Body)
+	if untouched.Counts.Created != 0 || untouched.Counts.Skipped != 3 || len(untouched.CategoriesCreated) != 0 {
+		t.Fatalf("unchanged template: %v", untouched)
+	}
+	for _, s := range untouched.Skipped {
+		if s.ReasonCode != "violationtype.row.example" {
+			t.Fatalf("skipped: %+v", s)
+		}
+	}
 	f, err := excelize.OpenReader(bytes.NewReader(res.Body))
 	if err != nil {
 		t.Fatal(err)
 	}
-	sheet := f.GetSheetList()[0]
+	sheets := f.GetSheetList()
+	sheet := sheets[0]
 	header, _ := f.GetRows(sheet)
-	if strings.Join(header[0], ",") != "kategori,nama,poin,sanksi,deskripsi" || len(header) < 2 {
+	if strings.Join(header[0], ",") != "kategori,nama,poin,sanksi,deskripsi" || len(header) != 4 {
 		t.Fatalf("template rows: %v", header)
+	}
+	if !strings.HasPrefix(header[1][1], "CONTOH:") {
+		t.Fatalf("example row not marked: %v", header[1])
+	}
+	help, _ := f.GetRows(sheets[1])
+	if !strings.Contains(fmt.Sprint(help), "CONTOH:") {
+		t.Fatalf("the instructions do not explain the example rows: %v", help)
 	}
 	// Fill it as a counselor would: keep the examples, add two rows.
 	n := len(header)
@@ -297,15 +332,187 @@ func TestTemplateRoundTrip(t *testing.T) {
 	}
 	_ = f.Close()
 	out := importOK(t, bk, buf.Bytes())
-	if out.Counts.Created != n+1 || out.Counts.Rejected != 0 || len(out.CategoriesCreated) != 1 {
+	if out.Counts.Created != 2 || out.Counts.Skipped != 3 || out.Counts.Rejected != 0 || len(out.CategoriesCreated) != 1 {
 		t.Fatalf("result: %v (categories %v)", out, out.CategoriesCreated)
 	}
-	if last := out.Created[len(out.Created)-1]; last.Row != n+2 || last.Category != "Kebersihan" {
+	if last := out.Created[len(out.Created)-1]; last.Row != n+2 || last.Category != "Kebersihan" || !last.NewCategory {
 		t.Fatalf("last: %+v", last)
 	}
 	// Importing the same file again only skips.
 	again := importOK(t, bk, buf.Bytes())
-	if again.Counts.Created != 0 || again.Counts.Skipped != n+1 {
+	if again.Counts.Created != 0 || again.Counts.Skipped != 5 {
 		t.Fatalf("again: %v", again)
+	}
+	// In English the template's marker and sheet names are English, and
+	// its examples are skipped all the same.
+	en := bk.Do("GET", "/api/v1/violation-types/import-template", nil, "Accept-Language", "en").Want(http.StatusOK)
+	fe, err := excelize.OpenReader(bytes.NewReader(en.Body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fe.Close()
+	rows, _ := fe.GetRows(fe.GetSheetList()[0])
+	if !strings.HasPrefix(rows[1][1], "EXAMPLE:") {
+		t.Fatalf("English template: %v", rows)
+	}
+	if r := importOK(t, bk, en.Body); r.Counts.Created != 0 || r.Counts.Skipped != 3 {
+		t.Fatalf("English template imported: %v", r)
+	}
+}
+
+// The preview answers what an import would do and saves nothing; the same
+// file posted without dry_run then does exactly that. Reasons come in the
+// request's language.
+func TestImportPreview(t *testing.T) {
+	t.Parallel()
+	env, bk := newEnv(t)
+	data := xlsx(t, [][]any{
+		{"kategori", "nama", "poin"},
+		{"Ringan", "Tidak membawa buku", 2},
+		{"Ringn", "Rambut diwarnai", 5}, // a typo: a new category
+		{"Ringan", "", 2},
+		{"Ringan", "Tidak membawa buku", 3},
+		{"Ringan", "CONTOH: Tidak memakai dasi", 2},
+	})
+	count := func() (n int) {
+		if err := env.DB.Get(&n, `SELECT (SELECT count(*) FROM violation_types) + (SELECT count(*) FROM violation_categories)`); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	before := count()
+	var prev importResult
+	uploadTo(t, bk, "/api/v1/violation-types/import?dry_run=1", data, "Accept-Language", "en").Want(http.StatusOK).JSON(&prev)
+	if !prev.DryRun || prev.Counts.Created != 2 || prev.Counts.Skipped != 2 || prev.Counts.Rejected != 1 {
+		t.Fatalf("preview: %v", prev)
+	}
+	if len(prev.CategoriesCreated) != 1 || prev.CategoriesCreated[0] != "Ringn" || prev.Created[0].NewCategory || !prev.Created[1].NewCategory {
+		t.Fatalf("new categories: %v %+v", prev.CategoriesCreated, prev.Created)
+	}
+	if prev.Created[0].ID != 0 {
+		t.Fatalf("a preview row has an id: %+v", prev.Created[0])
+	}
+	if r := prev.Rejected[0]; r.Row != 4 || r.ReasonCode != "violationtype.row.name_required" || r.Reason != "The name is missing." {
+		t.Fatalf("rejected: %+v", r)
+	}
+	if s := prev.Skipped[1]; s.Row != 6 || s.ReasonCode != "violationtype.row.example" || !strings.Contains(s.Reason, "example") {
+		t.Fatalf("skipped: %+v", s)
+	}
+	if after := count(); after != before {
+		t.Fatalf("the preview saved something: %d rows, was %d", after, before)
+	}
+	var audited int
+	_ = env.DB.Get(&audited, `SELECT count(*) FROM audit_log WHERE action = 'violation_type.import'`)
+	if audited != 0 {
+		t.Fatalf("the preview was audited as an import")
+	}
+
+	done := importOK(t, bk, data)
+	if done.DryRun || done.Counts != prev.Counts || done.Created[1].ID == 0 || !done.Created[1].NewCategory {
+		t.Fatalf("import after preview: %v", done)
+	}
+	if after := count(); after != before+3 {
+		t.Fatalf("stored %d, want %d", after, before+3)
+	}
+	uploadTo(t, bk, "/api/v1/violation-types/import?dry_run=maybe", data).Want(http.StatusUnprocessableEntity)
+}
+
+// padded is a valid workbook with n extra entries of size zero bytes each:
+// every entry passes the bomb rules (small, and under 1 MB where the ratio
+// rule starts), and together they stay under the declared-size limit.
+func padded(t testing.TB, n, size int) []byte {
+	t.Helper()
+	good := xlsx(t, [][]any{{"kategori", "nama", "poin"}, {"Ringan", "Tidak membawa buku", 2}})
+	zr, err := zip.NewReader(bytes.NewReader(good), int64(len(good)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, f := range zr.File {
+		if err := zw.Copy(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	zeros := make([]byte, size)
+	for i := range n {
+		w, err := zw.Create(fmt.Sprintf("xl/media/padding%d.bin", i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = w.Write(zeros)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// Not parallel: it reads process-wide counters.
+func TestImportReadsOnlyNeededParts(t *testing.T) {
+	data := padded(t, 48, 1_000_000)
+	parts, err := violationtype.MinimalParts(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range parts {
+		if strings.Contains(p, "padding") {
+			t.Fatalf("the import reads %s: %v", p, parts)
+		}
+	}
+	runtime.GC()
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	inflated := violationtype.Decompressed()
+	rows, err := violationtype.ParseImport(data)
+	if err != nil || len(rows) != 1 {
+		t.Fatalf("%d rows, %v", len(rows), err)
+	}
+	inflated = violationtype.Decompressed() - inflated
+	runtime.ReadMemStats(&m1)
+	alloc := m1.TotalAlloc - m0.TotalAlloc
+	t.Logf("padded workbook (%d KB): %d bytes inflated, %d KB allocated", len(data)>>10, inflated, alloc>>10)
+	if inflated > 64<<10 {
+		t.Errorf("inflated %d bytes; the padding is %d MB", inflated, 48)
+	}
+	// Before, excelize inflated all 48 MB of padding into memory.
+	if alloc > 16<<20 {
+		t.Errorf("allocated %d MB for a one-row import", alloc>>20)
+	}
+}
+
+// Not parallel: it holds the process-wide import slots.
+func TestImportConcurrencyLimit(t *testing.T) {
+	_, bk := newEnv(t)
+	data := xlsx(t, [][]any{{"kategori", "nama", "poin"}, {"Ringan", "Tidak membawa buku", 2}})
+	if violationtype.ImportSlots() < 1 || violationtype.ImportSlots() > 4 {
+		t.Fatalf("%d import slots", violationtype.ImportSlots())
+	}
+	release := violationtype.HoldImportSlots(50 * time.Millisecond)
+	e := upload(t, bk, "file", "jenis.xlsx", data).Want(http.StatusServiceUnavailable).Err()
+	if e.Error.Code != "unavailable" || e.Error.MessageCode != "violationtype.import.busy" {
+		t.Fatalf("error: %+v", e.Error)
+	}
+	uploadTo(t, bk, "/api/v1/violation-types/import?dry_run=1", data).Want(http.StatusServiceUnavailable)
+	release()
+
+	// With free slots, more uploads than slots all finish: they wait
+	// their turn.
+	release = violationtype.HoldImportSlots(30 * time.Second)
+	release() // only to set a long wait
+	var wg sync.WaitGroup
+	codes := make([]int, 3*violationtype.ImportSlots())
+	for i := range codes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			codes[i] = uploadTo(t, bk, "/api/v1/violation-types/import?dry_run=1", data).Status
+		}()
+	}
+	wg.Wait()
+	for i, c := range codes {
+		if c != http.StatusOK {
+			t.Fatalf("upload %d: status %d", i, c)
+		}
 	}
 }

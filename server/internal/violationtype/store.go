@@ -53,8 +53,8 @@ func getCategory(ctx context.Context, q sqlx.QueryerContext, catID int64) (Categ
 }
 
 func categoryNameTaken(name string) error {
-	return &apperr.Error{Code: apperr.Invalid, Msg: apperr.M("Nama kategori sudah dipakai."),
-		Fields: apperr.Fields{"name": apperr.M(fmt.Sprintf("Kategori %q sudah ada.", name))}}
+	return apperr.New(apperr.Invalid, "violationtype.category.name_taken").
+		WithField("name", "violationtype.category.name_exists", "name", name)
 }
 
 // CreateCategory stores a new category; without sort_order it goes last.
@@ -130,11 +130,11 @@ func (s *Store) DeleteCategory(ctx context.Context, actor audit.Actor, catID int
 			return pg.Error(err, "entity.category")
 		}
 		if c.TypeCount > 0 {
-			return apperr.New(apperr.Conflict, "Kategori %q masih berisi %d jenis pelanggaran. Pindahkan jenis-jenis itu ke kategori lain atau hapus terlebih dahulu.", c.Name, c.TypeCount)
+			return apperr.New(apperr.Conflict, "violationtype.category.has_types", "name", c.Name, "count", c.TypeCount)
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM violation_categories WHERE id = $1`, catID); err != nil {
 			if isFK(err) {
-				return apperr.New(apperr.Conflict, "Kategori %q masih dipakai.", c.Name)
+				return apperr.New(apperr.Conflict, "violationtype.category.in_use", "name", c.Name)
 			}
 			return fmt.Errorf("violationtype: delete category: %w", err)
 		}
@@ -230,8 +230,8 @@ func categoryMustExist(ctx context.Context, q sqlx.QueryerContext, catID int64) 
 	var name string
 	err := sqlx.GetContext(ctx, q, &name, `SELECT name FROM violation_categories WHERE id = $1`, catID)
 	if errors.Is(err, sql.ErrNoRows) {
-		return "", &apperr.Error{Code: apperr.Invalid, Msg: apperr.M("Kategori tidak ditemukan."),
-			Fields: apperr.Fields{"category_id": apperr.M("Kategori tidak ditemukan.")}}
+		return "", apperr.New(apperr.Invalid, "violationtype.category.not_found").
+			WithField("category_id", "violationtype.category.not_found")
 	}
 	if err != nil {
 		return "", fmt.Errorf("violationtype: category: %w", err)
@@ -240,23 +240,23 @@ func categoryMustExist(ctx context.Context, q sqlx.QueryerContext, catID int64) 
 }
 
 func typeNameTaken(name, category string) error {
-	return &apperr.Error{Code: apperr.Invalid, Msg: apperr.M("Nama jenis pelanggaran sudah dipakai di kategori ini."),
-		Fields: apperr.Fields{"name": apperr.M(fmt.Sprintf("Jenis %q sudah ada di kategori %s.", name, category))}}
+	return apperr.New(apperr.Invalid, "violationtype.type.name_taken").
+		WithField("name", "violationtype.type.name_exists", "name", name, "category", category)
 }
 
 func systemNameRefused(slug string) error {
-	return &apperr.Error{Code: apperr.Invalid, Msg: apperr.M("Nama ini khusus untuk jenis sistem."),
-		Fields: apperr.Fields{"name": apperr.M(fmt.Sprintf("Nama ini dipakai jenis sistem %q; jenis sistem tidak dapat dibuat lagi.", slug))}}
+	return apperr.New(apperr.Invalid, "violationtype.type.system_name").
+		WithField("name", "violationtype.type.system_name_field", "slug", slug)
 }
 
 func slugTaken() error {
-	return &apperr.Error{Code: apperr.Invalid, Msg: apperr.M("Slug sudah dipakai."),
-		Fields: apperr.Fields{"slug": apperr.M("Slug sudah dipakai jenis pelanggaran lain.")}}
+	return apperr.New(apperr.Invalid, "violationtype.type.code_taken").
+		WithField("slug", "violationtype.type.code_taken_field")
 }
 
 func slugReserved() error {
-	return &apperr.Error{Code: apperr.Invalid, Msg: apperr.M("Slug ini khusus untuk jenis sistem."),
-		Fields: apperr.Fields{"slug": apperr.M("Slug alpha dan terlambat khusus untuk jenis sistem.")}}
+	return apperr.New(apperr.Invalid, "violationtype.type.code_reserved").
+		WithField("slug", "violationtype.type.code_reserved_field")
 }
 
 // CreateType stores a new, non-system type. Its slug is the given one or
@@ -344,10 +344,10 @@ func (s *Store) UpdateType(ctx context.Context, actor audit.Actor, typeID int64,
 		f := apperr.Fields{}
 		if before.IsSystem {
 			if in.Slug != nil && *in.Slug != before.Slug {
-				f.Add("slug", fmt.Sprintf("Slug jenis sistem tidak dapat diubah (tetap %q).", before.Slug))
+				f.Add("slug", "violationtype.type.system_code_fixed", "slug", before.Slug)
 			}
 			if in.Active != nil && !*in.Active {
-				f.Add("active", "Jenis sistem selalu aktif karena dipakai pelanggaran otomatis dari presensi.")
+				f.Add("active", "violationtype.type.system_always_active")
 			}
 		} else {
 			if in.Slug != nil && *in.Slug != before.Slug {
@@ -427,11 +427,10 @@ func InUse(ctx context.Context, q sqlx.QueryerContext, typeID int64) (int, error
 }
 
 func inUseConflict(name string, n int) error {
-	what := "sudah dipakai pelanggaran yang tercatat"
 	if n > 0 {
-		what = fmt.Sprintf("sudah dipakai %d pelanggaran yang tercatat", n)
+		return apperr.New(apperr.Conflict, "violationtype.type.in_use_count", "name", name, "count", n)
 	}
-	return apperr.New(apperr.Conflict, "Jenis pelanggaran %q %s sehingga tidak dapat dihapus. Nonaktifkan saja agar tidak dapat dipilih lagi.", name, what)
+	return apperr.New(apperr.Conflict, "violationtype.type.in_use", "name", name)
 }
 
 // DeleteType removes a type that is neither a system type nor used by a
@@ -443,7 +442,7 @@ func (s *Store) DeleteType(ctx context.Context, actor audit.Actor, typeID int64)
 			return pg.Error(err, "entity.violation_type")
 		}
 		if t.IsSystem {
-			return apperr.New(apperr.Conflict, "Jenis %q adalah jenis sistem (%s) dan tidak dapat dihapus: pelanggaran otomatis dari presensi memakainya. Nama dan poinnya tetap dapat diubah.", t.Name, t.Slug)
+			return apperr.New(apperr.Conflict, "violationtype.type.system_not_deletable", "name", t.Name)
 		}
 		n, err := InUse(ctx, tx, typeID)
 		if err != nil {
@@ -550,8 +549,8 @@ func getHandlingType(ctx context.Context, q sqlx.QueryerContext, htID int64) (Ha
 }
 
 func handlingNameTaken(name string) error {
-	return &apperr.Error{Code: apperr.Invalid, Msg: apperr.M("Nama jenis penanganan sudah dipakai."),
-		Fields: apperr.Fields{"name": apperr.M(fmt.Sprintf("Jenis penanganan %q sudah ada.", name))}}
+	return apperr.New(apperr.Invalid, "violationtype.handling.name_taken").
+		WithField("name", "violationtype.handling.name_exists", "name", name)
 }
 
 // CreateHandlingType stores a new handling type; without sort_order it goes
@@ -617,7 +616,7 @@ func (s *Store) DeleteHandlingType(ctx context.Context, actor audit.Actor, htID 
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM handling_types WHERE id = $1`, htID); err != nil {
 			if isFK(err) {
-				return apperr.New(apperr.Conflict, "Jenis penanganan %q sudah dipakai catatan penanganan sehingga tidak dapat dihapus. Nonaktifkan saja.", h.Name)
+				return apperr.New(apperr.Conflict, "violationtype.handling.in_use", "name", h.Name)
 			}
 			return fmt.Errorf("violationtype: delete handling type: %w", err)
 		}

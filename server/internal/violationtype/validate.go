@@ -64,7 +64,7 @@ func ValidColour(c string) bool {
 	return hexColour.MatchString(c) || slices.Contains(MantineColours, c)
 }
 
-const colourMessage = "Warna harus kode hex (#e03131) atau nama warna: dark, gray, red, pink, grape, violet, indigo, blue, cyan, teal, green, lime, yellow, orange."
+const colourMessage = "violationtype.colour.invalid"
 
 // NormalizeName trims a name and collapses inner whitespace (and control
 // characters) to one space, so names compare case- and space-insensitively
@@ -157,9 +157,9 @@ func validateCategory(f apperr.Fields, in *CategoryInput, create bool) {
 	}
 	switch {
 	case in.Name == nil && create, in.Name != nil && *in.Name == "":
-		f.Add("name", "Nama kategori wajib diisi.")
+		f.Add("name", "violationtype.category.name_required")
 	case in.Name != nil && len([]rune(*in.Name)) > maxCategoryName:
-		f.Add("name", fmt.Sprintf("Nama kategori maksimal %d karakter.", maxCategoryName))
+		f.Add("name", "violationtype.category.name_too_long", "max", maxCategoryName)
 	}
 	if in.Colour != nil {
 		*in.Colour = strings.TrimSpace(*in.Colour)
@@ -171,7 +171,7 @@ func validateCategory(f apperr.Fields, in *CategoryInput, create bool) {
 		}
 	}
 	if in.SortOrder != nil && (*in.SortOrder < 0 || *in.SortOrder > 100000) {
-		f.Add("sort_order", "Urutan harus antara 0 dan 100000.")
+		f.Add("sort_order", "violationtype.sort_order.range", "max", 100000)
 	}
 }
 
@@ -184,37 +184,37 @@ func (in *TypeInput) Validate(create bool) error {
 	}
 	switch {
 	case in.Name == nil && create, in.Name != nil && *in.Name == "":
-		f.Add("name", "Nama jenis pelanggaran wajib diisi.")
+		f.Add("name", "violationtype.type.name_required")
 	case in.Name != nil && len([]rune(*in.Name)) > maxTypeName:
-		f.Add("name", fmt.Sprintf("Nama jenis pelanggaran maksimal %d karakter.", maxTypeName))
+		f.Add("name", "violationtype.type.name_too_long", "max", maxTypeName)
 	}
 	if in.Slug != nil {
 		*in.Slug = strings.TrimSpace(*in.Slug)
 		if *in.Slug == "" && !create {
-			f.Add("slug", "Slug tidak boleh kosong.")
+			f.Add("slug", "violationtype.type.code_required")
 		} else if *in.Slug != "" && (!slugRE.MatchString(*in.Slug) || len(*in.Slug) > maxSlug) {
-			f.Add("slug", "Slug hanya huruf kecil, angka dan tanda hubung (contoh: berkelahi-di-kelas), maksimal 80 karakter.")
+			f.Add("slug", "violationtype.type.code_format", "max", 80)
 		}
 	}
 	switch {
 	case in.Points == nil && create:
-		f.Add("points", "Poin wajib diisi.")
+		f.Add("points", "violationtype.type.points_required")
 	case in.Points != nil && (*in.Points < 0 || *in.Points > MaxPoints):
-		f.Add("points", fmt.Sprintf("Poin harus bilangan bulat 0–%d.", MaxPoints))
+		f.Add("points", "violationtype.type.points_range", "max", MaxPoints)
 	}
 	if (in.CategoryID == nil && create) || (in.CategoryID != nil && *in.CategoryID <= 0) {
-		f.Add("category_id", "Kategori wajib dipilih.")
+		f.Add("category_id", "violationtype.type.category_required")
 	}
 	if in.DefaultSanction != nil {
 		*in.DefaultSanction = cleanText(*in.DefaultSanction)
 		if len([]rune(*in.DefaultSanction)) > maxSanction {
-			f.Add("default_sanction", fmt.Sprintf("Sanksi maksimal %d karakter.", maxSanction))
+			f.Add("default_sanction", "violationtype.type.sanction_too_long", "max", maxSanction)
 		}
 	}
 	if in.Description != nil {
 		*in.Description = cleanText(*in.Description)
 		if len([]rune(*in.Description)) > maxDescription {
-			f.Add("description", fmt.Sprintf("Deskripsi maksimal %d karakter.", maxDescription))
+			f.Add("description", "violationtype.type.description_too_long", "max", maxDescription)
 		}
 	}
 	return f.Err()
@@ -227,11 +227,11 @@ func (in *ThresholdsInput) Validate() error {
 	f := apperr.Fields{}
 	n := len(in.Thresholds)
 	if n == 0 {
-		f.Add("thresholds", "Isi minimal satu tingkat SP.")
+		f.Add("thresholds", "violationtype.threshold.none")
 		return f.Err()
 	}
 	if n > maxThresholdLevel {
-		f.Add("thresholds", fmt.Sprintf("Maksimal %d tingkat SP.", maxThresholdLevel))
+		f.Add("thresholds", "violationtype.threshold.too_many", "max", maxThresholdLevel)
 		return f.Err()
 	}
 	byLevel := map[int]int{}
@@ -246,30 +246,30 @@ func (in *ThresholdsInput) Validate() error {
 		}
 		switch {
 		case t.Level < 1 || t.Level > n:
-			f.Add(key("level"), fmt.Sprintf("Tingkat harus 1–%d (berurutan tanpa celah).", n))
+			f.Add(key("level"), "violationtype.threshold.level_range", "max", n)
 		default:
 			if j, dup := byLevel[t.Level]; dup {
-				f.Add(key("level"), fmt.Sprintf("Tingkat %d sudah dipakai baris %d.", t.Level, j+1))
+				f.Add(key("level"), "violationtype.threshold.level_twice", "level", t.Level, "row", j+1)
 			} else {
 				byLevel[t.Level] = i
 			}
 		}
 		switch {
 		case t.Name == "":
-			f.Add(key("name"), "Nama SP wajib diisi.")
+			f.Add(key("name"), "violationtype.threshold.name_required")
 		case len([]rune(t.Name)) > maxThresholdName:
-			f.Add(key("name"), fmt.Sprintf("Nama SP maksimal %d karakter.", maxThresholdName))
+			f.Add(key("name"), "violationtype.threshold.name_too_long", "max", maxThresholdName)
 		}
 		if t.MinPoints <= 0 {
-			f.Add(key("min_points"), "Poin minimal harus lebih dari 0.")
+			f.Add(key("min_points"), "violationtype.threshold.min_points_positive")
 		} else if t.MinPoints > 1000000 {
-			f.Add(key("min_points"), "Poin minimal terlalu besar.")
+			f.Add(key("min_points"), "violationtype.threshold.min_points_too_high")
 		}
 		if !ValidColour(t.Colour) {
 			f.Add(key("colour"), colourMessage)
 		}
 		if len([]rune(t.DefaultText)) > maxThresholdText {
-			f.Add(key("default_text"), fmt.Sprintf("Teks surat maksimal %d karakter.", maxThresholdText))
+			f.Add(key("default_text"), "violationtype.threshold.text_too_long", "max", maxThresholdText)
 		}
 	}
 	// Strictly increasing with the level, checked once the levels are sound.
@@ -280,7 +280,7 @@ func (in *ThresholdsInput) Validate() error {
 			mp := in.Thresholds[i].MinPoints
 			if mp > 0 && mp <= prev {
 				f.Add(fmt.Sprintf("thresholds.%d.min_points", i),
-					fmt.Sprintf("Poin minimal SP tingkat %d harus lebih besar dari tingkat %d (%d).", lvl, lvl-1, prev))
+					"violationtype.threshold.min_points_order", "level", lvl, "previous", lvl-1, "points", prev)
 			}
 			if mp > prev {
 				prev = mp
@@ -296,11 +296,11 @@ func validateHandlingType(f apperr.Fields, in *HandlingTypeInput, create bool) {
 	}
 	switch {
 	case in.Name == nil && create, in.Name != nil && *in.Name == "":
-		f.Add("name", "Nama jenis penanganan wajib diisi.")
+		f.Add("name", "violationtype.handling.name_required")
 	case in.Name != nil && len([]rune(*in.Name)) > maxHandlingName:
-		f.Add("name", fmt.Sprintf("Nama jenis penanganan maksimal %d karakter.", maxHandlingName))
+		f.Add("name", "violationtype.handling.name_too_long", "max", maxHandlingName)
 	}
 	if in.SortOrder != nil && (*in.SortOrder < 0 || *in.SortOrder > 100000) {
-		f.Add("sort_order", "Urutan harus antara 0 dan 100000.")
+		f.Add("sort_order", "violationtype.sort_order.range", "max", 100000)
 	}
 }

@@ -152,8 +152,8 @@ func TestCategories(t *testing.T) {
 	t.Run("ErrDeleteWithTypes", func(t *testing.T) {
 		ringan := categoryID(t, bk, "Ringan")
 		e := bk.Do("DELETE", "/api/v1/violation-categories/"+itoa(ringan), nil).Want(http.StatusConflict).Err()
-		if !strings.Contains(e.Error.Message, "Ringan") {
-			t.Fatalf("message: %s", e.Error.Message)
+		if e.Error.MessageCode != "violationtype.category.has_types" || e.Error.Params["name"] != "Ringan" {
+			t.Fatalf("error: %+v", e.Error)
 		}
 	})
 	t.Run("OKDeleteEmpty", func(t *testing.T) {
@@ -258,8 +258,8 @@ func TestTypes(t *testing.T) {
 	t.Run("ErrSystemDelete", func(t *testing.T) {
 		for _, slug := range violationtype.SystemSlugs {
 			e := bk.Do("DELETE", "/api/v1/violation-types/"+itoa(typeBySlug(t, bk, slug).ID), nil).Want(http.StatusConflict).Err()
-			if !strings.Contains(e.Error.Message, "sistem") {
-				t.Fatalf("message: %s", e.Error.Message)
+			if e.Error.MessageCode != "violationtype.type.system_not_deletable" {
+				t.Fatalf("error: %+v", e.Error)
 			}
 		}
 	})
@@ -280,8 +280,8 @@ func TestTypes(t *testing.T) {
 		}
 		env.DB.MustExec(`INSERT INTO violations (violation_type_id, points) VALUES ($1, 75)`, fight.ID)
 		e := bk.Do("DELETE", "/api/v1/violation-types/"+itoa(fight.ID), nil).Want(http.StatusConflict).Err()
-		if !strings.Contains(e.Error.Message, "Nonaktifkan") {
-			t.Fatalf("message: %s", e.Error.Message)
+		if e.Error.MessageCode != "violationtype.type.in_use_count" || e.Error.Params["count"] != 1.0 {
+			t.Fatalf("error: %+v", e.Error)
 		}
 		// Deactivating is the way out; changing points leaves history alone.
 		var u violationtype.Type

@@ -3,6 +3,7 @@ package violationtype
 import (
 	"archive/zip"
 	"bytes"
+	"compress/flate"
 	"encoding/xml"
 	"fmt"
 	"io"
@@ -10,24 +11,34 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/xuri/excelize/v2"
 
 	"github.com/tatib/tatib/server/internal/apperr"
+	"github.com/tatib/tatib/server/internal/locale"
+	"github.com/tatib/tatib/server/internal/xlsxw"
 )
 
-// Import limits. The upload is read into memory (at most MaxImportBytes);
-// the zip's declared uncompressed sizes are checked before anything is
-// decompressed, and Go's zip reader refuses an entry that inflates past its
-// declared size, so a bomb is stopped before it costs memory.
+// Import limits. The upload is read into memory (at most MaxImportBytes).
+// Only the parts the import needs (the workbook, its relationships, the
+// first sheet, shared strings and styles) are ever decompressed, each
+// through a limit, and together at most maxImportXML bytes; they are copied
+// into a small new archive that excelize opens, so whatever else the file
+// carries (pictures, other sheets, padding) is never inflated. How much
+// memory that costs per import and in total: docs/violation-types.md.
 const (
 	MaxImportBytes      = 5 << 20  // the .xlsx file itself
 	MaxImportRows       = 2000     // data rows (blank rows not counted)
-	maxUncompressed     = 50 << 20 // all zip entries together, uncompressed
+	maxUncompressed     = 50 << 20 // all zip entries together, as declared
+	maxImportXML        = 16 << 20 // the needed parts together, decompressed
 	maxEntryRatio       = 100      // uncompressed/compressed of one entry above 1 MB
 	maxZipEntries       = 1000
 	maxExcelRow         = 1048576
 	maxWorkbookPartSize = 2 << 20 // workbook.xml and its relationships
+	// excelize keeps a sheet above this size in a temporary file rather
+	// than in memory.
+	sheetInMemory = 1 << 20
 )
 
 // XLSXContentType is the media type of .xlsx files.
@@ -53,9 +64,6 @@ var headerAliases = map[string]int{
 
 var colLabels = [numCols]string{"kategori", "nama", "poin", "sanksi", "deskripsi"}
 
-const expectedHeaders = "Baris judul harus memuat kolom kategori, nama, poin (boleh ditambah sanksi, deskripsi), " +
-	"atau dalam bahasa Inggris category, name, points (sanction, description); huruf besar/kecil dan urutan bebas."
-
 // ImportRow is one data row of an import file, as read.
 type ImportRow struct {
 	Num         int // the row number Excel shows
@@ -69,9 +77,18 @@ type ImportRow struct {
 	Formula string
 }
 
-func invalidFile(format string, args ...any) error {
-	msg := fmt.Sprintf(format, args...)
-	return &apperr.Error{Code: apperr.Invalid, Msg: apperr.M(msg), Fields: apperr.Fields{"file": apperr.M(msg)}}
+// invalidFile is a refusal of the whole file, on the field "file".
+func invalidFile(key string, kv ...any) error {
+	return apperr.New(apperr.Invalid, key, kv...).WithField("file", key, kv...)
+}
+
+// invalidHeaders is a refusal of the header row, on the field "headers".
+func invalidHeaders(key string, kv ...any) error {
+	return apperr.New(apperr.Invalid, key, kv...).WithField("headers", key, kv...)
+}
+
+func tooLarge() error {
+	return apperr.New(apperr.TooLarge, "violationtype.file.too_large", "mb", MaxImportBytes>>20)
 }
 
 // ParseImport reads the first sheet of an .xlsx import file. Errors are
@@ -83,43 +100,48 @@ func ParseImport(data []byte) (rows []ImportRow, err error) {
 		// excelize is third-party code reading hostile input: a panic in it
 		// is a bad file, not a crashed request.
 		if v := recover(); v != nil {
-			rows, err = nil, invalidFile("Berkas .xlsx tidak dapat dibaca (isinya rusak).")
+			rows, err = nil, invalidFile("violationtype.file.damaged")
 		}
 	}()
 	if len(data) == 0 {
-		return nil, invalidFile("Berkas kosong. Pilih berkas .xlsx yang berisi data.")
+		return nil, invalidFile("violationtype.file.empty")
 	}
 	if len(data) > MaxImportBytes {
-		return nil, apperr.New(apperr.TooLarge, "Berkas melebihi batas %d MB.", MaxImportBytes>>20)
+		return nil, tooLarge()
 	}
 	if err := sniff(data); err != nil {
 		return nil, err
 	}
 	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
-		return nil, invalidFile("Berkas .xlsx rusak: arsipnya tidak dapat dibuka. Simpan ulang dari Excel lalu unggah lagi.")
+		return nil, invalidFile("violationtype.file.not_openable")
 	}
-	sheetPath, err := checkArchive(zr)
+	wb, err := checkArchive(zr)
 	if err != nil {
 		return nil, err
 	}
-	f, err := excelize.OpenReader(bytes.NewReader(data), excelize.Options{
-		UnzipSizeLimit:    maxUncompressed,
-		UnzipXMLSizeLimit: 10 << 20, // larger sheets stream from a temporary file
-	})
+	small, err := wb.minimal()
 	if err != nil {
-		return nil, invalidFile("Berkas .xlsx rusak atau tidak dapat dibaca.")
+		return nil, err
+	}
+	f, err := excelize.OpenReader(bytes.NewReader(small), excelize.Options{
+		UnzipSizeLimit:    maxImportXML,
+		UnzipXMLSizeLimit: sheetInMemory,
+	})
+	small = nil //nolint:ineffassign // let the collector have it while rows are read
+	if err != nil {
+		return nil, invalidFile("violationtype.file.unreadable")
 	}
 	defer f.Close()
 	sheets := f.GetSheetList()
 	if len(sheets) == 0 {
-		return nil, invalidFile("Berkas tidak memiliki lembar kerja.")
+		return nil, invalidFile("violationtype.file.no_sheets")
 	}
 	rows, cols, err := readRows(f, sheets[0])
 	if err != nil {
 		return nil, err
 	}
-	if err := markFormulas(zr, sheetPath, rows, cols); err != nil {
+	if err := markFormulas(wb.sheet, rows, cols); err != nil {
 		return nil, err
 	}
 	return rows, nil
@@ -131,43 +153,55 @@ func sniff(data []byte) error {
 	case bytes.HasPrefix(data, []byte("PK\x03\x04")):
 		return nil
 	case bytes.HasPrefix(data, []byte("\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1")):
-		return invalidFile("Berkas ini format Excel lama (.xls) atau .xlsx yang dilindungi kata sandi. Simpan sebagai .xlsx tanpa kata sandi lalu unggah lagi.")
+		return invalidFile("violationtype.file.old_xls")
 	case bytes.HasPrefix(data, []byte("PK")):
-		return invalidFile("Berkas .xlsx rusak atau kosong.")
+		return invalidFile("violationtype.file.damaged_or_empty")
 	}
 	kind := http.DetectContentType(data)
 	switch {
 	case strings.HasPrefix(kind, "text/"):
-		return invalidFile("Berkas ini berkas teks (misalnya CSV), bukan .xlsx. Buka di Excel lalu simpan sebagai .xlsx, atau unduh templat.")
+		return invalidFile("violationtype.file.text")
 	case strings.HasPrefix(kind, "image/"):
-		return invalidFile("Berkas ini gambar (%s), bukan .xlsx.", kind)
+		return invalidFile("violationtype.file.image", "kind", kind)
 	case kind == "application/pdf":
-		return invalidFile("Berkas ini PDF, bukan .xlsx.")
+		return invalidFile("violationtype.file.pdf")
 	}
-	return invalidFile("Berkas ini bukan .xlsx (Excel). Unduh templat, isi, lalu unggah lagi.")
+	return invalidFile("violationtype.file.not_xlsx")
 }
 
-// checkArchive looks at the zip's directory before anything is inflated:
-// entry count, declared uncompressed sizes and ratios, and that it is a
-// workbook. It returns the path of the first sheet's XML part.
-func checkArchive(zr *zip.Reader) (string, error) {
+// workbook is the parts of an archive the import reads.
+type workbook struct {
+	// needed are the entries copied into the small archive, in order.
+	needed []*zip.File
+	// sheet is the first sheet's entry.
+	sheet *zip.File
+}
+
+func partName(zf *zip.File) string {
+	return strings.ToLower(strings.TrimPrefix(strings.ReplaceAll(zf.Name, "\\", "/"), "/"))
+}
+
+// checkArchive looks at the zip's directory before anything large is
+// inflated: entry count, declared uncompressed sizes and ratios, and that it
+// is a workbook. It finds the first sheet and the parts the import needs.
+func checkArchive(zr *zip.Reader) (workbook, error) {
 	if len(zr.File) > maxZipEntries {
-		return "", invalidFile("Berkas berisi terlalu banyak bagian (%d); ini bukan lembar kerja biasa.", len(zr.File))
+		return workbook{}, invalidFile("violationtype.file.too_many_parts", "count", len(zr.File))
 	}
 	var total uint64
 	parts := map[string]*zip.File{}
 	for _, zf := range zr.File {
 		total += zf.UncompressedSize64
 		if total > maxUncompressed {
-			return "", invalidFile("Isi berkas terlalu besar setelah diekstrak (lebih dari %d MB). Berkas ditolak demi keamanan server.", maxUncompressed>>20)
+			return workbook{}, invalidFile("violationtype.file.unpacked_too_large", "mb", maxUncompressed>>20)
 		}
 		if zf.UncompressedSize64 > 1<<20 && zf.UncompressedSize64 > maxEntryRatio*max(zf.CompressedSize64, 1) {
-			return "", invalidFile("Isi berkas mencurigakan: bagian %q mengembang lebih dari %d kali saat diekstrak. Berkas ditolak demi keamanan server.", zf.Name, maxEntryRatio)
+			return workbook{}, invalidFile("violationtype.file.suspicious_part", "part", zf.Name, "ratio", maxEntryRatio)
 		}
-		parts[strings.ToLower(strings.TrimPrefix(strings.ReplaceAll(zf.Name, "\\", "/"), "/"))] = zf
+		parts[partName(zf)] = zf
 	}
 	if parts["[content_types].xml"] == nil || parts["xl/workbook.xml"] == nil {
-		return "", invalidFile("Arsip ini bukan buku kerja Excel (.xlsx). Unduh templat, isi, lalu unggah lagi.")
+		return workbook{}, invalidFile("violationtype.file.not_workbook")
 	}
 	var wb struct {
 		Sheets []struct {
@@ -175,33 +209,90 @@ func checkArchive(zr *zip.Reader) (string, error) {
 		} `xml:"sheets>sheet"`
 	}
 	if err := readXMLPart(parts["xl/workbook.xml"], &wb); err != nil || len(wb.Sheets) == 0 {
-		return "", invalidFile("Berkas .xlsx rusak: daftar lembar kerjanya tidak terbaca.")
+		return workbook{}, invalidFile("violationtype.file.no_sheet_list")
 	}
 	var rels struct {
 		Rels []struct {
 			ID     string `xml:"Id,attr"`
+			Type   string `xml:"Type,attr"`
 			Target string `xml:"Target,attr"`
 		} `xml:"Relationship"`
 	}
-	if zf := parts["xl/_rels/workbook.xml.rels"]; zf == nil || readXMLPart(zf, &rels) != nil {
-		return "", invalidFile("Berkas .xlsx rusak: relasi lembar kerjanya tidak terbaca.")
+	relsPart := parts["xl/_rels/workbook.xml.rels"]
+	if relsPart == nil || readXMLPart(relsPart, &rels) != nil {
+		return workbook{}, invalidFile("violationtype.file.no_sheet_relations")
+	}
+	target := func(t string) string {
+		if strings.HasPrefix(t, "/") {
+			return strings.ToLower(strings.TrimPrefix(t, "/"))
+		}
+		return strings.ToLower(path.Join("xl", t))
+	}
+	out := workbook{needed: []*zip.File{parts["[content_types].xml"], parts["xl/workbook.xml"], relsPart}}
+	if zf := parts["_rels/.rels"]; zf != nil {
+		out.needed = append(out.needed, zf)
 	}
 	for _, r := range rels.Rels {
-		if r.ID != wb.Sheets[0].RID {
-			continue
+		zf := parts[target(r.Target)]
+		switch {
+		case zf == nil:
+		case r.ID == wb.Sheets[0].RID:
+			out.sheet = zf
+		case strings.HasSuffix(r.Type, "/sharedStrings"), strings.HasSuffix(r.Type, "/styles"):
+			out.needed = append(out.needed, zf)
 		}
-		p := r.Target
-		if strings.HasPrefix(p, "/") {
-			p = strings.TrimPrefix(p, "/")
-		} else {
-			p = path.Join("xl", p)
-		}
-		if parts[strings.ToLower(p)] == nil {
-			break
-		}
-		return strings.ToLower(p), nil
 	}
-	return "", invalidFile("Berkas .xlsx rusak: lembar kerja pertama tidak ditemukan.")
+	if out.sheet == nil {
+		return workbook{}, invalidFile("violationtype.file.first_sheet_missing")
+	}
+	out.needed = append(out.needed, out.sheet)
+	return out, nil
+}
+
+// minimal copies the needed parts into a new, compressed archive, reading
+// at most maxImportXML decompressed bytes in all.
+func (wb workbook) minimal() ([]byte, error) {
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	zw.RegisterCompressor(zip.Deflate, func(w io.Writer) (io.WriteCloser, error) {
+		return flate.NewWriter(w, flate.BestSpeed)
+	})
+	budget := int64(maxImportXML)
+	for _, zf := range wb.needed {
+		n, err := copyPart(zw, zf, budget)
+		if err != nil {
+			return nil, err
+		}
+		budget -= n
+	}
+	if err := zw.Close(); err != nil {
+		return nil, fmt.Errorf("violationtype: small archive: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// decompressed counts the bytes the import inflated (tests read it).
+var decompressed atomic.Int64
+
+func copyPart(zw *zip.Writer, zf *zip.File, budget int64) (int64, error) {
+	rc, err := zf.Open()
+	if err != nil {
+		return 0, invalidFile("violationtype.file.unreadable")
+	}
+	defer rc.Close()
+	w, err := zw.CreateHeader(&zip.FileHeader{Name: zf.Name, Method: zip.Deflate})
+	if err != nil {
+		return 0, fmt.Errorf("violationtype: small archive: %w", err)
+	}
+	n, err := io.Copy(w, io.LimitReader(rc, budget+1))
+	decompressed.Add(n)
+	if n > budget {
+		return n, invalidFile("violationtype.file.needed_too_large", "mb", maxImportXML>>20)
+	}
+	if err != nil {
+		return n, invalidFile("violationtype.file.unreadable")
+	}
+	return n, nil
 }
 
 func readXMLPart(zf *zip.File, v any) error {
@@ -223,7 +314,7 @@ func readRows(f *excelize.File, sheet string) ([]ImportRow, [numCols]int, error)
 	cols := [numCols]int{-1, -1, -1, -1, -1}
 	it, err := f.Rows(sheet)
 	if err != nil {
-		return nil, cols, invalidFile("Lembar kerja pertama tidak dapat dibaca.")
+		return nil, cols, invalidFile("violationtype.file.sheet_unreadable")
 	}
 	defer it.Close()
 	var out []ImportRow
@@ -234,7 +325,7 @@ func readRows(f *excelize.File, sheet string) ([]ImportRow, [numCols]int, error)
 		}
 		cells, err := it.Columns(excelize.Options{RawCellValue: true})
 		if err != nil {
-			return nil, cols, invalidFile("Baris %d tidak dapat dibaca.", n)
+			return nil, cols, invalidFile("violationtype.file.row_unreadable", "row", n)
 		}
 		if blank(cells) {
 			continue
@@ -247,7 +338,7 @@ func readRows(f *excelize.File, sheet string) ([]ImportRow, [numCols]int, error)
 			continue
 		}
 		if len(out) == MaxImportRows {
-			return nil, cols, invalidFile("Terlalu banyak baris: maksimal %d baris data per berkas. Bagi data menjadi beberapa berkas.", MaxImportRows)
+			return nil, cols, invalidFile("violationtype.file.too_many_rows", "max", MaxImportRows)
 		}
 		cell := func(c int) string {
 			if i := cols[c]; i >= 0 && i < len(cells) {
@@ -259,13 +350,13 @@ func readRows(f *excelize.File, sheet string) ([]ImportRow, [numCols]int, error)
 			Sanction: cell(colSanction), Description: cell(colDescription)})
 	}
 	if err := it.Error(); err != nil {
-		return nil, cols, invalidFile("Lembar kerja pertama tidak dapat dibaca.")
+		return nil, cols, invalidFile("violationtype.file.sheet_unreadable")
 	}
 	if !header {
-		return nil, cols, invalidFile("Lembar kerja pertama kosong. %s", expectedHeaders)
+		return nil, cols, invalidFile("violationtype.file.sheet_empty")
 	}
 	if len(out) == 0 {
-		return nil, cols, invalidFile("Tidak ada baris data di bawah baris judul.")
+		return nil, cols, invalidFile("violationtype.file.no_data_rows")
 	}
 	return out, cols, nil
 }
@@ -288,8 +379,8 @@ func mapHeader(cells []string) ([numCols]int, error) {
 			continue // extra columns (No, catatan, ...) are ignored
 		}
 		if cols[col] >= 0 {
-			msg := fmt.Sprintf("Kolom %s muncul dua kali di baris judul (kolom %s dan %s).", colLabels[col], columnLetter(cols[col]), columnLetter(i))
-			return cols, &apperr.Error{Code: apperr.Invalid, Msg: apperr.M(msg), Fields: apperr.Fields{"headers": apperr.M(msg)}}
+			return cols, invalidHeaders("violationtype.headers.twice", "column", colLabels[col],
+				"first", columnLetter(cols[col]), "second", columnLetter(i))
 		}
 		cols[col] = i
 	}
@@ -300,8 +391,7 @@ func mapHeader(cells []string) ([numCols]int, error) {
 		}
 	}
 	if len(missing) > 0 {
-		msg := fmt.Sprintf("Kolom wajib tidak ditemukan: %s. %s", strings.Join(missing, ", "), expectedHeaders)
-		return cols, &apperr.Error{Code: apperr.Invalid, Msg: apperr.M(msg), Fields: apperr.Fields{"headers": apperr.M(msg)}}
+		return cols, invalidHeaders("violationtype.headers.missing", "columns", strings.Join(missing, ", "))
 	}
 	return cols, nil
 }
@@ -317,7 +407,7 @@ func columnLetter(i int) string {
 // markFormulas streams the first sheet's XML once more and notes, for every
 // kept row, the first mapped cell that holds a formula. excelize's row
 // iterator gives a formula's cached value and cannot tell.
-func markFormulas(zr *zip.Reader, sheetPath string, rows []ImportRow, cols [numCols]int) error {
+func markFormulas(zf *zip.File, rows []ImportRow, cols [numCols]int) error {
 	if len(rows) == 0 {
 		return nil
 	}
@@ -332,22 +422,12 @@ func markFormulas(zr *zip.Reader, sheetPath string, rows []ImportRow, cols [numC
 		}
 	}
 	last := rows[len(rows)-1].Num
-	var zf *zip.File
-	for _, f := range zr.File {
-		if strings.ToLower(strings.TrimPrefix(strings.ReplaceAll(f.Name, "\\", "/"), "/")) == sheetPath {
-			zf = f
-			break
-		}
-	}
-	if zf == nil {
-		return invalidFile("Lembar kerja pertama tidak ditemukan.")
-	}
 	rc, err := zf.Open()
 	if err != nil {
-		return invalidFile("Lembar kerja pertama tidak dapat dibaca.")
+		return invalidFile("violationtype.file.sheet_unreadable")
 	}
 	defer rc.Close()
-	dec := xml.NewDecoder(io.LimitReader(rc, maxUncompressed))
+	dec := xml.NewDecoder(io.LimitReader(rc, maxImportXML))
 	rowNum, cellRef, cellCol, cellRow := 0, "", 0, 0
 	for {
 		tok, err := dec.Token()
@@ -355,7 +435,7 @@ func markFormulas(zr *zip.Reader, sheetPath string, rows []ImportRow, cols [numC
 			return nil
 		}
 		if err != nil {
-			return invalidFile("Lembar kerja pertama rusak (XML tidak valid).")
+			return invalidFile("violationtype.file.sheet_bad_xml")
 		}
 		se, ok := tok.(xml.StartElement)
 		if !ok {
@@ -399,66 +479,76 @@ func markFormulas(zr *zip.Reader, sheetPath string, rows []ImportRow, cols [numC
 	}
 }
 
-// Template builds the import template: the header row and example rows on
-// the first sheet, instructions on a second.
-func Template() ([]byte, error) {
-	f := excelize.NewFile()
-	defer f.Close()
-	const sheet = "Jenis Pelanggaran"
-	if err := f.SetSheetName("Sheet1", sheet); err != nil {
-		return nil, err
-	}
-	rows := [][]any{
-		{"kategori", "nama", "poin", "sanksi", "deskripsi"},
-		{"Ringan", "Tidak memakai kaos kaki sesuai ketentuan", 3, "Teguran lisan", "Kaos kaki berwarna atau tidak memakai kaos kaki."},
-		{"Sedang", "Membawa makanan ke laboratorium", 10, "Teguran tertulis", ""},
-		{"Berat", "Merusak peralatan laboratorium dengan sengaja", 50, "Mengganti kerugian dan panggilan orang tua", ""},
-	}
-	for i, r := range rows {
-		cell, _ := excelize.CoordinatesToCellName(1, i+1)
-		if err := f.SetSheetRow(sheet, cell, &r); err != nil {
-			return nil, err
+// examplePrefixes mark the template's example rows: a row whose name
+// starts with one is skipped, so a template uploaded unchanged creates
+// nothing.
+var examplePrefixes = []string{"contoh:", "example:"}
+
+// isExample reports whether name marks an example row.
+func isExample(name string) bool {
+	n := strings.ToLower(strings.TrimSpace(name))
+	for _, p := range examplePrefixes {
+		if strings.HasPrefix(n, p) {
+			return true
 		}
 	}
-	bold, err := f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true}, Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"#E7F5FF"}}})
+	return false
+}
+
+// Template builds the import template in lang: the header row and example
+// rows (marked, never imported) on the first sheet, instructions on a
+// second. The header names are the Indonesian ones in every language (the
+// import reads both).
+func Template(lang locale.Lang) ([]byte, error) {
+	t := func(key string, kv ...any) string { return locale.Render(lang, key, locale.Params(kv...)) }
+	b, err := xlsxw.New()
 	if err != nil {
 		return nil, err
 	}
-	if err := f.SetCellStyle(sheet, "A1", "E1", bold); err != nil {
+	defer b.Close()
+	sheet, err := b.Sheet(t("violationtype.template.sheet"))
+	if err != nil {
 		return nil, err
 	}
-	for col, w := range map[string]float64{"A": 14, "B": 48, "C": 8, "D": 40, "E": 48} {
-		if err := f.SetColWidth(sheet, col, col, w); err != nil {
+	if err := sheet.Header(
+		xlsxw.Column{Title: "kategori", Width: 14}, xlsxw.Column{Title: "nama", Width: 56}, xlsxw.Column{Title: "poin", Width: 8},
+		xlsxw.Column{Title: "sanksi", Width: 40}, xlsxw.Column{Title: "deskripsi", Width: 48},
+	); err != nil {
+		return nil, err
+	}
+	ex := t("violationtype.template.example_prefix") + " "
+	for _, r := range [][]any{
+		{t("violationtype.template.example1_category"), ex + t("violationtype.template.example1_name"), 3,
+			t("violationtype.template.example1_sanction"), t("violationtype.template.example1_description")},
+		{t("violationtype.template.example2_category"), ex + t("violationtype.template.example2_name"), 10,
+			t("violationtype.template.example2_sanction"), ""},
+		{t("violationtype.template.example3_category"), ex + t("violationtype.template.example3_name"), 50,
+			t("violationtype.template.example3_sanction"), ""},
+	} {
+		if err := sheet.SetRow(r...); err != nil {
 			return nil, err
 		}
 	}
-	if err := f.SetPanes(sheet, &excelize.Panes{Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft"}); err != nil {
+	help, err := b.Sheet(t("violationtype.template.help_sheet"))
+	if err != nil {
 		return nil, err
 	}
-	const help = "Petunjuk"
-	if _, err := f.NewSheet(help); err != nil {
-		return nil, err
-	}
-	notes := []string{
-		"Petunjuk impor jenis pelanggaran",
+	for _, n := range []string{
+		t("violationtype.template.help_title"),
 		"",
-		"1. Isi lembar pertama (\"Jenis Pelanggaran\"); hanya lembar pertama yang dibaca. Baris contoh boleh dihapus.",
-		"2. Kolom wajib: kategori, nama, poin. Kolom sanksi dan deskripsi boleh kosong. Judul kolom boleh bahasa Inggris: category, name, points, sanction, description.",
-		fmt.Sprintf("3. Poin: bilangan bulat 0–%d, ditulis sebagai nilai, bukan rumus.", MaxPoints),
-		"4. Kategori yang belum ada dibuat otomatis (huruf besar/kecil dan spasi diabaikan saat mencocokkan).",
-		"5. Jenis dengan nama yang sama dalam kategori yang sama (di berkas atau yang sudah tersimpan) dilewati.",
-		"6. Jenis sistem (Alpha, Terlambat) tidak dapat dibuat lewat impor.",
-		fmt.Sprintf("7. Batas: berkas %d MB, %d baris data.", MaxImportBytes>>20, MaxImportRows),
-	}
-	for i, n := range notes {
-		if err := f.SetCellStr(help, "A"+strconv.Itoa(i+1), n); err != nil {
+		t("violationtype.template.help_examples", "prefix", strings.TrimSpace(ex)),
+		t("violationtype.template.help_sheet_only"),
+		t("violationtype.template.help_columns"),
+		t("violationtype.template.help_points", "max", MaxPoints),
+		t("violationtype.template.help_categories"),
+		t("violationtype.template.help_duplicates"),
+		t("violationtype.template.help_system"),
+		t("violationtype.template.help_check"),
+		t("violationtype.template.help_limits", "mb", MaxImportBytes>>20, "rows", MaxImportRows),
+	} {
+		if err := help.SetRow(n); err != nil {
 			return nil, err
 		}
 	}
-	f.SetActiveSheet(0)
-	buf, err := f.WriteToBuffer()
-	if err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return b.Bytes()
 }
