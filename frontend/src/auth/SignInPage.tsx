@@ -9,6 +9,7 @@ import type { Me } from '@/api/types';
 import { LanguageSwitch } from '@/components/LanguageSwitch';
 import { TodayInJakarta } from '@/components/TodayInJakarta';
 import { applyServerErrors } from '@/components/serverErrors';
+import { usePublicSchool } from '@/features/settings/hooks';
 import { authApi } from './api';
 import { safeNext } from './RequireAuth';
 import { meQueryKey } from './session';
@@ -25,6 +26,7 @@ export function SignInPage() {
   const qc = useQueryClient();
   const next = safeNext(params.get('next'));
   const [error, setError] = useState<string | null>(null);
+  const school = usePublicSchool();
 
   const form = useForm<SignInValues>({
     mode: 'controlled',
@@ -67,6 +69,11 @@ export function SignInPage() {
               <Title order={1} size="h2">
                 {t('app.name')}
               </Title>
+              {school.data?.name && (
+                <Text fw={600} size="lg" ta="center" data-testid="sign-in-school">
+                  {school.data.name}
+                </Text>
+              )}
               <Text c="dimmed" size="sm" ta="center">
                 {t('signIn.subtitle')}
               </Text>

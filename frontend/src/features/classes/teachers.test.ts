@@ -7,7 +7,7 @@ const user = (id: number, name: string): User => ({
   id, name, username: `u${id}`, role: 'wali_kelas', email: '', phone: '', active: true, last_login_at: null, created_at: '', updated_at: '',
 });
 const cls = (id: number, name: string, teacher: User | null): SchoolClass => ({
-  id, name, grade: 10, grade_label: 'X', academic_year: '2026/2027', source_id: null, department_id: 1, department_code: 'TKJ',
+  id, name, grade: 10, grade_label: 'X', level: 'sma', academic_year: '2026/2027', source_id: null, department_id: 1, department_code: 'TKJ',
   department_name: 'Teknik', student_count: 30, homeroom_teacher: teacher && { id: teacher.id, name: teacher.name, username: teacher.username },
 });
 

@@ -16,14 +16,18 @@ export interface StudentAffairsInput {
 }
 
 export type TestKind =
-  | 'bad_url' | 'dns' | 'refused' | 'timeout' | 'tls' | 'network' | 'unauthorized' | 'forbidden'
+  | 'bad_url' | 'dns' | 'refused' | 'timeout' | 'tls' | 'network' | 'not_http' | 'local' | 'unauthorized' | 'forbidden'
   | 'not_found' | 'http_status' | 'not_json' | 'wrong_shape' | 'not_configured';
 
+/** The outcome of "Test connection"; `error` is in the UI language and never quotes the remote side. */
 export interface StudentAffairsTest {
   ok: boolean;
   count?: number;
   error?: string;
+  error_code?: string;
   kind?: TestKind;
+  /** The HTTP status the source answered, when it answered one. */
+  status?: number;
 }
 
 export interface SchoolProfile {
@@ -40,7 +44,14 @@ export interface SchoolProfile {
   updated_at?: string;
 }
 
+/** GET /school/public: what the sign-in page may show before anyone signs in. */
+export interface PublicSchool {
+  name: string;
+  logo_url: string | null;
+}
+
 export const settingsApi = {
+  publicSchool: (signal?: AbortSignal) => api.get<PublicSchool>('/school/public', undefined, signal),
   studentAffairs: (signal?: AbortSignal) => api.get<StudentAffairs>('/settings/student-affairs', undefined, signal),
   saveStudentAffairs: (input: StudentAffairsInput) => api.put<StudentAffairs>('/settings/student-affairs', input),
   /** Tests the given URL/token (an absent token means the stored one). */

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { formatDate } from '@/lib/dates';
-import { currentYearStart, parseMonthDay, studentAffairsPayload, testPayload } from './form';
+import {
+  currentYearStart,
+  formatMonthDay,
+  monthDayToPickerValue,
+  normalizeNip,
+  parseMonthDay,
+  pickerValueToMonthDay,
+  studentAffairsPayload,
+  testPayload,
+} from './form';
 
 describe('student-affairs payloads', () => {
   it('keeps the stored token unless it was replaced', () => {
@@ -35,5 +44,22 @@ describe('academic-year start', () => {
     expect(currentYearStart('02-29', '2026-11-22')).toBe('2026-03-01');
     expect(currentYearStart('x', '2026-11-22')).toBe('');
     expect(formatDate(currentYearStart('07-01', '2026-11-22'), 'date', 'id')).toBe('1 Juli 2026');
+  });
+});
+
+describe('school profile helpers', () => {
+  it('takes a NIP typed in groups as its digits', () => {
+    expect(normalizeNip('19720315 200003 1 002')).toBe('197203152000031002');
+    expect(normalizeNip(' 19720315.200003-1\u00a0002 ')).toBe('197203152000031002');
+  });
+  it('shows the academic-year start day first, month by name', () => {
+    expect(formatMonthDay('07-01', 'id')).toBe('1 Juli');
+    expect(formatMonthDay('07-15', 'en')).toBe('15 July');
+    expect(formatMonthDay('13-01', 'id')).toBe('');
+  });
+  it('round-trips the date picker value, 29 February included', () => {
+    expect(monthDayToPickerValue('02-29')).toBe('2024-02-29');
+    expect(pickerValueToMonthDay('2024-07-01')).toBe('07-01');
+    expect(pickerValueToMonthDay(null)).toBe('');
   });
 });

@@ -1,3 +1,7 @@
+import dayjs from 'dayjs';
+import 'dayjs/locale/id';
+import 'dayjs/locale/en';
+
 /** Pure helpers of the settings forms (unit-tested). */
 
 /** What PUT /settings/student-affairs gets: the token only when it was replaced. */
@@ -39,4 +43,26 @@ export function currentYearStart(mmdd: string, today: string): string {
   // 29 February in a year without one: the 1st of March.
   if (start === '02-29' && !(year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0))) return `${year}-03-01`;
   return `${year}-${start}`;
+}
+
+/** A NIP as typed in groups ("19720315 200003 1 002") reduced to its digits; the server does the same. */
+export function normalizeNip(v: string): string {
+  return v.replace(/[\s.-]/g, '');
+}
+
+/** "07-01" as the date picker's value: that day in a leap year (so 29 February can be chosen). */
+export function monthDayToPickerValue(mmdd: string): string | null {
+  return parseMonthDay(mmdd) ? `2024-${mmdd.trim()}` : null;
+}
+
+/** The picker's "2024-07-01" back to "07-01". */
+export function pickerValueToMonthDay(v: string | null): string {
+  const m = /^\d{4}-(\d{2}-\d{2})/.exec(v ?? '');
+  return m?.[1] ?? '';
+}
+
+/** "07-01" as people say it: "1 Juli" (id), "1 July" (en); '' when invalid. */
+export function formatMonthDay(mmdd: string, lang: string): string {
+  const v = monthDayToPickerValue(mmdd);
+  return v ? dayjs(v).locale(lang.startsWith('en') ? 'en' : 'id').format('D MMMM') : '';
 }

@@ -4,6 +4,7 @@ import { settingsApi, type SchoolProfile, type StudentAffairsInput } from './api
 export const settingsKeys = {
   studentAffairs: ['settings', 'student-affairs'] as const,
   school: ['settings', 'school'] as const,
+  publicSchool: ['school', 'public'] as const,
 };
 
 export function useStudentAffairs() {
@@ -31,5 +32,16 @@ export function useSaveSchoolProfile() {
   return useMutation({
     mutationFn: (p: SchoolProfile) => settingsApi.saveSchool(p),
     onSuccess: (saved) => qc.setQueryData(settingsKeys.school, saved),
+  });
+}
+
+/** The school's name for the sign-in page; a failure only leaves the name out. */
+export function usePublicSchool() {
+  return useQuery({
+    queryKey: settingsKeys.publicSchool,
+    queryFn: ({ signal }) => settingsApi.publicSchool(signal),
+    staleTime: 5 * 60_000,
+    retry: false,
+    throwOnError: false,
   });
 }

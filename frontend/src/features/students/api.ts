@@ -1,7 +1,7 @@
 import { api } from '@/api/client';
 import type { List, Page } from '@/api/types';
 import { studentsQuery, type StudentFilters } from './filters';
-import type { Department, SchoolClass, Student, StudentSync } from './types';
+import type { Department, SchoolClass, Student, StudentSync, SyncReadiness } from './types';
 
 export const studentsApi = {
   list: (f: StudentFilters, perPage: number, signal?: AbortSignal) => api.get<Page<Student>>('/students', studentsQuery(f, perPage), signal),
@@ -11,6 +11,8 @@ export const studentsApi = {
   class: (id: number, signal?: AbortSignal) => api.get<SchoolClass>(`/classes/${id}`, undefined, signal),
   startSync: () => api.post<StudentSync>('/students/sync'),
   sync: (id: number, signal?: AbortSignal) => api.get<StudentSync>(`/students/sync/${id}`, undefined, signal),
+  /** Whether a sync can run (a student-affairs URL is set); never the URL itself. */
+  syncStatus: (signal?: AbortSignal) => api.get<SyncReadiness>('/students/sync/status', undefined, signal),
   latestSync: (signal?: AbortSignal) => api.get<StudentSync | null>('/students/sync/latest', undefined, signal),
   syncs: (perPage: number, signal?: AbortSignal) => api.get<Page<StudentSync>>('/students/syncs', { per_page: perPage }, signal),
 };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { apiUrl } from '@/api/client';
 import { changeFilters, DEFAULT_FILTERS, filtersFromSearch, filtersToSearch, studentsQuery } from './filters';
+import { gradeLabel, gradesOf } from './types';
 import { initials } from '@/lib/names';
 
 describe('student filters', () => {
@@ -15,7 +16,7 @@ describe('student filters', () => {
       page: 3,
     });
     expect(filtersFromSearch(new URLSearchParams('grade=12&active=false'))).toMatchObject({ grade: 12, active: 'false' });
-    expect(filtersFromSearch(new URLSearchParams('department_id=-1&grade=9&class_id=abc&page=0&active=maybe'))).toEqual(DEFAULT_FILTERS);
+    expect(filtersFromSearch(new URLSearchParams('department_id=-1&grade=13&class_id=abc&page=0&active=maybe'))).toEqual(DEFAULT_FILTERS);
   });
 
   it('writes only what differs from the defaults, and round-trips', () => {
@@ -43,5 +44,19 @@ describe('student filters', () => {
     expect(initials('  siti  nur  aisyah ')).toBe('SA');
     expect(initials('Ahmad')).toBe('A');
     expect(initials('')).toBe('?');
+  });
+});
+
+describe('grades of every school level', () => {
+  it('reads junior high and primary grades, as numbers or Roman numerals', () => {
+    expect(filtersFromSearch(new URLSearchParams('grade=VII')).grade).toBe(7);
+    expect(filtersFromSearch(new URLSearchParams('grade=9')).grade).toBe(9);
+    expect(filtersFromSearch(new URLSearchParams('grade=1')).grade).toBe(1);
+    expect(gradeLabel(8)).toBe('VIII');
+    expect(gradeLabel(12)).toBe('XII');
+    expect(gradeLabel(0)).toBe('');
+  });
+  it('offers only the grades the school has', () => {
+    expect(gradesOf([{ grade: 9 }, { grade: 7 }, { grade: 7 }, { grade: 8 }])).toEqual([7, 8, 9]);
   });
 });

@@ -1,5 +1,5 @@
 import type { QueryValue } from '@/api/client';
-import { GRADES, type Grade } from './types';
+import { parseGrade, type Grade } from './types';
 
 /** The students list's filters, as kept in the page's URL (?q=&department_id=&grade=&class_id=&active=&page=). */
 export interface StudentFilters {
@@ -20,12 +20,7 @@ function positiveInt(v: string | null): number | null {
   return n > 0 && Number.isSafeInteger(n) ? n : null;
 }
 
-function grade(v: string | null): Grade | null {
-  const roman: Record<string, Grade> = { X: 10, XI: 11, XII: 12 };
-  if (!v) return null;
-  const n = roman[v.toUpperCase()] ?? Number(v);
-  return (GRADES as readonly number[]).includes(n) ? (n as Grade) : null;
-}
+const grade = parseGrade;
 
 /**
  * Reads the filters from the page's URL. `active` defaults to "true" (active students);

@@ -14,6 +14,7 @@ export const schoolKeys = {
   syncs: ['student-syncs'] as const,
   sync: (id: number) => ['student-syncs', 'one', id] as const,
   latestSync: ['student-syncs', 'latest'] as const,
+  syncReadiness: ['student-syncs', 'readiness'] as const,
   syncHistory: (perPage: number) => ['student-syncs', 'history', perPage] as const,
 };
 
@@ -39,6 +40,11 @@ export function useClasses() {
 
 export function useClass(id: number | null) {
   return useQuery({ queryKey: schoolKeys.class(id ?? 0), queryFn: ({ signal }) => studentsApi.class(id!, signal), enabled: id !== null });
+}
+
+/** Whether a sync can run; only for users with students.sync. */
+export function useSyncReadiness(enabled = true) {
+  return useQuery({ queryKey: schoolKeys.syncReadiness, queryFn: ({ signal }) => studentsApi.syncStatus(signal), enabled, staleTime: 30_000 });
 }
 
 /** The newest sync run (null before any); only for users with students.sync. */

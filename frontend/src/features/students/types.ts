@@ -1,12 +1,27 @@
 /** Wire types of the school data (server/internal/api/openapi/school.json). */
 
-export type Grade = 10 | 11 | 12;
-export const GRADES: readonly Grade[] = [10, 11, 12];
-const GRADE_LABELS: Record<Grade, string> = { 10: 'X', 11: 'XI', 12: 'XII' };
+/** A class's grade: primary (SD) 1–6, junior high (SMP) 7–9, senior high (SMA/SMK) 10–12. */
+export type Grade = 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12;
+export const GRADES: readonly Grade[] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
+const ROMAN = ['', 'I', 'II', 'III', 'IV', 'V', 'VI', 'VII', 'VIII', 'IX', 'X', 'XI', 'XII'];
 
-/** 10 → "X"; unknown or null → "". */
+/** Schools write grades in Roman numerals at every level: 7 → "VII", 10 → "X"; unknown or null → "". */
 export function gradeLabel(grade: number | null | undefined): string {
-  return grade === 10 || grade === 11 || grade === 12 ? GRADE_LABELS[grade] : '';
+  return grade && Number.isInteger(grade) && grade >= 1 && grade <= 12 ? (ROMAN[grade] ?? '') : '';
+}
+
+/** "VII", "7" or "kelas 7" → 7; anything else null. */
+export function parseGrade(v: string | null | undefined): Grade | null {
+  const s = (v ?? '').trim().toUpperCase().replace(/^KELAS\s*/, '');
+  if (!s) return null;
+  const i = ROMAN.indexOf(s);
+  const n = i > 0 ? i : /^\d+$/.test(s) ? Number(s) : NaN;
+  return (GRADES as readonly number[]).includes(n) ? (n as Grade) : null;
+}
+
+/** The grades the school's classes have, ascending: the grade filter offers only those. */
+export function gradesOf(classes: readonly { grade: number }[]): Grade[] {
+  return [...new Set(classes.map((c) => c.grade))].filter((g): g is Grade => (GRADES as readonly number[]).includes(g)).sort((a, b) => a - b);
 }
 
 export interface Department {
@@ -28,7 +43,10 @@ export interface SchoolClass {
   id: number;
   name: string;
   grade: Grade;
-  grade_label: 'X' | 'XI' | 'XII';
+  /** I–XII. */
+  grade_label: string;
+  /** School level: sd (1–6), smp (7–9), sma (10–12). */
+  level: 'sd' | 'smp' | 'sma';
   academic_year: string;
   source_id: number | null;
   department_id: number | null;
@@ -101,4 +119,11 @@ export interface StudentSync {
   progress: number;
   error?: string;
   result: SyncResult | null;
+}
+
+/** GET /students/sync/status. */
+export interface SyncReadiness {
+  configured: boolean;
+  /** Daily "HH:MM" (Jakarta), or "". */
+  schedule: string;
 }

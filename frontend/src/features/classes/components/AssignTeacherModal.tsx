@@ -81,9 +81,13 @@ export function AssignTeacherModal({ cls, classes, onClose }: { cls: SchoolClass
             disabled={!canList}
             nothingFoundMessage={t('assign.nothingFound')}
             error={fieldError}
+            // Not autofocused: a searchable Select opens its list on focus, which then covered the
+            // buttons before anyone asked for it. Focusing it (click or Tab) selects the shown
+            // name, so typing searches afresh instead of landing in the middle of that name.
+            onFocus={(e) => e.currentTarget.select()}
+            onClick={(e) => e.currentTarget.select()}
             comboboxProps={{ withinPortal: true }}
             data-testid="teacher-select"
-            data-autofocus
           />
           {!canList && (
             <Alert color="gray" icon={<IconInfoCircle />} data-testid="teacher-select-hint">

@@ -7,7 +7,7 @@ import { IconUserEdit } from '@tabler/icons-react';
 import { useSession } from '@/auth/session';
 import { PageHeader } from '@/components/PageHeader';
 import { useClasses, useDepartments } from '@/features/students/hooks';
-import { GRADES, gradeLabel, type Grade, type SchoolClass } from '@/features/students/types';
+import { gradeLabel, gradesOf, type Grade, type SchoolClass } from '@/features/students/types';
 import { AssignTeacherModal } from '../components/AssignTeacherModal';
 
 export default function ClassesPage() {
@@ -45,7 +45,7 @@ export default function ClassesPage() {
             <Select
               label={t('filters.grade')}
               placeholder={t('filters.allGrades')}
-              data={GRADES.map((g) => ({ value: String(g), label: gradeLabel(g) }))}
+              data={gradesOf(all).map((g) => ({ value: String(g), label: gradeLabel(g) }))}
               value={grade ? String(grade) : null}
               onChange={(v) => setGrade(v ? (Number(v) as Grade) : null)}
               clearable

@@ -1,20 +1,25 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useForm } from '@mantine/form';
-import { Alert, Button, Card, Fieldset, Group, NumberInput, SimpleGrid, Stack, Text, TextInput, Textarea, Title } from '@mantine/core';
-import { IconAlertCircle, IconLock } from '@tabler/icons-react';
+import { Alert, Button, Card, Group, NumberInput, SimpleGrid, Stack, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { DatePickerInput } from '@mantine/dates';
+import { IconAlertCircle, IconCalendar } from '@tabler/icons-react';
 import { useSession } from '@/auth/session';
 import { applyServerErrors, notifySuccess } from '@/components/serverErrors';
 import { PageLoader } from '@/components/PageLoader';
+import { ViewOnlyList, ViewOnlyNotice } from '@/components/ViewOnly';
 import { todayInJakarta } from '@/lib/dates';
 import { useFormatDate } from '@/lib/useFormatDate';
 import type { SchoolProfile } from '../api';
-import { currentYearStart, parseMonthDay } from '../form';
+import { currentYearStart, formatMonthDay, monthDayToPickerValue, normalizeNip, parseMonthDay, pickerValueToMonthDay } from '../form';
 import { useSaveSchoolProfile, useSchoolProfile } from '../hooks';
 
-/** The school profile: read with settings.view, edited with settings.manage. */
+/**
+ * The school profile: edited with settings.manage; with settings.view only it is shown as
+ * legible text under a single "view only" mark, not as greyed-out inputs.
+ */
 export function SchoolProfileSection() {
-  const { t } = useTranslation('settings');
+  const { t, i18n } = useTranslation('settings');
   const { t: tc } = useTranslation();
   const fmt = useFormatDate();
   const { can } = useSession();
@@ -37,7 +42,7 @@ export function SchoolProfileSection() {
     },
     validate: {
       name: (v) => (v.trim() ? null : tc('validation.required')),
-      principal_nip: (v) => (v.trim() === '' || /^\d{18}$/.test(v.trim()) ? null : t('school.nipInvalid')),
+      principal_nip: (v) => (normalizeNip(v) === '' || /^\d{18}$/.test(normalizeNip(v)) ? null : t('school.nipInvalid')),
       academic_year_start: (v) => (parseMonthDay(v) ? null : t('school.yearStartInvalid')),
     },
   });
@@ -55,6 +60,7 @@ export function SchoolProfileSection() {
   const submit = (v: SchoolProfile) => {
     setError(null);
     const trimmed = Object.fromEntries(Object.entries(v).map(([k, x]) => [k, typeof x === 'string' ? x.trim() : x])) as unknown as SchoolProfile;
+    trimmed.principal_nip = normalizeNip(trimmed.principal_nip);
     save.mutate(trimmed, {
       onSuccess: () => notifySuccess(t('school.saved')),
       onError: (err) => setError(applyServerErrors(form, err, tc)),
@@ -76,21 +82,14 @@ export function SchoolProfileSection() {
                 {t('school.description')}
               </Text>
             </div>
-            {!canEdit && (
-              <Group gap={4}>
-                <IconLock size={16} />
-                <Text size="sm" c="dimmed">
-                  {t('readOnly')}
-                </Text>
-              </Group>
-            )}
+            {!canEdit && <ViewOnlyNotice />}
           </Group>
           {error && (
             <Alert color="red" icon={<IconAlertCircle />} role="alert">
               {error}
             </Alert>
           )}
-          <Fieldset variant="unstyled" disabled={!canEdit}>
+          {canEdit ? (
             <Stack gap="md">
               <TextInput label={t('school.name')} required {...form.getInputProps('name')} />
               <Textarea label={t('school.address')} autosize minRows={2} {...form.getInputProps('address')} />
@@ -102,21 +101,50 @@ export function SchoolProfileSection() {
                   label={t('school.principalNip')}
                   description={t('school.nipHint')}
                   inputMode="numeric"
-                  maxLength={18}
+                  maxLength={30}
                   styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
                   {...form.getInputProps('principal_nip')}
+                  onBlur={(e) => form.setFieldValue('principal_nip', normalizeNip(e.currentTarget.value))}
+                  data-testid="school-nip"
                 />
-                <TextInput
+                <DatePickerInput
                   label={t('school.yearStart')}
                   description={yearStart ? t('school.yearStartNow', { date: fmt(yearStart, 'date') }) : t('school.yearStartHint')}
-                  placeholder="07-01"
-                  maxLength={5}
-                  {...form.getInputProps('academic_year_start')}
+                  leftSection={<IconCalendar size={18} aria-hidden />}
+                  valueFormat="D MMMM"
+                  monthLabelFormat="MMMM"
+                  maxLevel="month"
+                  minDate="2024-01-01"
+                  maxDate="2024-12-31"
+                  value={monthDayToPickerValue(form.getValues().academic_year_start)}
+                  onChange={(v) => form.setFieldValue('academic_year_start', pickerValueToMonthDay(v))}
+                  error={form.errors.academic_year_start}
+                  data-testid="school-year-start"
                 />
                 <NumberInput label={t('school.lessonHours')} min={1} max={16} allowDecimal={false} clampBehavior="none" {...form.getInputProps('lesson_hours_per_day')} />
               </SimpleGrid>
             </Stack>
-          </Fieldset>
+          ) : (
+            <Stack gap="md" data-testid="school-profile-view">
+              <ViewOnlyList
+                cols={1}
+                fields={[
+                  { label: t('school.name'), value: data.name },
+                  { label: t('school.address'), value: data.address },
+                ]}
+              />
+              <ViewOnlyList
+                fields={[
+                  { label: t('school.phone'), value: data.phone },
+                  { label: t('school.bkCoordinator'), value: data.bk_coordinator_name },
+                  { label: t('school.principal'), value: data.principal_name },
+                  { label: t('school.principalNip'), value: data.principal_nip },
+                  { label: t('school.yearStart'), value: formatMonthDay(data.academic_year_start, i18n.resolvedLanguage ?? 'id') },
+                  { label: t('school.lessonHours'), value: String(data.lesson_hours_per_day) },
+                ]}
+              />
+            </Stack>
+          )}
           {canEdit && (
             <Group gap="sm">
               <Button type="submit" loading={save.isPending} disabled={!form.isDirty()} data-testid="school-save">

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useForm } from '@mantine/form';
 import { ActionIcon, Alert, Button, Card, CopyButton, Divider, Group, Stack, Switch, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import { TimePicker } from '@mantine/dates';
 import { IconAlertCircle, IconCheck, IconCopy, IconPlugConnected, IconReplace, IconX } from '@tabler/icons-react';
 import { applyServerErrors, errorMessage, notifySuccess } from '@/components/serverErrors';
 import { PageLoader } from '@/components/PageLoader';
@@ -19,7 +20,7 @@ interface Values {
 
 /** The student-affairs connection (URL, token, daily schedule), its test, and the sync. */
 export function StudentAffairsSection() {
-  const { t } = useTranslation('settings');
+  const { t, i18n } = useTranslation('settings');
   const { t: tc } = useTranslation();
   const fmt = useFormatDate();
   const stored = useStudentAffairs();
@@ -175,7 +176,8 @@ export function StudentAffairsSection() {
                 data-testid="sa-schedule-on"
               />
               {form.getValues().scheduleOn && (
-                <TextInput type="time" label={t('integrations.scheduleTime')} w={140} {...form.getInputProps('schedule')} data-testid="sa-schedule" />
+                // 24-hour time in both languages (a native time input shows "06:00 AM" in some browsers).
+                <TimePicker format="24h" label={t('integrations.scheduleTime')} w={140} {...form.getInputProps('schedule')} data-testid="sa-schedule" />
               )}
             </Group>
             <Group gap="sm" wrap="wrap">
@@ -194,16 +196,18 @@ export function StudentAffairsSection() {
             {outcome &&
               (outcome.ok ? (
                 <Alert color="teal" icon={<IconCheck />} title={t('integrations.testOk')} data-testid="sa-test-result" data-ok="true">
-                  {t('integrations.testCount', { n: (outcome.count ?? 0).toLocaleString('id-ID') })}
+                  {t('integrations.testCount', { n: (outcome.count ?? 0).toLocaleString(i18n.resolvedLanguage === 'en' ? 'en-US' : 'id-ID') })}
                 </Alert>
               ) : (
-                <Alert color="red" icon={<IconAlertCircle />} title={t('integrations.testFailed')} data-testid="sa-test-result" data-ok="false">
+                <Alert
+                  color="red"
+                  icon={<IconAlertCircle />}
+                  title={t('integrations.testFailed')}
+                  data-testid="sa-test-result"
+                  data-ok="false"
+                  data-kind={outcome.kind}
+                >
                   <Text size="sm">{outcome.error}</Text>
-                  {outcome.kind && (
-                    <Text size="xs" c="dimmed" mt={4} ff="monospace">
-                      {outcome.kind}
-                    </Text>
-                  )}
                 </Alert>
               ))}
           </Stack>

@@ -2,12 +2,13 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { Anchor, Badge, Card, Grid, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { IconArrowLeft } from '@tabler/icons-react';
+import { IconArrowLeft, IconBrandWhatsapp, IconPhone } from '@tabler/icons-react';
 import { NotFoundPage } from '@/components/errors';
 import { PageLoader } from '@/components/PageLoader';
 import { useFormatDate } from '@/lib/useFormatDate';
 import { StudentAvatar } from '../components/StudentAvatar';
 import { useClass, useStudent } from '../hooks';
+import { phoneLinks } from '../phone';
 import { gradeLabel } from '../types';
 
 function Field({ label, value, testId }: { label: string; value: ReactNode; testId?: string }) {
@@ -34,6 +35,31 @@ function Section({ title, children, fill = false }: { title: string; children: R
         {children}
       </SimpleGrid>
     </Card>
+  );
+}
+
+/** A phone number as tap-to-call, with a WhatsApp link for mobile numbers. */
+function Phone({ number, testId }: { number: string; testId?: string }) {
+  const { t } = useTranslation('students');
+  const links = phoneLinks(number);
+  if (!links) return <>{number}</>;
+  return (
+    <Group gap="xs" wrap="wrap" component="span" data-testid={testId}>
+      <Anchor href={links.tel} size="sm" fw={500} aria-label={t('phone.call', { number })}>
+        <Group gap={4} component="span" wrap="nowrap">
+          <IconPhone size={14} aria-hidden />
+          {number}
+        </Group>
+      </Anchor>
+      {links.whatsapp && (
+        <Anchor href={links.whatsapp} target="_blank" rel="noopener noreferrer" size="sm" c="teal.8" aria-label={t('phone.whatsapp', { number })}>
+          <Group gap={4} component="span" wrap="nowrap">
+            <IconBrandWhatsapp size={14} aria-hidden />
+            WhatsApp
+          </Group>
+        </Anchor>
+      )}
+    </Group>
   );
 }
 
@@ -91,7 +117,7 @@ export default function StudentPage() {
             <Field label={t('fields.gender')} value={s.gender ? t(`gender.${s.gender}`) : ''} />
             <Field label={t('fields.birth')} value={birth} testId="student-birth" />
             <Field label={t('fields.address')} value={s.address} />
-            <Field label={t('fields.phone')} value={s.phone} />
+            <Field label={t('fields.phone')} value={s.phone && <Phone number={s.phone} testId="student-phone" />} />
             <Field label={t('fields.email')} value={s.email} />
           </Section>
         </Grid.Col>
@@ -116,7 +142,7 @@ export default function StudentPage() {
             </Section>
             <Section title={t('sections.parent')}>
               <Field label={t('fields.parentName')} value={s.parent_name} />
-              <Field label={t('fields.parentPhone')} value={s.parent_phone} />
+              <Field label={t('fields.parentPhone')} value={s.parent_phone && <Phone number={s.parent_phone} testId="student-parent-phone" />} />
             </Section>
           </Stack>
         </Grid.Col>

@@ -10,7 +10,7 @@ import { SyncButton } from '../components/SyncButton';
 import { StudentAvatar } from '../components/StudentAvatar';
 import { changeFilters, filtersFromSearch, filtersToSearch, type StudentFilters } from '../filters';
 import { useClasses, useDepartments, useStudents } from '../hooks';
-import { GRADES, gradeLabel, type Grade, type Student } from '../types';
+import { gradeLabel, gradesOf, type Grade, type Student } from '../types';
 import { ListPager } from '@/components/ListPager';
 
 const PER_PAGE = 25;
@@ -102,7 +102,7 @@ export default function StudentsPage() {
           <Select
             label={t('filters.grade')}
             placeholder={t('filters.allGrades')}
-            data={GRADES.map((g) => ({ value: String(g), label: gradeLabel(g) }))}
+            data={gradesOf(classes.data?.data ?? []).map((g) => ({ value: String(g), label: gradeLabel(g) }))}
             value={filters.grade ? String(filters.grade) : null}
             onChange={(v) => update({ grade: v ? (Number(v) as Grade) : null, classId: null })}
             clearable
