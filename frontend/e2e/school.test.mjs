@@ -82,9 +82,17 @@ test('school: integrations — a wrong token is reported, the right one counts t
   await expectVisible(page.getByText('Nomor telepon tidak valid.'), 'server field error at the phone field');
   assertEqual(await page.getByLabel('Telepon').getAttribute('aria-invalid'), 'true', 'phone marked invalid');
   await page.getByLabel('Telepon').fill('022-1234567');
-  await page.getByLabel('NIP kepala sekolah').fill('196805121990031004');
+  // A NIP typed in its usual groups is taken as its 18 digits, not refused.
+  await page.getByLabel('NIP kepala sekolah').fill('19680512 199003 1 004');
   await page.getByTestId('school-save').click();
   await expectVisible(page.getByText('Profil sekolah disimpan.'), 'profile saved');
+  assertEqual((await apiCall(page, 'GET', '/api/v1/settings/school')).body.principal_nip, '196805121990031004', 'NIP stored as digits');
+  // The academic-year start is a day-month date, Indonesian order.
+  assertEqual(await page.getByTestId('school-year-start').innerText(), '1 Juli', 'academic year start shown as day month');
+  // The sign-in page now names the school.
+  const anon = await newPage(ctx);
+  await anon.goto('/sign-in');
+  await expectVisible(anon.getByTestId('sign-in-school').getByText('SMK Negeri 1 Contoh'), 'school name on the sign-in page');
   await shot(page, 'school-00-settings-school');
   await page.getByTestId('settings-tab-integrations').click();
   await page.waitForURL(/\/settings\/integrations$/);
@@ -96,7 +104,19 @@ test('school: integrations — a wrong token is reported, the right one counts t
   await expectVisible(result.and(page.locator('[data-ok="false"]')), 'failed test');
   const failure = await result.innerText();
   assert(/401|token|ditolak/i.test(failure), `wrong token reported: ${failure}`);
-  assert(failure.includes('unauthorized'), `error kind shown: ${failure}`);
+  assertEqual(await result.getAttribute('data-kind'), 'unauthorized', 'error kind');
+
+  // A source answering with a server error is described in Tatib's words, never quoted.
+  const leaky = await apiCall(page, 'POST', '/api/v1/settings/student-affairs/test', { url: `${simURL}/nothing-here`, token: SIM_TOKEN });
+  assert(leaky.body.ok === false && !JSON.stringify(leaky.body).includes('Not Found'), `remote text not echoed: ${JSON.stringify(leaky.body)}`);
+
+  // The daily time is 24-hour in the Indonesian interface.
+  await page.getByTestId('sa-schedule-on').click();
+  const schedule = page.getByTestId('student-affairs-section').locator('[data-testid="sa-schedule"]');
+  await expectVisible(schedule, 'schedule time');
+  const shown = await schedule.evaluate((el) => `${el.textContent} ${[...el.querySelectorAll('input')].map((i) => i.value).join(':')}`);
+  assert(!/AM|PM/i.test(shown) && shown.includes('06:00'), `24-hour schedule time: ${shown}`);
+  await page.getByTestId('sa-schedule-on').click();
 
   await page.getByTestId('sa-token-input').fill(SIM_TOKEN);
   await page.getByTestId('sa-test').click();
@@ -158,6 +178,15 @@ test('school: students list, search by NIS, the student page', async (ctx) => {
   const [y, m, d] = pick.date_of_birth.split('-').map(Number);
   const months = ['Januari', 'Februari', 'Maret', 'April', 'Mei', 'Juni', 'Juli', 'Agustus', 'September', 'Oktober', 'November', 'Desember'];
   assertEqual(birth, `${pick.place_of_birth}, ${d} ${months[m - 1]} ${y}`, 'place and date of birth in Jakarta format');
+  // Phones are tap-to-call, mobiles also WhatsApp (08… as 628…).
+  if (pick.phone) {
+    const tel = await page.getByTestId('student-phone').getByRole('link').first().getAttribute('href');
+    assertEqual(tel, `tel:${pick.phone.replace(/\D/g, '')}`, 'tap-to-call link');
+    if (pick.phone.startsWith('08')) {
+      const wa = await page.getByTestId('student-phone').getByRole('link', { name: /WhatsApp/ }).getAttribute('href');
+      assertEqual(wa, `https://wa.me/62${pick.phone.replace(/\D/g, '').slice(1)}`, 'WhatsApp link');
+    }
+  }
   await shot(page, 'school-04-student');
 
   const phone = await newPage(ctx, PHONE);
@@ -188,6 +217,10 @@ test('school: classes — assign a homeroom teacher; a teacher with a class is r
     await page.getByRole('button', { name: `Atur wali kelas ${className}` }).click();
     const dialog = page.getByRole('dialog');
     const select = dialog.getByRole('textbox', { name: 'Wali kelas' });
+    await select.waitFor({ state: 'visible' });
+    // The list does not open by itself over the dialog's buttons.
+    await page.waitForTimeout(300);
+    assertEqual(await page.getByRole('listbox').count(), 0, 'teacher list closed until asked for');
     await select.click();
     await select.fill(teacher.name);
     await page.getByRole('option', { name: new RegExp(teacher.name) }).click();
@@ -207,6 +240,15 @@ test('school: classes — assign a homeroom teacher; a teacher with a class is r
   assertEqual(await input.getAttribute('aria-invalid'), 'true', 'field marked invalid');
   await shot(page, 'school-07-classes-assign-refused');
   await dialog.getByRole('button', { name: 'Batal' }).click();
+  // Typing into a select that shows a name searches afresh, not from the middle of that name.
+  await page.getByRole('button', { name: 'Atur wali kelas X TKJ 1' }).click();
+  const again = page.getByRole('dialog').getByRole('textbox', { name: 'Wali kelas' });
+  await again.click({ position: { x: 30, y: 10 } });
+  await page.keyboard.type('Kedua');
+  assertEqual(await again.inputValue(), 'Kedua', 'typing replaces the shown name');
+  await expectVisible(page.getByRole('option', { name: new RegExp(WALI2.name) }), 'search finds the other teacher');
+  await page.keyboard.press('Escape');
+  await page.getByRole('dialog').getByRole('button', { name: 'Batal' }).click();
   await shot(page, 'school-08-classes');
 
   // Clicking a class lists its students.
@@ -243,10 +285,14 @@ test('school: a homeroom teacher sees only their own class; a BK user can start 
   assert(classes.every((c) => c === 'X TKJ 1'), `only X TKJ 1: ${classes.join(', ')}`);
   await shot(page, 'school-10-students-homeroom');
 
-  // Another class's student is a 404 page, not their data.
-  const otherId = (await apiCall(admin, 'GET', '/api/v1/students?grade=12&per_page=1')).body.data[0].id;
-  await page.goto(`/students/${otherId}`);
-  await expectVisible(page.getByTestId('error-404'), '404 for another class');
+  // Another class's student: "not in your class", not their data; a missing id stays 404.
+  const other = (await apiCall(admin, 'GET', '/api/v1/students?grade=12&per_page=1')).body.data[0];
+  await page.goto(`/students/${other.id}`);
+  await expectVisible(page.getByTestId('error-403').getByText('Siswa ini bukan anggota kelas Anda.'), '403 for another class');
+  assertEqual(await page.getByText(other.full_name).count(), 0, 'nothing of the other student');
+  await shot(page, 'school-10b-student-not-in-class');
+  await page.goto('/students/99999999');
+  await expectVisible(page.getByTestId('error-404'), '404 for a missing student');
 
   const bk = await newPage(ctx);
   await signIn(bk, BK.username, BK.password);
@@ -260,8 +306,21 @@ test('school: a homeroom teacher sees only their own class; a BK user can start 
   await bk.keyboard.press('Escape');
   await bk.goto('/settings');
   await bk.waitForURL(/\/settings\/school$/);
-  await expectVisible(bk.getByText('Hanya dapat dilihat'), 'read-only profile');
+  await expectVisible(bk.getByTestId('view-only'), 'one view-only mark');
+  await expectVisible(bk.getByTestId('school-profile-view').getByText('SMK Negeri 1 Contoh'), 'profile as readable text');
+  assertEqual(await bk.getByTestId('school-profile-section').getByRole('textbox').count(), 0, 'no disabled inputs');
   assertEqual(await bk.getByTestId('settings-tab-integrations').count(), 0, 'no integrations tab for BK');
+  await shot(bk, 'school-11-settings-view-only');
+
+  // With no student-affairs URL, BK is told to ask the admin; the admin gets the way to Settings.
+  assertEqual((await apiCall(admin, 'PUT', '/api/v1/settings/student-affairs', { url: '' })).status, 200, 'switch the integration off');
+  await bk.goto('/students');
+  await expectVisible(bk.getByTestId('sync-not-configured').getByText(/Minta admin/), 'ask the admin');
+  assertEqual(await bk.getByTestId('open-sync').count(), 0, 'no sync button without a URL');
+  await shot(bk, 'school-12-sync-not-configured');
+  await admin.goto('/students');
+  await expectVisible(admin.getByTestId('sync-not-configured').getByRole('link', { name: /Pengaturan/ }), 'admin: link to Settings');
+  await apiCall(admin, 'PUT', '/api/v1/settings/student-affairs', { url: simURL });
 }, { timeout: 120_000 });
 
 afterAll(stopSimulator);
