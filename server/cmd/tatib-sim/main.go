@@ -85,6 +85,10 @@ func studentAffairs(args []string) error {
 	}
 	fmt.Fprintf(os.Stderr, "tatib-sim student-affairs: %s (%d classes, %d students, seed %d)\n  URL:   http://%s\n  token: %s\n",
 		sch.Name, len(sch.Classes), len(sch.Students), *seed, ln.Addr(), *token)
+	if ta, ok := ln.Addr().(*net.TCPAddr); ok && (ta.IP.IsLoopback() || ta.IP.IsUnspecified()) {
+		// Tatib refuses local student-affairs addresses unless told otherwise.
+		fmt.Fprintln(os.Stderr, "  Tatib reaches a simulator on this address only when started with TATIB_ALLOW_LOCAL_SOURCES=1.")
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
