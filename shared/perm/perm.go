@@ -101,15 +101,15 @@ func with(base []Role, more ...Role) []Role {
 var Catalogue = []Permission{
 	{Name: UsersView, Group: "users", Label: "Lihat pengguna", LabelEN: "View users", DefaultRoles: []Role{}, SchoolWide: true},
 	{Name: UsersManage, Group: "users", Label: "Kelola pengguna", LabelEN: "Manage users", DefaultRoles: []Role{},
-		Sensitive: true, SchoolWide: true,
+		Sensitive: true,
 		Allows:   "Membuat, mengubah, menonaktifkan dan menghapus akun serta memberi peran, untuk peran yang izinnya tidak melebihi izin sendiri. Akun admin tetap hanya dapat diurus admin.",
 		AllowsEN: "Create, change, deactivate and delete accounts and give roles, for roles whose permissions do not exceed one's own. Administrator accounts stay the administrator's alone."},
 	{Name: UsersResetPassword, Group: "users", Label: "Atur ulang kata sandi pengguna lain", LabelEN: "Reset another user's password", DefaultRoles: []Role{},
-		Sensitive: true, SchoolWide: true,
+		Sensitive: true,
 		Allows:   "Mengganti kata sandi pengguna lain dan mengeluarkannya dari semua perangkat, sehingga dapat masuk sebagai orang itu. Tidak berlaku untuk akun admin.",
 		AllowsEN: "Set another user's password and sign them out everywhere, which lets the holder sign in as that person. Not for administrator accounts."},
 	{Name: RolesManage, Group: "users", Label: "Kelola hak akses peran", LabelEN: "Manage role access rights", DefaultRoles: []Role{},
-		Sensitive: true, SchoolWide: true,
+		Sensitive: true,
 		Allows:   "Mengubah hak akses peran lain (bukan peran sendiri dan bukan admin), terbatas pada izin yang dimiliki sendiri; izin sensitif hanya diberikan admin.",
 		AllowsEN: "Change the access rights of other roles (not one's own, not the administrator's), limited to permissions one holds; sensitive permissions are granted by the administrator only."},
 

@@ -20,8 +20,12 @@ interface Props {
 }
 
 const body = 'var(--mantine-color-body)';
+// Each header cell and each first-column cell is sticky itself (not the thead): the corner
+// cell stays above both, the header row above the body, the permission column above the ticks.
 /** The first column stays while the roles scroll sideways. */
-const stickyFirst: CSSProperties = { position: 'sticky', left: 0, zIndex: 2, background: body };
+const stickyFirst: CSSProperties = { position: 'sticky', left: 0, zIndex: 1, background: body };
+const stickyTop: CSSProperties = { position: 'sticky', top: 0, zIndex: 2, background: body };
+const stickyCorner: CSSProperties = { position: 'sticky', top: 0, left: 0, zIndex: 3, background: body };
 
 /**
  * Desktop: permissions down, roles across, inside its own scrolling box so the header row and
@@ -39,16 +43,16 @@ export function MatrixTable({ groups, roles, draft, saving, roleName, granted, o
       role="region"
       aria-label={t('title')}
     >
-      <Table withColumnBorders verticalSpacing="xs" stickyHeader aria-label={t('title')} data-testid="roles-matrix" miw={980}>
-        <Table.Thead style={{ zIndex: 3 }}>
+      <Table withColumnBorders verticalSpacing="xs" aria-label={t('title')} data-testid="roles-matrix" miw={980}>
+        <Table.Thead>
           <Table.Tr>
-            <Table.Th miw={300} style={{ ...stickyFirst, zIndex: 4 }}>
+            <Table.Th miw={300} style={stickyCorner}>
               {t('permission')}
             </Table.Th>
             {roles.map((r) => {
               const dirty = isDirty(r, draft);
               return (
-                <Table.Th key={r.role} ta="center" miw={96} data-testid={`role-col-${r.role}`} style={{ background: body }}>
+                <Table.Th key={r.role} ta="center" miw={96} data-testid={`role-col-${r.role}`} style={stickyTop}>
                   <Stack gap={4} align="center">
                     <Group gap={4} justify="center" wrap="nowrap">
                       {r.locked && (
