@@ -27,6 +27,9 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     chunkSizeWarningLimit: 1500,
+    // scripts/bundle-size.mjs reads it to tell what each first screen downloads; the
+    // Makefile leaves it out of the server's and the desktop app's copies.
+    manifest: true,
   },
   test: {
     environment: 'node',

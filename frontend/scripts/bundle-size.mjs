@@ -1,0 +1,118 @@
+// What a first visit downloads, from the build manifest: per file raw / gzip / brotli bytes
+// for the sign-in page and for a homeroom teacher's first screen (the dashboard), with the
+// total against the budget. `--check` exits 1 when the sign-in page's gzip total is over it.
+// Gzip is what the budget counts: browsers offer brotli only over HTTPS, and a school's
+// server on its own network is often plain HTTP.
+// Usage: node scripts/bundle-size.mjs [--check] [--json] [dist]
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { brotli, gzip } from './compress.mjs';
+
+/** The sign-in page's budget, compressed, in bytes (issue 10: under 250 kB). */
+export const SIGN_IN_BUDGET = 250_000;
+
+/** The screens a first visit can land on, as manifest keys of what they load. */
+export const SCREENS = {
+  'sign-in': ['index.html'],
+  // A homeroom teacher's home is the dashboard: the shell plus the dashboard page.
+  homeroom: ['index.html', 'src/app/shellStyles.ts', 'src/app/Shell.tsx', 'src/features/dashboard/pages/DashboardPage.tsx'],
+};
+
+function sizeOf(dist, file) {
+  const buf = readFileSync(path.join(dist, file));
+  // The precompressed files are what the server sends; compute only if a build lacks them.
+  const variant = (ext, fn) => {
+    const p = path.join(dist, file + ext);
+    return existsSync(p) ? readFileSync(p).length : Math.min(fn(buf).length, buf.length);
+  };
+  return { file, raw: buf.length, gzip: variant('.gz', gzip), brotli: variant('.br', brotli) };
+}
+
+/** Every file that loading `keys` fetches: index.html, chunks, their static imports, CSS. */
+export function filesFor(manifest, keys) {
+  const out = new Set(['index.html', 'favicon.svg']);
+  const visit = (key) => {
+    const m = manifest[key];
+    if (!m) throw new Error(`bundle-size: ${key} is not in the build manifest`);
+    if (out.has(m.file) && key !== 'index.html') return;
+    out.add(m.file);
+    for (const c of m.css ?? []) out.add(c);
+    for (const a of m.assets ?? []) out.add(a);
+    for (const i of m.imports ?? []) visit(i);
+  };
+  for (const k of keys) visit(k);
+  return [...out];
+}
+
+export function report(dist) {
+  const manifest = JSON.parse(readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8'));
+  const screens = {};
+  for (const [name, keys] of Object.entries(SCREENS)) {
+    const files = filesFor(manifest, keys)
+      .filter((f) => existsSync(path.join(dist, f)))
+      .map((f) => sizeOf(dist, f));
+    const total = { raw: 0, gzip: 0, brotli: 0 };
+    for (const f of files) for (const k of Object.keys(total)) total[k] += f[k];
+    screens[name] = { files, total };
+  }
+  return screens;
+}
+
+const kb = (n) => (n / 1000).toFixed(1).padStart(8);
+
+export function printReport(screens) {
+  for (const [name, { files, total }] of Object.entries(screens)) {
+    console.log(`\n${name}: what the first screen downloads (kB)`);
+    console.log(`${'file'.padEnd(48)}${'raw'.padStart(8)}${'gzip'.padStart(8)}${'brotli'.padStart(8)}`);
+    for (const f of [...files].sort((a, b) => b.raw - a.raw)) {
+      console.log(`${f.file.padEnd(48)}${kb(f.raw)}${kb(f.gzip)}${kb(f.brotli)}`);
+    }
+    console.log(`${'total'.padEnd(48)}${kb(total.raw)}${kb(total.gzip)}${kb(total.brotli)}`);
+    console.log(
+      `budget ${SIGN_IN_BUDGET / 1000} kB: gzip ${((100 * total.gzip) / SIGN_IN_BUDGET).toFixed(0)}%, brotli ${((100 * total.brotli) / SIGN_IN_BUDGET).toFixed(0)}%` +
+        (name === 'sign-in' ? '' : ' (the budget binds the sign-in page; shown for scale)'),
+    );
+  }
+}
+
+/**
+ * Mantine classes the first download's JavaScript uses but its CSS lacks: main.tsx imports
+ * Mantine's styles per component, so a component added to the sign-in page needs its sheet.
+ */
+export function unstyledMantineClasses(dist) {
+  const manifest = JSON.parse(readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8'));
+  const files = filesFor(manifest, SCREENS['sign-in']);
+  const read = (ext) =>
+    files
+      .filter((f) => f.endsWith(ext))
+      .map((f) => readFileSync(path.join(dist, f), 'utf8'))
+      .join('\n');
+  const mantineCSS = readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '../node_modules/@mantine/core/styles.css'), 'utf8');
+  const known = new Set(mantineCSS.match(/\bm_[0-9a-z]{6,8}\b/g));
+  const css = new Set(read('.css').match(/\bm_[0-9a-z]{6,8}\b/g));
+  const used = new Set(read('.js').match(/\bm_[0-9a-z]{6,8}\b/g));
+  return [...used].filter((c) => known.has(c) && !css.has(c)).sort();
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const args = process.argv.slice(2);
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const dist = path.resolve(args.find((a) => !a.startsWith('--')) ?? path.join(here, '../dist'));
+  const screens = report(dist);
+  if (args.includes('--json')) console.log(JSON.stringify(screens));
+  else printReport(screens);
+  if (args.includes('--check')) {
+    const got = screens['sign-in'].total.gzip;
+    if (got > SIGN_IN_BUDGET) {
+      console.error(`\nFAIL: the sign-in page is ${(got / 1000).toFixed(1)} kB gzipped, over the ${SIGN_IN_BUDGET / 1000} kB budget`);
+      process.exit(1);
+    }
+    const unstyled = unstyledMantineClasses(dist);
+    if (unstyled.length > 0) {
+      console.error(`\nFAIL: the sign-in page uses Mantine classes without their styles (import its sheet in src/main.tsx, or keep the component out of the first download): ${unstyled.join(' ')}`);
+      process.exit(1);
+    }
+    console.log(`\nok: the sign-in page is ${(got / 1000).toFixed(1)} kB gzipped (budget ${SIGN_IN_BUDGET / 1000} kB)`);
+  }
+}
