@@ -88,9 +88,16 @@ test('violation-types: system types are locked; create a category and a type; ba
     const row = page.getByTestId(`type-row-${slug}`);
     await expectVisible(row, `${slug} row`);
     await expectVisible(row.getByTestId('system-badge'), `${slug} lock badge`);
-    assertEqual(await row.getByRole('button', { name: /^Hapus / }).count(), 0, `${slug} delete controls`);
-    assertEqual(await row.getByRole('button', { name: /^Ubah / }).count(), 1, `${slug} edit control`);
+    // Edit and delete sit in one row menu, never as two small icons side by side.
+    await row.getByRole('button', { name: /^Pilihan untuk / }).click();
+    const menu = page.getByRole('menu');
+    assertEqual(await menu.getByRole('menuitem', { name: /^Hapus / }).count(), 0, `${slug} delete controls`);
+    assertEqual(await menu.getByRole('menuitem', { name: /^Ubah / }).count(), 1, `${slug} edit control`);
+    await page.keyboard.press('Escape');
+    await menu.waitFor({ state: 'hidden' });
   }
+  // One navigation: the sidebar; no section tabs repeating it, no "Import" tab.
+  assertEqual(await page.getByRole('tablist').count(), 0, 'no section tabs');
   // Grouped under Ringan, whose header carries the category's colour.
   const ringan = page.getByTestId('category-Ringan');
   await expectVisible(ringan.getByTestId('type-row-alpha'), 'alpha inside Ringan');
@@ -99,10 +106,12 @@ test('violation-types: system types are locked; create a category and a type; ba
   await shot(page, 'violation-types-20-violation-types');
 
   // A system type: slug read-only, no "active" switch to turn off.
-  await page.getByTestId('type-row-alpha').getByRole('button', { name: 'Ubah Alpha' }).click();
+  await page.getByTestId('type-row-alpha').getByRole('button', { name: 'Pilihan untuk Alpha' }).click();
+  await page.getByRole('menuitem', { name: 'Ubah Alpha' }).click();
   let dialog = page.getByRole('dialog');
-  assertEqual(await dialog.getByLabel('Kode (slug)').getAttribute('readonly'), '', 'alpha slug read-only');
-  assertEqual(await dialog.getByLabel('Kode (slug)').inputValue(), 'alpha', 'alpha slug');
+  assertEqual(await page.getByText('slug').count(), 0, 'no developer words on screen');
+  assertEqual(await dialog.getByLabel('Kode singkat').getAttribute('readonly'), '', 'alpha code read-only');
+  assertEqual(await dialog.getByLabel('Kode singkat').inputValue(), 'alpha', 'alpha code');
   assert(await dialog.getByRole('switch', { name: 'Aktif' }).isDisabled(), 'alpha cannot be deactivated');
   await dialog.getByRole('button', { name: 'Batal' }).click();
   await dialog.waitFor({ state: 'hidden' });
@@ -141,7 +150,8 @@ test('violation-types: system types are locked; create a category and a type; ba
   await expectVisible(sangat.getByText('Skorsing dan panggilan orang tua'), 'sanction shown');
 
   // A category with types cannot be deleted: the server's 409 message stays in the dialog.
-  await page.getByRole('button', { name: 'Hapus kategori Sangat Berat' }).click();
+  await page.getByRole('button', { name: 'Pilihan untuk kategori Sangat Berat' }).click();
+  await page.getByRole('menuitem', { name: 'Hapus kategori Sangat Berat' }).click();
   dialog = page.getByRole('dialog');
   await dialog.getByRole('button', { name: 'Hapus' }).click();
   await expectVisible(dialog.getByTestId('delete-conflict'), 'category 409 message');
@@ -150,7 +160,8 @@ test('violation-types: system types are locked; create a category and a type; ba
   await dialog.waitFor({ state: 'hidden' });
 
   // A type is deleted after confirmation.
-  await sangat.getByRole('button', { name: 'Hapus Membawa senjata tajam' }).click();
+  await sangat.getByRole('button', { name: 'Pilihan untuk Membawa senjata tajam' }).click();
+  await page.getByRole('menuitem', { name: 'Hapus Membawa senjata tajam' }).click();
   dialog = page.getByRole('dialog');
   await dialog.getByRole('button', { name: 'Hapus' }).click();
   await dialog.waitFor({ state: 'hidden' });
@@ -214,7 +225,8 @@ test('violation-types: handling types: add, rename, reorder, deactivate, delete'
   await page.getByRole('button', { name: 'Tambah', exact: true }).click();
   await expectVisible(list.getByText('Mediasi', { exact: true }), 'new handling type');
 
-  await page.getByRole('button', { name: 'Ganti nama Mediasi' }).click();
+  await page.getByRole('button', { name: 'Pilihan untuk Mediasi' }).click();
+  await page.getByRole('menuitem', { name: 'Ganti nama Mediasi' }).click();
   await list.getByRole('textbox', { name: 'Nama', exact: true }).fill('Mediasi Teman Sebaya');
   await list.getByRole('button', { name: 'Simpan' }).click();
   await expectVisible(list.getByText('Mediasi Teman Sebaya', { exact: true }), 'renamed');
@@ -230,25 +242,23 @@ test('violation-types: handling types: add, rename, reorder, deactivate, delete'
   await page.waitForFunction((el) => !el.checked, await toggle.elementHandle());
   await shot(page, 'violation-types-25-handling-types');
 
-  await page.getByRole('button', { name: 'Hapus Mediasi Teman Sebaya' }).click();
+  await page.getByRole('button', { name: 'Pilihan untuk Mediasi Teman Sebaya' }).click();
+  await page.getByRole('menuitem', { name: 'Hapus Mediasi Teman Sebaya' }).click();
   const dialog = page.getByRole('dialog');
   await dialog.getByRole('button', { name: 'Hapus' }).click();
   await dialog.waitFor({ state: 'hidden' });
   await list.getByText('Mediasi Teman Sebaya', { exact: true }).waitFor({ state: 'detached' });
 });
 
-test('violation-types: download the template, import it, then see created and skipped rows', async (ctx) => {
+test('violation-types: download the template, preview a file, then import it on confirmation', async (ctx) => {
   const page = await newPage(ctx);
   await signIn(page, 'admin', ADMIN_PASSWORD);
-  // One of the template's example rows already exists, so the first import skips it.
-  const cats = await apiCall(page, 'GET', '/api/v1/violation-categories');
-  const sedang = cats.body.data.find((c) => c.name === 'Sedang');
-  const pre = await apiCall(page, 'POST', '/api/v1/violation-types', { name: 'membawa makanan ke  laboratorium', points: 8, category_id: sedang.id });
-  assertEqual(pre.status, 201, 'existing type created');
+  const typeCount = async () => (await apiCall(page, 'GET', '/api/v1/violation-types')).body.data.length;
 
   await page.goto('/violation-types');
   await page.getByRole('button', { name: 'Impor dari Excel' }).click();
   await page.waitForURL(/\/violation-types\/import$/);
+  await expectVisible(page.getByText('Tarik berkas .xlsx ke sini, atau pilih berkas'), 'desktop drop text');
 
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Unduh template' }).click()]);
   assertEqual(download.suggestedFilename(), 'template-jenis-pelanggaran.xlsx', 'template file name');
@@ -264,28 +274,18 @@ test('violation-types: download the template, import it, then see created and sk
   await expectVisible(page.getByTestId('import-error'), 'not-an-xlsx error');
   await shot(page, 'violation-types-26-import-error');
 
-  // The template as it is, through the dropzone's input.
+  // The template as it is: its rows are examples, so the preview has nothing to import.
+  const before = await typeCount();
   await page.locator('[data-testid="import-dropzone"] input[type="file"]').setInputFiles(templatePath);
-  const result = page.getByTestId('import-result');
-  await expectVisible(result, 'import result');
+  const preview = page.getByTestId('import-preview');
+  await expectVisible(preview, 'preview of the unchanged template');
   assertEqual(await page.getByTestId('import-error').count(), 0, 'error cleared');
-  const created = page.getByTestId('import-created');
-  const skipped = page.getByTestId('import-skipped');
-  await expectVisible(created.getByText('Tidak memakai kaos kaki sesuai ketentuan'), 'created row');
-  await expectVisible(created.getByText('Merusak peralatan laboratorium dengan sengaja'), 'created row');
-  await expectVisible(skipped.getByText('Membawa makanan ke laboratorium', { exact: false }), 'skipped row');
-  assertEqual((await page.getByTestId('import-count-created').innerText()).split('\n')[0], '2', 'created count');
-  assertEqual((await page.getByTestId('import-count-skipped').innerText()).split('\n')[0], '1', 'skipped count');
-  assertEqual(await created.locator('tbody tr').count(), 2, 'created table rows');
-  const skippedRow = await skipped.locator('tbody tr').first().innerText();
-  assert(skippedRow.startsWith('3'), `skipped row number is Excel's (3): ${skippedRow}`);
-  await shot(page, 'violation-types-27-import-result');
-
-  // Again through "Pilih berkas" (the platform's file picker): everything is skipped now.
-  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Pilih berkas' }).click()]);
-  await chooser.setFiles(templatePath);
-  await page.waitForFunction(() => document.querySelector('[data-testid="import-count-skipped"]')?.textContent?.startsWith('3'));
-  assertEqual(await page.getByTestId('import-created').locator('tbody tr').count(), 0, 'nothing created twice');
+  assertEqual((await page.getByTestId('import-count-created').innerText()).split('\n')[0], '0', 'nothing to create');
+  assertEqual((await page.getByTestId('import-count-skipped').innerText()).split('\n')[0], '3', 'three example rows skipped');
+  await expectVisible(page.getByTestId('import-skipped').getByText('Baris contoh dari templat; tidak diimpor.').first(), 'example reason');
+  assert(await page.getByTestId('import-confirm').isDisabled(), 'nothing to confirm');
+  assertEqual(await typeCount(), before, 'the preview saved nothing');
+  await shot(page, 'violation-types-27-import-template-preview');
 
   // A file the test builds: wrong headers are a 422 naming the expected ones…
   const wrongPath = path.join(os.tmpdir(), `tatib-e2e-judul-${process.pid}.xlsx`);
@@ -296,7 +296,8 @@ test('violation-types: download the template, import it, then see created and sk
   await expectVisible(headersError.getByText('deskripsi', { exact: true }), 'expected headers listed');
   await shot(page, 'violation-types-26b-import-wrong-headers');
 
-  // …and English headers with a new category, a rejected row and a duplicate in the file.
+  // …and English headers with a misspelt category, a rejected row and a duplicate in the file:
+  // the preview names the new category before anything is saved.
   const filledPath = path.join(os.tmpdir(), `tatib-e2e-isi-${process.pid}.xlsx`);
   await writeFile(
     filledPath,
@@ -305,22 +306,53 @@ test('violation-types: download the template, import it, then see created and sk
       [1, 'Kebersihan', 'Membuang sampah sembarangan', 5, 'Membersihkan kelas'],
       [2, 'Kebersihan', 'Mencoret-coret meja', -3, 'Mengecat ulang'],
       [3, 'kebersihan', 'membuang  sampah sembarangan', 5, ''],
+      [4, 'Berat', 'Merusak peralatan laboratorium dengan sengaja', 50, ''],
     ]),
   );
   await page.locator('[data-testid="import-dropzone"] input[type="file"]').setInputFiles(filledPath);
-  await page.waitForFunction(() => document.querySelector('[data-testid="import-result"] h2')?.textContent?.includes('tatib-e2e-isi'));
-  assertEqual(await page.getByTestId('import-error').count(), 0, 'no error for a good file');
-  await expectVisible(page.getByTestId('import-created').getByText('Membuang sampah sembarangan'), 'created row');
-  await expectVisible(page.getByText('Kategori baru: Kebersihan'), 'new category named');
+  await page.waitForFunction(() => document.querySelector('[data-testid="import-preview"] h2')?.textContent?.includes('tatib-e2e-isi'));
+  await expectVisible(page.getByTestId('import-new-categories').getByText(/Kebersihan belum ada/), 'new category warned');
+  await expectVisible(page.getByTestId('import-created').getByText('kategori baru'), 'new category marked on its row');
   assert((await page.getByTestId('import-rejected').locator('tbody tr').first().innerText()).startsWith('3'), 'rejected row 3');
   assert((await page.getByTestId('import-skipped').locator('tbody tr').first().innerText()).startsWith('4'), 'skipped row 4 (duplicate in the file)');
-  await shot(page, 'violation-types-27b-import-built-file');
+  assertEqual(await typeCount(), before, 'still nothing saved');
+  await shot(page, 'violation-types-27b-import-preview');
+
+  // Confirming imports the same file.
+  await page.getByRole('button', { name: 'Impor 2 jenis' }).click();
+  const result = page.getByTestId('import-result');
+  await expectVisible(result, 'import result');
+  assertEqual((await page.getByTestId('import-count-created').innerText()).split('\n')[0], '2', 'created count');
+  await expectVisible(page.getByText('Kategori baru: Kebersihan'), 'new category named');
+  assertEqual(await typeCount(), before + 2, 'two types saved');
+  await shot(page, 'violation-types-27c-import-result');
 
   // The types list has the imported types (the query was refreshed).
   await page.getByRole('button', { name: 'Lihat jenis pelanggaran' }).click();
   await page.waitForURL(/\/violation-types$/);
   await expectVisible(page.getByTestId('category-Berat').getByText('Merusak peralatan laboratorium dengan sengaja'), 'imported type listed');
   await expectVisible(page.getByTestId('category-Kebersihan').getByText('Membuang sampah sembarangan'), 'imported category listed');
+});
+
+test('violation-types: a homeroom teacher sees the SP thresholds as text, marked view only', async (ctx) => {
+  const admin = await newPage(ctx);
+  await signIn(admin, 'admin', ADMIN_PASSWORD);
+  const user = { username: `wali.sp${process.pid}`, name: 'Wali Kelas Ambang', role: 'wali_kelas', email: '', phone: '', password: 'wali-Rahasia1' };
+  const res = await apiCall(admin, 'POST', '/api/v1/users', user);
+  assert(res.status === 201 || res.status === 200, `create homeroom teacher: ${res.status} ${JSON.stringify(res.body)}`);
+  await admin.context().close();
+
+  const page = await newPage(ctx);
+  await signIn(page, user.username, user.password);
+  await page.goto('/sp-thresholds');
+  const first = page.getByTestId('threshold-row-0');
+  await expectVisible(first, 'first threshold');
+  assertEqual(await page.getByTestId('view-only').count(), 1, 'one view-only mark');
+  await expectVisible(first.getByText('SP 1', { exact: true }), 'name as text');
+  assertEqual(await page.locator('main input, main textarea').count(), 0, 'no inputs');
+  assertEqual(await page.getByTestId('thresholds-rule').count(), 0, 'no editing rules');
+  assertEqual(await page.getByRole('button', { name: 'Simpan ambang' }).count(), 0, 'no save button');
+  await shot(page, 'violation-types-24b-thresholds-view-only');
 });
 
 test('violation-types: phone width (360 px) screens fit without sideways scrolling', async (ctx) => {
@@ -341,11 +373,19 @@ test('violation-types: phone width (360 px) screens fit without sideways scrolli
   await noSidewaysScroll(page, 'handling types');
   await shot(page, 'violation-types-30-phone-handling-types');
 
+  // Touch targets: the row menu is at least 44 px; no section tabs.
+  await page.goto('/violation-types');
+  const menuButton = page.getByTestId('type-row-alpha').getByRole('button', { name: 'Pilihan untuk Alpha' });
+  const box = await menuButton.boundingBox();
+  assert(box && box.width >= 44 && box.height >= 44, `row menu is ${box?.width}×${box?.height} px`);
+  assertEqual(await page.getByRole('tablist').count(), 0, 'no section tabs on a phone');
+
   await page.goto('/violation-types/import');
+  await expectVisible(page.getByText('Pilih berkas .xlsx dari ponsel Anda'), 'phone wording: choose, not drag');
+  assertEqual(await page.getByText('Tarik berkas').count(), 0, 'no "drag here" on a phone');
   const templatePath = path.join(os.tmpdir(), `tatib-e2e-template-${process.pid}.xlsx`);
   await page.locator('[data-testid="import-dropzone"] input[type="file"]').setInputFiles(templatePath);
-  await expectVisible(page.getByTestId('import-result'), 'import result');
-  await noSidewaysScroll(page, 'import result');
-  await shot(page, 'violation-types-31-phone-import-result');
+  await expectVisible(page.getByTestId('import-preview'), 'import preview');
+  await noSidewaysScroll(page, 'import preview');
+  await shot(page, 'violation-types-31-phone-import-preview');
 });
-

@@ -97,10 +97,20 @@ export interface HandlingTypeInput {
   active?: boolean;
 }
 
+/** Why a row was skipped or rejected: the text in the request's language and its catalogue key. */
+export interface ImportReason {
+  reason: string;
+  reason_code: string;
+  reason_params?: Record<string, unknown>;
+}
+
 export interface ImportResult {
-  created: { row: number; id: number; name: string; category: string; points: number }[];
-  skipped: { row: number; name: string; category: string; reason: string }[];
-  rejected: { row: number; name: string; reason: string }[];
+  /** True for a preview: nothing was saved. */
+  dry_run: boolean;
+  /** `id` is 0 in a preview; `new_category` marks a category that does not exist yet. */
+  created: { row: number; id: number; name: string; category: string; points: number; new_category: boolean }[];
+  skipped: ({ row: number; name: string; category: string } & ImportReason)[];
+  rejected: ({ row: number; name: string } & ImportReason)[];
   categories_created: string[];
   counts: { created: number; skipped: number; rejected: number };
 }
@@ -132,9 +142,10 @@ export const violationTypesApi = {
   removeHandlingType: (id: number) => api.delete<void>(`/handling-types/${id}`),
 
   importTemplate: (): Promise<DownloadedFile> => apiDownload('/violation-types/import-template'),
-  importFile: (file: File) => {
+  /** With preview, the server only answers what the import would do. */
+  importFile: (file: File, preview: boolean) => {
     const form = new FormData();
     form.append('file', file, file.name);
-    return api.post<ImportResult>('/violation-types/import', form);
+    return api.post<ImportResult>('/violation-types/import', form, preview ? { query: { dry_run: 1 } } : undefined);
   },
 };

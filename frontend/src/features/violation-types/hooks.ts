@@ -99,7 +99,12 @@ export function useDeleteHandlingType() {
   return useMutation({ mutationFn: (id: number) => vtApi.removeHandlingType(id), onSuccess: invalidate });
 }
 
+/** Previews a file (saves nothing). */
+export function usePreviewImport() {
+  return useMutation({ mutationFn: (file: File) => vtApi.importFile(file, true) });
+}
+
 export function useImportTypes() {
   const invalidate = useInvalidateTypes();
-  return useMutation({ mutationFn: (file: File) => vtApi.importFile(file), onSuccess: invalidate });
+  return useMutation({ mutationFn: (file: File) => vtApi.importFile(file, false), onSuccess: invalidate });
 }

@@ -1,5 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { RowMenu } from '../components/RowMenu';
+import { useTouchSize } from '../touch';
 import { ActionIcon, Badge, Button, Card, Center, Group, Loader, Switch, Text, TextInput } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconCheck, IconPencil, IconPlus, IconTrash, IconX } from '@tabler/icons-react';
 import { isApiError } from '@/api/errors';
@@ -7,7 +9,6 @@ import { useSession } from '@/auth/session';
 import { PageHeader } from '@/components/PageHeader';
 import { errorMessage, notifyError, notifySuccess } from '@/components/serverErrors';
 import type { HandlingType } from '../api';
-import { SectionTabs } from '../components/SectionTabs';
 import { useDeleteHandlingType, useHandlingTypes, useSaveHandlingType } from '../hooks';
 import { reorderPatches } from '../order';
 import { DeleteOrDeactivateModal } from '../components/DeleteOrDeactivateModal';
@@ -35,6 +36,7 @@ function HandlingRow({
   onDelete: () => void;
 }) {
   const { t } = useTranslation('violation-types');
+  const touch = useTouchSize();
   const { t: tc } = useTranslation();
   const save = useSaveHandlingType();
   const [editing, setEditing] = useState(false);
@@ -134,24 +136,33 @@ function HandlingRow({
                 mr={6}
                 disabled={save.isPending}
               />
-              <ActionIcon variant="subtle" color="gray" aria-label={t('handling.moveUp', { name: item.name })} disabled={index === 0 || busy} onClick={() => onMove(index, index - 1)}>
+              <ActionIcon
+                variant="subtle"
+                color="gray"
+                size={touch}
+                aria-label={t('handling.moveUp', { name: item.name })}
+                disabled={index === 0 || busy}
+                onClick={() => onMove(index, index - 1)}
+              >
                 <IconArrowUp size={18} />
               </ActionIcon>
               <ActionIcon
                 variant="subtle"
                 color="gray"
+                size={touch}
                 aria-label={t('handling.moveDown', { name: item.name })}
                 disabled={index === count - 1 || busy}
                 onClick={() => onMove(index, index + 1)}
               >
                 <IconArrowDown size={18} />
               </ActionIcon>
-              <ActionIcon variant="subtle" color="gray" aria-label={t('handling.rename', { name: item.name })} onClick={() => setEditing(true)}>
-                <IconPencil size={18} />
-              </ActionIcon>
-              <ActionIcon variant="subtle" color="red" aria-label={t('handling.deleteAction', { name: item.name })} onClick={onDelete}>
-                <IconTrash size={18} />
-              </ActionIcon>
+              <RowMenu
+                label={t('types.actionsFor', { name: item.name })}
+                items={[
+                  { label: t('handling.rename', { name: item.name }), icon: <IconPencil size={16} />, onClick: () => setEditing(true) },
+                  { label: t('handling.deleteAction', { name: item.name }), icon: <IconTrash size={16} />, onClick: onDelete, danger: true },
+                ]}
+              />
             </>
           ) : (
             <Badge variant="dot" color={item.active ? 'teal' : 'gray'}>
@@ -233,7 +244,6 @@ export default function HandlingTypesPage() {
   return (
     <>
       <PageHeader title={t('handling.title')} description={t('handling.description')} />
-      <SectionTabs />
       {canManage && (
         <Card withBorder mb="md">
           <form

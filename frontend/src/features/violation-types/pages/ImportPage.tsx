@@ -3,13 +3,13 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Dropzone, type FileRejection } from '@mantine/dropzone';
 import { Alert, Badge, Button, Card, Code, Group, Loader, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { IconAlertCircle, IconDownload, IconFileSpreadsheet, IconFolderOpen, IconUpload, IconX } from '@tabler/icons-react';
+import { IconAlertCircle, IconAlertTriangle, IconArrowLeft, IconDownload, IconFileSpreadsheet, IconFolderOpen, IconUpload, IconX } from '@tabler/icons-react';
+import { useMediaQuery } from '@mantine/hooks';
 import { PageHeader } from '@/components/PageHeader';
 import { errorMessage, notifyError, notifySuccess } from '@/components/serverErrors';
 import { pickFile, saveFile } from '@/platform';
 import { MAX_IMPORT_BYTES, TEMPLATE_FILE_NAME, violationTypesApi, XLSX_ACCEPT, type ImportResult } from '../api';
-import { SectionTabs } from '../components/SectionTabs';
-import { useImportTypes } from '../hooks';
+import { useImportTypes, usePreviewImport } from '../hooks';
 import { classifyImportError, EXPECTED_HEADERS, EXPECTED_HEADERS_EN, looksLikeXlsx } from '../importErrors';
 import { paths } from '../paths';
 
@@ -65,15 +65,17 @@ function ResultTable({ testId, title, colour, head, rows }: { testId: string; ti
 
 function ImportResultView({ fileName, result }: { fileName: string; result: ImportResult }) {
   const { t } = useTranslation('violation-types');
+  const preview = result.dry_run;
   const counts = [
     { key: 'created', colour: 'teal', value: result.counts.created },
     { key: 'skipped', colour: 'yellow', value: result.counts.skipped },
     { key: 'rejected', colour: 'red', value: result.counts.rejected },
   ] as const;
+  const p = preview ? 'import.preview.' : 'import.';
   return (
-    <Stack gap="md" data-testid="import-result">
+    <Stack gap="md" data-testid={preview ? 'import-preview' : 'import-result'}>
       <Title order={2} size="h4" style={{ overflowWrap: 'anywhere' }}>
-        {t('import.resultTitle', { name: fileName })}
+        {t(preview ? 'import.preview.title' : 'import.resultTitle', { name: fileName })}
       </Title>
       <SimpleGrid cols={3} spacing="sm">
         {counts.map((c) => (
@@ -82,31 +84,50 @@ function ImportResultView({ fileName, result }: { fileName: string; result: Impo
               {c.value}
             </Text>
             <Text size="xs" c="dimmed">
-              {t(`import.counts.${c.key}`)}
+              {t(`${p}counts.${c.key}`)}
             </Text>
           </Card>
         ))}
       </SimpleGrid>
-      {result.categories_created.length > 0 && (
-        <Text size="sm">{t('import.categoriesCreated', { names: result.categories_created.join(', ') })}</Text>
-      )}
+      {result.categories_created.length > 0 &&
+        (preview ? (
+          <Alert color="yellow" icon={<IconAlertTriangle />} title={t('import.preview.newCategoriesTitle')} data-testid="import-new-categories">
+            {t('import.preview.newCategories', { names: result.categories_created.join(', ') })}
+          </Alert>
+        ) : (
+          <Text size="sm">{t('import.categoriesCreated', { names: result.categories_created.join(', ') })}</Text>
+        ))}
       <ResultTable
         testId="import-created"
-        title={t('import.created')}
+        title={t(`${p}created`)}
         colour="teal"
         head={[t('import.row'), t('import.name'), t('import.category'), t('import.points')]}
-        rows={result.created.map((r) => [r.row, r.name, r.category, r.points])}
+        rows={result.created.map((r) => [
+          r.row,
+          r.name,
+          r.new_category ? (
+            <Group gap={4} wrap="wrap">
+              {r.category}
+              <Badge size="xs" color="yellow" variant="light">
+                {t('import.newCategory')}
+              </Badge>
+            </Group>
+          ) : (
+            r.category
+          ),
+          r.points,
+        ])}
       />
       <ResultTable
         testId="import-skipped"
-        title={t('import.skipped')}
+        title={t(`${p}skipped`)}
         colour="yellow"
         head={[t('import.row'), t('import.name'), t('import.reason')]}
         rows={result.skipped.map((r) => [r.row, r.category ? `${r.name} (${r.category})` : r.name, r.reason])}
       />
       <ResultTable
         testId="import-rejected"
-        title={t('import.rejected')}
+        title={t(`${p}rejected`)}
         colour="red"
         head={[t('import.row'), t('import.reason')]}
         rows={result.rejected.map((r) => [r.row, r.name ? `${r.reason} (${r.name})` : r.reason])}
@@ -119,15 +140,58 @@ export default function ImportPage() {
   const { t } = useTranslation('violation-types');
   const { t: tc } = useTranslation();
   const navigate = useNavigate();
+  const phone = useMediaQuery('(max-width: 48em)');
+  const previewImport = usePreviewImport();
   const importTypes = useImportTypes();
+  const busy = previewImport.isPending || importTypes.isPending;
   const [downloading, setDownloading] = useState(false);
   const [problem, setProblem] = useState<Problem | null>(null);
+  /** The previewed file and what importing it would do; confirming posts the same file again. */
+  const [preview, setPreview] = useState<{ file: File; result: ImportResult } | null>(null);
   const [done, setDone] = useState<{ fileName: string; result: ImportResult } | null>(null);
   const [current, setCurrent] = useState<string>('');
 
+  const showError = (err: unknown) => {
+    const p = classifyImportError(err);
+    switch (p.kind) {
+      case 'too_large':
+        setProblem({ title: t('import.failedTitle'), body: [p.message, t('import.tooLarge')].filter(Boolean).join(' ') });
+        break;
+      case 'headers':
+        setProblem({
+          title: t('import.headersTitle'),
+          body: (
+            <Stack gap={6}>
+              <Text size="sm">{p.message}</Text>
+              <Text size="sm">{t('import.expected')}</Text>
+              <Group gap={4}>
+                {EXPECTED_HEADERS.map((h) => (
+                  <Code key={h}>{h}</Code>
+                ))}
+              </Group>
+              <Text size="sm">{t('import.expectedEn')}</Text>
+              <Group gap={4}>
+                {EXPECTED_HEADERS_EN.map((h) => (
+                  <Code key={h}>{h}</Code>
+                ))}
+              </Group>
+            </Stack>
+          ),
+        });
+        break;
+      case 'file':
+        setProblem({ title: t('import.failedTitle'), body: p.message || errorMessage(err, tc) });
+        break;
+      default:
+        setProblem({ title: t('import.failedTitle'), body: errorMessage(err, tc) });
+    }
+  };
+
+  /** A chosen file is only previewed: nothing is saved until the user confirms. */
   const upload = (file: File) => {
     setProblem(null);
     setDone(null);
+    setPreview(null);
     if (!looksLikeXlsx(file)) {
       setProblem({ title: t('import.failedTitle'), body: t('import.notXlsx', { name: file.name }) });
       return;
@@ -137,43 +201,20 @@ export default function ImportPage() {
       return;
     }
     setCurrent(file.name);
+    previewImport.mutate(file, { onSuccess: (result) => setPreview({ file, result }), onError: showError });
+  };
+
+  const confirm = () => {
+    if (!preview) return;
+    const { file } = preview;
+    setProblem(null);
     importTypes.mutate(file, {
-      onSuccess: (result) => setDone({ fileName: file.name, result }),
-      onError: (err) => {
-        const p = classifyImportError(err);
-        switch (p.kind) {
-          case 'too_large':
-            setProblem({ title: t('import.failedTitle'), body: [p.message, t('import.tooLarge')].filter(Boolean).join(' ') });
-            break;
-          case 'headers':
-            setProblem({
-              title: t('import.headersTitle'),
-              body: (
-                <Stack gap={6}>
-                  <Text size="sm">{p.message}</Text>
-                  <Text size="sm">{t('import.expected')}</Text>
-                  <Group gap={4}>
-                    {EXPECTED_HEADERS.map((h) => (
-                      <Code key={h}>{h}</Code>
-                    ))}
-                  </Group>
-                  <Text size="sm">{t('import.expectedEn')}</Text>
-                  <Group gap={4}>
-                    {EXPECTED_HEADERS_EN.map((h) => (
-                      <Code key={h}>{h}</Code>
-                    ))}
-                  </Group>
-                </Stack>
-              ),
-            });
-            break;
-          case 'file':
-            setProblem({ title: t('import.failedTitle'), body: p.message || errorMessage(err, tc) });
-            break;
-          default:
-            setProblem({ title: t('import.failedTitle'), body: errorMessage(err, tc) });
-        }
+      onSuccess: (result) => {
+        setPreview(null);
+        setDone({ fileName: file.name, result });
+        notifySuccess(t('import.imported', { count: result.counts.created }));
       },
+      onError: showError,
     });
   };
 
@@ -203,20 +244,31 @@ export default function ImportPage() {
     else setProblem({ title: t('import.failedTitle'), body: t('import.reject') });
   };
 
+  const pickButton = (
+    <Button size={phone ? 'md' : 'sm'} leftSection={<IconFolderOpen size={18} />} onClick={() => void pick()} disabled={busy} fullWidth={phone}>
+      {t('import.pick')}
+    </Button>
+  );
+
   return (
     <>
       <PageHeader
         title={t('import.title')}
         description={t('import.description')}
         actions={
-          <Button variant="default" leftSection={<IconDownload size={18} />} loading={downloading} onClick={() => void downloadTemplate()}>
-            {t('import.download')}
-          </Button>
+          <>
+            <Button variant="subtle" leftSection={<IconArrowLeft size={18} />} onClick={() => navigate(paths.types)}>
+              {t('import.back')}
+            </Button>
+            <Button variant="default" leftSection={<IconDownload size={18} />} loading={downloading} onClick={() => void downloadTemplate()}>
+              {t('import.download')}
+            </Button>
+          </>
         }
       />
-      <SectionTabs />
       <Stack gap="md">
         <Text size="sm">{t('import.steps')}</Text>
+        {/* A phone has nothing to drag from: it gets the picker button only, in words that fit. */}
         <Dropzone
           onDrop={(files) => files[0] && upload(files[0])}
           onReject={rejected}
@@ -225,10 +277,10 @@ export default function ImportPage() {
           maxFiles={1}
           multiple={false}
           activateOnClick={false}
-          loading={importTypes.isPending}
+          loading={busy}
           data-testid="import-dropzone"
         >
-          <Stack align="center" gap="xs" py="lg" style={{ pointerEvents: 'none' }}>
+          <Stack align="center" gap="xs" py={phone ? 'sm' : 'lg'} style={{ pointerEvents: 'none' }}>
             <Dropzone.Accept>
               <IconUpload size={48} color="var(--mantine-color-blue-6)" />
             </Dropzone.Accept>
@@ -236,31 +288,43 @@ export default function ImportPage() {
               <IconX size={48} color="var(--mantine-color-red-6)" />
             </Dropzone.Reject>
             <Dropzone.Idle>
-              <IconFileSpreadsheet size={48} color="var(--mantine-color-green-7)" />
+              <IconFileSpreadsheet size={phone ? 32 : 48} color="var(--mantine-color-green-7)" />
             </Dropzone.Idle>
-            <Text fw={500} ta="center">
-              {t('import.drop')}
+            <Text fw={500} ta="center" data-testid="import-drop-text">
+              {phone ? t('import.choose') : t('import.drop')}
             </Text>
             <Text size="sm" c="dimmed" ta="center">
               {t('import.dropHint')}
             </Text>
           </Stack>
         </Dropzone>
-        <Group justify="center">
-          <Button leftSection={<IconFolderOpen size={18} />} onClick={() => void pick()} disabled={importTypes.isPending}>
-            {t('import.pick')}
-          </Button>
-        </Group>
-        {importTypes.isPending && (
+        <Group justify="center">{pickButton}</Group>
+        {busy && (
           <Group justify="center" gap="xs">
             <Loader size="sm" />
-            <Text size="sm">{t('import.uploading', { name: current })}</Text>
+            <Text size="sm">{t(importTypes.isPending ? 'import.uploading' : 'import.checking', { name: current })}</Text>
           </Group>
         )}
         {problem && (
           <Alert color="red" icon={<IconAlertCircle />} title={problem.title} role="alert" data-testid="import-error" withCloseButton onClose={() => setProblem(null)}>
             {problem.body}
           </Alert>
+        )}
+        {preview && (
+          <>
+            <ImportResultView fileName={preview.file.name} result={preview.result} />
+            <Text size="sm" c="dimmed">
+              {preview.result.counts.created > 0 ? t('import.preview.nothingSaved') : t('import.preview.nothingToImport')}
+            </Text>
+            <Group justify="flex-end" gap="sm">
+              <Button variant="default" onClick={() => setPreview(null)} disabled={importTypes.isPending}>
+                {tc('actions.cancel')}
+              </Button>
+              <Button onClick={confirm} loading={importTypes.isPending} disabled={preview.result.counts.created === 0} data-testid="import-confirm">
+                {t('import.preview.confirm', { count: preview.result.counts.created })}
+              </Button>
+            </Group>
+          </>
         )}
         {done && (
           <>

@@ -5,11 +5,12 @@ import { IconAlertCircle, IconInfoCircle, IconPlus, IconTrash } from '@tabler/ic
 import { isApiError } from '@/api/errors';
 import { useSession } from '@/auth/session';
 import { PageHeader } from '@/components/PageHeader';
+import { ViewOnlyField, ViewOnlyList, ViewOnlyNotice } from '@/components/ViewOnly';
 import { errorMessage, notifySuccess } from '@/components/serverErrors';
 import { ColourSelect } from '../components/ColourSelect';
-import { SectionTabs } from '../components/SectionTabs';
-import { cssColour, mantineColour } from '../grouping';
+import { cssColour, MANTINE_COLOURS, mantineColour } from '../grouping';
 import { useSaveThresholds, useThresholds } from '../hooks';
+import { useTouchSize } from '../touch';
 import {
   hasErrors,
   nextRow,
@@ -30,6 +31,7 @@ export default function ThresholdsPage() {
   const { t: tc } = useTranslation();
   const { can } = useSession();
   const canManage = can('violation_types.manage');
+  const touch = useTouchSize();
   const query = useThresholds();
   const save = useSaveThresholds();
 
@@ -95,10 +97,11 @@ export default function ThresholdsPage() {
 
   const rowErrorCount = Object.values(errors.rows).filter((r) => Object.keys(r).length > 0).length;
 
+  if (!canManage) return <ThresholdsView />;
+
   return (
     <>
       <PageHeader title={t('thresholds.title')} description={t('thresholds.description')} />
-      <SectionTabs />
       <Alert variant="light" color="blue" icon={<IconInfoCircle />} mb="md" data-testid="thresholds-rule">
         {t('thresholds.rule')}
       </Alert>
@@ -131,6 +134,7 @@ export default function ThresholdsPage() {
                     <ActionIcon
                       variant="subtle"
                       color="red"
+                      size={touch}
                       aria-label={t('thresholds.remove', { level: i + 1 })}
                       onClick={() => remove(i)}
                       disabled={rows.length <= 1}
@@ -232,6 +236,55 @@ export default function ThresholdsPage() {
           )}
         </Stack>
       )}
+    </>
+  );
+}
+
+/** What a user without violation_types.manage sees: the thresholds as text, one "view only" mark, no editing rules. */
+function ThresholdsView() {
+  const { t } = useTranslation('violation-types');
+  const { t: tc } = useTranslation();
+  const query = useThresholds();
+  const colourName = (c: string) => ((MANTINE_COLOURS as readonly string[]).includes(c) ? t(`colours.${c}`) : t('colours.custom', { value: c }));
+  return (
+    <>
+      <PageHeader title={t('thresholds.title')} description={t('thresholds.description')} />
+      <Group gap="sm" mb="md" wrap="wrap">
+        <ViewOnlyNotice />
+        <Text size="sm" c="dimmed">
+          {t('thresholds.viewOnlyHint')}
+        </Text>
+      </Group>
+      {query.isPending && (
+        <Center p="xl">
+          <Loader aria-label={tc('loading')} />
+        </Center>
+      )}
+      {query.isError && (
+        <Text c="red" role="alert">
+          {errorMessage(query.error, tc)}
+        </Text>
+      )}
+      <Stack gap="md" data-testid="thresholds">
+        {(query.data?.data ?? []).map((r, i) => (
+          <Card key={r.level} withBorder data-testid={`threshold-row-${i}`} style={{ borderLeft: `6px solid ${cssColour(r.colour)}` }}>
+            <Stack gap="sm">
+              <Badge size="lg" color={mantineColour(r.colour)}>
+                {t('thresholds.level', { level: r.level })}
+              </Badge>
+              <ViewOnlyList
+                cols={3}
+                fields={[
+                  { label: t('thresholds.fields.name'), value: r.name },
+                  { label: t('thresholds.fields.minPoints'), value: r.min_points },
+                  { label: t('thresholds.fields.colour'), value: colourName(r.colour) },
+                ]}
+              />
+              <ViewOnlyField label={t('thresholds.fields.text')} value={<span style={{ whiteSpace: 'pre-wrap' }}>{r.default_text}</span>} />
+            </Stack>
+          </Card>
+        ))}
+      </Stack>
     </>
   );
 }

@@ -10,11 +10,12 @@ import { errorMessage } from '@/components/serverErrors';
 import type { ViolationCategory, ViolationType } from '../api';
 import { CategoryFormModal, DeleteCategoryModal } from '../components/CategoryModals';
 import { DeleteTypeModal } from '../components/DeleteTypeModal';
-import { SectionTabs } from '../components/SectionTabs';
+import { RowMenu } from '../components/RowMenu';
 import { TypeFormModal } from '../components/TypeFormModal';
 import { cssColour, groupByCategory, mantineColour, type TypeGroup } from '../grouping';
 import { useTypes } from '../hooks';
 import { paths } from '../paths';
+import { useTouchSize } from '../touch';
 
 type EditingType = { type?: ViolationType; categoryId?: number } | null;
 type EditingCategory = { category?: ViolationCategory } | null;
@@ -60,16 +61,13 @@ function TypeRow({ type, canManage, onEdit, onDelete }: { type: ViolationType; c
           {t('types.points', { count: type.points })}
         </Badge>
         {canManage && (
-          <>
-            <ActionIcon variant="subtle" color="gray" aria-label={`${tc('actions.edit')} ${type.name}`} onClick={onEdit}>
-              <IconPencil size={18} />
-            </ActionIcon>
-            {!type.is_system && (
-              <ActionIcon variant="subtle" color="red" aria-label={`${tc('actions.delete')} ${type.name}`} onClick={onDelete}>
-                <IconTrash size={18} />
-              </ActionIcon>
-            )}
-          </>
+          <RowMenu
+            label={t('types.actionsFor', { name: type.name })}
+            items={[
+              { label: `${tc('actions.edit')} ${type.name}`, icon: <IconPencil size={16} />, onClick: onEdit },
+              ...(type.is_system ? [] : [{ label: `${tc('actions.delete')} ${type.name}`, icon: <IconTrash size={16} />, onClick: onDelete, danger: true }]),
+            ]}
+          />
         )}
       </Group>
     </Group>
@@ -94,6 +92,7 @@ function GroupCard({
   onDeleteCategory: (c: ViolationCategory) => void;
 }) {
   const { t } = useTranslation('violation-types');
+  const touch = useTouchSize();
   const { category, listed, types } = group;
   return (
     <Card withBorder padding={0} data-testid={`category-${category.name}`} style={{ borderLeft: `6px solid ${cssColour(category.colour)}` }}>
@@ -109,16 +108,17 @@ function GroupCard({
         {canManage && listed && (
           <Group gap={2} wrap="nowrap">
             <Tooltip label={t('types.add')}>
-              <ActionIcon variant="subtle" aria-label={`${t('types.add')}: ${category.name}`} onClick={onAddType}>
-                <IconPlus size={18} />
+              <ActionIcon variant="subtle" size={touch} aria-label={`${t('types.add')}: ${category.name}`} onClick={onAddType}>
+                <IconPlus size={20} />
               </ActionIcon>
             </Tooltip>
-            <ActionIcon variant="subtle" color="gray" aria-label={t('categories.edit', { name: category.name })} onClick={() => onEditCategory(listed)}>
-              <IconPencil size={18} />
-            </ActionIcon>
-            <ActionIcon variant="subtle" color="red" aria-label={t('categories.delete', { name: category.name })} onClick={() => onDeleteCategory(listed)}>
-              <IconTrash size={18} />
-            </ActionIcon>
+            <RowMenu
+              label={t('categories.actionsFor', { name: category.name })}
+              items={[
+                { label: t('categories.edit', { name: category.name }), icon: <IconPencil size={16} />, onClick: () => onEditCategory(listed) },
+                { label: t('categories.delete', { name: category.name }), icon: <IconTrash size={16} />, onClick: () => onDeleteCategory(listed), danger: true },
+              ]}
+            />
           </Group>
         )}
       </Group>
@@ -175,7 +175,6 @@ export default function TypesPage() {
           )
         }
       />
-      <SectionTabs />
       <Card withBorder mb="md">
         <Group gap="sm" align="flex-end" wrap="wrap">
           <TextInput
