@@ -1,12 +1,37 @@
+import { lazy, Suspense } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { RequireAuth } from '@/auth/RequireAuth';
 import { RequirePermission } from '@/auth/RequirePermission';
 import { SignInPage } from '@/auth/SignInPage';
 import { useSession } from '@/auth/session';
 import { NotFoundPage, RouteError } from '@/components/errors';
+import { PageLoader } from '@/components/PageLoader';
 import { featureRoutes, navItems } from '@/registry';
 import { homePath } from './nav';
-import { Shell } from './Shell';
+
+// The sign-in page is in the first download; the app shell (navigation, menus, the
+// notification bell, the rest of Mantine's styles) comes in its own chunks once someone is
+// signed in, so a school's slow network shows the sign-in form sooner.
+let shell: Promise<typeof import('./Shell')> | undefined;
+function loadShell() {
+  shell ??= Promise.all([import('./shellStyles'), import('./Shell')]).then(
+    ([, m]) => m,
+    (err: unknown) => {
+      shell = undefined; // a failed download is tried again on the next render
+      throw err;
+    },
+  );
+  return shell;
+}
+const Shell = lazy(() => loadShell().then((m) => ({ default: m.Shell })));
+
+function LazyShell() {
+  return (
+    <Suspense fallback={<PageLoader fullScreen />}>
+      <Shell />
+    </Suspense>
+  );
+}
 
 function Home() {
   const { permissions } = useSession();
@@ -20,7 +45,7 @@ export const routes: RouteObject[] = [
     errorElement: <RouteError />,
     children: [
       {
-        element: <Shell />,
+        element: <LazyShell />,
         children: [
           {
             errorElement: <RouteError />,
@@ -40,5 +65,8 @@ export const routes: RouteObject[] = [
 ];
 
 export function createRouter() {
+  // Anywhere but the sign-in page the shell is needed as soon as /auth/me answers: fetch it
+  // alongside that call instead of after it.
+  if (typeof window !== 'undefined' && window.location.pathname !== '/sign-in') void loadShell();
   return createBrowserRouter(routes);
 }
