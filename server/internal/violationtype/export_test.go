@@ -52,3 +52,9 @@ func HoldImportSlots(wait time.Duration) (release func()) {
 		importWait.Store(before)
 	}
 }
+
+// SetImportWait sets how long an import waits for a slot until restore.
+func SetImportWait(wait time.Duration) (restore func()) {
+	before := importWait.Swap(int64(wait))
+	return func() { importWait.Store(before) }
+}

@@ -498,8 +498,7 @@ func TestImportConcurrencyLimit(t *testing.T) {
 
 	// With free slots, more uploads than slots all finish: they wait
 	// their turn.
-	release = violationtype.HoldImportSlots(30 * time.Second)
-	release() // only to set a long wait
+	defer violationtype.SetImportWait(time.Minute)()
 	var wg sync.WaitGroup
 	codes := make([]int, 3*violationtype.ImportSlots())
 	for i := range codes {
