@@ -11,7 +11,7 @@ function jakartaToday(lang) {
     .replace(/^(\S+?),? /, '$1, ');
 }
 
-test('sign-in: a wrong password shows the server message, the right one opens the dashboard', async (ctx) => {
+test('sign-in: a wrong password shows the server message, the right one opens where the work is', async (ctx) => {
   const page = await newPage(ctx);
   await page.goto('/users');
   await page.waitForURL(/\/sign-in\?next=%2Fusers/);
@@ -36,9 +36,14 @@ test('sign-in: a wrong password shows the server message, the right one opens th
   await page.getByRole('button', { name: 'Masuk' }).click();
   await page.waitForURL(/\/users$/);
 
+  // "/" and the dashboard land on the first work page (students for the administrator) until
+  // the dashboard has statistics: no "coming soon" card.
   await page.goto('/');
-  await page.waitForURL(/\/dashboard$/);
-  await expectVisible(page.getByTestId('dashboard-placeholder'), 'dashboard placeholder');
+  await page.waitForURL(/\/students$/);
+  await expectVisible(page.getByTestId('student-search'), 'students page');
+  await page.goto('/dashboard');
+  await page.waitForURL(/\/students$/);
+  assertEqual(await page.getByTestId('dashboard-placeholder').count(), 0, 'no placeholder card');
   const today = await page.getByTestId('today').first().innerText();
   assertEqual(today, jakartaToday('id-ID'), 'header date in Jakarta');
   await shot(page, '03-dashboard');
@@ -118,7 +123,7 @@ test('users: reset a password (rules shown, mismatch refused), then sign in with
 
   const other = await newPage(ctx);
   await signIn(other, STAFF.username, STAFF.newPassword);
-  await expectVisible(other.getByTestId('dashboard-placeholder'), 'staff dashboard');
+  await other.waitForURL(/\/students$/);
 });
 
 test('roles: a permission taken from a role gives its user the 403 page on the next navigation', async (ctx) => {
@@ -147,7 +152,7 @@ test('roles: a permission taken from a role gives its user the 403 page on the n
   await expectVisible(staff.getByTestId('users-table'), 'users table for staff');
   assertEqual(await staff.getByRole('button', { name: 'Tambah pengguna' }).count(), 0, 'no add button without users.manage');
   await nav.getByRole('link', { name: 'Dasbor' }).click();
-  await expectVisible(staff.getByTestId('dashboard-placeholder'), 'staff dashboard');
+  await staff.waitForURL(/\/students$/);
 
   await admin.getByTestId('perm-staff-users.view').uncheck();
   await admin.getByRole('button', { name: 'Simpan hak akses Staf' }).click();
@@ -161,10 +166,14 @@ test('roles: a permission taken from a role gives its user the 403 page on the n
   await expectVisible(forbidden.getByRole('button', { name: 'Kembali' }), 'Back button');
   await expectVisible(forbidden.getByRole('button', { name: 'Dasbor' }), 'Dashboard button');
   await nav.getByRole('link', { name: 'Pengguna' }).waitFor({ state: 'detached' });
+  // The page says which page in the school's words, never the permission's code or "403".
+  const forbiddenText = await forbidden.innerText();
+  assert(forbiddenText.includes('halaman Pengguna'), `403 names the page: ${forbiddenText}`);
+  assert(!/users\.view|\b403\b/.test(forbiddenText), `403 shows no codes: ${forbiddenText}`);
   await shot(staff, '10-forbidden');
 
   await forbidden.getByRole('button', { name: 'Dasbor' }).click();
-  await staff.waitForURL(/\/dashboard$/);
+  await staff.waitForURL(/\/students$/);
 
   // A direct visit gets the 403 page too, with the server's message when the API says no.
   await staff.goto('/roles');
@@ -202,7 +211,7 @@ test('an unknown route shows the 404 page', async (ctx) => {
   await expectVisible(nf.getByRole('button', { name: 'Kembali' }), 'Back button');
   await shot(page, '12-not-found');
   await nf.getByRole('button', { name: 'Dasbor' }).click();
-  await page.waitForURL(/\/dashboard$/);
+  await page.waitForURL(/\/students$/);
 });
 
 test('a server that cannot be reached gets a clear message and a retry', async (ctx) => {

@@ -3,9 +3,12 @@ import type { UseFormReturnType } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { isApiError, isUnreachable } from '@/api/errors';
 
-/** The text to show for a failed call: the server's message, else one for its code. */
+/**
+ * The text to show for a failed call: the server's message, else a sentence for its kind.
+ * Never a code: codes are for programs, the sentence is for people.
+ */
 export function errorMessage(err: unknown, t: TFunction): string {
-  if (isUnreachable(err)) return t('errors.unreachable.message');
+  if (isUnreachable(err)) return t('errors.unreachable.full');
   if (isApiError(err)) {
     if (err.code === 'rate_limited' && err.message) return err.message;
     return err.message || t(`errors.code.${err.code}`);

@@ -5,26 +5,23 @@ import type { Icon } from '@tabler/icons-react';
 export interface ErrorPageProps {
   icon: Icon;
   color: string;
-  code?: string;
   title: string;
   message: string;
   actions: ReactNode;
   testId: string;
 }
 
-/** The shared layout of the 403, 404 and "server unreachable" pages. */
-export function ErrorPage({ icon: IconComponent, color, code, title, message, actions, testId }: ErrorPageProps) {
+/**
+ * The shared layout of the 403, 404 and "server unreachable" pages: a title and a sentence in
+ * the user's words (no HTTP status number: it means nothing to a teacher).
+ */
+export function ErrorPage({ icon: IconComponent, color, title, message, actions, testId }: ErrorPageProps) {
   return (
     <Center mih="60vh" p="md" data-testid={testId}>
       <Stack align="center" gap="md" maw={520} ta="center">
         <ThemeIcon size={96} radius={48} variant="light" color={color} aria-hidden>
           <IconComponent size={56} stroke={1.5} />
         </ThemeIcon>
-        {code && (
-          <Text c="dimmed" fw={700} size="sm" tt="uppercase" lts={2}>
-            {code}
-          </Text>
-        )}
         <Title order={1} size="h2">
           {title}
         </Title>

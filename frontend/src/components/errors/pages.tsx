@@ -33,7 +33,6 @@ export function ForbiddenPage({ message }: { message?: string }) {
       testId="error-403"
       icon={IconShieldLock}
       color="orange"
-      code="403"
       title={t('errors.forbidden.title')}
       message={message || t('errors.forbidden.message')}
       actions={actions}
@@ -50,7 +49,6 @@ export function NotFoundPage({ message }: { message?: string }) {
       testId="error-404"
       icon={IconMapOff}
       color="blue"
-      code="404"
       title={t('errors.notFound.title')}
       message={message || t('errors.notFound.message')}
       actions={actions}

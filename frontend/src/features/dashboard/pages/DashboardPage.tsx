@@ -1,29 +1,58 @@
-import { Card, SimpleGrid, Text, ThemeIcon, Title } from '@mantine/core';
-import { IconChartBar } from '@tabler/icons-react';
+import { Navigate, Link } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { Button, Card, Group, Text, ThemeIcon, Title } from '@mantine/core';
+import { IconUserCircle, IconHandStop } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import { api } from '@/api/client';
+import type { List } from '@/api/types';
 import { PageHeader } from '@/components/PageHeader';
+import { PageLoader } from '@/components/PageLoader';
 import { useSession } from '@/auth/session';
+import { navItems } from '@/registry';
+import { landingPath, needsClasses, type HomeroomClass } from '../landing';
 
-/** A placeholder the dashboard issue fills with statistics and the violation calendar. */
+/**
+ * Until the dashboard has statistics it sends everyone to where their work starts (see
+ * landingPath); only someone with no other page sees a welcome with a way to their profile.
+ */
 export default function DashboardPage() {
   const { t } = useTranslation('dashboard');
-  const { me } = useSession();
+  const { me, permissions } = useSession();
+  const role = me?.user.role ?? 'other';
+  const wantClasses = needsClasses(role, permissions);
+  const classes = useQuery({
+    queryKey: ['dashboard', 'homeroom-classes'],
+    queryFn: ({ signal }) => api.get<List<HomeroomClass>>('/classes', undefined, signal),
+    enabled: wantClasses,
+    // No class list is no reason for an error page: the students list is the fallback.
+    throwOnError: false,
+    retry: false,
+    staleTime: 60_000,
+  });
+
+  if (!me || (wantClasses && classes.isPending)) return <PageLoader />;
+  const target = landingPath({ role, userId: me.user.id, permissions, items: navItems, classes: classes.data?.data });
+  if (target) return <Navigate to={target} replace />;
+
   return (
     <>
-      <PageHeader title={t('title')} description={t('welcome', { name: me?.user.name ?? '' })} />
-      <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <Card withBorder padding="lg" data-testid="dashboard-placeholder">
-          <ThemeIcon variant="light" size="xl" mb="sm" aria-hidden>
-            <IconChartBar />
+      <PageHeader title={t('title')} description={t('welcome', { name: me.user.name })} />
+      <Card withBorder padding="lg" maw={560} data-testid="dashboard-nothing">
+        <Group gap="sm" mb="xs" wrap="nowrap">
+          <ThemeIcon variant="light" size="lg" aria-hidden>
+            <IconHandStop size={20} />
           </ThemeIcon>
-          <Title order={2} size="h4" mb={4}>
-            {t('placeholder.title')}
+          <Title order={2} size="h4">
+            {t('nothing.title')}
           </Title>
-          <Text c="dimmed" size="sm">
-            {t('placeholder.body')}
-          </Text>
-        </Card>
-      </SimpleGrid>
+        </Group>
+        <Text size="sm" mb="md">
+          {t('nothing.body')}
+        </Text>
+        <Button component={Link} to="/profile" variant="light" leftSection={<IconUserCircle size={18} aria-hidden />}>
+          {t('nothing.profile')}
+        </Button>
+      </Card>
     </>
   );
 }
