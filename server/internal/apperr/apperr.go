@@ -38,15 +38,6 @@ type Msg struct {
 // M returns the message key with parameters given as name, value pairs:
 // M("users.username_taken", "username", u).
 func M(key string, kv ...any) Msg {
-	if strings.ContainsAny(key, " %") {
-		// TRANSITIONAL: a sentence rather than a catalogue key (code not yet
-		// moved to the catalogue): format it as before. Removed once every
-		// message is in the catalogue (locale's coverage test).
-		if len(kv) > 0 {
-			key = fmt.Sprintf(key, kv...)
-		}
-		return Msg{Key: key}
-	}
 	return Msg{Key: key, Params: params(kv)}
 }
 
