@@ -274,3 +274,21 @@ func names(p []perm.Name) []string {
 }
 
 func itoa(n int64) string { return strconvI(n) }
+
+// Guessing the current password through the change-password form is
+// throttled like a sign-in: a stolen session is no unthrottled oracle.
+func TestChangePasswordThrottled(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	_, name := env.CreateUser(perm.BK)
+	c := env.Login(name, "rahasia123")
+	wrong := map[string]string{"current_password": "salah", "password": "barubaru", "password_confirmation": "barubaru"}
+	for i := range 5 {
+		if e := c.Do("PUT", "/api/v1/auth/password", wrong).Want(422).Err(); e.Error.FieldCodes["current_password"].Code != "users.current_password_wrong" {
+			t.Fatalf("attempt %d: %+v", i+1, e.Error)
+		}
+	}
+	c.Do("PUT", "/api/v1/auth/password", wrong).Want(429)
+	// The right one is refused too until the window passes.
+	c.Do("PUT", "/api/v1/auth/password", map[string]string{"current_password": "rahasia123", "password": "barubaru", "password_confirmation": "barubaru"}).Want(429)
+}

@@ -85,8 +85,26 @@ func (s *Service) changePassword(w http.ResponseWriter, r *http.Request) error {
 	if err := s.db.GetContext(r.Context(), &hash, `SELECT password_hash FROM users WHERE id = $1`, p.User.ID); err != nil {
 		return pg.Error(err, "entity.user")
 	}
+	// The current password is guessed like a sign-in: same throttle, same
+	// bound on password checks (a stolen session must not become an
+	// unthrottled password oracle).
+	at, err := s.reserve(r.Context(), p.User.Username, httpx.ClientAddr(r, s.opt.TrustProxy))
+	if err != nil {
+		return err
+	}
+	ok, err := s.checkPassword(r.Context(), hash, in.CurrentPassword)
+	if err != nil {
+		if werr := s.withdraw(r.Context(), at); werr != nil {
+			return werr
+		}
+		return err
+	}
 	f := apperr.Fields{}
-	if !CheckPassword(hash, in.CurrentPassword) {
+	if ok {
+		if err := s.withdraw(r.Context(), at); err != nil {
+			return err
+		}
+	} else {
 		f.Add("current_password", "users.current_password_wrong")
 	}
 	ValidateNewPassword(f, in.Password, in.PasswordConfirmation)
