@@ -82,6 +82,21 @@ const (
 
 	ViolationTypesView   Name = "violation_types.view"
 	ViolationTypesManage Name = "violation_types.manage"
+
+	ViolationsView   Name = "violations.view"
+	ViolationsRecord Name = "violations.record"
+	ViolationsVerify Name = "violations.verify"
+	ViolationsDelete Name = "violations.delete"
+	ViolationsExport Name = "violations.export"
+	PointAuditView   Name = "point_audit.view"
+
+	HandlingsCreate  Name = "handlings.create"
+	HandlingsResolve Name = "handlings.resolve"
+	HandlingsDelete  Name = "handlings.delete"
+	HandlingsReopen  Name = "handlings.reopen"
+
+	WarningLettersView   Name = "warning_letters.view"
+	WarningLettersManage Name = "warning_letters.manage"
 )
 
 // Public and Authenticated are route markers, not permissions: Public needs
@@ -125,6 +140,21 @@ var Catalogue = []Permission{
 
 	{Name: ViolationTypesView, Group: "violation_types", Label: "Lihat jenis pelanggaran", LabelEN: "View violation types", DefaultRoles: with(leaders, BK, WaliKelas, Staff)},
 	{Name: ViolationTypesManage, Group: "violation_types", Label: "Kelola jenis pelanggaran, kategori, ambang SP", LabelEN: "Manage violation types, categories, SP thresholds", DefaultRoles: []Role{BK}},
+
+	{Name: ViolationsView, Group: "violations", Label: "Lihat pelanggaran dan poin siswa", LabelEN: "View violations and student points", DefaultRoles: with(leaders, BK, WaliKelas)},
+	{Name: ViolationsRecord, Group: "violations", Label: "Catat pelanggaran", LabelEN: "Record violations", DefaultRoles: []Role{BK, WaliKelas}},
+	{Name: ViolationsVerify, Group: "violations", Label: "Verifikasi pelanggaran", LabelEN: "Verify violations", DefaultRoles: []Role{BK}},
+	{Name: ViolationsDelete, Group: "violations", Label: "Hapus pelanggaran", LabelEN: "Delete violations", DefaultRoles: []Role{BK}},
+	{Name: ViolationsExport, Group: "violations", Label: "Ekspor pelanggaran ke Excel", LabelEN: "Export violations to Excel", DefaultRoles: with(leaders, BK)},
+	{Name: PointAuditView, Group: "violations", Label: "Lihat riwayat perubahan poin", LabelEN: "View the point history", DefaultRoles: with(leaders, BK)},
+
+	{Name: HandlingsCreate, Group: "handlings", Label: "Catat penanganan pelanggaran", LabelEN: "Record violation handling", DefaultRoles: []Role{BK, WaliKelas}},
+	{Name: HandlingsResolve, Group: "handlings", Label: "Nyatakan pelanggaran selesai ditangani", LabelEN: "Mark violations as resolved", DefaultRoles: []Role{BK}},
+	{Name: HandlingsDelete, Group: "handlings", Label: "Hapus catatan penanganan", LabelEN: "Delete handling records", DefaultRoles: []Role{BK}},
+	{Name: HandlingsReopen, Group: "handlings", Label: "Buka kembali pelanggaran yang selesai", LabelEN: "Reopen resolved violations", DefaultRoles: []Role{BK}},
+
+	{Name: WarningLettersView, Group: "warning_letters", Label: "Lihat surat peringatan (SP)", LabelEN: "View warning letters (SP)", DefaultRoles: with(leaders, BK, WaliKelas)},
+	{Name: WarningLettersManage, Group: "warning_letters", Label: "Cetak dan ubah status surat peringatan", LabelEN: "Print warning letters and change their status", DefaultRoles: []Role{BK}},
 }
 
 // Lookup returns the catalogue entry for n.

@@ -271,14 +271,12 @@ func TestTypes(t *testing.T) {
 		bk.Do("PATCH", "/api/v1/violation-types/"+itoa(tmp.ID), map[string]any{"points": 2}).Want(http.StatusNotFound)
 	})
 	t.Run("ErrDeleteInUse", func(t *testing.T) {
-		// The violations table comes with a later feature; a minimal one
-		// stands in for it (its points are copies taken when recorded).
-		_, err := env.DB.Exec(`CREATE TABLE violations (id bigserial PRIMARY KEY,
-			violation_type_id bigint NOT NULL REFERENCES violation_types(id), points int NOT NULL)`)
-		if err != nil {
-			t.Fatal(err)
-		}
-		env.DB.MustExec(`INSERT INTO violations (violation_type_id, points) VALUES ($1, 75)`, fight.ID)
+		// A real violation of that type (its points are a copy taken when
+		// recorded).
+		var student int64
+		env.DB.Get(&student, `INSERT INTO students (source_id, full_name) VALUES (990001, 'Siswa Uji') RETURNING id`)
+		env.DB.MustExec(`INSERT INTO violations (student_id, violation_type_id, occurred_at, occurred_on, points)
+			VALUES ($1, $2, now(), current_date, 75)`, student, fight.ID)
 		e := bk.Do("DELETE", "/api/v1/violation-types/"+itoa(fight.ID), nil).Want(http.StatusConflict).Err()
 		if e.Error.MessageCode != "violationtype.type.in_use_count" || e.Error.Params["count"] != 1.0 {
 			t.Fatalf("error: %+v", e.Error)
@@ -379,8 +377,12 @@ func TestHandlingTypes(t *testing.T) {
 		}
 	})
 	t.Run("ErrDeleteInUse", func(t *testing.T) {
-		env.DB.MustExec(`CREATE TABLE handlings (id bigserial PRIMARY KEY, handling_type_id bigint REFERENCES handling_types(id))`)
-		env.DB.MustExec(`INSERT INTO handlings (handling_type_id) VALUES ($1)`, h.ID)
+		var student, violation, typeID int64
+		env.DB.Get(&student, `INSERT INTO students (source_id, full_name) VALUES (990002, 'Siswa Uji') RETURNING id`)
+		env.DB.Get(&typeID, `SELECT id FROM violation_types ORDER BY id LIMIT 1`)
+		env.DB.Get(&violation, `INSERT INTO violations (student_id, violation_type_id, occurred_at, occurred_on, points)
+			VALUES ($1, $2, now(), current_date, 1) RETURNING id`, student, typeID)
+		env.DB.MustExec(`INSERT INTO handlings (violation_id, handling_type_id, handled_on) VALUES ($1, $2, current_date)`, violation, h.ID)
 		bk.Do("DELETE", "/api/v1/handling-types/"+itoa(h.ID), nil).Want(http.StatusConflict)
 	})
 	t.Run("OKDelete", func(t *testing.T) {

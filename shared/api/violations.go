@@ -1,0 +1,201 @@
+package api
+
+import "time"
+
+// Handling statuses of a violation: unhandled → in_progress (first handling
+// record) → resolved (resolve); reopen takes a resolved one back to
+// in_progress (or unhandled when it has no handling record).
+const (
+	HandlingUnhandled  = "unhandled"
+	HandlingInProgress = "in_progress"
+	HandlingResolved   = "resolved"
+)
+
+// Violation sources: the violation form, or attendance (alpha/late).
+const (
+	SourceManual     = "manual"
+	SourceAttendance = "attendance"
+)
+
+// Warning letter statuses, in order; withdrawn is off the line (a draft
+// whose level is no longer reached after a violation was deleted).
+const (
+	LetterDraft     = "draft"
+	LetterPrinted   = "printed"
+	LetterSigned    = "signed"
+	LetterDelivered = "delivered"
+	LetterWithdrawn = "withdrawn"
+)
+
+// Violation is one recorded violation of one type by one student.
+type Violation struct {
+	ID          int64  `json:"id" db:"id"`
+	StudentID   int64  `json:"student_id" db:"student_id"`
+	StudentName string `json:"student_name" db:"student_name"`
+	StudentNISN string `json:"student_nisn" db:"student_nisn"`
+	StudentNIS  string `json:"student_nis" db:"student_nis"`
+	// The class as it was on the day of the violation.
+	ClassID        *int64    `json:"class_id" db:"class_id"`
+	ClassName      string    `json:"class_name" db:"class_name"`
+	DepartmentName string    `json:"department_name" db:"department_name"`
+	TypeID         int64     `json:"type_id" db:"type_id"`
+	TypeName       string    `json:"type_name" db:"type_name"`
+	TypeSlug       string    `json:"type_slug" db:"type_slug"`
+	CategoryID     int64     `json:"category_id" db:"category_id"`
+	CategoryName   string    `json:"category_name" db:"category_name"`
+	CategoryColour string    `json:"category_colour" db:"category_colour"`
+	OccurredAt     time.Time `json:"occurred_at" db:"occurred_at"`
+	// OccurredOn is the Asia/Jakarta calendar day, YYYY-MM-DD.
+	OccurredOn  string `json:"occurred_on" db:"occurred_on"`
+	Points      int    `json:"points" db:"points"`
+	Sanction    string `json:"sanction" db:"sanction"`
+	Location    string `json:"location" db:"location"`
+	Description string `json:"description" db:"description"`
+	// RecordedBy is null when the journal sync created it.
+	RecordedBy     *int64     `json:"recorded_by" db:"recorded_by"`
+	RecordedByName string     `json:"recorded_by_name" db:"recorded_by_name"`
+	Source         string     `json:"source" db:"source"`
+	VerifiedBy     *int64     `json:"verified_by" db:"verified_by"`
+	VerifiedByName string     `json:"verified_by_name" db:"verified_by_name"`
+	VerifiedAt     *time.Time `json:"verified_at" db:"verified_at"`
+	HandlingStatus string     `json:"handling_status" db:"handling_status"`
+	HandledAt      *time.Time `json:"handled_at" db:"handled_at"`
+	HandledBy      *int64     `json:"handled_by" db:"handled_by"`
+	HandledByName  string     `json:"handled_by_name" db:"handled_by_name"`
+	PhotoCount     int        `json:"photo_count" db:"photo_count"`
+	CreatedAt      time.Time  `json:"created_at" db:"created_at"`
+	UpdatedAt      time.Time  `json:"updated_at" db:"updated_at"`
+	// Detail only (GET /violations/{id}).
+	Photos    []ViolationPhoto `json:"photos,omitempty" db:"-"`
+	Handlings []Handling       `json:"handlings,omitempty" db:"-"`
+}
+
+// ViolationPhoto is an evidence photo; its bytes are served at URL and
+// ThumbnailURL to users allowed to see the violation.
+type ViolationPhoto struct {
+	ID           int64  `json:"id" db:"id"`
+	Width        int    `json:"width" db:"width"`
+	Height       int    `json:"height" db:"height"`
+	URL          string `json:"url" db:"-"`
+	ThumbnailURL string `json:"thumbnail_url" db:"-"`
+}
+
+// CreateViolationsRequest records one or more types for one student at
+// once: one violation per type, sharing the rest. Sent as JSON, or as
+// multipart/form-data with this JSON in the part "data" and up to 5 image
+// files in parts named "photos".
+type CreateViolationsRequest struct {
+	StudentID int64   `json:"student_id"`
+	TypeIDs   []int64 `json:"type_ids"`
+	// OccurredAt defaults to now.
+	OccurredAt  *time.Time `json:"occurred_at"`
+	Location    string     `json:"location"`
+	Description string     `json:"description"`
+	// Sanction applies to every type; empty takes each type's default.
+	Sanction string `json:"sanction"`
+}
+
+// CreateViolationsResponse answers a recording: the violations created,
+// any warning letters the new total issued, and the student's points after.
+type CreateViolationsResponse struct {
+	Violations []Violation     `json:"violations"`
+	Letters    []WarningLetter `json:"letters"`
+	Points     StudentPoints   `json:"points"`
+}
+
+// StudentPoints is a student's standing toward warning letters.
+type StudentPoints struct {
+	StudentID int64 `json:"student_id"`
+	// Total counts the current academic year; LifetimeTotal every year.
+	Total         int `json:"total"`
+	LifetimeTotal int `json:"lifetime_total"`
+	// Level is the highest threshold level the total reaches (0: none).
+	Level       int    `json:"level"`
+	LevelName   string `json:"level_name"`
+	LevelColour string `json:"level_colour"`
+	// NextLevel is the next threshold (null past the last one).
+	NextLevel         *int   `json:"next_level"`
+	NextLevelName     string `json:"next_level_name"`
+	NextLevelMinPoint *int   `json:"next_level_min_points"`
+	PointsToNext      *int   `json:"points_to_next"`
+	// AcademicYearStart is the first day of the current academic year.
+	AcademicYearStart string `json:"academic_year_start"`
+}
+
+// Handling is one follow-up record of a violation.
+type Handling struct {
+	ID               int64                 `json:"id" db:"id"`
+	ViolationID      int64                 `json:"violation_id" db:"violation_id"`
+	HandlingTypeID   int64                 `json:"handling_type_id" db:"handling_type_id"`
+	HandlingTypeName string                `json:"handling_type_name" db:"handling_type_name"`
+	HandledOn        string                `json:"handled_on" db:"handled_on"`
+	Notes            string                `json:"notes" db:"notes"`
+	FollowUpOn       *string               `json:"follow_up_on" db:"follow_up_on"`
+	CreatedBy        *int64                `json:"created_by" db:"created_by"`
+	CreatedByName    string                `json:"created_by_name" db:"created_by_name"`
+	CreatedAt        time.Time             `json:"created_at" db:"created_at"`
+	Participants     []HandlingParticipant `json:"participants" db:"-"`
+}
+
+// HandlingParticipant is a Tatib user or a free name, with their role
+// (Wali Kelas, Guru BK, Orang Tua, Siswa, Saksi, …).
+type HandlingParticipant struct {
+	UserID *int64 `json:"user_id" db:"user_id"`
+	Name   string `json:"name" db:"name"`
+	Role   string `json:"role" db:"role"`
+}
+
+// CreateHandlingRequest adds a handling record to a violation.
+type CreateHandlingRequest struct {
+	HandlingTypeID int64                 `json:"handling_type_id"`
+	HandledOn      string                `json:"handled_on"`
+	Notes          string                `json:"notes"`
+	FollowUpOn     *string               `json:"follow_up_on"`
+	Participants   []HandlingParticipant `json:"participants"`
+}
+
+// WarningLetter is an SP issued to a student.
+type WarningLetter struct {
+	ID                int64      `json:"id" db:"id"`
+	StudentID         int64      `json:"student_id" db:"student_id"`
+	StudentName       string     `json:"student_name" db:"student_name"`
+	StudentNISN       string     `json:"student_nisn" db:"student_nisn"`
+	ClassID           *int64     `json:"class_id" db:"class_id"`
+	ClassName         string     `json:"class_name" db:"class_name"`
+	Level             int        `json:"level" db:"level"`
+	Name              string     `json:"name" db:"name"`
+	MinPoints         int        `json:"min_points" db:"min_points"`
+	AcademicYearStart string     `json:"academic_year_start" db:"academic_year_start"`
+	Points            int        `json:"points" db:"points"`
+	ViolationID       *int64     `json:"violation_id" db:"violation_id"`
+	Status            string     `json:"status" db:"status"`
+	IssuedAt          time.Time  `json:"issued_at" db:"issued_at"`
+	PrintedAt         *time.Time `json:"printed_at" db:"printed_at"`
+	SignedAt          *time.Time `json:"signed_at" db:"signed_at"`
+	DeliveredAt       *time.Time `json:"delivered_at" db:"delivered_at"`
+	WithdrawnAt       *time.Time `json:"withdrawn_at" db:"withdrawn_at"`
+	WithdrawnReason   string     `json:"withdrawn_reason" db:"withdrawn_reason"`
+	// Detail only: the status history.
+	Events []WarningLetterEvent `json:"events,omitempty" db:"-"`
+}
+
+// WarningLetterEvent is one status step of a letter.
+type WarningLetterEvent struct {
+	Status    string    `json:"status" db:"status"`
+	At        time.Time `json:"at" db:"at"`
+	ActorName string    `json:"actor_name" db:"actor_name"`
+}
+
+// PointAuditEntry is one change to a student's points.
+type PointAuditEntry struct {
+	ID           int64     `json:"id" db:"id"`
+	At           time.Time `json:"at" db:"at"`
+	StudentID    int64     `json:"student_id" db:"student_id"`
+	StudentName  string    `json:"student_name" db:"student_name"`
+	ViolationID  *int64    `json:"violation_id" db:"violation_id"`
+	Action       string    `json:"action" db:"action"`
+	PointsBefore int       `json:"points_before" db:"points_before"`
+	PointsAfter  int       `json:"points_after" db:"points_after"`
+	ActorName    string    `json:"actor_name" db:"actor_name"`
+	Address      string    `json:"address" db:"address"`
+}
