@@ -23,6 +23,7 @@ const numFmtText = 49
 type Book struct {
 	f      *excelize.File
 	sheets int
+	list   []*Sheet
 	// styles, created once per book.
 	header, text, quoted, date int
 }
@@ -44,18 +45,9 @@ func New() (*Book, error) {
 	if b.text, err = b.f.NewStyle(&excelize.Style{NumFmt: numFmtText}); err != nil {
 		return nil, fmt.Errorf("xlsxw: text style: %w", err)
 	}
-	// A second text style that differs from the first (wrap off is the
-	// default, so use an explicit left alignment) and carries quotePrefix,
-	// which excelize's Style cannot express: set it on the stored xf.
-	if b.quoted, err = b.f.NewStyle(&excelize.Style{NumFmt: numFmtText,
-		Alignment: &excelize.Alignment{Horizontal: "left"}}); err != nil {
-		return nil, fmt.Errorf("xlsxw: quoted style: %w", err)
+	if b.quoted, err = quotedStyle(b.f); err != nil {
+		return nil, err
 	}
-	if b.f.Styles == nil || b.f.Styles.CellXfs == nil || b.quoted >= len(b.f.Styles.CellXfs.Xf) {
-		return nil, fmt.Errorf("xlsxw: quoted style: no cell format %d", b.quoted)
-	}
-	yes := true
-	b.f.Styles.CellXfs.Xf[b.quoted].QuotePrefix = &yes
 	if b.date, err = b.f.NewStyle(&excelize.Style{NumFmt: 14}); err != nil { // locale's short date
 		return nil, fmt.Errorf("xlsxw: date style: %w", err)
 	}
@@ -75,11 +67,27 @@ func (b *Book) Sheet(name string) (*Sheet, error) {
 		return nil, fmt.Errorf("xlsxw: sheet %q: %w", name, err)
 	}
 	b.sheets++
-	return &Sheet{b: b, name: name}, nil
+	sh := &Sheet{b: b, name: name}
+	b.list = append(b.list, sh)
+	return sh, nil
 }
 
-// Bytes returns the workbook as .xlsx bytes, its first sheet active.
+// Bytes returns the workbook as .xlsx bytes, its first sheet active. Each
+// sheet's <dimension> covers the cells written (excelize leaves it at A1,
+// and readers such as openpyxl in read-only mode trust it).
 func (b *Book) Bytes() ([]byte, error) {
+	for _, sh := range b.list {
+		if sh.row == 0 || sh.cols == 0 {
+			continue
+		}
+		last, err := excelize.CoordinatesToCellName(sh.cols, sh.row)
+		if err != nil {
+			return nil, fmt.Errorf("xlsxw: dimension: %w", err)
+		}
+		if err := b.f.SetSheetDimension(sh.name, "A1:"+last); err != nil {
+			return nil, fmt.Errorf("xlsxw: dimension: %w", err)
+		}
+	}
 	b.f.SetActiveSheet(0)
 	buf, err := b.f.WriteToBuffer()
 	if err != nil {
@@ -93,6 +101,7 @@ type Sheet struct {
 	b    *Book
 	name string
 	row  int // last row written (1-based)
+	cols int // widest row written
 }
 
 // Header writes cols as a bold header row, sets the column widths, freezes
@@ -138,6 +147,7 @@ func (s *Sheet) Header(cols ...Column) error {
 // date; nil leaves the cell empty; a bool is a boolean.
 func (s *Sheet) SetRow(cells ...any) error {
 	s.row++
+	s.cols = max(s.cols, len(cells))
 	for i, v := range cells {
 		cell, err := excelize.CoordinatesToCellName(i+1, s.row)
 		if err != nil {
@@ -159,6 +169,11 @@ func (s *Sheet) set(cell string, v any) error {
 		return s.text(cell, x)
 	case time.Time: // before fmt.Stringer: a time is one
 		if err := f.SetCellValue(s.name, cell, x); err != nil {
+			return err
+		}
+		return f.SetCellStyle(s.name, cell, cell, s.b.date)
+	case Date:
+		if err := f.SetCellFloat(s.name, cell, day(time.Time(x)), -1, 64); err != nil {
 			return err
 		}
 		return f.SetCellStyle(s.name, cell, cell, s.b.date)
