@@ -43,6 +43,9 @@ func (h *Handler) Routes(r *httpx.Router) {
 	r.Get("/settings/school", perm.SettingsView, h.getProfile)
 	r.Put("/settings/school", perm.SettingsManage, h.putProfile)
 	r.Get("/school/public", perm.Public, h.publicProfile)
+	r.Put("/settings/school/logo", perm.SettingsManage, h.putLogo)
+	r.Delete("/settings/school/logo", perm.SettingsManage, h.deleteLogo)
+	r.Get("/school/logo", perm.Public, h.getLogo)
 }
 
 // scope is the caller's scope: a homeroom teacher is limited to their class.
@@ -314,7 +317,15 @@ func (h *Handler) publicProfile(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return httpx.JSON(w, http.StatusOK, PublicProfile{Name: p.Name})
+	out := PublicProfile{Name: p.Name}
+	l, found, err := logoInfo(r.Context(), h.store.db)
+	if err != nil {
+		return err
+	}
+	if found {
+		out.LogoURL = &l.URL
+	}
+	return httpx.JSON(w, http.StatusOK, out)
 }
 
 func (h *Handler) putProfile(w http.ResponseWriter, r *http.Request) error {

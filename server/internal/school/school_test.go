@@ -526,6 +526,8 @@ func TestPermissions(t *testing.T) {
 		{"POST", "/api/v1/settings/student-affairs/test", nil, []*apitest.Client{guest, wali, bk}},
 		{"GET", "/api/v1/settings/school", nil, []*apitest.Client{guest, wali}},
 		{"PUT", "/api/v1/settings/school", map[string]any{"name": "x"}, []*apitest.Client{guest, wali, bk}},
+		{"PUT", "/api/v1/settings/school/logo", nil, []*apitest.Client{guest, wali, bk}},
+		{"DELETE", "/api/v1/settings/school/logo", nil, []*apitest.Client{guest, wali, bk}},
 	}
 	for _, r := range routes {
 		for _, c := range r.deny {

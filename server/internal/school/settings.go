@@ -83,21 +83,24 @@ func (in *StudentAffairsInput) Validate() error {
 // Profile is the school profile used on letters, PDFs, exports and the
 // journal ping answer.
 type Profile struct {
-	Name              string     `json:"name"`
-	Address           string     `json:"address"`
-	Phone             string     `json:"phone"`
-	LogoPath          string     `json:"logo_path"`
-	PrincipalName     string     `json:"principal_name"`
-	PrincipalNIP      string     `json:"principal_nip"`
-	BKCoordinatorName string     `json:"bk_coordinator_name"`
-	AcademicYearStart string     `json:"academic_year_start"` // MM-DD, default 07-01
-	LessonHoursPerDay int        `json:"lesson_hours_per_day"`
-	UpdatedAt         *time.Time `json:"updated_at,omitempty"`
+	Name              string `json:"name"`
+	Address           string `json:"address"`
+	Phone             string `json:"phone"`
+	LogoPath          string `json:"logo_path"`
+	PrincipalName     string `json:"principal_name"`
+	PrincipalNIP      string `json:"principal_nip"`
+	BKCoordinatorName string `json:"bk_coordinator_name"`
+	AcademicYearStart string `json:"academic_year_start"` // MM-DD, default 07-01
+	LessonHoursPerDay int    `json:"lesson_hours_per_day"`
+	// PaperSize is the paper letters and reports print on: "A4" (default)
+	// or "F4" (215 × 330 mm).
+	PaperSize string     `json:"paper_size"`
+	UpdatedAt *time.Time `json:"updated_at,omitempty"`
 }
 
 // DefaultProfile is the profile before anyone saved one.
 func DefaultProfile() Profile {
-	return Profile{AcademicYearStart: "07-01", LessonHoursPerDay: 10}
+	return Profile{AcademicYearStart: "07-01", LessonHoursPerDay: 10, PaperSize: "A4"}
 }
 
 var (
@@ -161,6 +164,13 @@ func (p *Profile) Validate() error {
 	}
 	if p.LessonHoursPerDay < 1 || p.LessonHoursPerDay > 16 {
 		f.Add("lesson_hours_per_day", "school.profile.lesson_hours", "min", 1, "max", 16)
+	}
+	switch p.PaperSize = strings.ToUpper(strings.TrimSpace(p.PaperSize)); p.PaperSize {
+	case "":
+		p.PaperSize = "A4"
+	case "A4", "F4":
+	default:
+		f.Add("paper_size", "school.profile.paper_size")
 	}
 	return f.Err()
 }
@@ -277,6 +287,9 @@ func LoadProfile(ctx context.Context, q sqlx.QueryerContext) (Profile, error) {
 		}
 		if p.LessonHoursPerDay == 0 {
 			p.LessonHoursPerDay = 10
+		}
+		if p.PaperSize == "" {
+			p.PaperSize = "A4"
 		}
 	}
 	return p, nil
