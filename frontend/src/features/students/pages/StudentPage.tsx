@@ -4,6 +4,7 @@ import { Link, useParams } from 'react-router';
 import { Anchor, Badge, Card, Grid, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft, IconBrandWhatsapp, IconPhone } from '@tabler/icons-react';
 import { NotFoundPage } from '@/components/errors';
+import { StudentDisciplineSection } from '@/features/warning-letters/components/StudentDisciplineSection';
 import { PageLoader } from '@/components/PageLoader';
 import { useFormatDate } from '@/lib/useFormatDate';
 import { StudentAvatar } from '../components/StudentAvatar';
@@ -64,8 +65,8 @@ function Phone({ number, testId }: { number: string; testId?: string }) {
 }
 
 /**
- * A student's profile. Points, violations and attendance join this page in their own
- * issues (as further sections below the profile); until then the page shows only what exists.
+ * A student's profile, then their violations, points and warning letters (for those who may
+ * see them). Attendance joins in its own issue.
  */
 export default function StudentPage() {
   const { t } = useTranslation('students');
@@ -108,6 +109,8 @@ export default function StudentPage() {
           </Stack>
         </Group>
       </Card>
+
+      <StudentDisciplineSection studentId={s.id} />
 
       <Grid gutter="md">
         <Grid.Col span={{ base: 12, md: 7 }}>

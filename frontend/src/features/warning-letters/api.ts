@@ -1,0 +1,123 @@
+import { api, apiDownload, type DownloadedFile } from '@/api/client';
+import type { Page } from '@/api/types';
+
+/** Wire types: shared/api/violations.go (WarningLetter, StudentPoints, PointAuditEntry). */
+
+export type LetterStatus = 'draft' | 'printed' | 'signed' | 'delivered' | 'withdrawn';
+
+export interface WarningLetterEvent {
+  status: LetterStatus;
+  at: string;
+  actor_name: string;
+}
+
+export interface WarningLetter {
+  id: number;
+  student_id: number;
+  student_name: string;
+  student_nisn: string;
+  class_id: number | null;
+  class_name: string;
+  level: number;
+  /** The threshold's name when issued ("SP 1"). */
+  name: string;
+  min_points: number;
+  academic_year_start: string;
+  /** The student's total when the letter was issued. */
+  points: number;
+  violation_id: number | null;
+  status: LetterStatus;
+  issued_at: string;
+  printed_at: string | null;
+  signed_at: string | null;
+  delivered_at: string | null;
+  withdrawn_at: string | null;
+  withdrawn_reason: string;
+  /** Detail only. */
+  events?: WarningLetterEvent[];
+  /** The threshold's colour, when the server sends it. */
+  colour?: string;
+}
+
+/** GET /students/{id}/points. */
+export interface StudentPoints {
+  student_id: number;
+  /** This academic year. */
+  total: number;
+  lifetime_total: number;
+  /** 0: no level reached. */
+  level: number;
+  level_name: string;
+  level_colour: string;
+  /** null past the last level (or when no levels are set). */
+  next_level: number | null;
+  next_level_name: string;
+  next_level_min_points: number | null;
+  points_to_next: number | null;
+  academic_year_start: string;
+}
+
+export type PointAction = 'record' | 'delete' | 'update' | 'auto_record' | 'auto_update' | 'auto_delete';
+
+export interface PointAuditEntry {
+  id: number;
+  at: string;
+  student_id: number;
+  student_name: string;
+  violation_id: number | null;
+  action: PointAction | string;
+  points_before: number;
+  points_after: number;
+  actor_name: string;
+  address: string;
+}
+
+/** The few fields of a violation the student page lists (GET /violations). */
+export interface ViolationSummary {
+  id: number;
+  student_id: number;
+  type_name: string;
+  category_name: string;
+  category_colour: string;
+  occurred_at: string;
+  occurred_on: string;
+  points: number;
+  handling_status: 'unhandled' | 'in_progress' | 'resolved';
+}
+
+export interface LetterFilters {
+  level: number | null;
+  classId: number | null;
+  status: LetterStatus | null;
+  studentId: number | null;
+  /** YYYY-MM-DD, Jakarta. */
+  from: string | null;
+  to: string | null;
+  page: number;
+}
+
+export const LETTERS_PER_PAGE = 20;
+
+export const lettersApi = {
+  list: (f: LetterFilters, perPage: number, signal?: AbortSignal) =>
+    api.get<Page<WarningLetter>>(
+      '/warning-letters',
+      { level: f.level, class_id: f.classId, status: f.status, student_id: f.studentId, from: f.from, to: f.to, page: f.page, per_page: perPage },
+      signal,
+    ),
+  get: (id: number, signal?: AbortSignal) => api.get<WarningLetter>(`/warning-letters/${id}`, undefined, signal),
+  setStatus: (id: number, status: LetterStatus) => api.post<WarningLetter>(`/warning-letters/${id}/status`, { status }),
+  pdf: (id: number): Promise<DownloadedFile> => apiDownload(`/warning-letters/${id}/pdf`),
+  points: (studentId: number, signal?: AbortSignal) => api.get<StudentPoints>(`/students/${studentId}/points`, undefined, signal),
+  studentViolations: (studentId: number, perPage: number, signal?: AbortSignal) =>
+    api.get<Page<ViolationSummary>>('/violations', { student_id: studentId, per_page: perPage }, signal),
+  pointAudit: (p: { studentId: number | null; page: number; perPage: number }, signal?: AbortSignal) =>
+    api.get<Page<PointAuditEntry>>('/point-audit', { student_id: p.studentId, page: p.page, per_page: p.perPage }, signal),
+  /** The letterhead logo (multipart "logo"); settings.manage. */
+  uploadLogo: (file: File) => {
+    const form = new FormData();
+    form.append('logo', file, file.name);
+    return api.put<unknown>('/settings/school/logo', form);
+  },
+  removeLogo: () => api.delete<void>('/settings/school/logo'),
+};

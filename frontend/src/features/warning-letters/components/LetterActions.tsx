@@ -1,0 +1,106 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { IconArrowRight, IconDownload } from '@tabler/icons-react';
+import { useMediaQuery } from '@mantine/hooks';
+import { useSession } from '@/auth/session';
+import { notifyError, notifySuccess } from '@/components/serverErrors';
+import { saveFile } from '@/platform';
+import { lettersApi, type WarningLetter } from '../api';
+import { useSetLetterStatus } from '../hooks';
+import { letterFileName, levelName, nextStatus } from '../letters';
+
+/** Buttons are 44 px high on phones (a finger's width). */
+function useButtonSize(): 'md' | 'sm' {
+  return useMediaQuery('(max-width: 48em)') ? 'md' : 'sm';
+}
+
+/** "Unduh PDF": fetched with the session, saved through the platform (native dialog on desktop). */
+export function PdfButton({ letter, fullWidth = false }: { letter: WarningLetter; fullWidth?: boolean }) {
+  const { t } = useTranslation('warning-letters');
+  const { t: tc } = useTranslation();
+  const size = useButtonSize();
+  const [busy, setBusy] = useState(false);
+  const download = async () => {
+    setBusy(true);
+    try {
+      const { blob } = await lettersApi.pdf(letter.id);
+      await saveFile(blob, letterFileName(letter));
+      notifySuccess(t('pdf.saved'));
+    } catch (err) {
+      notifyError(err, tc);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Button
+      variant="default"
+      size={size}
+      leftSection={<IconDownload size={16} aria-hidden />}
+      loading={busy}
+      onClick={() => void download()}
+      fullWidth={fullWidth}
+      aria-label={t('pdf.downloadFor', { level: levelName(letter.level, letter.name), student: letter.student_name })}
+      data-testid={`letter-pdf-${letter.id}`}
+    >
+      {t('pdf.download')}
+    </Button>
+  );
+}
+
+/** The next status step ("Tandai dicetak" → "Tandai ditandatangani" → "Tandai diterima"), after a confirmation. */
+export function StepButton({ letter, fullWidth = false }: { letter: WarningLetter; fullWidth?: boolean }) {
+  const { t } = useTranslation('warning-letters');
+  const { t: tc } = useTranslation();
+  const { can } = useSession();
+  const size = useButtonSize();
+  const [open, setOpen] = useState(false);
+  const step = useSetLetterStatus();
+  const next = nextStatus(letter.status);
+  if (!next || !can('warning_letters.manage')) return null;
+
+  const confirm = () =>
+    step.mutate(
+      { id: letter.id, status: next },
+      {
+        onSuccess: () => {
+          setOpen(false);
+          notifySuccess(t(`step.done.${next}`, { level: levelName(letter.level, letter.name), student: letter.student_name }));
+        },
+        onError: (err) => {
+          setOpen(false);
+          notifyError(err, tc);
+        },
+      },
+    );
+
+  return (
+    <>
+      <Button
+        variant="light"
+        size={size}
+        rightSection={<IconArrowRight size={16} aria-hidden />}
+        onClick={() => setOpen(true)}
+        fullWidth={fullWidth}
+        data-testid={`letter-step-${letter.id}`}
+        data-next={next}
+      >
+        {t(`step.action.${next}`)}
+      </Button>
+      <Modal opened={open} onClose={() => setOpen(false)} title={t(`step.confirmTitle.${next}`)} centered data-testid="letter-step-dialog">
+        <Stack gap="md">
+          <Text size="sm">{t(`step.confirmBody.${next}`, { level: levelName(letter.level, letter.name), student: letter.student_name })}</Text>
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" size={size} onClick={() => setOpen(false)}>
+              {tc('actions.cancel')}
+            </Button>
+            <Button size={size} loading={step.isPending} onClick={confirm} data-testid="letter-step-confirm">
+              {t(`step.action.${next}`)}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </>
+  );
+}

@@ -1,0 +1,71 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { lettersApi, type LetterFilters, type LetterStatus } from './api';
+import { violationTypesApi } from '@/features/violation-types/api';
+import { vtKeys } from '@/features/violation-types/hooks';
+
+/** Query keys of letters, points and the point history. */
+export const letterKeys = {
+  letters: ['warning-letters'] as const,
+  list: (f: LetterFilters, perPage: number) => ['warning-letters', 'list', f, perPage] as const,
+  one: (id: number) => ['warning-letters', 'one', id] as const,
+  points: (studentId: number) => ['student-points', studentId] as const,
+  studentViolations: (studentId: number, perPage: number) => ['violations', 'student', studentId, perPage] as const,
+  pointAudit: (studentId: number | null, page: number, perPage: number) => ['point-audit', studentId, page, perPage] as const,
+};
+
+export function useLetters(f: LetterFilters, perPage: number, enabled = true) {
+  return useQuery({
+    queryKey: letterKeys.list(f, perPage),
+    queryFn: ({ signal }) => lettersApi.list(f, perPage, signal),
+    placeholderData: keepPreviousData,
+    enabled,
+  });
+}
+
+export function useLetter(id: number) {
+  return useQuery({ queryKey: letterKeys.one(id), queryFn: ({ signal }) => lettersApi.get(id, signal), enabled: id > 0 });
+}
+
+/** Moves a letter one step on; every list and the letter itself are refetched. */
+export function useSetLetterStatus() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, status }: { id: number; status: LetterStatus }) => lettersApi.setStatus(id, status),
+    onSuccess: (_saved, { id }) =>
+      Promise.all([qc.invalidateQueries({ queryKey: letterKeys.letters }), qc.invalidateQueries({ queryKey: letterKeys.one(id) })]),
+  });
+}
+
+export function useStudentPoints(studentId: number, enabled = true) {
+  return useQuery({
+    queryKey: letterKeys.points(studentId),
+    queryFn: ({ signal }) => lettersApi.points(studentId, signal),
+    enabled: enabled && studentId > 0,
+    staleTime: 0,
+  });
+}
+
+export function useStudentViolations(studentId: number, perPage: number, enabled = true) {
+  return useQuery({
+    queryKey: letterKeys.studentViolations(studentId, perPage),
+    queryFn: ({ signal }) => lettersApi.studentViolations(studentId, perPage, signal),
+    enabled: enabled && studentId > 0,
+    staleTime: 0,
+  });
+}
+
+/** A page of the point history, newest first; always refetched (it is a log). */
+export function usePointAudit(studentId: number | null, page: number, perPage: number) {
+  return useQuery({
+    queryKey: letterKeys.pointAudit(studentId, page, perPage),
+    queryFn: ({ signal }) => lettersApi.pointAudit({ studentId, page, perPage }, signal),
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+    refetchOnMount: 'always',
+  });
+}
+
+/** The SP thresholds (level names, colours) when the user may see them; the list's level filter uses them. */
+export function useLevelThresholds(enabled: boolean) {
+  return useQuery({ queryKey: vtKeys.thresholds, queryFn: ({ signal }) => violationTypesApi.thresholds(signal), enabled, staleTime: 60_000 });
+}

@@ -1,0 +1,189 @@
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { Anchor, Card, Center, Group, Loader, Select, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { DatePickerInput } from '@mantine/dates';
+import { useMediaQuery } from '@mantine/hooks';
+import { IconCalendar } from '@tabler/icons-react';
+import { useSession } from '@/auth/session';
+import { EmptyState } from '@/components/EmptyState';
+import { ListPager } from '@/components/ListPager';
+import { PageHeader } from '@/components/PageHeader';
+import { useClasses } from '@/features/students/hooks';
+
+import { useFormatNumber } from '@/lib/numbers';
+import { useFormatDate } from '@/lib/useFormatDate';
+import { LETTERS_PER_PAGE, type LetterFilters, type LetterStatus, type WarningLetter } from '../api';
+import { LetterActionsCell } from '../components/LetterActionsCell';
+import { LevelBadge } from '../components/LevelBadge';
+import { StatusBadge } from '../components/StatusBadge';
+import { StudentPicker } from '../components/StudentPicker';
+import { useLetters, useLevelThresholds } from '../hooks';
+import { DEFAULT_LETTER_FILTERS, isFiltered, LETTER_STATUSES, lettersFiltersFromSearch, lettersFiltersToSearch } from '../letters';
+import { letterPath } from '../paths';
+
+export default function LettersPage() {
+  const { t } = useTranslation('warning-letters');
+  const { t: tc } = useTranslation();
+  const fmt = useFormatDate();
+  const num = useFormatNumber();
+  const { can } = useSession();
+  const phone = useMediaQuery('(max-width: 48em)');
+  const [sp, setSp] = useSearchParams();
+  const f = lettersFiltersFromSearch(sp);
+  const letters = useLetters(f, LETTERS_PER_PAGE);
+  const classes = useClasses();
+  const thresholds = useLevelThresholds(can('violation_types.view'));
+
+  const set = (patch: Partial<LetterFilters>) => setSp(lettersFiltersToSearch({ ...f, page: 1, ...patch }), { replace: true });
+  const levels = thresholds.data?.data.length ? thresholds.data.data.map((th) => ({ value: String(th.level), label: th.name || `SP ${th.level}` })) : [1, 2, 3].map((l) => ({ value: String(l), label: `SP ${l}` }));
+  const rows = letters.data?.data ?? [];
+  const colourOf = (l: WarningLetter) => l.colour ?? thresholds.data?.data.find((th) => th.level === l.level)?.colour ?? null;
+
+  const studentCell = (l: WarningLetter) => (
+    <Stack gap={0} style={{ minWidth: 0 }}>
+      <Anchor component={Link} to={letterPath(l.id)} fw={600} size="sm" style={{ overflowWrap: 'anywhere' }} data-testid={`letter-link-${l.id}`}>
+        {l.student_name}
+      </Anchor>
+      {l.student_nisn && (
+        <Text size="xs" c="dimmed">
+          {t('fields.nisn', { nisn: l.student_nisn })}
+        </Text>
+      )}
+    </Stack>
+  );
+
+  return (
+    <>
+      <PageHeader title={t('title')} description={t('description')} />
+      <Card withBorder padding={0}>
+        <SimpleGrid cols={{ base: 1, xs: 2, md: 3, lg: 5 }} p="md" spacing="sm" data-testid="letters-filters">
+          <Select
+            label={t('filters.level')}
+            placeholder={t('filters.all')}
+            data={levels}
+            value={f.level ? String(f.level) : null}
+            onChange={(v) => set({ level: v ? Number(v) : null })}
+            clearable
+            data-testid="letters-filter-level"
+          />
+          <Select
+            label={t('filters.class')}
+            placeholder={t('filters.all')}
+            data={(classes.data?.data ?? []).map((c) => ({ value: String(c.id), label: c.name }))}
+            value={f.classId ? String(f.classId) : null}
+            onChange={(v) => set({ classId: v ? Number(v) : null })}
+            searchable
+            clearable
+            data-testid="letters-filter-class"
+          />
+          <Select
+            label={t('filters.status')}
+            placeholder={t('filters.all')}
+            data={LETTER_STATUSES.map((s) => ({ value: s, label: t(`status.${s}`) }))}
+            value={f.status}
+            onChange={(v) => set({ status: (v as LetterStatus | null) ?? null })}
+            clearable
+            data-testid="letters-filter-status"
+          />
+          <DatePickerInput
+            type="range"
+            label={t('filters.issued')}
+            placeholder={t('filters.anyDate')}
+            leftSection={<IconCalendar size={16} aria-hidden />}
+            valueFormat="D MMM YYYY"
+            allowSingleDateInRange
+            clearable
+            value={[f.from, f.to]}
+            onChange={([from, to]) => set({ from: from ?? null, to: to ?? null })}
+            data-testid="letters-filter-dates"
+          />
+          <StudentPicker label={t('filters.student')} value={f.studentId} onChange={(studentId) => set({ studentId })} testId="letters-filter-student" />
+        </SimpleGrid>
+
+        {phone ? (
+          <Stack gap={0} data-testid="letters-table">
+            {rows.map((l) => (
+              <Stack key={l.id} gap="xs" px="md" py="sm" data-testid={`letter-row-${l.id}`} data-status={l.status} style={{ borderTop: '1px solid var(--mantine-color-gray-2)', minWidth: 0 }}>
+                <Group justify="space-between" gap="xs" wrap="nowrap" align="flex-start">
+                  {studentCell(l)}
+                  <LevelBadge level={l.level} name={l.name} colour={colourOf(l)} />
+                </Group>
+                <Group gap="xs" wrap="wrap">
+                  <Text size="sm">{l.class_name || t('noClass')}</Text>
+                  <Text size="sm" c="dimmed">
+                    ·
+                  </Text>
+                  <Text size="sm">{t('fields.pointsValue', { count: l.points, points: num(l.points) })}</Text>
+                  <StatusBadge status={l.status} />
+                </Group>
+                <Text size="xs" c="dimmed">
+                  {t('fields.issuedOn', { date: fmt(l.issued_at, 'date') })}
+                </Text>
+                <LetterActionsCell letter={l} stacked />
+              </Stack>
+            ))}
+          </Stack>
+        ) : (
+          <Table.ScrollContainer minWidth={900}>
+            <Table highlightOnHover verticalSpacing="sm" aria-label={t('title')} data-testid="letters-table">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('fields.student')}</Table.Th>
+                  <Table.Th>{t('fields.class')}</Table.Th>
+                  <Table.Th>{t('fields.level')}</Table.Th>
+                  <Table.Th ta="right">{t('fields.points')}</Table.Th>
+                  <Table.Th>{t('fields.status')}</Table.Th>
+                  <Table.Th>{t('fields.issued')}</Table.Th>
+                  <Table.Th>{t('fields.actions')}</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {rows.map((l) => (
+                  <Table.Tr key={l.id} data-testid={`letter-row-${l.id}`} data-status={l.status}>
+                    <Table.Td>{studentCell(l)}</Table.Td>
+                    <Table.Td>
+                      <Text size="sm">{l.class_name || '—'}</Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <LevelBadge level={l.level} name={l.name} colour={colourOf(l)} />
+                    </Table.Td>
+                    <Table.Td ta="right">
+                      <Text size="sm" fw={600}>
+                        {num(l.points)}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <StatusBadge status={l.status} testId={`letter-status-${l.id}`} />
+                    </Table.Td>
+                    <Table.Td>
+                      <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+                        {fmt(l.issued_at, 'shortDate')}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <LetterActionsCell letter={l} />
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+
+        {letters.isPending && (
+          <Center p="xl">
+            <Loader aria-label={tc('loading')} />
+          </Center>
+        )}
+        {!letters.isPending && rows.length === 0 && (
+          <EmptyState
+            message={isFiltered(f) ? t('emptyFiltered') : t('empty')}
+            onClearFilters={isFiltered(f) ? () => setSp(lettersFiltersToSearch(DEFAULT_LETTER_FILTERS), { replace: true }) : undefined}
+            testId="letters-empty"
+          />
+        )}
+        <ListPager meta={letters.data?.meta} onChange={(page) => setSp(lettersFiltersToSearch({ ...f, page }))} narrow={phone} />
+      </Card>
+    </>
+  );
+}
