@@ -19,6 +19,7 @@ import (
 	"github.com/tatib/tatib/server/internal/locale"
 	"github.com/tatib/tatib/server/internal/school"
 	"github.com/tatib/tatib/server/internal/users"
+	"github.com/tatib/tatib/server/internal/violation"
 	"github.com/tatib/tatib/server/internal/violationtype"
 	"github.com/tatib/tatib/server/internal/web"
 	"github.com/tatib/tatib/shared/perm"
@@ -60,7 +61,9 @@ func New(d Deps) *Server {
 		if upload == 0 {
 			upload = config.DefaultMaxUploadBytes
 		}
-		ar.Use(httpx.CleanText, httpx.LimitBody(d.Config.MaxBodyBytes, upload), d.Auth.Middleware)
+		// The violation form carries up to five phone photos.
+		photos := httpx.UploadLimit{Method: http.MethodPost, Path: Prefix + "/violations", Bytes: violation.MaxRequestBytes}
+		ar.Use(httpx.CleanText, httpx.LimitBody(d.Config.MaxBodyBytes, upload, photos), d.Auth.Middleware)
 		router = httpx.NewRouter(ar, Prefix, d.Auth.Guard)
 		router.Get("/openapi.json", perm.Public, serveOpenAPI)
 		mount(router, d)
@@ -89,6 +92,7 @@ func mount(r *httpx.Router, d Deps) {
 	auditRoutes(r, d)
 	school.Mount(r, d)
 	violationtype.Mount(r, d)
+	violation.Mount(r, d)
 }
 
 // allowed lists the methods the route of r's path serves, for Allow.

@@ -115,12 +115,22 @@ func SecurityHeaders(baseURL string) func(http.Handler) http.Handler {
 	}
 }
 
+// UploadLimit raises the multipart limit of one route (exact method and
+// path): a form that carries several photos needs more than one file's
+// worth.
+type UploadLimit struct {
+	Method string
+	Path   string
+	Bytes  int64
+}
+
 // LimitBody caps every request body: multipart bodies (file uploads) at
-// upload bytes, every other body at n. A body that announces a larger
-// Content-Length is refused (413) before it is read; one that does not
-// (chunked) stops at the limit, and DecodeJSON turns the overflow into a
-// 413. A route may lower its own limit further.
-func LimitBody(n, upload int64) func(http.Handler) http.Handler {
+// upload bytes (or a route's own UploadLimit, when larger), every other body
+// at n. A body that announces a larger Content-Length is refused (413)
+// before it is read; one that does not (chunked) stops at the limit, and
+// DecodeJSON turns the overflow into a 413. A route may lower its own limit
+// further.
+func LimitBody(n, upload int64, routes ...UploadLimit) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if r.Body == nil || r.Body == http.NoBody {
@@ -130,6 +140,11 @@ func LimitBody(n, upload int64) func(http.Handler) http.Handler {
 			limit := n
 			if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err == nil && strings.HasPrefix(mt, "multipart/") {
 				limit = max(n, upload)
+				for _, rl := range routes {
+					if rl.Method == r.Method && rl.Path == r.URL.Path {
+						limit = max(limit, rl.Bytes)
+					}
+				}
 			}
 			if r.ContentLength > limit {
 				Error(w, r, &tooLargeErr{limit})

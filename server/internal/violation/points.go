@@ -1,0 +1,93 @@
+package violation
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/tatib/tatib/server/internal/school"
+	"github.com/tatib/tatib/shared/api"
+)
+
+// Threshold is one warning-letter level.
+type Threshold struct {
+	Level     int    `db:"level"`
+	Name      string `db:"name"`
+	MinPoints int    `db:"min_points"`
+	Colour    string `db:"colour"`
+}
+
+// Thresholds returns the levels, lowest first.
+func Thresholds(ctx context.Context, q sqlx.QueryerContext) ([]Threshold, error) {
+	var out []Threshold
+	if err := sqlx.SelectContext(ctx, q, &out, `SELECT level, name, min_points, colour FROM sp_thresholds ORDER BY level`); err != nil {
+		return nil, fmt.Errorf("violation: thresholds: %w", err)
+	}
+	return out, nil
+}
+
+// AcademicYear returns the first day of the academic year that contains
+// day (a Jakarta date) and the first day of the next one.
+func AcademicYear(ctx context.Context, q sqlx.QueryerContext, day time.Time) (start, end time.Time, err error) {
+	p, err := school.LoadProfile(ctx, q)
+	if err != nil {
+		return time.Time{}, time.Time{}, fmt.Errorf("violation: profile: %w", err)
+	}
+	day = JakartaDay(day)
+	start = p.AcademicYearStartOn(day)
+	return start, start.AddDate(1, 0, 0), nil
+}
+
+// yearTotal sums a student's points from start (inclusive) to end.
+func yearTotal(ctx context.Context, q sqlx.QueryerContext, studentID int64, start, end time.Time) (int, error) {
+	const sq = `SELECT COALESCE(sum(points), 0) FROM violations
+		WHERE student_id = $1 AND occurred_on >= $2::date AND occurred_on < $3::date`
+	var n int
+	if err := sqlx.GetContext(ctx, q, &n, sq, studentID, start.Format(time.DateOnly), end.Format(time.DateOnly)); err != nil {
+		return 0, fmt.Errorf("violation: year total: %w", err)
+	}
+	return n, nil
+}
+
+// Points returns a student's standing on day (a Jakarta date): the total of
+// the academic year containing it, the lifetime total, the level reached
+// and the next one. It does not check the caller's scope.
+func Points(ctx context.Context, q sqlx.QueryerContext, studentID int64, day time.Time) (api.StudentPoints, error) {
+	start, end, err := AcademicYear(ctx, q, day)
+	if err != nil {
+		return api.StudentPoints{}, err
+	}
+	const sq = `SELECT
+		COALESCE(sum(points) FILTER (WHERE occurred_on >= $2::date AND occurred_on < $3::date), 0) AS total,
+		COALESCE(sum(points), 0) AS lifetime
+		FROM violations WHERE student_id = $1`
+	var row struct {
+		Total    int `db:"total"`
+		Lifetime int `db:"lifetime"`
+	}
+	if err := sqlx.GetContext(ctx, q, &row, sq, studentID, start.Format(time.DateOnly), end.Format(time.DateOnly)); err != nil {
+		return api.StudentPoints{}, fmt.Errorf("violation: points: %w", err)
+	}
+	ths, err := Thresholds(ctx, q)
+	if err != nil {
+		return api.StudentPoints{}, err
+	}
+	return standing(studentID, row.Total, row.Lifetime, start, ths), nil
+}
+
+// standing places a total among the thresholds.
+func standing(studentID int64, total, lifetime int, start time.Time, ths []Threshold) api.StudentPoints {
+	p := api.StudentPoints{StudentID: studentID, Total: total, LifetimeTotal: lifetime, AcademicYearStart: start.Format(time.DateOnly)}
+	for _, t := range ths {
+		if t.MinPoints <= total {
+			p.Level, p.LevelName, p.LevelColour = t.Level, t.Name, t.Colour
+			continue
+		}
+		lvl, minp, to := t.Level, t.MinPoints, t.MinPoints-total
+		p.NextLevel, p.NextLevelName, p.NextLevelMinPoint, p.PointsToNext = &lvl, t.Name, &minp, &to
+		break
+	}
+	return p
+}
