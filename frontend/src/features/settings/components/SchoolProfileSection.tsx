@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useForm } from '@mantine/form';
-import { Alert, Button, Card, Group, NumberInput, SimpleGrid, Stack, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { Alert, Button, Card, Group, NumberInput, SegmentedControl, SimpleGrid, Stack, Text, TextInput, Textarea, Title } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { IconAlertCircle, IconCalendar } from '@tabler/icons-react';
 import { useSession } from '@/auth/session';
@@ -10,9 +10,14 @@ import { PageLoader } from '@/components/PageLoader';
 import { ViewOnlyList, ViewOnlyNotice } from '@/components/ViewOnly';
 import { todayInJakarta } from '@/lib/dates';
 import { useFormatDate } from '@/lib/useFormatDate';
-import type { SchoolProfile } from '../api';
+import { LetterheadLogo } from '@/features/warning-letters/components/LetterheadLogo';
+import type { SchoolProfile as StoredProfile } from '../api';
 import { currentYearStart, formatMonthDay, monthDayToPickerValue, normalizeNip, parseMonthDay, pickerValueToMonthDay } from '../form';
 import { useSaveSchoolProfile, useSchoolProfile } from '../hooks';
+
+/** The paper letters print on (the letters' setting, kept in the profile). */
+type PaperSize = 'A4' | 'F4';
+type SchoolProfile = StoredProfile & { paper_size: PaperSize };
 
 /**
  * The school profile: edited with settings.manage; with settings.view only it is shown as
@@ -20,6 +25,7 @@ import { useSaveSchoolProfile, useSchoolProfile } from '../hooks';
  */
 export function SchoolProfileSection() {
   const { t, i18n } = useTranslation('settings');
+  const { t: tl } = useTranslation('warning-letters');
   const { t: tc } = useTranslation();
   const fmt = useFormatDate();
   const { can } = useSession();
@@ -39,6 +45,7 @@ export function SchoolProfileSection() {
       bk_coordinator_name: '',
       academic_year_start: '07-01',
       lesson_hours_per_day: 10,
+      paper_size: 'A4',
     },
     validate: {
       name: (v) => (v.trim() ? null : tc('validation.required')),
@@ -50,7 +57,8 @@ export function SchoolProfileSection() {
   const data = profile.data;
   useEffect(() => {
     if (!data) return;
-    const { updated_at: _ignored, ...v } = data;
+    const { updated_at: _ignored, ...rest } = data as StoredProfile & { paper_size?: string };
+    const v: SchoolProfile = { ...rest, paper_size: rest.paper_size === 'F4' ? 'F4' : 'A4' };
     form.setValues(v);
     form.resetDirty(v);
   }, [data]);
@@ -61,7 +69,7 @@ export function SchoolProfileSection() {
     setError(null);
     const trimmed = Object.fromEntries(Object.entries(v).map(([k, x]) => [k, typeof x === 'string' ? x.trim() : x])) as unknown as SchoolProfile;
     trimmed.principal_nip = normalizeNip(trimmed.principal_nip);
-    save.mutate(trimmed, {
+    save.mutate(trimmed as StoredProfile, {
       onSuccess: () => notifySuccess(t('school.saved')),
       onError: (err) => setError(applyServerErrors(form, err, tc)),
     });
@@ -123,6 +131,31 @@ export function SchoolProfileSection() {
                 />
                 <NumberInput label={t('school.lessonHours')} min={1} max={16} allowDecimal={false} clampBehavior="none" {...form.getInputProps('lesson_hours_per_day')} />
               </SimpleGrid>
+              <SimpleGrid cols={{ base: 1, sm: 2 }}>
+                <LetterheadLogo canEdit />
+                <Stack gap={4}>
+                  <Text size="sm" fw={500} id="school-paper-label">
+                    {tl('letterhead.paperSize')}
+                  </Text>
+                  <SegmentedControl
+                    aria-labelledby="school-paper-label"
+                    data={(['A4', 'F4'] as const).map((p) => ({ value: p, label: tl(`letterhead.paper.${p}`) }))}
+                    value={form.getValues().paper_size}
+                    onChange={(v) => form.setFieldValue('paper_size', v === 'F4' ? 'F4' : 'A4')}
+                    fullWidth
+                    size="md"
+                    data-testid="school-paper-size"
+                  />
+                  <Text size="xs" c="dimmed">
+                    {tl('letterhead.paperHint')}
+                  </Text>
+                  {form.errors.paper_size && (
+                    <Text size="xs" c="red.8">
+                      {form.errors.paper_size}
+                    </Text>
+                  )}
+                </Stack>
+              </SimpleGrid>
             </Stack>
           ) : (
             <Stack gap="md" data-testid="school-profile-view">
@@ -141,8 +174,10 @@ export function SchoolProfileSection() {
                   { label: t('school.principalNip'), value: data.principal_nip },
                   { label: t('school.yearStart'), value: formatMonthDay(data.academic_year_start, i18n.resolvedLanguage ?? 'id') },
                   { label: t('school.lessonHours'), value: String(data.lesson_hours_per_day) },
+                  { label: tl('letterhead.paperSize'), value: tl(`letterhead.paper.${(data as { paper_size?: string }).paper_size === 'F4' ? 'F4' : 'A4'}`) },
                 ]}
               />
+              <LetterheadLogo canEdit={false} />
             </Stack>
           )}
           {canEdit && (
