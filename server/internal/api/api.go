@@ -20,6 +20,7 @@ import (
 	"github.com/tatib/tatib/server/internal/school"
 	"github.com/tatib/tatib/server/internal/users"
 	"github.com/tatib/tatib/server/internal/violation"
+	"github.com/tatib/tatib/server/internal/violationlist"
 	"github.com/tatib/tatib/server/internal/violationtype"
 	"github.com/tatib/tatib/server/internal/web"
 	"github.com/tatib/tatib/shared/perm"
@@ -93,6 +94,7 @@ func mount(r *httpx.Router, d Deps) {
 	school.Mount(r, d)
 	violationtype.Mount(r, d)
 	violation.Mount(r, d)
+	violationlist.Mount(r, d)
 }
 
 // allowed lists the methods the route of r's path serves, for Allow.
