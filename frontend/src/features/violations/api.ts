@@ -1,0 +1,31 @@
+import { api } from '@/api/client';
+import type { Page } from '@/api/types';
+import { listQuery, type ViolationFilters } from './filters';
+import type { CreateHandlingRequest, CreateViolationsRequest, CreateViolationsResponse, Handling, StudentPoints, Violation } from './types';
+
+/** At most this many evidence photos per recording (the server's limit too). */
+export const MAX_PHOTOS = 5;
+
+export const violationsApi = {
+  list: (f: ViolationFilters, perPage: number, signal?: AbortSignal) => api.get<Page<Violation>>('/violations', listQuery(f, perPage), signal),
+  get: (id: number, signal?: AbortSignal) => api.get<Violation>(`/violations/${id}`, undefined, signal),
+  /** JSON when there are no photos; else multipart: the request as JSON in "data", the images in "photos". */
+  create: (input: CreateViolationsRequest, photos: readonly File[]) => {
+    if (photos.length === 0) return api.post<CreateViolationsResponse>('/violations', input);
+    const form = new FormData();
+    form.append('data', JSON.stringify(input));
+    for (const p of photos) form.append('photos', p, p.name);
+    return api.post<CreateViolationsResponse>('/violations', form);
+  },
+  remove: (id: number) => api.delete<void>(`/violations/${id}`),
+  verify: (id: number) => api.post<Violation>(`/violations/${id}/verify`),
+  resolve: (id: number) => api.post<Violation>(`/violations/${id}/resolve`),
+  reopen: (id: number) => api.post<Violation>(`/violations/${id}/reopen`),
+  addHandling: (id: number, input: CreateHandlingRequest) => api.post<Handling>(`/violations/${id}/handlings`, input),
+  removeHandling: (handlingId: number) => api.delete<void>(`/handlings/${handlingId}`),
+  studentPoints: (studentId: number, signal?: AbortSignal) => api.get<StudentPoints>(`/students/${studentId}/points`, undefined, signal),
+  /** Users to pick as handling participants (needs users.view). */
+  users: (q: string, signal?: AbortSignal) =>
+    api.get<Page<{ id: number; name: string; username: string; role: string }>>('/users', { q, per_page: 20, active: 'true' }, signal),
+};
+

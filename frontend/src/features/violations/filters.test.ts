@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { activeFilterCount, changeFilters, defaultFilters, exportUrl, filtersFromSearch, filtersToSearch, isFiltered, listQuery, thisMonth } from './filters';
+
+// 2026-11-30 20:00 UTC is already 1 December in Jakarta (UTC+7).
+const NOW = new Date('2026-11-30T20:00:00Z');
+
+describe('violation filters', () => {
+  it('defaults to this month in Jakarta, not on the device clock', () => {
+    expect(thisMonth(NOW)).toEqual({ from: '2026-12-01', to: '2026-12-31' });
+    expect(thisMonth(new Date('2026-02-10T00:00:00Z'))).toEqual({ from: '2026-02-01', to: '2026-02-28' });
+  });
+
+  it('a plain URL is the default, and the default writes a plain URL', () => {
+    const f = filtersFromSearch(new URLSearchParams(), NOW);
+    expect(f).toEqual(defaultFilters(NOW));
+    expect(filtersToSearch(f, NOW).toString()).toBe('');
+    expect(isFiltered(f, NOW)).toBe(false);
+  });
+
+  it('round-trips every filter through the URL', () => {
+    const f = {
+      ...defaultFilters(NOW),
+      from: '2026-07-01',
+      to: '2026-12-31',
+      departmentId: 2,
+      grade: 10,
+      classId: 7,
+      categoryId: 3,
+      typeId: 9,
+      status: 'in_progress' as const,
+      verified: 'false' as const,
+      recorder: 'journal',
+      q: 'Budi',
+      sort: '-points' as const,
+      page: 3,
+    };
+    const sp = filtersToSearch(f, NOW);
+    expect(filtersFromSearch(sp, NOW)).toEqual(f);
+    expect(activeFilterCount(f)).toBe(8);
+  });
+
+  it('"all dates" is kept as period=all and sends no dates', () => {
+    const f = { ...defaultFilters(NOW), from: '', to: '' };
+    const sp = filtersToSearch(f, NOW);
+    expect(sp.toString()).toBe('period=all');
+    const back = filtersFromSearch(sp, NOW);
+    expect(back.from).toBe('');
+    expect(listQuery(back, 20)).toMatchObject({ from: '', to: '' });
+    expect(isFiltered(back, NOW)).toBe(true);
+  });
+
+  it('drops what it cannot read', () => {
+    const f = filtersFromSearch(
+      new URLSearchParams('from=kemarin&class_id=-1&handling_status=done&verified=ya&recorded_by=x&sort=drop&page=0&grade=abc'),
+      NOW,
+    );
+    expect(f).toMatchObject({ from: '', classId: null, status: '', verified: '', recorder: '', sort: '-occurred_at', page: 1, grade: null });
+  });
+
+  it('any change but the page goes back to page 1', () => {
+    const f = { ...defaultFilters(NOW), page: 4 };
+    expect(changeFilters(f, { status: 'resolved' }).page).toBe(1);
+    expect(changeFilters(f, { page: 5 }).page).toBe(5);
+  });
+
+  it('the list query names the server parameters; the export carries the same filters without the page', () => {
+    const f = { ...defaultFilters(NOW), classId: 7, status: 'unhandled' as const, recorder: '12', q: ' Siti ', page: 2 };
+    expect(listQuery(f, 25)).toEqual({
+      from: '2026-12-01',
+      to: '2026-12-31',
+      department_id: null,
+      grade: null,
+      class_id: 7,
+      category_id: null,
+      type_id: null,
+      handling_status: 'unhandled',
+      verified: '',
+      recorded_by: '12',
+      q: 'Siti',
+      sort: '-occurred_at',
+      page: 2,
+      per_page: 25,
+    });
+    expect(exportUrl(f)).toBe(
+      '/api/v1/violations/export?from=2026-12-01&to=2026-12-31&class_id=7&handling_status=unhandled&recorded_by=12&q=Siti&sort=-occurred_at',
+    );
+  });
+});

@@ -1,0 +1,415 @@
+import { useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useDebouncedValue, useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { Anchor, Button, Card, Center, Collapse, Group, Loader, Select, Stack, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { DatePickerInput } from '@mantine/dates';
+import { IconCalendar, IconChevronRight, IconFileSpreadsheet, IconFilter, IconPlus, IconSchool, IconSearch } from '@tabler/icons-react';
+import { useSession } from '@/auth/session';
+import { EmptyState } from '@/components/EmptyState';
+import { ListPager } from '@/components/ListPager';
+import { PageHeader } from '@/components/PageHeader';
+import { notifyError } from '@/components/serverErrors';
+import { useClasses, useDepartments } from '@/features/students/hooks';
+import { gradeLabel, gradesOf } from '@/features/students/types';
+import { useFormatDate } from '@/lib/useFormatDate';
+import { saveFile } from '@/platform';
+import { CategoryBadge, HandlingStatusBadge, PhotoCount, PointsBadge, VerifiedBadge } from '../components/Badges';
+import {
+  activeFilterCount,
+  changeFilters,
+  defaultFilters,
+  exportFileName,
+  exportUrl,
+  filtersFromSearch,
+  filtersToSearch,
+  isFiltered,
+  JOURNAL,
+  SORTS,
+  type Sort,
+  type ViolationFilters,
+} from '../filters';
+import { useParticipantUsers, useTypeList, useViolations } from '../hooks';
+import { paths } from '../paths';
+import { HANDLING_STATUSES, type HandlingStatus, type Violation } from '../types';
+
+const PER_PAGE = 25;
+
+function Recorder({ v }: { v: Violation }) {
+  const { t } = useTranslation('violations');
+  return <>{v.recorded_by === null ? t('journal') : v.recorded_by_name || '—'}</>;
+}
+
+function ViolationCard({ v }: { v: Violation }) {
+  const { t } = useTranslation('violations');
+  const fmt = useFormatDate();
+  return (
+    <UnstyledButton component={Link} to={paths.detail(v.id)} data-testid={`violation-row-${v.id}`} p="sm" style={{ display: 'block', minHeight: 44 }}>
+      <Group wrap="nowrap" gap="sm" align="flex-start">
+        <Stack gap={4} style={{ flex: 1, minWidth: 0 }}>
+          <Group justify="space-between" gap="xs" wrap="nowrap">
+            <Text fw={600} size="sm" truncate>
+              {v.student_name}
+            </Text>
+            <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+              {fmt(v.occurred_at, 'dateTime')}
+            </Text>
+          </Group>
+          <Text size="xs" c="dimmed">
+            {v.class_name || t('noClass')} · {t('fields.nis')} {v.student_nis || '—'}
+          </Text>
+          <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+            {v.type_name}
+          </Text>
+          <Group gap={6} wrap="wrap">
+            <CategoryBadge name={v.category_name} colour={v.category_colour} />
+            <PointsBadge points={v.points} />
+            <HandlingStatusBadge status={v.handling_status} />
+            <VerifiedBadge verified={!!v.verified_at} />
+            <PhotoCount count={v.photo_count} />
+          </Group>
+        </Stack>
+        <IconChevronRight size={18} color="var(--mantine-color-dimmed)" aria-hidden />
+      </Group>
+    </UnstyledButton>
+  );
+}
+
+export default function ViolationsPage() {
+  const { t } = useTranslation('violations');
+  const { t: tc } = useTranslation();
+  const navigate = useNavigate();
+  const fmt = useFormatDate();
+  const { me, can } = useSession();
+  const homeroom = me?.user.role === 'wali_kelas';
+  const narrow = useMediaQuery('(max-width: 48em)');
+
+  const [sp, setSp] = useSearchParams();
+  const filters = useMemo(() => filtersFromSearch(sp), [sp]);
+  const update = (change: Partial<ViolationFilters>) => setSp(filtersToSearch(changeFilters(filters, change)), { replace: true });
+
+  const [search, setSearch] = useState(filters.q);
+  const [q] = useDebouncedValue(search.trim(), 300);
+  useEffect(() => {
+    if (q !== filters.q) update({ q });
+  }, [q]);
+
+  const departments = useDepartments();
+  const classes = useClasses();
+  const types = useTypeList('', can('violation_types.view'));
+  const users = useParticipantUsers('', can('users.view'));
+  const list = useViolations(filters, PER_PAGE);
+  const rows = list.data?.data ?? [];
+  const meta = list.data?.meta;
+
+  const classOptions = (classes.data?.data ?? [])
+    .filter((c) => (!filters.departmentId || c.department_id === filters.departmentId) && (!filters.grade || c.grade === filters.grade))
+    .map((c) => ({ value: String(c.id), label: c.name }));
+  const ownClass = homeroom ? classes.data?.data[0] : undefined;
+  const categories = types.data?.categories ?? [];
+  const typeOptions = (types.data?.data ?? [])
+    .filter((ty) => !filters.categoryId || ty.category_id === filters.categoryId)
+    .map((ty) => ({ value: String(ty.id), label: ty.name }));
+  const recorderOptions = [
+    ...(me ? [{ value: String(me.user.id), label: t('filters.recordedByMe') }] : []),
+    { value: JOURNAL, label: t('journal') },
+    ...(users.data?.data ?? []).filter((u) => u.id !== me?.user.id).map((u) => ({ value: String(u.id), label: u.name })),
+  ];
+  const [filtersOpen, { toggle: toggleFilters }] = useDisclosure(false);
+  const more = activeFilterCount(filters);
+  const filtered = isFiltered(filters);
+  const clearFilters = () => {
+    setSearch('');
+    setSp(filtersToSearch(defaultFilters()), { replace: true });
+  };
+
+  const [exporting, setExporting] = useState(false);
+  const runExport = async () => {
+    setExporting(true);
+    try {
+      await saveFile(exportUrl(filters), exportFileName(filters));
+    } catch (err) {
+      notifyError(err, tc);
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const filterFields = (
+    <>
+      {!homeroom && (
+        <>
+          <Select
+            label={t('filters.department')}
+            placeholder={t('filters.all')}
+            data={(departments.data?.data ?? []).map((d) => ({ value: String(d.id), label: d.code ? `${d.code} — ${d.name}` : d.name }))}
+            value={filters.departmentId ? String(filters.departmentId) : null}
+            onChange={(v) => update({ departmentId: v ? Number(v) : null, classId: null })}
+            clearable
+            style={{ flex: '1 1 170px' }}
+          />
+          <Select
+            label={t('filters.grade')}
+            placeholder={t('filters.all')}
+            data={gradesOf(classes.data?.data ?? []).map((g) => ({ value: String(g), label: gradeLabel(g) }))}
+            value={filters.grade ? String(filters.grade) : null}
+            onChange={(v) => update({ grade: v ? Number(v) : null, classId: null })}
+            clearable
+            style={{ flex: '0 1 110px' }}
+          />
+          <Select
+            label={t('filters.class')}
+            placeholder={t('filters.all')}
+            data={classOptions}
+            value={filters.classId ? String(filters.classId) : null}
+            onChange={(v) => update({ classId: v ? Number(v) : null })}
+            searchable
+            clearable
+            style={{ flex: '1 1 140px' }}
+            data-testid="class-filter"
+          />
+        </>
+      )}
+      {categories.length > 0 && (
+        <Select
+          label={t('filters.category')}
+          placeholder={t('filters.all')}
+          data={categories.map((c) => ({ value: String(c.id), label: c.name }))}
+          value={filters.categoryId ? String(filters.categoryId) : null}
+          onChange={(v) => update({ categoryId: v ? Number(v) : null, typeId: null })}
+          clearable
+          style={{ flex: '1 1 140px' }}
+        />
+      )}
+      {typeOptions.length > 0 && (
+        <Select
+          label={t('filters.type')}
+          placeholder={t('filters.all')}
+          data={typeOptions}
+          value={filters.typeId ? String(filters.typeId) : null}
+          onChange={(v) => update({ typeId: v ? Number(v) : null })}
+          searchable
+          clearable
+          style={{ flex: '1 1 200px' }}
+        />
+      )}
+      <Select
+        label={t('filters.status')}
+        placeholder={t('filters.all')}
+        data={HANDLING_STATUSES.map((s) => ({ value: s, label: t(`status.${s}`) }))}
+        value={filters.status || null}
+        onChange={(v) => update({ status: (v ?? '') as HandlingStatus | '' })}
+        clearable
+        style={{ flex: '1 1 160px' }}
+        data-testid="status-filter"
+      />
+      <Select
+        label={t('filters.verification')}
+        placeholder={t('filters.all')}
+        data={[
+          { value: 'true', label: t('verification.verified') },
+          { value: 'false', label: t('verification.unverified') },
+        ]}
+        value={filters.verified || null}
+        onChange={(v) => update({ verified: v === 'true' || v === 'false' ? v : '' })}
+        clearable
+        style={{ flex: '1 1 160px' }}
+      />
+      <Select
+        label={t('filters.recorder')}
+        placeholder={t('filters.all')}
+        data={recorderOptions}
+        value={filters.recorder || null}
+        onChange={(v) => update({ recorder: v ?? '' })}
+        searchable
+        clearable
+        style={{ flex: '1 1 170px' }}
+        data-testid="recorder-filter"
+      />
+      <Select
+        label={t('filters.sort')}
+        data={SORTS.map((s) => ({ value: s, label: t(`sort.${s}`) }))}
+        value={filters.sort}
+        onChange={(v) => update({ sort: (v ?? '-occurred_at') as Sort })}
+        allowDeselect={false}
+        style={{ flex: '1 1 170px' }}
+      />
+    </>
+  );
+
+  const period = (
+    <DatePickerInput
+      type="range"
+      label={t('filters.period')}
+      placeholder={t('filters.allDates')}
+      leftSection={<IconCalendar size={16} aria-hidden />}
+      valueFormat="D MMM YYYY"
+      value={[filters.from || null, filters.to || null]}
+      onChange={([from, to]) => {
+        // A range is applied once both ends are chosen, or when it is cleared.
+        if ((from && to) || (!from && !to)) update({ from: from ?? '', to: to ?? '' });
+      }}
+      clearable
+      allowSingleDateInRange
+      style={{ flex: '1 1 230px', minWidth: 0 }}
+      data-testid="period-filter"
+    />
+  );
+
+  return (
+    <>
+      <PageHeader
+        title={t('title')}
+        description={t('description')}
+        actions={
+          <>
+            {can('violations.export') && (
+              <Button variant="default" leftSection={<IconFileSpreadsheet size={18} aria-hidden />} onClick={runExport} loading={exporting} data-testid="export">
+                {t('export')}
+              </Button>
+            )}
+            {can('violations.record') && (
+              <Button component={Link} to={paths.record} leftSection={<IconPlus size={18} aria-hidden />} data-testid="record-violation">
+                {t('record')}
+              </Button>
+            )}
+          </>
+        }
+      />
+      {homeroom && classes.isSuccess && (
+        <Group gap="xs" mb="md" data-testid="own-class">
+          <IconSchool size={18} aria-hidden />
+          <Text size="sm">{ownClass ? t('ownClass', { name: ownClass.name }) : t('noOwnClass')}</Text>
+        </Group>
+      )}
+      <Card withBorder padding={0}>
+        <Stack p="md" gap="sm">
+          <Group gap="sm" align="flex-end" wrap="wrap">
+            <TextInput
+              label={t('filters.search')}
+              placeholder={t('filters.searchPlaceholder')}
+              leftSection={<IconSearch size={16} aria-hidden />}
+              value={search}
+              onChange={(e) => setSearch(e.currentTarget.value)}
+              style={{ flex: '1 1 220px', minWidth: 0 }}
+              data-testid="violation-search"
+            />
+            {period}
+            {narrow && (
+              <Button
+                variant={more > 0 ? 'light' : 'default'}
+                leftSection={<IconFilter size={16} aria-hidden />}
+                onClick={toggleFilters}
+                aria-expanded={filtersOpen}
+                fullWidth
+                data-testid="toggle-filters"
+              >
+                {more > 0 ? t('filters.moreActive', { n: more }) : t('filters.more')}
+              </Button>
+            )}
+          </Group>
+          {narrow ? (
+            <Collapse in={filtersOpen}>
+              <Group gap="sm" align="flex-end" wrap="wrap">
+                {filterFields}
+              </Group>
+            </Collapse>
+          ) : (
+            <Group gap="sm" align="flex-end" wrap="wrap">
+              {filterFields}
+            </Group>
+          )}
+        </Stack>
+
+        {narrow ? (
+          <Stack gap={0} data-testid="violations-table" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
+            {rows.map((v) => (
+              <div key={v.id} style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}>
+                <ViolationCard v={v} />
+              </div>
+            ))}
+          </Stack>
+        ) : (
+          rows.length > 0 && (
+            <Table.ScrollContainer minWidth={980}>
+              <Table striped highlightOnHover verticalSpacing="sm" aria-label={t('title')} data-testid="violations-table">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>{t('fields.when')}</Table.Th>
+                    <Table.Th>{t('fields.student')}</Table.Th>
+                    <Table.Th>{t('fields.class')}</Table.Th>
+                    <Table.Th>{t('fields.type')}</Table.Th>
+                    <Table.Th ta="right">{t('fields.points')}</Table.Th>
+                    <Table.Th>{t('fields.handling')}</Table.Th>
+                    <Table.Th>{t('fields.verification')}</Table.Th>
+                    <Table.Th>{t('fields.recordedBy')}</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {rows.map((v) => (
+                    <Table.Tr key={v.id} data-testid={`violation-row-${v.id}`} style={{ cursor: 'pointer' }} onClick={() => navigate(paths.detail(v.id))}>
+                      <Table.Td fz="sm" style={{ whiteSpace: 'nowrap' }}>
+                        {fmt(v.occurred_at, 'dateTime')}
+                      </Table.Td>
+                      <Table.Td>
+                        <Anchor component={Link} to={paths.detail(v.id)} fw={500} size="sm" onClick={(e) => e.stopPropagation()}>
+                          {v.student_name}
+                        </Anchor>
+                        <Text size="xs" c="dimmed">
+                          {t('fields.nis')} {v.student_nis || '—'}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td fz="sm" style={{ whiteSpace: 'nowrap' }}>
+                        {v.class_name || t('noClass')}
+                      </Table.Td>
+                      <Table.Td>
+                        <Text size="sm">{v.type_name}</Text>
+                        <Group gap={4} mt={2}>
+                          <CategoryBadge name={v.category_name} colour={v.category_colour} />
+                          <PhotoCount count={v.photo_count} />
+                        </Group>
+                      </Table.Td>
+                      <Table.Td ta="right">
+                        <PointsBadge points={v.points} />
+                      </Table.Td>
+                      <Table.Td>
+                        <HandlingStatusBadge status={v.handling_status} />
+                      </Table.Td>
+                      <Table.Td>
+                        <VerifiedBadge verified={!!v.verified_at} />
+                      </Table.Td>
+                      <Table.Td fz="sm">
+                        <Recorder v={v} />
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          )
+        )}
+
+        {list.isPending && (
+          <Center p="xl">
+            <Loader aria-label={tc('loading')} />
+          </Center>
+        )}
+        {!list.isPending && rows.length === 0 && (
+          <EmptyState
+            message={filtered ? t('emptyFiltered') : t('emptyMonth')}
+            onClearFilters={filtered ? clearFilters : undefined}
+            testId="violations-empty"
+          >
+            {!filtered && (
+              <Button variant="subtle" size="sm" onClick={() => update({ from: '', to: '' })} data-testid="all-dates">
+                {t('filters.showAllDates')}
+              </Button>
+            )}
+          </EmptyState>
+        )}
+
+        <ListPager meta={meta} onChange={(page) => update({ page })} narrow={narrow} summaryTestId="violations-summary" />
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,127 @@
+/** Wire types of violations and their handling: mirrors shared/api/violations.go. */
+
+export const HANDLING_STATUSES = ['unhandled', 'in_progress', 'resolved'] as const;
+export type HandlingStatus = (typeof HANDLING_STATUSES)[number];
+
+export interface ViolationPhoto {
+  id: number;
+  width: number;
+  height: number;
+  /** Relative API URLs ("/api/v1/violations/1/photos/2"): the session cookie (or the desktop proxy) carries access. */
+  url: string;
+  thumbnail_url: string;
+}
+
+export interface HandlingParticipant {
+  user_id: number | null;
+  name: string;
+  role: string;
+}
+
+export interface Handling {
+  id: number;
+  violation_id: number;
+  handling_type_id: number;
+  handling_type_name: string;
+  /** A Jakarta calendar day, YYYY-MM-DD. */
+  handled_on: string;
+  notes: string;
+  follow_up_on: string | null;
+  created_by: number | null;
+  created_by_name: string;
+  created_at: string;
+  participants: HandlingParticipant[] | null;
+}
+
+export interface Violation {
+  id: number;
+  student_id: number;
+  student_name: string;
+  student_nisn: string;
+  student_nis: string;
+  /** The class as it was on the day. */
+  class_id: number | null;
+  class_name: string;
+  department_name: string;
+  type_id: number;
+  type_name: string;
+  type_slug: string;
+  category_id: number;
+  category_name: string;
+  category_colour: string;
+  occurred_at: string;
+  /** The Jakarta calendar day, YYYY-MM-DD. */
+  occurred_on: string;
+  points: number;
+  sanction: string;
+  location: string;
+  description: string;
+  /** null: the journal sync recorded it. */
+  recorded_by: number | null;
+  recorded_by_name: string;
+  source: 'manual' | 'attendance' | string;
+  verified_by: number | null;
+  verified_by_name: string;
+  verified_at: string | null;
+  handling_status: HandlingStatus;
+  handled_at: string | null;
+  handled_by: number | null;
+  handled_by_name: string;
+  photo_count: number;
+  created_at: string;
+  updated_at: string;
+  /** Detail only. */
+  photos?: ViolationPhoto[] | null;
+  handlings?: Handling[] | null;
+}
+
+export interface CreateViolationsRequest {
+  student_id: number;
+  type_ids: number[];
+  /** RFC 3339; the server takes now when missing. */
+  occurred_at?: string;
+  location: string;
+  description: string;
+  /** Applies to every type; empty takes each type's default. */
+  sanction: string;
+}
+
+export interface StudentPoints {
+  student_id: number;
+  total: number;
+  lifetime_total: number;
+  level: number;
+  level_name: string;
+  level_colour: string;
+  next_level: number | null;
+  next_level_name: string;
+  next_level_min_points: number | null;
+  points_to_next: number | null;
+  academic_year_start: string;
+}
+
+export interface WarningLetter {
+  id: number;
+  student_id: number;
+  student_name: string;
+  level: number;
+  name: string;
+  min_points: number;
+  points: number;
+  status: string;
+  issued_at: string;
+}
+
+export interface CreateViolationsResponse {
+  violations: Violation[];
+  letters: WarningLetter[] | null;
+  points: StudentPoints;
+}
+
+export interface CreateHandlingRequest {
+  handling_type_id: number;
+  handled_on: string;
+  notes: string;
+  follow_up_on: string | null;
+  participants: HandlingParticipant[];
+}
