@@ -15,7 +15,9 @@ import (
 	"github.com/tatib/tatib/server/internal/app"
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/config"
+	"github.com/tatib/tatib/server/internal/handling"
 	"github.com/tatib/tatib/server/internal/httpx"
+	"github.com/tatib/tatib/server/internal/letter"
 	"github.com/tatib/tatib/server/internal/locale"
 	"github.com/tatib/tatib/server/internal/school"
 	"github.com/tatib/tatib/server/internal/users"
@@ -95,6 +97,8 @@ func mount(r *httpx.Router, d Deps) {
 	violationtype.Mount(r, d)
 	violation.Mount(r, d)
 	violationlist.Mount(r, d)
+	handling.Mount(r, d)
+	letter.Mount(r, d)
 }
 
 // allowed lists the methods the route of r's path serves, for Allow.

@@ -1,0 +1,116 @@
+// Package letter serves the warning letters (SP) the violation package
+// issues: the list, one letter with its status history, the status steps
+// (draft → printed → signed → delivered, one at a time, forward only) and
+// the letter as a PDF on the school's letterhead.
+package letter
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/tatib/tatib/server/internal/app"
+	"github.com/tatib/tatib/server/internal/auth"
+	"github.com/tatib/tatib/server/internal/httpx"
+	"github.com/tatib/tatib/shared/api"
+)
+
+// Mount registers the warning-letter routes.
+func Mount(r *httpx.Router, d app.Deps) {
+	NewHandler(NewStore(d.DB), d.Auth).Routes(r)
+}
+
+var jakarta = mustLoad("Asia/Jakarta")
+
+func mustLoad(name string) *time.Location {
+	l, err := time.LoadLocation(name)
+	if err != nil {
+		panic(err)
+	}
+	return l
+}
+
+// Letter is a warning letter as the API answers it: the wire type plus
+// its number.
+type Letter struct {
+	api.WarningLetter
+	// Number is the letter's reference, "SP1/0012/BK/XI/2026" (see
+	// Number).
+	Number string `json:"number" db:"-"`
+}
+
+// Number is the reference printed on a letter: SP<level>/<id, 4 digits>/
+// BK/<month of issue in Roman numerals>/<year of issue>, the way
+// Indonesian schools number their outgoing letters. It is derived, never
+// stored: the id makes it unique.
+func Number(id int64, level int, issued time.Time) string {
+	t := issued.In(jakarta)
+	return fmt.Sprintf("SP%d/%04d/BK/%s/%d", level, id, romanMonths[t.Month()-1], t.Year())
+}
+
+var romanMonths = [...]string{"I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII"}
+
+// steps is the forward order of a letter's status; withdrawn is off the
+// line.
+var steps = []string{api.LetterDraft, api.LetterPrinted, api.LetterSigned, api.LetterDelivered}
+
+// nextStatus is the status after s, or "" when s is the last or unknown.
+func nextStatus(s string) string {
+	for i, st := range steps[:len(steps)-1] {
+		if st == s {
+			return steps[i+1]
+		}
+	}
+	return ""
+}
+
+// Scope limits what a caller sees: a homeroom teacher (HomeroomID != 0)
+// sees the letters of students currently in their class and the letters
+// issued while the student was in their class.
+type Scope struct {
+	HomeroomID int64
+}
+
+func scope(ctx context.Context) Scope {
+	if auth.IsHomeroomTeacher(ctx) {
+		return Scope{HomeroomID: auth.UserFrom(ctx).ID}
+	}
+	return Scope{}
+}
+
+// Filter narrows the letter list. Zero values do not filter.
+type Filter struct {
+	StudentID int64
+	Level     int
+	ClassID   int64
+	Status    string
+	// From and To bound the issue day (Asia/Jakarta), inclusive.
+	From, To *time.Time
+}
+
+// statuses a list may be filtered by.
+var statuses = []string{api.LetterDraft, api.LetterPrinted, api.LetterSigned, api.LetterDelivered, api.LetterWithdrawn}
+
+func validStatus(s string) bool {
+	for _, st := range statuses {
+		if st == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Placeholders are replaced in a threshold's text on the letter. The
+// school writes them in the threshold text (Violation types → SP
+// thresholds).
+var Placeholders = []string{"{nama}", "{nisn}", "{kelas}", "{poin}", "{level}", "{tanggal}", "{sekolah}", "{panggilan}"}
+
+// fill replaces the placeholders in text.
+func fill(text string, v map[string]string) string {
+	pairs := make([]string, 0, 2*len(Placeholders))
+	for _, p := range Placeholders {
+		pairs = append(pairs, p, v[strings.Trim(p, "{}")])
+	}
+	return strings.NewReplacer(pairs...).Replace(text)
+}
