@@ -16,6 +16,7 @@ import (
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/config"
 	"github.com/tatib/tatib/server/internal/handling"
+	"github.com/tatib/tatib/server/internal/handling"
 	"github.com/tatib/tatib/server/internal/httpx"
 	"github.com/tatib/tatib/server/internal/letter"
 	"github.com/tatib/tatib/server/internal/locale"
@@ -97,6 +98,7 @@ func mount(r *httpx.Router, d Deps) {
 	violationtype.Mount(r, d)
 	violation.Mount(r, d)
 	violationlist.Mount(r, d)
+	handling.Mount(r, d)
 	handling.Mount(r, d)
 	letter.Mount(r, d)
 }

@@ -1,0 +1,307 @@
+package handling
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/lib/pq"
+
+	"github.com/tatib/tatib/server/internal/apperr"
+	"github.com/tatib/tatib/server/internal/audit"
+	"github.com/tatib/tatib/server/internal/pg"
+	"github.com/tatib/tatib/server/internal/violationlist"
+	"github.com/tatib/tatib/shared/api"
+)
+
+var jakarta = func() *time.Location {
+	l, err := time.LoadLocation("Asia/Jakarta")
+	if err != nil {
+		panic(err)
+	}
+	return l
+}()
+
+// Store writes handling records and moves violations' handling status.
+type Store struct {
+	db  *sqlx.DB
+	now func() time.Time
+}
+
+// NewStore returns a Store.
+func NewStore(db *sqlx.DB) *Store { return &Store{db: db, now: time.Now} }
+
+// lockViolation locks the violation's row within the caller's scope and
+// returns its handling status; outside the scope it is NotFound.
+func lockViolation(ctx context.Context, tx *sqlx.Tx, sc violationlist.Scope, id int64) (string, error) {
+	var a violationlist.Args
+	idp := a.Add(id)
+	var status string
+	err := tx.GetContext(ctx, &status, `SELECT v.handling_status FROM violations v WHERE v.id = `+idp+` AND `+sc.SQL(&a)+` FOR UPDATE`, a...)
+	if err != nil {
+		return "", pg.Error(err, "violationlist.entity.violation")
+	}
+	return status, nil
+}
+
+func records(ctx context.Context, tx *sqlx.Tx, violationID int64) (int, error) {
+	var n int
+	if err := tx.GetContext(ctx, &n, `SELECT count(*) FROM handlings WHERE violation_id = $1`, violationID); err != nil {
+		return 0, fmt.Errorf("handling: count: %w", err)
+	}
+	return n, nil
+}
+
+func setStatus(ctx context.Context, tx *sqlx.Tx, id int64, status string) error {
+	if _, err := tx.ExecContext(ctx, `UPDATE violations SET handling_status = $2, updated_at = now() WHERE id = $1`, id, status); err != nil {
+		return fmt.Errorf("handling: status: %w", err)
+	}
+	return nil
+}
+
+// Create adds a handling record to a violation and moves an unhandled one
+// to in_progress. A resolved violation is Conflict (reopen it first).
+func (s *Store) Create(ctx context.Context, actor audit.Actor, sc violationlist.Scope, violationID int64, in api.CreateHandlingRequest) (api.Handling, error) {
+	if err := validate(&in, s.now().In(jakarta).Format(time.DateOnly)); err != nil {
+		return api.Handling{}, err
+	}
+	var out api.Handling
+	err := pg.InTx(ctx, s.db, func(tx *sqlx.Tx) error {
+		status, err := lockViolation(ctx, tx, sc, violationID)
+		if err != nil {
+			return err
+		}
+		if status == api.HandlingResolved {
+			return apperr.New(apperr.Conflict, "handling.resolved")
+		}
+		var active bool
+		err = tx.GetContext(ctx, &active, `SELECT active FROM handling_types WHERE id = $1`, in.HandlingTypeID)
+		if errors.Is(err, sql.ErrNoRows) {
+			return apperr.New(apperr.Invalid, "handling.invalid").WithField("handling_type_id", "handling.type.not_found")
+		}
+		if err != nil {
+			return fmt.Errorf("handling: type: %w", err)
+		}
+		if !active {
+			return apperr.New(apperr.Invalid, "handling.invalid").WithField("handling_type_id", "handling.type.inactive")
+		}
+		if err := userNames(ctx, tx, in.Participants); err != nil {
+			return err
+		}
+		var id int64
+		err = tx.GetContext(ctx, &id, `INSERT INTO handlings (violation_id, handling_type_id, handled_on, notes, follow_up_on, created_by, created_by_name)
+			VALUES ($1, $2, $3::date, $4, $5::date, $6, $7) RETURNING id`,
+			violationID, in.HandlingTypeID, in.HandledOn, in.Notes, in.FollowUpOn, nullID(actor.ID), actor.Name)
+		if err != nil {
+			return fmt.Errorf("handling: insert: %w", err)
+		}
+		if len(in.Participants) > 0 {
+			users := make([]sql.NullInt64, len(in.Participants))
+			names := make([]string, len(in.Participants))
+			roles := make([]string, len(in.Participants))
+			for i, p := range in.Participants {
+				if p.UserID != nil {
+					users[i] = sql.NullInt64{Int64: *p.UserID, Valid: true}
+				}
+				names[i], roles[i] = p.Name, p.Role
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO handling_participants (handling_id, user_id, name, role)
+				SELECT $1, u, n, r FROM unnest($2::bigint[], $3::text[], $4::text[]) WITH ORDINALITY AS p(u, n, r, i) ORDER BY i`,
+				id, pq.Array(users), pq.Array(names), pq.Array(roles)); err != nil {
+				return fmt.Errorf("handling: participants: %w", err)
+			}
+		}
+		if status == api.HandlingUnhandled {
+			if err := setStatus(ctx, tx, violationID, api.HandlingInProgress); err != nil {
+				return err
+			}
+		}
+		if err := audit.Record(ctx, tx, actor, "handling.create", "violation", strconv.FormatInt(violationID, 10), map[string]any{
+			"handling_id": id, "handling_type_id": in.HandlingTypeID, "handled_on": in.HandledOn, "follow_up_on": in.FollowUpOn,
+			"participants": len(in.Participants), "status_before": status, "status_after": nextStatus(status),
+		}); err != nil {
+			return err
+		}
+		out, err = violationlist.Handling(ctx, tx, id)
+		return err
+	})
+	return out, err
+}
+
+func nextStatus(s string) string {
+	if s == api.HandlingUnhandled {
+		return api.HandlingInProgress
+	}
+	return s
+}
+
+// userNames fills each participant that is a user with the user's name; a
+// user who does not exist or is inactive is a field error.
+func userNames(ctx context.Context, tx *sqlx.Tx, ps []api.HandlingParticipant) error {
+	var ids []int64
+	for _, p := range ps {
+		if p.UserID != nil {
+			ids = append(ids, *p.UserID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	var rows []struct {
+		ID   int64  `db:"id"`
+		Name string `db:"name"`
+	}
+	if err := tx.SelectContext(ctx, &rows, `SELECT id, name FROM users WHERE id = ANY($1) AND active`, pq.Array(ids)); err != nil {
+		return fmt.Errorf("handling: users: %w", err)
+	}
+	names := make(map[int64]string, len(rows))
+	for _, r := range rows {
+		names[r.ID] = r.Name
+	}
+	f := apperr.Fields{}
+	for i := range ps {
+		if ps[i].UserID == nil {
+			continue
+		}
+		n, ok := names[*ps[i].UserID]
+		if !ok {
+			f.Add("participants."+strconv.Itoa(i)+".user_id", "handling.participant.user_not_found")
+			continue
+		}
+		ps[i].Name = n
+	}
+	if len(f) > 0 {
+		return &apperr.Error{Code: apperr.Invalid, Msg: apperr.M("handling.invalid"), Fields: f}
+	}
+	return nil
+}
+
+func nullID(id int64) any {
+	if id == 0 {
+		return nil
+	}
+	return id
+}
+
+// Resolve marks a violation resolved (handled_at now, handled_by the
+// actor). It needs at least one handling record; resolving twice is
+// Conflict.
+func (s *Store) Resolve(ctx context.Context, actor audit.Actor, sc violationlist.Scope, violationID int64) (api.Violation, error) {
+	var out api.Violation
+	err := pg.InTx(ctx, s.db, func(tx *sqlx.Tx) error {
+		status, err := lockViolation(ctx, tx, sc, violationID)
+		if err != nil {
+			return err
+		}
+		if status == api.HandlingResolved {
+			return apperr.New(apperr.Conflict, "handling.already_resolved")
+		}
+		n, err := records(ctx, tx, violationID)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return apperr.New(apperr.Conflict, "handling.resolve_needs_record")
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE violations SET handling_status = 'resolved', handled_at = now(), handled_by = $2,
+			updated_at = now() WHERE id = $1`, violationID, nullID(actor.ID)); err != nil {
+			return fmt.Errorf("handling: resolve: %w", err)
+		}
+		if err := audit.Record(ctx, tx, actor, "violation.resolve", "violation", strconv.FormatInt(violationID, 10),
+			map[string]any{"status_before": status, "status_after": api.HandlingResolved, "records": n}); err != nil {
+			return err
+		}
+		out, err = violationlist.NewStore(s.db).Get(ctx, tx, violationlist.Scope{}, violationID)
+		return err
+	})
+	return out, err
+}
+
+// Reopen takes a resolved violation back to in_progress, or unhandled when
+// it has no handling record, and clears handled_at and handled_by (the
+// audit log keeps who resolved it). Anything not resolved is Conflict.
+func (s *Store) Reopen(ctx context.Context, actor audit.Actor, sc violationlist.Scope, violationID int64) (api.Violation, error) {
+	var out api.Violation
+	err := pg.InTx(ctx, s.db, func(tx *sqlx.Tx) error {
+		status, err := lockViolation(ctx, tx, sc, violationID)
+		if err != nil {
+			return err
+		}
+		if status != api.HandlingResolved {
+			return apperr.New(apperr.Conflict, "handling.not_resolved")
+		}
+		var before struct {
+			At *time.Time `db:"handled_at"`
+			By *int64     `db:"handled_by"`
+		}
+		if err := tx.GetContext(ctx, &before, `SELECT handled_at, handled_by FROM violations WHERE id = $1`, violationID); err != nil {
+			return fmt.Errorf("handling: reopen: %w", err)
+		}
+		n, err := records(ctx, tx, violationID)
+		if err != nil {
+			return err
+		}
+		next := api.HandlingInProgress
+		if n == 0 {
+			next = api.HandlingUnhandled
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE violations SET handling_status = $2, handled_at = NULL, handled_by = NULL,
+			updated_at = now() WHERE id = $1`, violationID, next); err != nil {
+			return fmt.Errorf("handling: reopen: %w", err)
+		}
+		if err := audit.Record(ctx, tx, actor, "violation.reopen", "violation", strconv.FormatInt(violationID, 10),
+			map[string]any{"status_before": status, "status_after": next, "handled_at_before": before.At, "handled_by_before": before.By}); err != nil {
+			return err
+		}
+		out, err = violationlist.NewStore(s.db).Get(ctx, tx, violationlist.Scope{}, violationID)
+		return err
+	})
+	return out, err
+}
+
+// Delete removes one handling record. When none is left and the violation
+// is not resolved, it goes back to unhandled; a resolved one stays
+// resolved.
+func (s *Store) Delete(ctx context.Context, actor audit.Actor, sc violationlist.Scope, handlingID int64) error {
+	return pg.InTx(ctx, s.db, func(tx *sqlx.Tx) error {
+		var violationID int64
+		err := tx.GetContext(ctx, &violationID, `SELECT violation_id FROM handlings WHERE id = $1`, handlingID)
+		if err != nil {
+			return pg.Error(err, "handling.entity.handling")
+		}
+		status, err := lockViolation(ctx, tx, sc, violationID)
+		if apperr.Code(err) == apperr.NotFound {
+			return pg.Error(sql.ErrNoRows, "handling.entity.handling")
+		}
+		if err != nil {
+			return err
+		}
+		h, err := violationlist.Handling(ctx, tx, handlingID)
+		if err != nil {
+			// Deleted by another request while this one waited for the lock.
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM handlings WHERE id = $1`, handlingID); err != nil {
+			return fmt.Errorf("handling: delete: %w", err)
+		}
+		n, err := records(ctx, tx, violationID)
+		if err != nil {
+			return err
+		}
+		next := status
+		if n == 0 && status == api.HandlingInProgress {
+			next = api.HandlingUnhandled
+			if err := setStatus(ctx, tx, violationID, next); err != nil {
+				return err
+			}
+		}
+		return audit.Record(ctx, tx, actor, "handling.delete", "violation", strconv.FormatInt(violationID, 10), map[string]any{
+			"handling_id": handlingID, "handling_type": h.HandlingTypeName, "handled_on": h.HandledOn, "notes": h.Notes,
+			"participants": h.Participants, "status_before": status, "status_after": next,
+		})
+	})
+}
