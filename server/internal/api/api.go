@@ -16,7 +16,6 @@ import (
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/config"
 	"github.com/tatib/tatib/server/internal/handling"
-	"github.com/tatib/tatib/server/internal/handling"
 	"github.com/tatib/tatib/server/internal/httpx"
 	"github.com/tatib/tatib/server/internal/letter"
 	"github.com/tatib/tatib/server/internal/locale"
@@ -98,7 +97,6 @@ func mount(r *httpx.Router, d Deps) {
 	violationtype.Mount(r, d)
 	violation.Mount(r, d)
 	violationlist.Mount(r, d)
-	handling.Mount(r, d)
 	handling.Mount(r, d)
 	letter.Mount(r, d)
 }
