@@ -5,6 +5,8 @@ import type { CreateHandlingRequest, CreateViolationsRequest, CreateViolationsRe
 
 /** At most this many evidence photos per recording (the server's limit too). */
 export const MAX_PHOTOS = 5;
+/** The server's limit on one photo before it is re-encoded: 10 MB. */
+export const MAX_PHOTO_BYTES = 10 * 1024 * 1024;
 
 export const violationsApi = {
   list: (f: ViolationFilters, perPage: number, signal?: AbortSignal) => api.get<Page<Violation>>('/violations', listQuery(f, perPage), signal),

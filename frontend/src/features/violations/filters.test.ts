@@ -30,13 +30,14 @@ describe('violation filters', () => {
       status: 'in_progress' as const,
       verified: 'false' as const,
       recorder: 'journal',
+      studentId: 42,
       q: 'Budi',
       sort: '-points' as const,
       page: 3,
     };
     const sp = filtersToSearch(f, NOW);
     expect(filtersFromSearch(sp, NOW)).toEqual(f);
-    expect(activeFilterCount(f)).toBe(8);
+    expect(activeFilterCount(f)).toBe(9);
   });
 
   it('"all dates" is kept as period=all and sends no dates', () => {
@@ -51,7 +52,7 @@ describe('violation filters', () => {
 
   it('drops what it cannot read', () => {
     const f = filtersFromSearch(
-      new URLSearchParams('from=kemarin&class_id=-1&handling_status=done&verified=ya&recorded_by=x&sort=drop&page=0&grade=abc'),
+      new URLSearchParams('from=kemarin&class_id=-1&handling_status=done&verified=ya&recorder=x&sort=drop&page=0&grade=abc'),
       NOW,
     );
     expect(f).toMatchObject({ from: '', classId: null, status: '', verified: '', recorder: '', sort: '-occurred_at', page: 1, grade: null });
@@ -75,14 +76,15 @@ describe('violation filters', () => {
       type_id: null,
       handling_status: 'unhandled',
       verified: '',
-      recorded_by: '12',
+      recorder: '12',
+      student_id: null,
       q: 'Siti',
       sort: '-occurred_at',
       page: 2,
       per_page: 25,
     });
     expect(exportUrl(f)).toBe(
-      '/api/v1/violations/export?from=2026-12-01&to=2026-12-31&class_id=7&handling_status=unhandled&recorded_by=12&q=Siti&sort=-occurred_at',
+      '/api/v1/violations/export?from=2026-12-01&to=2026-12-31&class_id=7&handling_status=unhandled&recorder=12&q=Siti&sort=-occurred_at',
     );
   });
 });

@@ -3,7 +3,7 @@ import { todayInJakarta } from '@/lib/dates';
 import { HANDLING_STATUSES, type HandlingStatus } from './types';
 
 /** How the list is sorted; "-" first is descending. */
-export const SORTS = ['-occurred_at', 'occurred_at', '-points', 'student_name'] as const;
+export const SORTS = ['-occurred_at', 'occurred_at', '-points', 'student', 'class'] as const;
 export type Sort = (typeof SORTS)[number];
 export const DEFAULT_SORT: Sort = '-occurred_at';
 
@@ -25,6 +25,8 @@ export interface ViolationFilters {
   verified: 'true' | 'false' | '';
   /** A user id as text, JOURNAL, or ''. */
   recorder: string;
+  /** One student's violations (a link from the student's page); not a field on screen. */
+  studentId: number | null;
   q: string;
   sort: Sort;
   page: number;
@@ -47,6 +49,7 @@ export function defaultFilters(now: Date = new Date()): ViolationFilters {
     status: '',
     verified: '',
     recorder: '',
+    studentId: null,
     q: '',
     sort: DEFAULT_SORT,
     page: 1,
@@ -73,7 +76,7 @@ export function filtersFromSearch(sp: URLSearchParams, now: Date = new Date()): 
   const d = defaultFilters(now);
   const status = sp.get('handling_status') ?? '';
   const verified = sp.get('verified');
-  const recorder = sp.get('recorded_by') ?? '';
+  const recorder = sp.get('recorder') ?? '';
   const sort = sp.get('sort') ?? '';
   let { from, to } = d;
   if (sp.get('period') === 'all') {
@@ -94,6 +97,7 @@ export function filtersFromSearch(sp: URLSearchParams, now: Date = new Date()): 
     status: (HANDLING_STATUSES as readonly string[]).includes(status) ? (status as HandlingStatus) : '',
     verified: verified === 'true' || verified === 'false' ? verified : '',
     recorder: recorder === JOURNAL || positiveInt(recorder) ? recorder : '',
+    studentId: positiveInt(sp.get('student_id')),
     q: (sp.get('q') ?? '').slice(0, 100),
     sort: (SORTS as readonly string[]).includes(sort) ? (sort as Sort) : DEFAULT_SORT,
     page: positiveInt(sp.get('page')) ?? 1,
@@ -116,7 +120,8 @@ export function filtersToSearch(f: ViolationFilters, now: Date = new Date()): UR
   if (f.typeId) sp.set('type_id', String(f.typeId));
   if (f.status) sp.set('handling_status', f.status);
   if (f.verified) sp.set('verified', f.verified);
-  if (f.recorder) sp.set('recorded_by', f.recorder);
+  if (f.recorder) sp.set('recorder', f.recorder);
+  if (f.studentId) sp.set('student_id', String(f.studentId));
   if (f.q.trim()) sp.set('q', f.q.trim());
   if (f.sort !== DEFAULT_SORT) sp.set('sort', f.sort);
   if (f.page > 1) sp.set('page', String(f.page));
@@ -135,7 +140,8 @@ export function filterQuery(f: ViolationFilters): Record<string, QueryValue> {
     type_id: f.typeId,
     handling_status: f.status,
     verified: f.verified,
-    recorded_by: f.recorder,
+    recorder: f.recorder,
+    student_id: f.studentId,
     q: f.q.trim(),
     sort: f.sort,
   };
@@ -166,7 +172,7 @@ export function changeFilters(f: ViolationFilters, change: Partial<ViolationFilt
 
 /** How many filters beyond the date range narrow the list (for the phone's "Filters (n)" button). */
 export function activeFilterCount(f: ViolationFilters): number {
-  return [f.departmentId, f.grade, f.classId, f.categoryId, f.typeId, f.status, f.verified, f.recorder].filter((v) => v !== null && v !== '').length;
+  return [f.departmentId, f.grade, f.classId, f.categoryId, f.typeId, f.status, f.verified, f.recorder, f.studentId].filter((v) => v !== null && v !== '').length;
 }
 
 /** Whether anything narrows the list beyond this month's default (then "clear filters" is offered). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nowInJakarta, occurredAt, prefilledSanction } from './record';
+import { addPhotos, nowInJakarta, occurredAt, prefilledSanction } from './record';
 
 describe('recording a violation', () => {
   it('defaults to now on the Jakarta clock', () => {
@@ -20,5 +20,14 @@ describe('recording a violation', () => {
     expect(prefilledSanction([b], 'Teguran lisan', 'Teguran lisan')).toBe('Skorsing');
     expect(prefilledSanction([a, b], 'Teguran lisan', 'Teguran lisan')).toBe('');
     expect(prefilledSanction([a, b], 'Membersihkan kelas', 'Teguran lisan')).toBe('Membersihkan kelas');
+  });
+
+  it('keeps only images up to 10 MB, at most five', () => {
+    const img = (name: string, size = 1000, type = 'image/jpeg') => new File([new Uint8Array(size)], name, { type });
+    const four = [img('1'), img('2'), img('3'), img('4')];
+    const r = addPhotos(four, [img('5'), img('6'), img('x.pdf', 10, 'application/pdf')]);
+    expect(r.files.map((f) => f.name)).toEqual(['1', '2', '3', '4', '5']);
+    expect(r.refused).toBe(2);
+    expect(addPhotos([], [img('big', 10 * 1024 * 1024 + 1), img('empty', 0)])).toEqual({ files: [], refused: 2 });
   });
 });

@@ -1,5 +1,6 @@
 import dayjs from 'dayjs';
 import { SCHOOL_TZ, todayInJakarta } from '@/lib/dates';
+import { MAX_PHOTO_BYTES, MAX_PHOTOS } from './api';
 
 /** The form's default date and time: now, on the school's clock. */
 export function nowInJakarta(now: Date = new Date()): { date: string; time: string } {
@@ -23,4 +24,12 @@ export function occurredAt(date: string, time: string): string | null {
 export function prefilledSanction(chosen: readonly { default_sanction: string }[], current: string, lastPrefill: string): string {
   if (current.trim() !== '' && current !== lastPrefill) return current;
   return chosen.length === 1 ? chosen[0]!.default_sanction : '';
+}
+
+/** Keeps only images within the size limit, up to the count limit; answers the files kept and how many were refused. */
+export function addPhotos(current: readonly File[], picked: readonly File[], max = MAX_PHOTOS): { files: File[]; refused: number } {
+  const images = picked.filter((f) => f.type.startsWith('image/') && f.size > 0 && f.size <= MAX_PHOTO_BYTES);
+  const room = Math.max(0, max - current.length);
+  const kept = images.slice(0, room);
+  return { files: [...current, ...kept], refused: picked.length - kept.length };
 }

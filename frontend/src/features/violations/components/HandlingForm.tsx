@@ -99,7 +99,7 @@ export function HandlingForm({ violationId, opened, onClose }: { violationId: nu
               style={{ minWidth: 180 }}
             />
           </Group>
-          <Textarea label={t('handling.notes')} autosize minRows={3} maxLength={2000} {...form.getInputProps('notes')} data-testid="handling-notes" />
+          <Textarea label={t('handling.notes')} autosize minRows={3} maxLength={5000} {...form.getInputProps('notes')} data-testid="handling-notes" />
           <Stack gap="xs">
             <Text size="sm" fw={500}>
               {t('handling.participants')}
@@ -112,14 +112,14 @@ export function HandlingForm({ violationId, opened, onClose }: { violationId: nu
                 <Autocomplete
                   label={t('handling.participantName', { n: i + 1 })}
                   data={userNames}
-                  maxLength={200}
+                  maxLength={150}
                   {...form.getInputProps(`participants.${i}.name`)}
                   style={{ flex: 1, minWidth: 0 }}
                 />
                 <Autocomplete
                   label={t('handling.participantRole', { n: i + 1 })}
                   data={ROLE_KEYS.map(roleLabel)}
-                  maxLength={100}
+                  maxLength={50}
                   {...form.getInputProps(`participants.${i}.role`)}
                   style={{ flex: 1, minWidth: 0 }}
                 />

@@ -4,14 +4,7 @@ import { ActionIcon, Button, Group, Image, Input, SimpleGrid, Stack, Text } from
 import { IconCamera, IconPhotoPlus, IconX } from '@tabler/icons-react';
 import { pickFile, platform } from '@/platform';
 import { MAX_PHOTOS } from '../api';
-
-/** Keeps only images, up to the limit; answers the files kept and whether any were refused. */
-export function addPhotos(current: readonly File[], picked: readonly File[], max = MAX_PHOTOS): { files: File[]; refused: number } {
-  const images = picked.filter((f) => f.type.startsWith('image/'));
-  const room = Math.max(0, max - current.length);
-  const kept = images.slice(0, room);
-  return { files: [...current, ...kept], refused: picked.length - kept.length };
-}
+import { addPhotos } from '../record';
 
 /**
  * Up to five evidence photos with previews. Phones get "take a photo" (the back camera) beside

@@ -255,7 +255,7 @@ export default function RecordPage() {
                 {...form.getInputProps('sanction')}
                 data-testid="sanction-input"
               />
-              <Textarea label={t('form.description')} autosize minRows={3} maxLength={2000} {...form.getInputProps('description')} />
+              <Textarea label={t('form.description')} autosize minRows={3} maxLength={5000} {...form.getInputProps('description')} />
               <PhotoPicker
                 value={form.values.photos}
                 onChange={(files) => form.setFieldValue('photos', files)}

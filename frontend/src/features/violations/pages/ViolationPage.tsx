@@ -8,6 +8,7 @@ import { PageHeader } from '@/components/PageHeader';
 import { PageLoader } from '@/components/PageLoader';
 import { notifyError, notifySuccess } from '@/components/serverErrors';
 import { ViewOnlyList } from '@/components/ViewOnly';
+import { useFormatNumber } from '@/lib/numbers';
 import { useFormatDate } from '@/lib/useFormatDate';
 import { CategoryBadge, HandlingStatusBadge, PointsBadge, VerifiedBadge } from '../components/Badges';
 import { ConfirmDialog } from '../components/ConfirmDialog';
@@ -140,6 +141,7 @@ export default function ViolationPage() {
   const { t: tc } = useTranslation();
   const { can } = useSession();
   const fmt = useFormatDate();
+  const num = useFormatNumber();
   const navigate = useNavigate();
   const id = Number(useParams().id) || 0;
   const q = useViolation(id);
@@ -228,7 +230,7 @@ export default function ViolationPage() {
                     {t('handling.add')}
                   </Button>
                 )}
-                {can('handlings.resolve') && !resolved && (
+                {can('handlings.resolve') && !resolved && handlings.length > 0 && (
                   <Button
                     color="teal"
                     leftSection={<IconCheck size={18} aria-hidden />}
@@ -254,7 +256,7 @@ export default function ViolationPage() {
             </Group>
             {handlings.length === 0 && !resolved && (
               <Text size="sm" c="dimmed" data-testid="no-handling">
-                {t('handling.none')}
+                {can('handlings.resolve') ? t('handling.noneResolve') : t('handling.none')}
               </Text>
             )}
             {(handlings.length > 0 || resolved) && (
@@ -300,7 +302,7 @@ export default function ViolationPage() {
           }
         }}
       >
-        {t('delete.text', { type: v.type_name, name: v.student_name, n: v.points })}
+        {t('delete.text', { type: v.type_name, name: v.student_name, n: num(v.points) })}
       </ConfirmDialog>
       <ConfirmDialog
         opened={!!handlingToDelete}
@@ -321,7 +323,7 @@ export default function ViolationPage() {
         }}
       >
         {handlingToDelete &&
-          t(handlings.length === 1 ? 'handling.deleteLast' : 'handling.deleteText', {
+          t(handlings.length === 1 && !resolved ? 'handling.deleteLast' : 'handling.deleteText', {
             type: handlingToDelete.handling_type_name,
             date: fmt(handlingToDelete.handled_on, 'date'),
           })}
