@@ -24,13 +24,18 @@ async function ensureUser(ctx, role) {
   return u;
 }
 
-/** Waits until the page has loaded its data: no loader on screen, the network quiet. */
+/** Waits until the page has loaded its data and any landing redirect is done: no loader, the network quiet. */
 async function settle(page) {
-  await page.waitForLoadState('networkidle').catch(() => {});
-  await page
-    .waitForFunction(() => !document.querySelector('.mantine-Loader, [data-testid="page-loader"]'), undefined, { timeout: 10_000 })
-    .catch(() => {});
+  for (let i = 0; i < 2; i++) {
+    await page.waitForLoadState('networkidle').catch(() => {});
+    await page
+      .waitForFunction(() => location.pathname !== '/' && !document.querySelector('.mantine-Loader'), undefined, { timeout: 10_000 })
+      .catch(() => {});
+  }
 }
+
+/** Where each role lands after signing in (issue 10: each role lands where its work is). */
+const LANDING = { bk: '/students', wali_kelas: '/students', other: '/dashboard' };
 
 function slug(p) {
   return p.replace(/^\//, '').replace(/[^a-z0-9]+/gi, '-') || 'home';
@@ -57,6 +62,8 @@ async function checkRole(ctx, role) {
       await page.waitForURL((u) => !u.pathname.startsWith('/sign-in'));
       await settle(page);
       const landing = new URL(page.url()).pathname;
+      if (LANDING[role] && landing !== LANDING[role]) problems.push(`[${lang} ${sizeName}] ${role} landed on ${landing}, not ${LANDING[role]}`);
+      if (role === 'other' && (await page.getByTestId('dashboard-nothing').count()) !== 1) problems.push(`[${lang} ${sizeName}] no welcome for a guest`);
       const nav = await page.$$eval('[data-testid="navbar"] a[href]', (as) => as.map((a) => new URL(a.href).pathname));
       // The 403 page: the roles page for everyone but the admin, who may open everything.
       const extra = ['/profile', '/no-such-page', ...(role === 'admin' ? [] : ['/roles'])];

@@ -72,7 +72,8 @@ test('audit: a new user and a role change are at the top of the log; filter by e
     assertEqual(await rows.nth(0).getAttribute('data-action'), 'role.permissions.update', 'first row');
     assertEqual(await rows.nth(1).getAttribute('data-action'), 'user.create', 'second row');
     const first = await rows.nth(0).innerText();
-    for (const s of ['Mengubah hak akses peran', 'admin', 'Peran', 'Tamu (other)', jakartaTime(roleEntry.at)]) {
+    // The actor by name (not "admin"), the role by its name (not "other").
+    for (const s of ['Mengubah hak akses peran', 'Administrator', 'Peran', 'Tamu', jakartaTime(roleEntry.at)]) {
       assert(first.includes(s), `role row shows ${JSON.stringify(s)}: ${JSON.stringify(first)}`);
     }
     assert(/\d{1,2} [A-Z][a-z]{2} 2\d{3} \d{2}\.\d{2}\.\d{2}/.test(first), `time with seconds: ${first}`);
@@ -84,11 +85,19 @@ test('audit: a new user and a role change are at the top of the log; filter by e
     // The role change expands into granted and revoked permissions.
     await rows.nth(0).getByRole('button', { name: /^Tampilkan detail/ }).click();
     const roleDetails = page.getByTestId(`audit-details-${roleEntry.id}`);
-    await expectVisible(roleDetails.getByTestId('perm-added').getByText('students.view'), 'granted students.view');
-    await expectVisible(roleDetails.getByTestId('perm-removed').getByText('dashboard.view'), 'revoked dashboard.view');
-    // The new user expands into the recorded JSON.
+    // Permissions by their labels (the administrator may read the catalogue), not their codes.
+    await expectVisible(roleDetails.getByTestId('perm-added').getByText('Lihat siswa, kelas, jurusan'), 'granted students.view');
+    await expectVisible(roleDetails.getByTestId('perm-removed').getByText('Lihat dasbor'), 'revoked dashboard.view');
+    assert(!(await roleDetails.innerText()).includes('students.view'), 'no permission codes');
+    // The new user expands into its values in words; the recorded JSON is behind "technical details".
     await rows.nth(1).getByRole('button', { name: /^Tampilkan detail/ }).click();
-    const json = page.getByTestId(`audit-details-${userEntry.id}`).getByTestId('audit-details-json');
+    const userDetails = page.getByTestId(`audit-details-${userEntry.id}`);
+    const readable = userDetails.getByTestId('audit-details-readable');
+    await expectVisible(readable, 'user.create in words');
+    const words = await readable.innerText();
+    assert(words.includes('Nama pengguna') && words.includes(username) && words.includes('Staf'), `values in words: ${words}`);
+    await userDetails.getByTestId('audit-technical-toggle').click();
+    const json = userDetails.getByTestId('audit-details-json');
     await expectVisible(json, 'user.create JSON');
     const text = await json.innerText();
     assert(text.includes(`"username": "${username}"`) && text.includes('"role": "staff"'), `pretty JSON: ${text}`);
@@ -132,6 +141,8 @@ test('audit: at 360 px the log is cards with expandable details and no sideways 
   // A JSON entry, too: the first user.create.
   const created = page.locator('[data-action="user.create"]').first();
   await created.getByRole('button', { name: 'Tampilkan detail' }).click();
+  await expectVisible(created.getByTestId('audit-details-readable'), 'values in words on a phone');
+  await created.getByTestId('audit-technical-toggle').click();
   await expectVisible(created.getByTestId('audit-details-json'), 'JSON on a phone');
   await page.waitForTimeout(300); // the Collapse animation
   await noSidewaysScroll(page, 'audit log at 360 px');

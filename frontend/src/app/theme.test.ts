@@ -42,6 +42,10 @@ describe('theme colours reach WCAG AA (4.5:1) for text', () => {
     }
   });
 
+  it('placeholders (gray.5) on white', () => {
+    expect(contrastRatio(full.colors.gray[5], '#ffffff')).toBeGreaterThanOrEqual(4.5);
+  });
+
   it('links and the primary colour (shade 8) on white and gray.0', () => {
     const anchor = full.colors.blue[8];
     expect(contrastRatio(anchor, '#ffffff')).toBeGreaterThanOrEqual(4.5);

@@ -33,10 +33,11 @@ function isEmpty(v: ReactNode): boolean {
 export function ViewOnlyField({ label, value }: { label: ReactNode; value: ReactNode }) {
   return (
     <Stack gap={2}>
-      <Text size="sm" c="dimmed" fw={500}>
+      <Text component="div" size="sm" c="dimmed" fw={500}>
         {label}
       </Text>
-      <Text size="md" style={{ overflowWrap: 'anywhere' }}>
+      {/* A <div>: the value may be a badge or a list, which a <p> cannot hold. */}
+      <Text component="div" size="md" style={{ overflowWrap: 'anywhere' }}>
         {isEmpty(value) ? '—' : value}
       </Text>
     </Stack>

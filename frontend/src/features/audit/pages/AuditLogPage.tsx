@@ -5,7 +5,10 @@ import { ActionIcon, Box, Button, Card, Center, Collapse, Group, Loader, Select,
 import { IconChevronDown, IconChevronRight, IconFilter } from '@tabler/icons-react';
 import { PageHeader } from '@/components/PageHeader';
 import type { AuditEntry } from '../api';
-import { ENTITIES, actionKey, actionLabel, entityLabel, formatAuditTime } from '../actions';
+import { ENTITIES, actionLabel, entityLabel, formatAuditTime } from '../actions';
+import { actorLabel, targetName } from '../describe';
+import { useSession } from '@/auth/session';
+import { EmptyState } from '@/components/EmptyState';
 import { AuditDetails } from '../components/AuditDetails';
 import { useAuditLog } from '../hooks';
 import { ListPager } from '@/components/ListPager';
@@ -17,28 +20,32 @@ function useLabels() {
   const { t, i18n } = useTranslation('audit');
   const { t: tc } = useTranslation();
   const lang = i18n.resolvedLanguage ?? i18n.language;
+  const { me } = useSession();
   return {
     time: (e: AuditEntry) => formatAuditTime(e.at, lang),
-    actor: (e: AuditEntry) => e.actor_name || t('system'),
+    actor: (e: AuditEntry) => actorLabel(e, t, me?.user),
     action: (e: AuditEntry) => actionLabel(e.action, t),
     entity: (e: AuditEntry) => entityLabel(e.entity, t),
-    /** The record's id; a role also by its name ("Tamu (other)"). */
+    /** The record: a role by its name ("Tamu"), anything else by its number. */
     entityId: (e: AuditEntry) =>
-      e.entity === 'role' && e.entity_id ? `${tc(`role.${e.entity_id}`, { defaultValue: e.entity_id })} (${e.entity_id})` : e.entity_id,
+      e.entity === 'role' && e.entity_id ? tc(`role.${e.entity_id}`, { defaultValue: e.entity_id }) : e.entity_id ? `#${e.entity_id}` : '',
+    /** What the action was done to, by name where the details say ("Alpha", "guru.staf"). */
+    target: (e: AuditEntry) => targetName(e),
   };
 }
 
-/** The action phrase, with the raw code beneath when the phrase is a translation. */
+/** The action in words, with what it was done to beneath ("Membuat pengguna" / "guru.staf"). */
 function ActionCell({ entry }: { entry: AuditEntry }) {
   const l = useLabels();
+  const target = l.target(entry);
   return (
     <>
       <Text size="sm" fw={500}>
         {l.action(entry)}
       </Text>
-      {actionKey(entry.action) && (
-        <Text size="xs" c="dimmed" ff="monospace">
-          {entry.action}
+      {target && (
+        <Text size="xs" c="dimmed" data-testid="audit-target">
+          {target}
         </Text>
       )}
     </>
@@ -51,7 +58,7 @@ function EntityCell({ entry }: { entry: AuditEntry }) {
     <>
       <Text size="sm">{l.entity(entry)}</Text>
       {entry.entity_id && (
-        <Text size="xs" c="dimmed" ff="monospace">
+        <Text size="xs" c="dimmed">
           {l.entityId(entry)}
         </Text>
       )}
@@ -137,7 +144,7 @@ export default function AuditLogPage() {
                   {' · '}
                   {l.entity(e)}
                   {e.entity_id && (
-                    <Text span size="xs" c="dimmed" ff="monospace">
+                    <Text span size="xs" c="dimmed">
                       {' '}
                       {l.entityId(e)}
                     </Text>
@@ -200,7 +207,7 @@ export default function AuditLogPage() {
                         </Text>
                       </Table.Td>
                       <Table.Td>
-                        <Text size="sm" c={e.actor_name ? undefined : 'dimmed'}>
+                        <Text size="sm" c={e.actor_id === null ? 'dimmed' : undefined}>
                           {l.actor(e)}
                         </Text>
                       </Table.Td>
@@ -237,9 +244,18 @@ export default function AuditLogPage() {
           </Center>
         )}
         {!log.isPending && rows.length === 0 && (
-          <Text c="dimmed" ta="center" p="xl">
-            {entity !== ALL ? t('emptyFiltered') : t('empty')}
-          </Text>
+          <EmptyState
+            message={entity !== ALL ? t('emptyFiltered') : t('empty')}
+            onClearFilters={
+              entity !== ALL
+                ? () => {
+                    setEntity(ALL);
+                    setPage(1);
+                  }
+                : undefined
+            }
+            testId="audit-empty"
+          />
         )}
 
         <ListPager

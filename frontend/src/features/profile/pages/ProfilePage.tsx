@@ -2,25 +2,15 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMutation } from '@tanstack/react-query';
 import { useForm } from '@mantine/form';
-import { Alert, Badge, Button, Card, Group, List, PasswordInput, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Card, Group, List, PasswordInput, SimpleGrid, Stack, Title } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { authApi, type ChangePasswordInput } from '@/auth/api';
 import { useSession } from '@/auth/session';
 import { PageHeader } from '@/components/PageHeader';
+import { ViewOnlyField } from '@/components/ViewOnly';
 import { applyServerErrors, notifySuccess } from '@/components/serverErrors';
 import { useFormatDate } from '@/lib/useFormatDate';
 import { MIN_PASSWORD_LENGTH } from '@/lib/passwords';
-
-function Field({ label, value }: { label: string; value: string }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-        {label}
-      </Text>
-      <Text>{value || '—'}</Text>
-    </div>
-  );
-}
 
 export default function ProfilePage() {
   const { t } = useTranslation('profile');
@@ -58,17 +48,13 @@ export default function ProfilePage() {
             {t('account')}
           </Title>
           <Stack gap="sm">
-            <Field label={t('fields.name')} value={u.name} />
-            <Field label={t('fields.username')} value={u.username} />
-            <div>
-              <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-                {t('fields.role')}
-              </Text>
-              <Badge variant="light">{tc(`role.${u.role}`)}</Badge>
-            </div>
-            <Field label={t('fields.email')} value={u.email} />
-            <Field label={t('fields.phone')} value={u.phone} />
-            <Field label={t('fields.lastLogin')} value={fmt(u.last_login_at, 'dateTime')} />
+            {/* Account data is changed by an administrator: shown as text, not as locked inputs. */}
+            <ViewOnlyField label={t('fields.name')} value={u.name} />
+            <ViewOnlyField label={t('fields.username')} value={u.username} />
+            <ViewOnlyField label={t('fields.role')} value={<Badge variant="light">{tc(`role.${u.role}`)}</Badge>} />
+            <ViewOnlyField label={t('fields.email')} value={u.email} />
+            <ViewOnlyField label={t('fields.phone')} value={u.phone} />
+            <ViewOnlyField label={t('fields.lastLogin')} value={fmt(u.last_login_at, 'dateTime')} />
           </Stack>
         </Card>
         <Card withBorder padding="lg">
