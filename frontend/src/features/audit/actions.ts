@@ -30,6 +30,22 @@ export const ACTION_KEYS: Readonly<Record<string, string>> = {
   'handling_type.create': 'handlingTypeCreate',
   'handling_type.update': 'handlingTypeUpdate',
   'handling_type.delete': 'handlingTypeDelete',
+  'settings.school.logo.update': 'settingsSchoolLogoUpdate',
+  'settings.school.logo.delete': 'settingsSchoolLogoDelete',
+  'violation.record': 'violationRecord',
+  'violation.delete': 'violationDelete',
+  'violation.verify': 'violationVerify',
+  'violation.resolve': 'violationResolve',
+  'violation.reopen': 'violationReopen',
+  'handling.create': 'handlingCreate',
+  'handling.delete': 'handlingDelete',
+  'warning_letter.issue': 'warningLetterIssue',
+  'warning_letter.status': 'warningLetterStatus',
+  // Recorded without the area's prefix by the violations feature (to be renamed there).
+  record: 'violationRecord',
+  delete: 'violationDelete',
+  verify: 'violationVerify',
+  issue: 'warningLetterIssue',
 };
 
 /** The entity kinds the server records, in the filter's order (keys under "entities"). */
@@ -44,6 +60,8 @@ export const ENTITIES = [
   'violation_type',
   'sp_threshold',
   'handling_type',
+  'violation',
+  'warning_letter',
 ] as const;
 
 /** The feature's t (useTranslation('audit')), or any lookup by key. */
