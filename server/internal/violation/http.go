@@ -199,6 +199,12 @@ func (s *Store) Record(ctx context.Context, in Record, actor audit.Actor) (api.C
 				out.Letters[i].StudentName, out.Letters[i].StudentNISN = out.Violations[0].StudentName, out.Violations[0].StudentNISN
 			}
 		}
+		// The answer's standing is today's; the recording's own year
+		// total is already known when that is the current year.
+		if today := JakartaDay(in.now()); !today.Before(res.YearStart) && today.Before(res.YearStart.AddDate(1, 0, 0)) {
+			out.Points, err = pointsKnown(ctx, tx, in.StudentID, res.YearStart, res.After)
+			return err
+		}
 		out.Points, err = Points(ctx, tx, in.StudentID, in.now())
 		return err
 	})

@@ -91,3 +91,18 @@ func standing(studentID int64, total, lifetime int, start time.Time, ths []Thres
 	}
 	return p
 }
+
+// pointsKnown is Points when the current year's total is already known
+// (right after a recording): one query for the lifetime total and the
+// thresholds.
+func pointsKnown(ctx context.Context, q sqlx.QueryerContext, studentID int64, start time.Time, total int) (api.StudentPoints, error) {
+	var lifetime int
+	if err := sqlx.GetContext(ctx, q, &lifetime, `SELECT COALESCE(sum(points), 0) FROM violations WHERE student_id = $1`, studentID); err != nil {
+		return api.StudentPoints{}, fmt.Errorf("violation: lifetime points: %w", err)
+	}
+	ths, err := Thresholds(ctx, q)
+	if err != nil {
+		return api.StudentPoints{}, err
+	}
+	return standing(studentID, total, lifetime, start, ths), nil
+}

@@ -15,6 +15,7 @@ import (
 	"github.com/tatib/tatib/server/internal/audit"
 	"github.com/tatib/tatib/server/internal/locale"
 	"github.com/tatib/tatib/server/internal/pg"
+	"github.com/tatib/tatib/server/internal/school"
 	"github.com/tatib/tatib/shared/api"
 )
 
@@ -39,8 +40,9 @@ type Result struct {
 	ViolationIDs []int64
 	Letters      []api.WarningLetter
 	// Before and After are the student's totals in the academic year of
-	// the recording.
+	// the recording, which starts on YearStart.
 	Before, After int
+	YearStart     time.Time
 }
 
 type lockedStudent struct {
@@ -125,15 +127,15 @@ func RecordTx(ctx context.Context, tx *sqlx.Tx, in Record, actor audit.Actor) (R
 		}
 	}
 	day := JakartaDay(in.OccurredAt)
-	start, end, err := AcademicYear(ctx, tx, day)
+	profile, err := school.LoadProfile(ctx, tx)
 	if err != nil {
-		return res, err
+		return res, fmt.Errorf("violation: profile: %w", err)
 	}
+	start := profile.AcademicYearStartOn(day)
+	end := start.AddDate(1, 0, 0)
+	res.YearStart = start
 	if in.Source != api.SourceAttendance {
-		cur, _, err := AcademicYear(ctx, tx, in.now())
-		if err != nil {
-			return res, err
-		}
+		cur := profile.AcademicYearStartOn(JakartaDay(in.now()))
 		if earliest := cur.AddDate(-1, 0, 0); day.Before(earliest) {
 			f.Add("occurred_at", "violation.occurred_at.too_old", "date", earliest.Format(time.DateOnly))
 		}
@@ -217,7 +219,7 @@ func RecordTx(ctx context.Context, tx *sqlx.Tx, in Record, actor audit.Actor) (R
 		return res, err
 	}
 	first := res.ViolationIDs[0]
-	if res.Letters, err = IssueLettersTx(ctx, tx, st.ID, day, &first, actor); err != nil {
+	if res.Letters, err = issueLetters(ctx, tx, st.ID, start, res.After, &first, actor); err != nil {
 		return res, err
 	}
 	return res, nil
@@ -278,6 +280,12 @@ func IssueLettersTx(ctx context.Context, tx *sqlx.Tx, studentID int64, day time.
 	if err != nil {
 		return nil, err
 	}
+	return issueLetters(ctx, tx, studentID, start, total, violationID, actor)
+}
+
+// issueLetters issues the missing letters for total points in the academic
+// year starting on start; the caller holds the student's lock.
+func issueLetters(ctx context.Context, tx *sqlx.Tx, studentID int64, start time.Time, total int, violationID *int64, actor audit.Actor) ([]api.WarningLetter, error) {
 	const q = `INSERT INTO warning_letters (student_id, class_id, class_name, level, name, min_points, academic_year_start, points, violation_id)
 		SELECT s.id, s.class_id, COALESCE(c.name, ''), t.level, t.name, t.min_points, $2::date, $3, $4
 		FROM students s LEFT JOIN classes c ON c.id = s.class_id
