@@ -1,5 +1,5 @@
 /// <reference types="vitest/config" />
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 
@@ -7,35 +7,8 @@ import { fileURLToPath } from 'node:url';
 // with the API proxied to the Go server on 127.0.0.1:8080.
 const apiTarget = process.env.TATIB_API_TARGET ?? 'http://127.0.0.1:8080';
 
-/**
- * Moves the built stylesheet links from <head> to the end of <body>. In <head> they block the
- * first paint, so the loading screen of index.html waited for the CSS on a slow network; at
- * the end of <body> they block only what follows them, and the module script still runs only
- * once they have loaded (deferred scripts wait for every pending stylesheet), so the app never
- * shows unstyled.
- */
-function stylesAfterLoader(): Plugin {
-  return {
-    name: 'tatib-styles-after-loader',
-    apply: 'build',
-    transformIndexHtml: {
-      order: 'post',
-      handler(html) {
-        const links: string[] = [];
-        const head = html.replace(/<head>[\s\S]*<\/head>/, (h) =>
-          h.replace(/\s*<link rel="stylesheet"[^>]*>/g, (l) => {
-            links.push(l.trim());
-            return '';
-          }),
-        );
-        return head.replace('</body>', `  ${links.join('\n    ')}\n  </body>`);
-      },
-    },
-  };
-}
-
 export default defineConfig({
-  plugins: [react(), stylesAfterLoader()],
+  plugins: [react()],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },
