@@ -33,6 +33,8 @@ export interface WarningLetter {
   delivered_at: string | null;
   withdrawn_at: string | null;
   withdrawn_reason: string;
+  /** The reference printed on the letter ("SP1/0012/BK/XI/2026"). */
+  number?: string;
   /** Detail only. */
   events?: WarningLetterEvent[];
   /** The threshold's colour, when the server sends it. */

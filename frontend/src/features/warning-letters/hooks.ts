@@ -1,5 +1,7 @@
+import { useCallback } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { lettersApi, type LetterFilters, type LetterStatus } from './api';
+import { lettersApi, type LetterFilters, type LetterStatus, type StudentPoints } from './api';
+import { useSession } from '@/auth/session';
 import { violationTypesApi } from '@/features/violation-types/api';
 import { vtKeys } from '@/features/violation-types/hooks';
 
@@ -68,4 +70,19 @@ export function usePointAudit(studentId: number | null, page: number, perPage: n
 /** The SP thresholds (level names, colours) when the user may see them; the list's level filter uses them. */
 export function useLevelThresholds(enabled: boolean) {
   return useQuery({ queryKey: vtKeys.thresholds, queryFn: ({ signal }) => violationTypesApi.thresholds(signal), enabled, staleTime: 60_000 });
+}
+
+/**
+ * A letter level's colour: the letter's own, else the threshold's (when the user may see the
+ * thresholds), else the student's current level colour when it is the same level.
+ */
+export function useLevelColour(points?: StudentPoints) {
+  const { can } = useSession();
+  const thresholds = useLevelThresholds(can('violation_types.view'));
+  const list = thresholds.data?.data;
+  return useCallback(
+    (l: { level: number; colour?: string }) =>
+      l.colour ?? list?.find((th) => th.level === l.level)?.colour ?? (points && points.level === l.level ? points.level_colour : null),
+    [list, points],
+  );
 }

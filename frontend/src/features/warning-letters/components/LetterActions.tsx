@@ -2,24 +2,20 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { IconArrowRight, IconDownload } from '@tabler/icons-react';
-import { useMediaQuery } from '@mantine/hooks';
 import { useSession } from '@/auth/session';
 import { notifyError, notifySuccess } from '@/components/serverErrors';
 import { saveFile } from '@/platform';
 import { lettersApi, type WarningLetter } from '../api';
 import { useSetLetterStatus } from '../hooks';
 import { letterFileName, levelName, nextStatus } from '../letters';
+import { useTouchButton } from '../touch';
 
-/** Buttons are 44 px high on phones (a finger's width). */
-function useButtonSize(): 'md' | 'sm' {
-  return useMediaQuery('(max-width: 48em)') ? 'md' : 'sm';
-}
 
 /** "Unduh PDF": fetched with the session, saved through the platform (native dialog on desktop). */
 export function PdfButton({ letter, fullWidth = false }: { letter: WarningLetter; fullWidth?: boolean }) {
   const { t } = useTranslation('warning-letters');
   const { t: tc } = useTranslation();
-  const size = useButtonSize();
+  const touch = useTouchButton();
   const [busy, setBusy] = useState(false);
   const download = async () => {
     setBusy(true);
@@ -36,7 +32,7 @@ export function PdfButton({ letter, fullWidth = false }: { letter: WarningLetter
   return (
     <Button
       variant="default"
-      size={size}
+      {...touch}
       leftSection={<IconDownload size={16} aria-hidden />}
       loading={busy}
       onClick={() => void download()}
@@ -54,7 +50,7 @@ export function StepButton({ letter, fullWidth = false }: { letter: WarningLette
   const { t } = useTranslation('warning-letters');
   const { t: tc } = useTranslation();
   const { can } = useSession();
-  const size = useButtonSize();
+  const touch = useTouchButton();
   const [open, setOpen] = useState(false);
   const step = useSetLetterStatus();
   const next = nextStatus(letter.status);
@@ -79,7 +75,7 @@ export function StepButton({ letter, fullWidth = false }: { letter: WarningLette
     <>
       <Button
         variant="light"
-        size={size}
+        {...touch}
         rightSection={<IconArrowRight size={16} aria-hidden />}
         onClick={() => setOpen(true)}
         fullWidth={fullWidth}
@@ -92,10 +88,10 @@ export function StepButton({ letter, fullWidth = false }: { letter: WarningLette
         <Stack gap="md">
           <Text size="sm">{t(`step.confirmBody.${next}`, { level: levelName(letter.level, letter.name), student: letter.student_name })}</Text>
           <Group justify="flex-end" gap="sm">
-            <Button variant="default" size={size} onClick={() => setOpen(false)}>
+            <Button variant="default" {...touch} onClick={() => setOpen(false)}>
               {tc('actions.cancel')}
             </Button>
-            <Button size={size} loading={step.isPending} onClick={confirm} data-testid="letter-step-confirm">
+            <Button {...touch} loading={step.isPending} onClick={confirm} data-testid="letter-step-confirm">
               {t(`step.action.${next}`)}
             </Button>
           </Group>

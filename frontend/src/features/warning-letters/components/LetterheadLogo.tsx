@@ -1,13 +1,13 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button, Group, Image, Modal, Stack, Text } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { IconPhotoUp, IconTrash } from '@tabler/icons-react';
 import { notifyError, notifySuccess } from '@/components/serverErrors';
 import { settingsKeys, usePublicSchool } from '@/features/settings/hooks';
 import { pickFile } from '@/platform';
 import { lettersApi } from '../api';
+import { useTouchButton } from '../touch';
 
 export const LOGO_ACCEPT = '.png,.jpg,.jpeg,image/png,image/jpeg';
 
@@ -18,8 +18,7 @@ export const LOGO_ACCEPT = '.png,.jpg,.jpeg,image/png,image/jpeg';
 export function LetterheadLogo({ canEdit }: { canEdit: boolean }) {
   const { t } = useTranslation('warning-letters');
   const { t: tc } = useTranslation();
-  const phone = useMediaQuery('(max-width: 48em)');
-  const size = phone ? 'md' : 'sm';
+  const touch = useTouchButton();
   const qc = useQueryClient();
   const school = usePublicSchool();
   const [confirm, setConfirm] = useState(false);
@@ -64,11 +63,11 @@ export function LetterheadLogo({ canEdit }: { canEdit: boolean }) {
         {canEdit && (
           <Stack gap="xs">
             <Group gap="xs" wrap="wrap">
-              <Button variant="light" size={size} leftSection={<IconPhotoUp size={16} aria-hidden />} loading={upload.isPending} onClick={() => void pick()} data-testid="letterhead-logo-upload">
+              <Button variant="light" {...touch} leftSection={<IconPhotoUp size={16} aria-hidden />} loading={upload.isPending} onClick={() => void pick()} data-testid="letterhead-logo-upload">
                 {url ? t('letterhead.replace') : t('letterhead.upload')}
               </Button>
               {url && (
-                <Button variant="subtle" color="red" size={size} leftSection={<IconTrash size={16} aria-hidden />} onClick={() => setConfirm(true)} data-testid="letterhead-logo-remove">
+                <Button variant="subtle" color="red" {...touch} leftSection={<IconTrash size={16} aria-hidden />} onClick={() => setConfirm(true)} data-testid="letterhead-logo-remove">
                   {t('letterhead.remove')}
                 </Button>
               )}
@@ -83,12 +82,12 @@ export function LetterheadLogo({ canEdit }: { canEdit: boolean }) {
         <Stack gap="md">
           <Text size="sm">{t('letterhead.removeBody')}</Text>
           <Group justify="flex-end" gap="sm">
-            <Button variant="default" size={size} onClick={() => setConfirm(false)}>
+            <Button variant="default" {...touch} onClick={() => setConfirm(false)}>
               {tc('actions.cancel')}
             </Button>
             <Button
               color="red"
-              size={size}
+              {...touch}
               loading={remove.isPending}
               data-testid="letterhead-logo-remove-confirm"
               onClick={() =>

@@ -2,21 +2,20 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Anchor, Badge, Button, Card, Grid, Group, Loader, Stack, Text, Title } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { IconHistory, IconPlus } from '@tabler/icons-react';
 import { useSession } from '@/auth/session';
 import { useFormatNumber } from '@/lib/numbers';
 import { useFormatDate } from '@/lib/useFormatDate';
 import { DEFAULT_LETTER_FILTERS, lettersFiltersToSearch } from '../letters';
-import { useLetters, useStudentPoints, useStudentViolations } from '../hooks';
+import { useLetters, useLevelColour, useStudentPoints, useStudentViolations } from '../hooks';
 import { letterPath, paths, pointHistoryPath } from '../paths';
+import { useTouchButton } from '../touch';
 import { recordViolationPath, violationPath } from '../violationPaths';
 import { LevelBadge } from './LevelBadge';
 import { PointsProgress } from './PointsProgress';
 import { StatusBadge } from './StatusBadge';
 
 const RECENT = 10;
-const HANDLING_COLOURS = { unhandled: 'red', in_progress: 'yellow', resolved: 'teal' } as const;
 
 function Block({ title, action, children, testId }: { title: string; action?: ReactNode; children: ReactNode; testId?: string }) {
   return (
@@ -41,14 +40,14 @@ export function StudentDisciplineSection({ studentId }: { studentId: number }) {
   const fmt = useFormatDate();
   const num = useFormatNumber();
   const { can } = useSession();
-  const phone = useMediaQuery('(max-width: 48em)');
-  const size = phone ? 'md' : 'sm';
+  const touch = useTouchButton();
   const seeViolations = can('violations.view');
   const seeLetters = can('warning_letters.view');
   const points = useStudentPoints(studentId, seeViolations);
   const violations = useStudentViolations(studentId, RECENT, seeViolations);
   const lettersFilter = { ...DEFAULT_LETTER_FILTERS, studentId };
   const letters = useLetters(lettersFilter, RECENT, seeLetters);
+  const colourOf = useLevelColour(points.data);
   if (!seeViolations && !seeLetters) return null;
 
   return (
@@ -61,12 +60,12 @@ export function StudentDisciplineSection({ studentId }: { studentId: number }) {
             </Title>
             <Group gap="xs" wrap="wrap">
               {can('point_audit.view') && (
-                <Button component={Link} to={pointHistoryPath(studentId)} variant="subtle" size={size} leftSection={<IconHistory size={16} aria-hidden />} data-testid="student-point-history">
+                <Button component={Link} to={pointHistoryPath(studentId)} variant="subtle" {...touch} leftSection={<IconHistory size={16} aria-hidden />} data-testid="student-point-history">
                   {t('student.pointHistory')}
                 </Button>
               )}
               {can('violations.record') && (
-                <Button component={Link} to={recordViolationPath(studentId)} size={size} leftSection={<IconPlus size={16} aria-hidden />} data-testid="student-record-violation">
+                <Button component={Link} to={recordViolationPath(studentId)} {...touch} leftSection={<IconPlus size={16} aria-hidden />} data-testid="student-record-violation">
                   {t('student.record')}
                 </Button>
               )}
@@ -104,7 +103,7 @@ export function StudentDisciplineSection({ studentId }: { studentId: number }) {
                         {v.handling_status ? ` · ${t(`student.handling.${v.handling_status}`)}` : ''}
                       </Text>
                     </Stack>
-                    <Badge variant="light" color={HANDLING_COLOURS[v.handling_status] ?? 'gray'} style={{ flexShrink: 0 }}>
+                    <Badge variant="light" color="gray" style={{ flexShrink: 0 }}>
                       {t('student.pointsValue', { points: num(v.points) })}
                     </Badge>
                   </Group>
@@ -143,7 +142,7 @@ export function StudentDisciplineSection({ studentId }: { studentId: number }) {
                     data-testid={`student-letter-${l.id}`}
                   >
                     <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
-                      <LevelBadge level={l.level} name={l.name} colour={l.colour} />
+                      <LevelBadge level={l.level} name={l.name} colour={colourOf(l)} />
                       <Anchor component={Link} to={letterPath(l.id)} size="sm">
                         {fmt(l.issued_at, 'shortDate')}
                       </Anchor>

@@ -12,7 +12,7 @@ import { PdfButton, StepButton } from '../components/LetterActions';
 import { LevelBadge } from '../components/LevelBadge';
 import { PointsProgress } from '../components/PointsProgress';
 import { StatusBadge } from '../components/StatusBadge';
-import { useLetter, useLevelThresholds, useStudentPoints } from '../hooks';
+import { useLetter, useLevelColour, useStudentPoints } from '../hooks';
 import { LETTER_STEPS, levelName } from '../letters';
 import { paths } from '../paths';
 import { violationPath } from '../violationPaths';
@@ -37,13 +37,13 @@ export default function LetterPage() {
   const valid = Number.isSafeInteger(id) && id > 0;
   const letter = useLetter(valid ? id : 0);
   const points = useStudentPoints(letter.data?.student_id ?? 0, can('violations.view'));
-  const thresholds = useLevelThresholds(can('violation_types.view'));
+  const colourOf = useLevelColour(points.data);
   if (!valid) return <NotFoundPage />;
   if (!letter.data) return <PageLoader />;
   const l = letter.data;
   const history = historyOf(l);
   const reached = LETTER_STEPS.indexOf(l.status);
-  const colour = l.colour ?? thresholds.data?.data.find((th) => th.level === l.level)?.colour ?? null;
+  const colour = colourOf(l);
 
   return (
     <Stack gap="md" data-testid="letter-page">
@@ -85,6 +85,11 @@ export default function LetterPage() {
               {t('details')}
             </Title>
             <Stack gap="xs">
+              {l.number && (
+                <Text size="sm" data-testid="letter-number">
+                  {t('fields.number', { number: l.number })}
+                </Text>
+              )}
               <Text size="sm">{t('fields.pointsAtIssue', { points: num(l.points), min: num(l.min_points) })}</Text>
               <Text size="sm">{t('fields.issuedOn', { date: fmt(l.issued_at, 'dateTime') })}</Text>
               <Text size="sm">{t('fields.yearFrom', { date: fmt(l.academic_year_start, 'date') })}</Text>

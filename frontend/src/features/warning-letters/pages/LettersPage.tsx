@@ -17,7 +17,7 @@ import { LetterActionsCell } from '../components/LetterActionsCell';
 import { LevelBadge } from '../components/LevelBadge';
 import { StatusBadge } from '../components/StatusBadge';
 import { StudentPicker } from '../components/StudentPicker';
-import { useLetters, useLevelThresholds } from '../hooks';
+import { useLetters, useLevelColour, useLevelThresholds } from '../hooks';
 import { DEFAULT_LETTER_FILTERS, isFiltered, LETTER_STATUSES, lettersFiltersFromSearch, lettersFiltersToSearch } from '../letters';
 import { letterPath } from '../paths';
 
@@ -37,7 +37,7 @@ export default function LettersPage() {
   const set = (patch: Partial<LetterFilters>) => setSp(lettersFiltersToSearch({ ...f, page: 1, ...patch }), { replace: true });
   const levels = thresholds.data?.data.length ? thresholds.data.data.map((th) => ({ value: String(th.level), label: th.name || `SP ${th.level}` })) : [1, 2, 3].map((l) => ({ value: String(l), label: `SP ${l}` }));
   const rows = letters.data?.data ?? [];
-  const colourOf = (l: WarningLetter) => l.colour ?? thresholds.data?.data.find((th) => th.level === l.level)?.colour ?? null;
+  const colourOf = useLevelColour();
 
   const studentCell = (l: WarningLetter) => (
     <Stack gap={0} style={{ minWidth: 0 }}>
