@@ -90,6 +90,12 @@ func (s *Store) Export(ctx context.Context, sc Scope, f Filter, lang locale.Lang
 		return nil, fmt.Errorf("violationlist: export: begin: %w", err)
 	}
 	defer tx.Rollback()
+	// The planner's cost for 100,000 rows with their handling sub-selects
+	// crosses jit_above_cost; compiling the query costs more than the
+	// simple expressions it would speed up (4 s against 1.6 s measured).
+	if _, err := tx.ExecContext(ctx, `SET LOCAL jit = off`); err != nil {
+		return nil, fmt.Errorf("violationlist: export: %w", err)
+	}
 
 	var a Args
 	where := f.Where(sc, &a)
@@ -138,41 +144,66 @@ func (s *Store) Export(ctx context.Context, sc Scope, f Filter, lang locale.Lang
 		return nil, fmt.Errorf("violationlist: export: query: %w", err)
 	}
 	defer rows.Close()
-	var (
-		occurred, created                                                     time.Time
-		nisn, name, class, dept, typ, cat, sanction, location, desc, recorder string
-		status, handlings, handlers                                           string
-		points                                                                int64
-		fromJournal, isVerified                                               bool
-	)
-	n := 0
-	for rows.Next() {
-		if err := rows.Scan(&occurred, &nisn, &name, &class, &dept, &typ, &cat, &points, &sanction, &location, &desc,
-			&fromJournal, &recorder, &isVerified, &status, &handlings, &handlers, &created); err != nil {
-			return nil, fmt.Errorf("violationlist: export: scan: %w", err)
+	// One goroutine decodes rows from the cursor while this one writes the
+	// sheet: both take about as long, and the channel bounds what waits.
+	ch := make(chan exportRow, 512)
+	scanErr := make(chan error, 1)
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		defer close(ch)
+		for rows.Next() {
+			var r exportRow
+			if err := rows.Scan(&r.occurred, &r.nisn, &r.name, &r.class, &r.dept, &r.typ, &r.cat, &r.points, &r.sanction,
+				&r.location, &r.desc, &r.fromJournal, &r.recorder, &r.verified, &r.status, &r.handlings, &r.handlers, &r.created); err != nil {
+				scanErr <- fmt.Errorf("violationlist: export: scan: %w", err)
+				return
+			}
+			select {
+			case ch <- r:
+			case <-stop:
+				return
+			}
 		}
+		if err := rows.Err(); err != nil {
+			scanErr <- fmt.Errorf("violationlist: export: rows: %w", err)
+		}
+	}()
+	n := 0
+	for r := range ch {
 		n++
-		at := occurred.In(jakarta)
-		if fromJournal {
-			recorder = journal
+		at := r.occurred.In(jakarta)
+		if r.fromJournal {
+			r.recorder = journal
 		}
 		v := unverified
-		if isVerified {
+		if r.verified {
 			v = verified
 		}
-		if err := st.SetRow(n, xlsxw.Date(at), xlsxw.Clock(at), nisn, name, class, dept, typ, cat, points, sanction,
-			location, desc, recorder, v, words[status], handlings, handlers, xlsxw.DateTime(created.In(jakarta))); err != nil {
+		if err := st.SetRow(n, xlsxw.Date(at), xlsxw.Clock(at), r.nisn, r.name, r.class, r.dept, r.typ, r.cat, r.points, r.sanction,
+			r.location, r.desc, r.recorder, v, words[r.status], r.handlings, r.handlers, xlsxw.DateTime(r.created.In(jakarta))); err != nil {
 			return nil, err
 		}
 	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("violationlist: export: rows: %w", err)
+	select {
+	case err := <-scanErr:
+		return nil, err
+	default:
 	}
 	if n != total {
 		return nil, fmt.Errorf("violationlist: export: %d rows read, %d counted", n, total)
 	}
 	ok = true
 	return st, nil
+}
+
+// exportRow is one row as read from the cursor.
+type exportRow struct {
+	occurred, created                                                     time.Time
+	nisn, name, class, dept, typ, cat, sanction, location, desc, recorder string
+	status, handlings, handlers                                           string
+	points                                                                int64
+	fromJournal, verified                                                 bool
 }
 
 // width is a column width that fits s (about one unit per character, plus
