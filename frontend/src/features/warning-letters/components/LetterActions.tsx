@@ -20,8 +20,9 @@ export function PdfButton({ letter, fullWidth = false }: { letter: WarningLetter
   const download = async () => {
     setBusy(true);
     try {
-      const { blob } = await lettersApi.pdf(letter.id);
-      await saveFile(blob, letterFileName(letter));
+      // The server's name (SP1-<student>-<day>.pdf) when it sends one.
+      const { blob, fileName } = await lettersApi.pdf(letter.id);
+      await saveFile(blob, fileName ?? letterFileName(letter));
       notifySuccess(t('pdf.saved'));
     } catch (err) {
       notifyError(err, tc);

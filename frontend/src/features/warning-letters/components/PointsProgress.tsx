@@ -76,14 +76,12 @@ export function PointsProgress({ points, compact = false, testId = 'points-progr
             </Text>
           </Stack>
         </Group>
-        <Stack gap={0} align="flex-end">
-          <Text size="md" fw={600} lh={1.1} data-testid={`${testId}-lifetime`}>
+        <Text size="sm" c="dimmed">
+          <Text span size="md" fw={600} c="var(--mantine-color-text)" data-testid={`${testId}-lifetime`}>
             {num(points.lifetime_total)}
-          </Text>
-          <Text size="xs" c="dimmed">
-            {t('progress.lifetime')}
-          </Text>
-        </Stack>
+          </Text>{' '}
+          {t('progress.lifetime')}
+        </Text>
       </Group>
       {bar}
       <Text size="sm" data-testid={`${testId}-hint`}>
