@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { previewPoints, progressPercent, standingFor, type Threshold } from './preview';
+import { previewPoints, standingFor, standingToPoints, type Threshold } from './preview';
 import type { StudentPoints } from './types';
 
 const T: Threshold[] = [
@@ -59,9 +59,21 @@ describe('points preview', () => {
     const q = previewPoints(points(20), [2], []);
     expect(q.after).toMatchObject({ total: 22, level: 0, pointsToNext: 3 });
   });
+});
 
-  it('the bar fills toward the next level and is full past the last', () => {
-    expect(progressPercent(standingFor(10, T))).toBe(40);
-    expect(progressPercent(standingFor(150, T))).toBe(100);
+describe('the preview in the server shape', () => {
+  it('moves the totals and names the level and the next one', () => {
+    const base = points(40);
+    const p = previewPoints(base, [15], T);
+    expect(standingToPoints(p.after, base)).toMatchObject({
+      total: 55,
+      lifetime_total: 65,
+      level: 2,
+      level_name: 'SP 2',
+      level_colour: 'orange',
+      next_level: 3,
+      next_level_min_points: 100,
+      points_to_next: 45,
+    });
   });
 });

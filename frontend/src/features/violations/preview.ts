@@ -83,9 +83,18 @@ export function previewPoints(points: StudentPoints, typePoints: readonly number
   return { now, after, added, newLevels };
 }
 
-/** The bar's fill, 0–100: the total against the next level's points (full past the last level). */
-export function progressPercent(s: Standing): number {
-  if (!s.next) return 100;
-  if (s.next.min_points <= 0) return 0;
-  return Math.max(0, Math.min(100, (s.total / s.next.min_points) * 100));
+/** A standing in the server's shape (what the warning-letters progress bar draws), lifetime moved by the same points. */
+export function standingToPoints(s: Standing, base: StudentPoints): StudentPoints {
+  return {
+    ...base,
+    total: s.total,
+    lifetime_total: base.lifetime_total + (s.total - base.total),
+    level: s.level,
+    level_name: s.levelName,
+    level_colour: s.levelColour,
+    next_level: s.next?.level ?? null,
+    next_level_name: s.next?.name ?? '',
+    next_level_min_points: s.next?.min_points ?? null,
+    points_to_next: s.pointsToNext,
+  };
 }

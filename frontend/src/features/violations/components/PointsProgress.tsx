@@ -1,41 +1,20 @@
-import { Badge, Group, Progress, Stack, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
-import { mantineColour } from '@/features/violation-types/grouping';
-import { useFormatNumber } from '@/lib/numbers';
-import { progressPercent, type Standing } from '../preview';
+import { Stack, Text } from '@mantine/core';
+import { PointsProgress as LetterProgress } from '@/features/warning-letters/components/PointsProgress';
+import type { StudentPoints } from '../types';
 
 /**
- * A student's standing toward warning letters as a bar: level reached, points, and points
- * to the next level. (The warning-letters feature has its own for its screens.)
+ * A student's standing toward warning letters, drawn by the warning-letters feature's bar so
+ * every screen shows it alike; the wrapper carries a label and the figures tests look for.
  */
-export function PointsProgress({ standing, label, testId }: { standing: Standing; label?: string; testId?: string }) {
-  const { t } = useTranslation('violations');
-  const num = useFormatNumber();
-  const pct = progressPercent(standing);
-  const colour = standing.level > 0 ? mantineColour(standing.levelColour || 'orange') : 'teal';
+export function PointsProgress({ points, label, testId }: { points: StudentPoints; label?: string; testId: string }) {
   return (
-    <Stack gap={4} data-testid={testId} data-total={standing.total} data-level={standing.level}>
-      <Group justify="space-between" gap="xs" wrap="wrap">
+    <Stack gap={4} data-testid={testId} data-total={points.total} data-level={points.level}>
+      {label && (
         <Text size="sm" fw={600}>
-          {label ? `${label}: ` : ''}
-          {t('points.total', { n: num(standing.total) })}
+          {label}
         </Text>
-        <Badge variant="light" color={standing.level > 0 ? colour : 'gray'} style={{ textTransform: 'none' }}>
-          {standing.level > 0 ? standing.levelName || t('points.level', { n: standing.level }) : t('points.noLevel')}
-        </Badge>
-      </Group>
-      <Progress
-        value={pct}
-        color={colour}
-        size="lg"
-        radius="xl"
-        aria-label={t('points.progressLabel', { total: num(standing.total), next: standing.next ? num(standing.next.min_points) : num(standing.total) })}
-      />
-      <Text size="xs" c="dimmed">
-        {standing.next && standing.pointsToNext !== null
-          ? t('points.toNext', { n: num(standing.pointsToNext), level: standing.next.name || t('points.level', { n: standing.next.level }) })
-          : t('points.pastLast')}
-      </Text>
+      )}
+      <LetterProgress points={points} compact testId={`${testId}-bar`} />
     </Stack>
   );
 }

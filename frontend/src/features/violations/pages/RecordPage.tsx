@@ -21,7 +21,7 @@ import { PointsProgress } from '../components/PointsProgress';
 import { StudentPicker } from '../components/StudentPicker';
 import { useRecordViolations, useStudentPoints, useThresholdList, useTypeList } from '../hooks';
 import { paths } from '../paths';
-import { previewPoints, standingFromPoints } from '../preview';
+import { previewPoints, standingToPoints } from '../preview';
 import { nowInJakarta, occurredAt, prefilledSanction } from '../record';
 import type { CreateViolationsResponse } from '../types';
 
@@ -67,7 +67,7 @@ function Done({ result, onAgain }: { result: CreateViolationsResponse; onAgain: 
             </Group>
           ))}
         </Stack>
-        <PointsProgress standing={standingFromPoints(result.points)} label={first?.student_name} testId="points-after" />
+        <PointsProgress points={result.points} label={first?.student_name} testId="points-after" />
         <Group gap="sm">
           {first && (
             <Button component={Link} to={paths.detail(first.id)} data-testid="open-violation">
@@ -173,6 +173,50 @@ export default function RecordPage() {
     lastPrefill.current = '';
   };
 
+  // On a phone the standing comes right before the save button, where the decision is made.
+  const previewCard = (
+    <Card withBorder data-testid="points-preview" style={narrow ? undefined : { alignSelf: 'start', position: 'sticky', top: 76 }}>
+      <Stack gap="md">
+        <Title order={2} size="h4">
+          {t('preview.title')}
+        </Title>
+        {!student && (
+          <Text size="sm" c="dimmed">
+            {t('preview.pickStudent')}
+          </Text>
+        )}
+        {student && points.isPending && (
+          <Text size="sm" c="dimmed">
+            {tc('loading')}
+          </Text>
+        )}
+        {student && points.isError && (
+          <Text size="sm" c="dimmed">
+            {t('preview.unavailable')}
+          </Text>
+        )}
+        {preview && points.data && (
+          <>
+            <PointsProgress points={points.data} label={t('preview.now')} testId="points-now" />
+            <Text size="xs" c="dimmed">
+              {t('preview.lifetime', { n: num(points.data.lifetime_total), date: fmt(points.data.academic_year_start, 'date') })}
+            </Text>
+            {preview.added > 0 && (
+              <>
+                <PointsProgress points={standingToPoints(preview.after, points.data)} label={t('preview.after')} testId="points-after-preview" />
+                {preview.newLevels.length > 0 && (
+                  <Alert color="orange" icon={<IconAlertTriangle size={18} aria-hidden />} data-testid="preview-letters">
+                    {t('preview.letters', { names: preview.newLevels.map((l) => l.name || `SP ${l.level}`).join(', ') })}
+                  </Alert>
+                )}
+              </>
+            )}
+          </>
+        )}
+      </Stack>
+    </Card>
+  );
+
   if (result) {
     return (
       <>
@@ -232,19 +276,18 @@ export default function RecordPage() {
                   </Text>
                 </Stack>
               )}
-              <Group gap="sm" grow wrap="wrap" align="flex-start">
+              <SimpleGrid cols={2} spacing="sm">
                 <DatePickerInput
                   label={t('form.date')}
                   leftSection={<IconCalendar size={16} aria-hidden />}
-                  valueFormat="D MMMM YYYY"
+                  valueFormat={narrow ? 'D MMM YYYY' : 'D MMMM YYYY'}
                   maxDate={start.date}
                   required
                   {...form.getInputProps('occurred_at')}
-                  style={{ minWidth: 180 }}
                   data-testid="date-input"
                 />
-                <TimePicker label={t('form.time')} format="24h" required {...form.getInputProps('time')} style={{ minWidth: 120 }} data-testid="time-input" />
-              </Group>
+                <TimePicker label={t('form.time')} format="24h" required {...form.getInputProps('time')} data-testid="time-input" />
+              </SimpleGrid>
               <TextInput label={t('form.location')} placeholder={t('form.locationPlaceholder')} maxLength={200} {...form.getInputProps('location')} />
               <Textarea
                 label={t('form.sanction')}
@@ -263,6 +306,7 @@ export default function RecordPage() {
                 narrow={narrow}
                 error={form.errors.photos as string | undefined}
               />
+              {narrow && previewCard}
               <Divider />
               <Group gap="sm">
                 <Button type="submit" loading={record.isPending} data-testid="record-submit">
@@ -274,46 +318,7 @@ export default function RecordPage() {
               </Group>
             </Stack>
           </Card>
-          <Card withBorder data-testid="points-preview" style={{ alignSelf: 'start' }}>
-            <Stack gap="md">
-              <Title order={2} size="h4">
-                {t('preview.title')}
-              </Title>
-              {!student && (
-                <Text size="sm" c="dimmed">
-                  {t('preview.pickStudent')}
-                </Text>
-              )}
-              {student && points.isPending && (
-                <Text size="sm" c="dimmed">
-                  {tc('loading')}
-                </Text>
-              )}
-              {student && points.isError && (
-                <Text size="sm" c="dimmed">
-                  {t('preview.unavailable')}
-                </Text>
-              )}
-              {preview && points.data && (
-                <>
-                  <PointsProgress standing={preview.now} label={t('preview.now')} testId="points-now" />
-                  <Text size="xs" c="dimmed">
-                    {t('preview.lifetime', { n: num(points.data.lifetime_total), date: fmt(points.data.academic_year_start, 'date') })}
-                  </Text>
-                  {preview.added > 0 && (
-                    <>
-                      <PointsProgress standing={preview.after} label={t('preview.after')} testId="points-after-preview" />
-                      {preview.newLevels.length > 0 && (
-                        <Alert color="orange" icon={<IconAlertTriangle size={18} aria-hidden />} data-testid="preview-letters">
-                          {t('preview.letters', { names: preview.newLevels.map((l) => l.name || `SP ${l.level}`).join(', ') })}
-                        </Alert>
-                      )}
-                    </>
-                  )}
-                </>
-              )}
-            </Stack>
-          </Card>
+          {!narrow && previewCard}
         </SimpleGrid>
       </form>
     </>

@@ -12,6 +12,7 @@ import { PageHeader } from '@/components/PageHeader';
 import { notifyError } from '@/components/serverErrors';
 import { useClasses, useDepartments } from '@/features/students/hooks';
 import { gradeLabel, gradesOf } from '@/features/students/types';
+import { useFormatNumber } from '@/lib/numbers';
 import { useFormatDate } from '@/lib/useFormatDate';
 import { saveFile } from '@/platform';
 import { CategoryBadge, HandlingStatusBadge, PhotoCount, PointsBadge, VerifiedBadge } from '../components/Badges';
@@ -80,6 +81,7 @@ export default function ViolationsPage() {
   const { t: tc } = useTranslation();
   const navigate = useNavigate();
   const fmt = useFormatDate();
+  const num = useFormatNumber();
   const { me, can } = useSession();
   const homeroom = me?.user.role === 'wali_kelas';
   const narrow = useMediaQuery('(max-width: 48em)');
@@ -200,7 +202,7 @@ export default function ViolationsPage() {
         value={filters.status || null}
         onChange={(v) => update({ status: (v ?? '') as HandlingStatus | '' })}
         clearable
-        style={{ flex: '1 1 160px' }}
+        style={{ flex: '1 1 190px' }}
         data-testid="status-filter"
       />
       <Select
@@ -331,7 +333,7 @@ export default function ViolationsPage() {
           </Stack>
         ) : (
           rows.length > 0 && (
-            <Table.ScrollContainer minWidth={980}>
+            <Table.ScrollContainer minWidth={900}>
               <Table striped highlightOnHover verticalSpacing="sm" aria-label={t('title')} data-testid="violations-table">
                 <Table.Thead>
                   <Table.Tr>
@@ -340,8 +342,7 @@ export default function ViolationsPage() {
                     <Table.Th>{t('fields.class')}</Table.Th>
                     <Table.Th>{t('fields.type')}</Table.Th>
                     <Table.Th ta="right">{t('fields.points')}</Table.Th>
-                    <Table.Th>{t('fields.handling')}</Table.Th>
-                    <Table.Th>{t('fields.verification')}</Table.Th>
+                    <Table.Th>{t('fields.status')}</Table.Th>
                     <Table.Th>{t('fields.recordedBy')}</Table.Th>
                   </Table.Tr>
                 </Table.Thead>
@@ -349,7 +350,10 @@ export default function ViolationsPage() {
                   {rows.map((v) => (
                     <Table.Tr key={v.id} data-testid={`violation-row-${v.id}`} style={{ cursor: 'pointer' }} onClick={() => navigate(paths.detail(v.id))}>
                       <Table.Td fz="sm" style={{ whiteSpace: 'nowrap' }}>
-                        {fmt(v.occurred_at, 'dateTime')}
+                        <div>{fmt(v.occurred_at, 'shortDate')}</div>
+                        <Text size="xs" c="dimmed">
+                          {fmt(v.occurred_at, 'time')}
+                        </Text>
                       </Table.Td>
                       <Table.Td>
                         <Anchor component={Link} to={paths.detail(v.id)} fw={500} size="sm" onClick={(e) => e.stopPropagation()}>
@@ -369,14 +373,14 @@ export default function ViolationsPage() {
                           <PhotoCount count={v.photo_count} />
                         </Group>
                       </Table.Td>
-                      <Table.Td ta="right">
-                        <PointsBadge points={v.points} />
+                      <Table.Td ta="right" fw={600} fz="sm" data-testid="points">
+                        {num(v.points)}
                       </Table.Td>
-                      <Table.Td>
-                        <HandlingStatusBadge status={v.handling_status} />
-                      </Table.Td>
-                      <Table.Td>
-                        <VerifiedBadge verified={!!v.verified_at} />
+                      <Table.Td miw={170}>
+                        <Stack gap={4} align="flex-start">
+                          <HandlingStatusBadge status={v.handling_status} />
+                          <VerifiedBadge verified={!!v.verified_at} />
+                        </Stack>
                       </Table.Td>
                       <Table.Td fz="sm">
                         <Recorder v={v} />
