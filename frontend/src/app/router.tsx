@@ -6,15 +6,17 @@ import { SignInPage } from '@/auth/SignInPage';
 import { useSession } from '@/auth/session';
 import { NotFoundPage, RouteError } from '@/components/errors';
 import { PageLoader } from '@/components/PageLoader';
+import { loadFeatureCatalogues } from '@/i18n';
 import { featureRoutes, navItems } from '@/registry';
 import { homePath } from './nav';
 
 // The sign-in page is in the first download; the app shell (navigation, menus, the
-// notification bell, the rest of Mantine's styles) comes in its own chunks once someone is
-// signed in, so a school's slow network shows the sign-in form sooner.
+// notification bell, the rest of Mantine's styles, every feature's catalogues) comes in its
+// own chunks once someone is signed in, so a school's slow network shows the sign-in form
+// sooner. Every feature page renders inside the shell, so after all of them.
 let shell: Promise<typeof import('./Shell')> | undefined;
 function loadShell() {
-  shell ??= Promise.all([import('./shellStyles'), import('./Shell')]).then(
+  shell ??= Promise.all([import('./shellStyles'), import('./Shell'), loadFeatureCatalogues()]).then(
     ([, m]) => m,
     (err: unknown) => {
       shell = undefined; // a failed download is tried again on the next render

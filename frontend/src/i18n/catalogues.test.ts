@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildResources, LANGUAGES, resources } from './index';
+import { buildResources, LANGUAGES } from './index';
+import { allResources as resources } from './features';
 
 function keys(v: unknown, prefix = ''): string[] {
   if (typeof v !== 'object' || v === null) return [prefix];

@@ -7,7 +7,7 @@ export type Language = (typeof LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: Language = 'id';
 const STORAGE_KEY = 'tatib.language';
 
-type Catalogue = Record<string, unknown>;
+export type Catalogue = Record<string, unknown>;
 
 /**
  * Builds i18next resources from catalogue files: `./<lang>.json` is the "common"
@@ -26,11 +26,29 @@ export function buildResources(files: Record<string, Catalogue>): Resource {
   return res;
 }
 
-const files = {
-  ...import.meta.glob<Catalogue>('./*.json', { eager: true, import: 'default' }),
-  ...import.meta.glob<Catalogue>('../features/*/i18n/*.json', { eager: true, import: 'default' }),
-};
-export const resources = buildResources(files);
+/**
+ * The common catalogues, in the first download: all the sign-in page and the error pages need.
+ * Every feature's catalogues come later, in one chunk (./features.ts), with the app shell.
+ */
+export const resources = buildResources(import.meta.glob<Catalogue>('./*.json', { eager: true, import: 'default' }));
+
+let features: Promise<void> | undefined;
+
+/** Adds every feature's catalogues, both languages; the app shell waits for it (router.tsx). */
+export function loadFeatureCatalogues(): Promise<void> {
+  features ??= import('./features').then(
+    ({ featureResources }) => {
+      for (const [lang, namespaces] of Object.entries(featureResources)) {
+        for (const [ns, catalogue] of Object.entries(namespaces)) i18n.addResourceBundle(lang, ns, catalogue, true, true);
+      }
+    },
+    (err: unknown) => {
+      features = undefined; // a failed download is tried again
+      throw err;
+    },
+  );
+  return features;
+}
 
 function isLanguage(v: unknown): v is Language {
   return typeof v === 'string' && (LANGUAGES as readonly string[]).includes(v);

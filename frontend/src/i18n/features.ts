@@ -1,0 +1,15 @@
+import type { Resource } from 'i18next';
+import { buildResources, resources, type Catalogue } from './index';
+
+/** Every feature's catalogues (namespace = the feature's folder), loaded with the app shell. */
+export const featureResources: Resource = buildResources(
+  import.meta.glob<Catalogue>('../features/*/i18n/*.json', { eager: true, import: 'default' }),
+);
+
+/** The common and every feature's catalogues together, as the app ends up with them. */
+export const allResources: Resource = Object.fromEntries(
+  [...new Set([...Object.keys(resources), ...Object.keys(featureResources)])].map((lang) => [
+    lang,
+    { ...resources[lang], ...featureResources[lang] },
+  ]),
+);
