@@ -29,7 +29,15 @@ async function settle(page) {
   for (let i = 0; i < 2; i++) {
     await page.waitForLoadState('networkidle').catch(() => {});
     await page
-      .waitForFunction(() => location.pathname !== '/' && !document.querySelector('.mantine-Loader'), undefined, { timeout: 10_000 })
+      .waitForFunction(
+        () =>
+          location.pathname !== '/' &&
+          !document.getElementById('boot') && // index.html's loading screen
+          (location.pathname === '/sign-in' || document.querySelector('main') !== null) &&
+          !document.querySelector('.mantine-Loader'),
+        undefined,
+        { timeout: 10_000 },
+      )
       .catch(() => {});
   }
 }
@@ -61,9 +69,12 @@ async function checkRole(ctx, role) {
       await page.locator('form button[type="submit"]').click();
       await page.waitForURL((u) => !u.pathname.startsWith('/sign-in'));
       await settle(page);
+      if (LANDING[role]) await page.waitForURL((u) => u.pathname === LANDING[role]).catch(() => {});
       const landing = new URL(page.url()).pathname;
       if (LANDING[role] && landing !== LANDING[role]) problems.push(`[${lang} ${sizeName}] ${role} landed on ${landing}, not ${LANDING[role]}`);
-      if (role === 'other' && (await page.getByTestId('dashboard-nothing').count()) !== 1) problems.push(`[${lang} ${sizeName}] no welcome for a guest`);
+      if (role === 'other' && !(await page.getByTestId('dashboard-nothing').waitFor().then(() => true, () => false))) {
+        problems.push(`[${lang} ${sizeName}] no welcome for a guest`);
+      }
       const nav = await page.$$eval('[data-testid="navbar"] a[href]', (as) => as.map((a) => new URL(a.href).pathname));
       // The 403 page: the roles page for everyone but the admin, who may open everything.
       const extra = ['/profile', '/no-such-page', ...(role === 'admin' ? [] : ['/roles'])];
