@@ -1,6 +1,6 @@
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button, Code, Collapse, Group, List, Stack, Table, Text, ThemeIcon } from '@mantine/core';
+import { Box, Button, Code, Collapse, Group, List, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconChevronDown, IconChevronRight, IconMinus, IconPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '@/api/client';
@@ -126,35 +126,37 @@ function ReadableDetails({ entry }: { entry: AuditEntry }) {
   const num = useFormatNumber();
   const lines = detailLines(entry.action, entry.details);
   if (lines.length === 0) return null;
+  // A description list: each label beside its value ("Nama: Alpha → Bolos").
   return (
-    <Table withRowBorders={false} verticalSpacing={2} horizontalSpacing="xs" w="auto" data-testid="audit-details-readable">
-      <Table.Tbody>
-        {lines.map((l) => (
-          <Table.Tr key={l.field} data-field={l.field} data-changed={l.changed || undefined}>
-            <Table.Th scope="row" fw={500} style={{ whiteSpace: 'nowrap', verticalAlign: 'top' }}>
-              <Text size="sm" fw={500}>
-                {fieldLabel(l.field, t)}
-              </Text>
-            </Table.Th>
-            <Table.Td style={{ overflowWrap: 'anywhere' }}>
-              {l.changed ? (
-                <Text size="sm">
-                  <Text span size="sm" td="line-through" c="dimmed">
-                    {formatValue(l.field, l.before, t, num)}
-                  </Text>
-                  {' → '}
-                  <Text span size="sm" fw={600}>
-                    {formatValue(l.field, l.after, t, num)}
-                  </Text>
+    <Box
+      component="dl"
+      m={0}
+      data-testid="audit-details-readable"
+      style={{ display: 'grid', gridTemplateColumns: 'max-content minmax(0, 1fr)', columnGap: 'var(--mantine-spacing-md)', rowGap: 4 }}
+    >
+      {lines.map((l) => (
+        <Fragment key={l.field}>
+          <Text component="dt" size="sm" fw={600} data-field={l.field}>
+            {fieldLabel(l.field, t)}
+          </Text>
+          <Text component="dd" size="sm" m={0} style={{ overflowWrap: 'anywhere' }} data-changed={l.changed || undefined}>
+            {l.changed ? (
+              <>
+                <Text span size="sm" td="line-through" c="dimmed">
+                  {formatValue(l.field, l.before, t, num)}
                 </Text>
-              ) : (
-                <Text size="sm">{formatValue(l.field, l.value, t, num)}</Text>
-              )}
-            </Table.Td>
-          </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
+                {' → '}
+                <Text span size="sm" fw={600}>
+                  {formatValue(l.field, l.after, t, num)}
+                </Text>
+              </>
+            ) : (
+              formatValue(l.field, l.value, t, num)
+            )}
+          </Text>
+        </Fragment>
+      ))}
+    </Box>
   );
 }
 
