@@ -20,9 +20,10 @@ export function ConfirmDialog({
   onClose: () => void;
   loading?: boolean;
 }) {
+  const { t } = useTranslation('violations');
   const { t: tc } = useTranslation();
   return (
-    <Modal opened={opened} onClose={onClose} title={title} centered>
+    <Modal opened={opened} onClose={onClose} title={title} centered closeButtonProps={{ 'aria-label': t('close') }}>
       <Stack gap="md">
         <Text size="sm" component="div">
           {children}

@@ -69,7 +69,7 @@ export function HandlingForm({ violationId, opened, onClose }: { violationId: nu
   const userNames = [...new Set((users.data?.data ?? []).map((u) => u.name))];
 
   return (
-    <Modal opened={opened} onClose={close} title={t('handling.add')} size="lg" centered>
+    <Modal opened={opened} onClose={close} title={t('handling.add')} size="lg" centered closeButtonProps={{ 'aria-label': t('close') }}>
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
           {formError && (
@@ -92,6 +92,7 @@ export function HandlingForm({ violationId, opened, onClose }: { violationId: nu
               label={t('handling.followUp')}
               description={t('handling.followUpHint')}
               clearable
+              clearButtonProps={{ 'aria-label': t('filters.clear') }}
               valueFormat="D MMMM YYYY"
               leftSection={<IconCalendar size={16} aria-hidden />}
               minDate={form.values.handled_on ?? undefined}

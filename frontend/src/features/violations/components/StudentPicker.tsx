@@ -43,6 +43,7 @@ export function StudentPicker({
       leftSection={<IconSearch size={16} aria-hidden />}
       searchable
       clearable
+      clearButtonProps={{ 'aria-label': t('filters.clear') }}
       required={required}
       data={options.map((s) => ({ value: String(s.id), label: label(s) }))}
       // The server has filtered already: show every answer as it came.

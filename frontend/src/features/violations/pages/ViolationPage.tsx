@@ -31,7 +31,7 @@ function Photos({ photos }: { photos: ViolationPhoto[] }) {
           </UnstyledButton>
         ))}
       </SimpleGrid>
-      <Modal opened={!!shown} onClose={() => setOpen(null)} title={t('photos.title', { n: (open ?? 0) + 1, total: photos.length })} size="xl" centered>
+      <Modal opened={!!shown} onClose={() => setOpen(null)} title={t('photos.title', { n: (open ?? 0) + 1, total: photos.length })} size="xl" centered closeButtonProps={{ 'aria-label': t('close') }}>
         {shown && <Image src={shown.url} alt={t('photos.full', { n: (open ?? 0) + 1 })} fit="contain" mah="75vh" data-testid="photo-full" />}
       </Modal>
     </>

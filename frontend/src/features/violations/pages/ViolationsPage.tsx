@@ -148,6 +148,7 @@ export default function ViolationsPage() {
             value={filters.departmentId ? String(filters.departmentId) : null}
             onChange={(v) => update({ departmentId: v ? Number(v) : null, classId: null })}
             clearable
+            clearButtonProps={{ 'aria-label': t('filters.clear') }}
             style={{ flex: '1 1 170px' }}
           />
           <Select
@@ -157,6 +158,7 @@ export default function ViolationsPage() {
             value={filters.grade ? String(filters.grade) : null}
             onChange={(v) => update({ grade: v ? Number(v) : null, classId: null })}
             clearable
+            clearButtonProps={{ 'aria-label': t('filters.clear') }}
             style={{ flex: '0 1 110px' }}
           />
           <Select
@@ -167,6 +169,7 @@ export default function ViolationsPage() {
             onChange={(v) => update({ classId: v ? Number(v) : null })}
             searchable
             clearable
+            clearButtonProps={{ 'aria-label': t('filters.clear') }}
             style={{ flex: '1 1 140px' }}
             data-testid="class-filter"
           />
@@ -180,6 +183,7 @@ export default function ViolationsPage() {
           value={filters.categoryId ? String(filters.categoryId) : null}
           onChange={(v) => update({ categoryId: v ? Number(v) : null, typeId: null })}
           clearable
+          clearButtonProps={{ 'aria-label': t('filters.clear') }}
           style={{ flex: '1 1 140px' }}
         />
       )}
@@ -192,6 +196,7 @@ export default function ViolationsPage() {
           onChange={(v) => update({ typeId: v ? Number(v) : null })}
           searchable
           clearable
+          clearButtonProps={{ 'aria-label': t('filters.clear') }}
           style={{ flex: '1 1 200px' }}
         />
       )}
@@ -202,6 +207,7 @@ export default function ViolationsPage() {
         value={filters.status || null}
         onChange={(v) => update({ status: (v ?? '') as HandlingStatus | '' })}
         clearable
+        clearButtonProps={{ 'aria-label': t('filters.clear') }}
         style={{ flex: '1 1 190px' }}
         data-testid="status-filter"
       />
@@ -215,6 +221,7 @@ export default function ViolationsPage() {
         value={filters.verified || null}
         onChange={(v) => update({ verified: v === 'true' || v === 'false' ? v : '' })}
         clearable
+        clearButtonProps={{ 'aria-label': t('filters.clear') }}
         style={{ flex: '1 1 160px' }}
       />
       <Select
@@ -225,6 +232,7 @@ export default function ViolationsPage() {
         onChange={(v) => update({ recorder: v ?? '' })}
         searchable
         clearable
+        clearButtonProps={{ 'aria-label': t('filters.clear') }}
         style={{ flex: '1 1 170px' }}
         data-testid="recorder-filter"
       />
@@ -252,6 +260,7 @@ export default function ViolationsPage() {
         if ((from && to) || (!from && !to)) update({ from: from ?? '', to: to ?? '' });
       }}
       clearable
+      clearButtonProps={{ 'aria-label': t('filters.clear') }}
       allowSingleDateInRange
       style={{ flex: '1 1 230px', minWidth: 0 }}
       data-testid="period-filter"
