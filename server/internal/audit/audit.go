@@ -20,15 +20,19 @@ type Actor struct {
 
 // Entry is one audit log line.
 type Entry struct {
-	ID        int64           `json:"id" db:"id"`
-	At        time.Time       `json:"at" db:"at"`
-	ActorID   *int64          `json:"actor_id" db:"actor_id"`
-	ActorName string          `json:"actor_name" db:"actor_name"`
-	Action    string          `json:"action" db:"action"`
-	Entity    string          `json:"entity" db:"entity"`
-	EntityID  string          `json:"entity_id" db:"entity_id"`
-	Details   json.RawMessage `json:"details" db:"details"`
-	Address   string          `json:"address" db:"address"`
+	ID        int64     `json:"id" db:"id"`
+	At        time.Time `json:"at" db:"at"`
+	ActorID   *int64    `json:"actor_id" db:"actor_id"`
+	ActorName string    `json:"actor_name" db:"actor_name"`
+	// ActorDisplayName is the person's name as the users table has it now,
+	// so a reader sees "Budi Santoso" rather than "budi"; the username
+	// (or "system") when there is no such user.
+	ActorDisplayName string          `json:"actor_display_name" db:"actor_display_name"`
+	Action           string          `json:"action" db:"action"`
+	Entity           string          `json:"entity" db:"entity"`
+	EntityID         string          `json:"entity_id" db:"entity_id"`
+	Details          json.RawMessage `json:"details" db:"details"`
+	Address          string          `json:"address" db:"address"`
 }
 
 // Record writes one entry through q, so it commits or rolls back with the
@@ -55,9 +59,12 @@ func Record(ctx context.Context, q sqlx.ExecerContext, a Actor, action, entity, 
 
 // List returns the newest entries, optionally for one entity kind.
 func List(ctx context.Context, db sqlx.QueryerContext, entity string, limit, offset int) ([]Entry, int, error) {
-	const q = `SELECT id, at, actor_id, actor_name, action, entity, entity_id, details, address,
+	const q = `SELECT a.id, a.at, a.actor_id, a.actor_name,
+		COALESCE(NULLIF(u.name, ''), a.actor_name) AS actor_display_name,
+		a.action, a.entity, a.entity_id, a.details, a.address,
 		count(*) OVER () AS total
-		FROM audit_log WHERE ($1 = '' OR entity = $1) ORDER BY at DESC, id DESC LIMIT $2 OFFSET $3`
+		FROM audit_log a LEFT JOIN users u ON u.id = a.actor_id
+		WHERE ($1 = '' OR a.entity = $1) ORDER BY a.at DESC, a.id DESC LIMIT $2 OFFSET $3`
 	rows, err := db.QueryxContext(ctx, q, entity, limit, offset)
 	if err != nil {
 		return nil, 0, fmt.Errorf("audit: list: %w", err)
@@ -67,7 +74,7 @@ func List(ctx context.Context, db sqlx.QueryerContext, entity string, limit, off
 	total := 0
 	for rows.Next() {
 		var e Entry
-		if err := rows.Scan(&e.ID, &e.At, &e.ActorID, &e.ActorName, &e.Action, &e.Entity, &e.EntityID, &e.Details, &e.Address, &total); err != nil {
+		if err := rows.Scan(&e.ID, &e.At, &e.ActorID, &e.ActorName, &e.ActorDisplayName, &e.Action, &e.Entity, &e.EntityID, &e.Details, &e.Address, &total); err != nil {
 			return nil, 0, fmt.Errorf("audit: scan: %w", err)
 		}
 		out = append(out, e)
