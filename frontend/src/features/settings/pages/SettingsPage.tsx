@@ -17,7 +17,8 @@ export default function SettingsPage() {
   if (!tab) return visible[0] ? <Navigate to={`/settings/${visible[0].id}`} replace /> : <ForbiddenPage />;
   const current = settingsTabs.find((x) => x.id === tab);
   if (!current) return <NotFoundPage />;
-  if (!can(current.permission)) return <ForbiddenPage message={tc('errors.forbidden.missing', { permission: current.permission })} />;
+  // Named in the user's words (the tab's label), never the permission's code, as RequirePermission does.
+  if (!can(current.permission)) return <ForbiddenPage message={tc('errors.forbidden.missingPage', { page: t(current.labelKey) })} />;
 
   return (
     <>
@@ -30,14 +31,21 @@ export default function SettingsPage() {
             </Tabs.Tab>
           ))}
         </Tabs.List>
+        {/* Every tab has its panel (aria-controls points somewhere); only the open one has content. */}
+        {visible.map((x) => (
+          <Tabs.Panel key={x.id} value={x.id} pt="md">
+            {x.id === current.id && (
+              <Stack gap="md">
+                {x.sections
+                  .filter((s) => can(s.permission))
+                  .map((s) => (
+                    <div key={s.id}>{s.element}</div>
+                  ))}
+              </Stack>
+            )}
+          </Tabs.Panel>
+        ))}
       </Tabs>
-      <Stack gap="md">
-        {current.sections
-          .filter((s) => can(s.permission))
-          .map((s) => (
-            <div key={s.id}>{s.element}</div>
-          ))}
-      </Stack>
     </>
   );
 }
