@@ -30,6 +30,9 @@ export interface StudentAffairsTest {
   status?: number;
 }
 
+/** The paper warning letters print on. */
+export type PaperSize = 'A4' | 'F4';
+
 export interface SchoolProfile {
   name: string;
   address: string;
@@ -41,6 +44,7 @@ export interface SchoolProfile {
   /** "MM-DD". */
   academic_year_start: string;
   lesson_hours_per_day: number;
+  paper_size: PaperSize;
   updated_at?: string;
 }
 

@@ -11,13 +11,9 @@ import { ViewOnlyList, ViewOnlyNotice } from '@/components/ViewOnly';
 import { todayInJakarta } from '@/lib/dates';
 import { useFormatDate } from '@/lib/useFormatDate';
 import { LetterheadLogo } from '@/features/warning-letters/components/LetterheadLogo';
-import type { SchoolProfile as StoredProfile } from '../api';
+import type { SchoolProfile } from '../api';
 import { currentYearStart, formatMonthDay, monthDayToPickerValue, normalizeNip, parseMonthDay, pickerValueToMonthDay } from '../form';
 import { useSaveSchoolProfile, useSchoolProfile } from '../hooks';
-
-/** The paper letters print on (the letters' setting, kept in the profile). */
-type PaperSize = 'A4' | 'F4';
-type SchoolProfile = StoredProfile & { paper_size: PaperSize };
 
 /**
  * The school profile: edited with settings.manage; with settings.view only it is shown as
@@ -57,7 +53,8 @@ export function SchoolProfileSection() {
   const data = profile.data;
   useEffect(() => {
     if (!data) return;
-    const { updated_at: _ignored, ...rest } = data as StoredProfile & { paper_size?: string };
+    const { updated_at: _ignored, ...rest } = data;
+    // A profile saved before the paper size existed has none: letters default to A4.
     const v: SchoolProfile = { ...rest, paper_size: rest.paper_size === 'F4' ? 'F4' : 'A4' };
     form.setValues(v);
     form.resetDirty(v);
@@ -69,7 +66,7 @@ export function SchoolProfileSection() {
     setError(null);
     const trimmed = Object.fromEntries(Object.entries(v).map(([k, x]) => [k, typeof x === 'string' ? x.trim() : x])) as unknown as SchoolProfile;
     trimmed.principal_nip = normalizeNip(trimmed.principal_nip);
-    save.mutate(trimmed as StoredProfile, {
+    save.mutate(trimmed, {
       onSuccess: () => notifySuccess(t('school.saved')),
       onError: (err) => setError(applyServerErrors(form, err, tc)),
     });
@@ -174,7 +171,7 @@ export function SchoolProfileSection() {
                   { label: t('school.principalNip'), value: data.principal_nip },
                   { label: t('school.yearStart'), value: formatMonthDay(data.academic_year_start, i18n.resolvedLanguage ?? 'id') },
                   { label: t('school.lessonHours'), value: String(data.lesson_hours_per_day) },
-                  { label: tl('letterhead.paperSize'), value: tl(`letterhead.paper.${(data as { paper_size?: string }).paper_size === 'F4' ? 'F4' : 'A4'}`) },
+                  { label: tl('letterhead.paperSize'), value: tl(`letterhead.paper.${data.paper_size === 'F4' ? 'F4' : 'A4'}`) },
                 ]}
               />
               <LetterheadLogo canEdit={false} />
