@@ -225,18 +225,26 @@ func (s *Store) Class(ctx context.Context, q sqlx.QueryerContext, sc Scope, id i
 func (s *Store) SetHomeroomTeacher(ctx context.Context, actor audit.Actor, sc Scope, classID int64, teacherID *int64) (Class, error) {
 	var out Class
 	err := pg.InTx(ctx, s.db, func(tx *sqlx.Tx) error {
-		var before *int64
-		err := tx.GetContext(ctx, &before, `SELECT homeroom_teacher_id FROM classes
-			WHERE id = $1 AND ($2::bigint = 0 OR homeroom_teacher_id = $2) FOR UPDATE`, classID, sc.HomeroomID)
+		// The names go into the audit entry beside the ids: a reader of the
+		// log should not have to look up who user 12 was.
+		var before struct {
+			ID   *int64  `db:"homeroom_teacher_id"`
+			Name *string `db:"name"`
+		}
+		err := tx.GetContext(ctx, &before, `SELECT c.homeroom_teacher_id, u.name FROM classes c
+			LEFT JOIN users u ON u.id = c.homeroom_teacher_id
+			WHERE c.id = $1 AND ($2::bigint = 0 OR c.homeroom_teacher_id = $2) FOR UPDATE OF c`, classID, sc.HomeroomID)
 		if err != nil {
 			return pg.Error(err, "entity.class")
 		}
+		var afterName *string
 		if teacherID != nil {
 			var u struct {
 				Role   perm.Role `db:"role"`
 				Active bool      `db:"active"`
+				Name   string    `db:"name"`
 			}
-			err := tx.GetContext(ctx, &u, `SELECT role, active FROM users WHERE id = $1 FOR SHARE`, *teacherID)
+			err := tx.GetContext(ctx, &u, `SELECT role, active, name FROM users WHERE id = $1 FOR SHARE`, *teacherID)
 			if err != nil {
 				if errors.Is(err, sql.ErrNoRows) {
 					return apperr.New(apperr.Invalid, "school.teacher.not_found").WithField("homeroom_teacher_id", "school.teacher.not_found")
@@ -246,6 +254,7 @@ func (s *Store) SetHomeroomTeacher(ctx context.Context, actor audit.Actor, sc Sc
 			if u.Role != perm.WaliKelas || !u.Active {
 				return apperr.New(apperr.Invalid, "school.teacher.not_homeroom").WithField("homeroom_teacher_id", "school.teacher.not_homeroom")
 			}
+			afterName = &u.Name
 			var other string
 			err = tx.GetContext(ctx, &other, `SELECT name FROM classes WHERE homeroom_teacher_id = $1 AND id <> $2`, *teacherID, classID)
 			if err == nil {
@@ -264,7 +273,8 @@ func (s *Store) SetHomeroomTeacher(ctx context.Context, actor audit.Actor, sc Sc
 			return fmt.Errorf("school: set homeroom teacher: %w", err)
 		}
 		if err := audit.Record(ctx, tx, actor, "class.homeroom_teacher.update", "class", strconv.FormatInt(classID, 10),
-			map[string]any{"before": before, "after": teacherID}); err != nil {
+			map[string]any{"before": before.ID, "after": teacherID,
+				"teacher": map[string]any{"from": before.Name, "to": afterName}}); err != nil {
 			return err
 		}
 		out, err = s.Class(ctx, tx, Scope{}, classID)

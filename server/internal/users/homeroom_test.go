@@ -92,6 +92,16 @@ func TestHomeroomTeacherAndClass(t *testing.T) {
 		if err := env.DB.Get(&n, `SELECT count(*) FROM audit_log WHERE action = 'class.homeroom_teacher.update' AND entity_id = $1`, classID); err != nil || n != 1 {
 			t.Fatalf("audit entries %d, %v", n, err)
 		}
+		// The entry names the teacher who left, beside the id.
+		var from string
+		var before int64
+		if err := env.DB.QueryRow(`SELECT details->'teacher'->>'from', (details->>'before')::bigint FROM audit_log
+			WHERE action = 'class.homeroom_teacher.update' AND entity_id = $1`, classID).Scan(&from, &before); err != nil {
+			t.Fatal(err)
+		}
+		if from != "Bu Wali" || before != wali {
+			t.Errorf("audit teacher %q, before %d; want Bu Wali, %d", from, before, wali)
+		}
 	})
 	t.Run("OKDeleteRelease", func(t *testing.T) {
 		other, _ := env.CreateUser(perm.WaliKelas)

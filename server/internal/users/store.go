@@ -404,7 +404,8 @@ func leaveClass(ctx context.Context, tx *sqlx.Tx, actor audit.Actor, u api.User,
 		return fmt.Errorf("users: release class: %w", err)
 	}
 	return audit.Record(ctx, tx, actor, "class.homeroom_teacher.update", "class", id(class.ID),
-		map[string]any{"before": u.ID, "after": nil, "reason": reason, "teacher": u.Username})
+		map[string]any{"before": u.ID, "after": nil, "reason": reason,
+			"teacher": map[string]any{"from": u.Name, "to": nil}})
 }
 
 // inTx runs fn in a transaction, again up to three times when PostgreSQL
