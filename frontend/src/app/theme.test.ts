@@ -62,3 +62,15 @@ describe('readableOn / textOn', () => {
     expect(textOn('#fab005')).toBe('#000000');
   });
 });
+
+describe('notification close button', () => {
+  it('has a name, in the language of the moment', async () => {
+    const i18n = (await import('@/i18n')).default;
+    const props = () => (full.components.Notification!.defaultProps as (t: typeof full) => { closeButtonProps: Record<string, string> })(full);
+    await i18n.changeLanguage('id');
+    expect(props().closeButtonProps['aria-label']).toBe('Tutup');
+    await i18n.changeLanguage('en');
+    expect(props().closeButtonProps['aria-label']).toBe('Close');
+    await i18n.changeLanguage('id');
+  });
+});

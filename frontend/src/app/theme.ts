@@ -11,6 +11,7 @@ import {
   type MantineColorsTuple,
   type VariantColorsResolver,
 } from '@mantine/core';
+import i18n from '@/i18n';
 
 /**
  * Colours that every screen gets right by default: text at least 4.5:1 against what it sits on
@@ -138,6 +139,11 @@ export const theme = createTheme({
     // A loader is a <span>: its aria-label ("Memuat…") needs a role to be allowed (axe:
     // aria-prohibited-attr); "status" also has it announced.
     Loader: Loader.extend({ defaultProps: { role: 'status' } }),
+    // A notification's close button is an icon: without a name a screen reader says only
+    // "button" (axe: button-name). A function, so the name is read in the language of the
+    // moment each time a notification renders. A plain object, not Notification.extend, so
+    // the entry does not pull in the Notification component.
+    Notification: { defaultProps: () => ({ closeButtonProps: { 'aria-label': i18n.t('actions.close') } }) },
   },
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Liberation Sans", Arial, sans-serif',
   headings: { fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Liberation Sans", Arial, sans-serif' },
