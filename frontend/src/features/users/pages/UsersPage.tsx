@@ -64,7 +64,7 @@ function UserActions({ user, self, canManage, canReset, onEdit, onReset, onDelet
           </Menu.Item>
         )}
         {canManage && !self && (
-          <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={onDelete}>
+          <Menu.Item color="red.8" leftSection={<IconTrash size={16} />} onClick={onDelete}>
             {tc('actions.delete')}
           </Menu.Item>
         )}

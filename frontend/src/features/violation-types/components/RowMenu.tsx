@@ -35,7 +35,7 @@ export function RowMenu({ label, items }: { label: string; items: RowMenuItem[] 
         ))}
         {safe.length > 0 && danger.length > 0 && <Menu.Divider />}
         {danger.map((i) => (
-          <Menu.Item key={i.label} color="red" leftSection={i.icon} onClick={i.onClick} disabled={i.disabled} py="sm">
+          <Menu.Item key={i.label} color="red.8" leftSection={i.icon} onClick={i.onClick} disabled={i.disabled} py="sm">
             {i.label}
           </Menu.Item>
         ))}
