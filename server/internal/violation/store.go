@@ -212,7 +212,7 @@ func RecordTx(ctx context.Context, tx *sqlx.Tx, in Record, actor audit.Actor) (R
 	if err := pointAudit(ctx, tx, st.ID, action, res.ViolationIDs, befores, afters, actor); err != nil {
 		return res, err
 	}
-	if err := audit.Record(ctx, tx, actor, "record", "violation", strconv.FormatInt(res.ViolationIDs[0], 10), map[string]any{
+	if err := audit.Record(ctx, tx, actor, "violation.record", "violation", strconv.FormatInt(res.ViolationIDs[0], 10), map[string]any{
 		"ids": res.ViolationIDs, "student_id": st.ID, "student": st.Name, "type_ids": typeIDs, "points": points,
 		"occurred_on": day.Format(time.DateOnly), "photos": len(in.Photos), "total_before": res.Before, "total_after": res.After,
 	}); err != nil {
@@ -317,7 +317,7 @@ func issueLetters(ctx context.Context, tx *sqlx.Tx, studentID int64, start time.
 		SELECT id, 'draft', $2, $3 FROM unnest($1::bigint[]) AS id`, pq.Array(ids), actorID, actor.Name); err != nil {
 		return nil, fmt.Errorf("violation: letter events: %w", err)
 	}
-	if err := audit.Record(ctx, tx, actor, "issue", "warning_letter", strconv.FormatInt(ids[0], 10), map[string]any{
+	if err := audit.Record(ctx, tx, actor, "warning_letter.issue", "warning_letter", strconv.FormatInt(ids[0], 10), map[string]any{
 		"ids": ids, "levels": levels, "student_id": studentID, "points": total, "academic_year_start": start.Format(time.DateOnly),
 	}); err != nil {
 		return nil, err
@@ -393,7 +393,7 @@ func (s *Store) Delete(ctx context.Context, sc Scope, actor audit.Actor, id int6
 				return fmt.Errorf("violation: withdraw events: %w", err)
 			}
 		}
-		return audit.Record(ctx, tx, actor, "delete", "violation", strconv.FormatInt(id, 10), map[string]any{
+		return audit.Record(ctx, tx, actor, "violation.delete", "violation", strconv.FormatInt(id, 10), map[string]any{
 			"student_id": studentID, "student": st.Name, "type_id": v.TypeID, "type": v.TypeName, "points": v.Points,
 			"occurred_on": v.OccurredOn.Format(time.DateOnly), "total_before": before, "total_after": after,
 			"letters_withdrawn": withdrawn,
@@ -421,7 +421,7 @@ func (s *Store) Verify(ctx context.Context, sc Scope, actor audit.Actor, id int6
 		if !verifiedNow {
 			return nil
 		}
-		return audit.Record(ctx, tx, actor, "verify", "violation", strconv.FormatInt(id, 10), nil)
+		return audit.Record(ctx, tx, actor, "violation.verify", "violation", strconv.FormatInt(id, 10), nil)
 	})
 	if err != nil {
 		return api.Violation{}, err

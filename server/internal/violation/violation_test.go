@@ -137,7 +137,7 @@ func TestRecord(t *testing.T) {
 			t.Fatalf("%+v", rows)
 		}
 		var n int
-		must(t, s.env.DB.Get(&n, `SELECT count(*) FROM audit_log WHERE entity = 'violation' AND action = 'record' AND entity_id = $1`, itoa(out.Violations[0].ID)))
+		must(t, s.env.DB.Get(&n, `SELECT count(*) FROM audit_log WHERE entity = 'violation' AND action = 'violation.record' AND entity_id = $1`, itoa(out.Violations[0].ID)))
 		if n != 1 {
 			t.Fatalf("audit entries: %d", n)
 		}
@@ -172,6 +172,12 @@ func TestLetters(t *testing.T) {
 			WHERE w.student_id = $1 AND e.status = 'draft'`, st))
 		if events != 1 {
 			t.Fatalf("events: %d", events)
+		}
+		var issued int
+		must(t, s.env.DB.Get(&issued, `SELECT count(*) FROM audit_log WHERE entity = 'warning_letter' AND action = 'warning_letter.issue' AND entity_id = $1`,
+			itoa(out.Letters[0].ID)))
+		if issued != 1 {
+			t.Fatalf("audit entries for the letter: %d", issued)
 		}
 	})
 	t.Run("OKJumpIssuesEveryLevel", func(t *testing.T) {
@@ -276,7 +282,7 @@ func TestDelete(t *testing.T) {
 			t.Fatalf("%+v", pa)
 		}
 		var n int
-		must(t, s.env.DB.Get(&n, `SELECT count(*) FROM audit_log WHERE entity = 'violation' AND action = 'delete' AND entity_id = $1`, itoa(out.Violations[0].ID)))
+		must(t, s.env.DB.Get(&n, `SELECT count(*) FROM audit_log WHERE entity = 'violation' AND action = 'violation.delete' AND entity_id = $1`, itoa(out.Violations[0].ID)))
 		if n != 1 {
 			t.Fatalf("audit %d", n)
 		}
@@ -328,7 +334,7 @@ func TestVerify(t *testing.T) {
 		t.Fatalf("second verify changed it: %+v", v2)
 	}
 	var n int
-	must(t, s.env.DB.Get(&n, `SELECT count(*) FROM audit_log WHERE entity = 'violation' AND action = 'verify'`))
+	must(t, s.env.DB.Get(&n, `SELECT count(*) FROM audit_log WHERE entity = 'violation' AND action = 'violation.verify'`))
 	if n != 1 {
 		t.Fatalf("audit %d", n)
 	}
