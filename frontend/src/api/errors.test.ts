@@ -30,6 +30,15 @@ describe('parseErrorBody', () => {
     expect(parseErrorBody(404, undefined).message).toBe('');
   });
 
+  it('knows the server\'s 405 and 415 codes, from the body and from the status alone', () => {
+    const m = parseErrorBody(405, { error: { code: 'method_not_allowed', message: 'Tindakan ini tidak tersedia di alamat ini.' } });
+    expect(m.code).toBe('method_not_allowed');
+    expect(m.message).toBe('Tindakan ini tidak tersedia di alamat ini.');
+    expect(parseErrorBody(415, { error: { code: 'unsupported_media_type', message: 'x' } }).code).toBe('unsupported_media_type');
+    expect(parseErrorBody(405, undefined).code).toBe('method_not_allowed');
+    expect(parseErrorBody(415, 'text').code).toBe('unsupported_media_type');
+  });
+
   it('ignores an unknown code and uses the status', () => {
     expect(parseErrorBody(403, { error: { code: 'nope', message: 'm' } }).code).toBe('forbidden');
   });

@@ -5,8 +5,12 @@ export type ApiErrorCode =
   | 'unauthorized'
   | 'forbidden'
   | 'not_found'
+  /** 405: the path exists, the method does not (a client older or newer than the server). */
+  | 'method_not_allowed'
   | 'conflict'
   | 'too_large'
+  /** 415: the body's Content-Type is not one the route takes. */
+  | 'unsupported_media_type'
   | 'rate_limited'
   | 'internal'
   | 'unavailable'
@@ -21,8 +25,10 @@ const serverCodes: ReadonlySet<string> = new Set([
   'unauthorized',
   'forbidden',
   'not_found',
+  'method_not_allowed',
   'conflict',
   'too_large',
+  'unsupported_media_type',
   'rate_limited',
   'internal',
   'unavailable',
@@ -73,10 +79,14 @@ export function codeForStatus(status: number): ApiErrorCode {
       return 'forbidden';
     case 404:
       return 'not_found';
+    case 405:
+      return 'method_not_allowed';
     case 409:
       return 'conflict';
     case 413:
       return 'too_large';
+    case 415:
+      return 'unsupported_media_type';
     case 422:
       return 'invalid';
     case 429:
