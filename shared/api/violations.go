@@ -175,6 +175,9 @@ type WarningLetter struct {
 	DeliveredAt       *time.Time `json:"delivered_at" db:"delivered_at"`
 	WithdrawnAt       *time.Time `json:"withdrawn_at" db:"withdrawn_at"`
 	WithdrawnReason   string     `json:"withdrawn_reason" db:"withdrawn_reason"`
+	// Colour is the threshold's colour for this level now ("red" when the
+	// level has no threshold any more), so a letter looks like its level.
+	Colour string `json:"colour" db:"colour"`
 	// Detail only: the status history.
 	Events []WarningLetterEvent `json:"events,omitempty" db:"-"`
 }

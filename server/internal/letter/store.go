@@ -26,9 +26,11 @@ type Store struct {
 func NewStore(db *sqlx.DB) *Store { return &Store{db: db} }
 
 // columns of a letter with its student; the scope condition below needs
-// the aliases wl and s.
+// the aliases wl and s. The colour is the threshold's for the level now
+// (thresholds are keyed by level), red when there is none.
 const columns = `wl.id, wl.student_id, s.full_name AS student_name, s.nisn AS student_nisn,
 	wl.class_id, wl.class_name, wl.level, wl.name, wl.min_points,
+	COALESCE((SELECT NULLIF(th.colour, '') FROM sp_thresholds th WHERE th.level = wl.level), 'red') AS colour,
 	to_char(wl.academic_year_start, 'YYYY-MM-DD') AS academic_year_start, wl.points, wl.violation_id,
 	wl.status, wl.issued_at, wl.printed_at, wl.signed_at, wl.delivered_at, wl.withdrawn_at, wl.withdrawn_reason`
 

@@ -286,7 +286,10 @@ func IssueLettersTx(ctx context.Context, tx *sqlx.Tx, studentID int64, day time.
 // issueLetters issues the missing letters for total points in the academic
 // year starting on start; the caller holds the student's lock.
 func issueLetters(ctx context.Context, tx *sqlx.Tx, studentID int64, start time.Time, total int, violationID *int64, actor audit.Actor) ([]api.WarningLetter, error) {
-	const q = `INSERT INTO warning_letters (student_id, class_id, class_name, level, name, min_points, academic_year_start, points, violation_id)
+	// The colour is the threshold's, as the letters screen shows it; the
+	// CTE is there because RETURNING sees only the inserted row.
+	const q = `WITH issued AS (
+		INSERT INTO warning_letters (student_id, class_id, class_name, level, name, min_points, academic_year_start, points, violation_id)
 		SELECT s.id, s.class_id, COALESCE(c.name, ''), t.level, t.name, t.min_points, $2::date, $3, $4
 		FROM students s LEFT JOIN classes c ON c.id = s.class_id
 		CROSS JOIN sp_thresholds t
@@ -296,7 +299,9 @@ func issueLetters(ctx context.Context, tx *sqlx.Tx, studentID int64, start time.
 		ORDER BY t.level
 		ON CONFLICT (student_id, academic_year_start, level) WHERE status <> 'withdrawn' DO NOTHING
 		RETURNING id, student_id, class_id, class_name, level, name, min_points,
-		    to_char(academic_year_start, 'YYYY-MM-DD') AS academic_year_start, points, violation_id, status, issued_at`
+		    to_char(academic_year_start, 'YYYY-MM-DD') AS academic_year_start, points, violation_id, status, issued_at)
+		SELECT i.*, COALESCE(NULLIF(t.colour, ''), 'red') AS colour
+		FROM issued i LEFT JOIN sp_thresholds t ON t.level = i.level ORDER BY i.level`
 	letters := []api.WarningLetter{}
 	if err := tx.SelectContext(ctx, &letters, q, studentID, start.Format(time.DateOnly), total, violationID); err != nil {
 		return nil, fmt.Errorf("violation: issue letters: %w", err)

@@ -173,6 +173,11 @@ func TestLetters(t *testing.T) {
 		if events != 1 {
 			t.Fatalf("events: %d", events)
 		}
+		var colour string
+		must(t, s.env.DB.Get(&colour, `SELECT colour FROM sp_thresholds WHERE level = 1`))
+		if out.Letters[0].Colour != colour || colour == "" {
+			t.Errorf("letter colour %q, threshold's %q", out.Letters[0].Colour, colour)
+		}
 		var issued int
 		must(t, s.env.DB.Get(&issued, `SELECT count(*) FROM audit_log WHERE entity = 'warning_letter' AND action = 'warning_letter.issue' AND entity_id = $1`,
 			itoa(out.Letters[0].ID)))
