@@ -57,11 +57,11 @@ run: build
 	 echo; echo "  Tatib: open http://$$addr/ in a browser."; \
 	 echo "  Sign in as 'admin': with TATIB_ADMIN_PASSWORD if you set it, else the password printed below on first start."; \
 	 echo "  Demo users' passwords are printed the same way. Stop with Ctrl-C; stop the database with 'make db-stop'."; echo
-	@export DATABASE_URL=$${DATABASE_URL:-$$(scripts/db.sh url)}; exec $(BIN)/tatib-server serve
+	@export DATABASE_URL=$${DATABASE_URL:-$$(scripts/db.sh url)} TATIB_ALLOW_LOCAL_SOURCES=$${TATIB_ALLOW_LOCAL_SOURCES:-1}; exec $(BIN)/tatib-server serve
 
 dev: frontend-deps build
 	@if [ -z "$${DATABASE_URL:-}" ]; then scripts/db.sh start; fi
-	@export DATABASE_URL=$${DATABASE_URL:-$$(scripts/db.sh url)}; \
+	@export DATABASE_URL=$${DATABASE_URL:-$$(scripts/db.sh url)} TATIB_ALLOW_LOCAL_SOURCES=$${TATIB_ALLOW_LOCAL_SOURCES:-1}; \
 	 $(BIN)/tatib-server serve & trap "kill $$!" EXIT; cd frontend && npm run dev
 
 ## Tests --------------------------------------------------------------------
