@@ -97,6 +97,8 @@ async function main() {
         TATIB_ADMIN_PASSWORD: ADMIN_PASSWORD,
         TATIB_DEMO: '0',
         TATIB_DATA_DIR: dataDir,
+        // The school cases point the student-affairs integration at a simulator on 127.0.0.1.
+        TATIB_ALLOW_LOCAL_SOURCES: '1',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
