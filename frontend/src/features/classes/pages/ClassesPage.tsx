@@ -5,7 +5,9 @@ import { Anchor, Badge, Button, Card, Center, Group, Loader, Select, Stack, Tabl
 import { useMediaQuery } from '@mantine/hooks';
 import { IconUserEdit } from '@tabler/icons-react';
 import { useSession } from '@/auth/session';
+import { EmptyState } from '@/components/EmptyState';
 import { PageHeader } from '@/components/PageHeader';
+import { useFormatNumber } from '@/lib/numbers';
 import { useClasses, useDepartments } from '@/features/students/hooks';
 import { gradeLabel, gradesOf, type Grade, type SchoolClass } from '@/features/students/types';
 import { AssignTeacherModal } from '../components/AssignTeacherModal';
@@ -22,9 +24,15 @@ export default function ClassesPage() {
   const [grade, setGrade] = useState<Grade | null>(null);
   const [assigning, setAssigning] = useState<SchoolClass | null>(null);
   const narrow = useMediaQuery('(max-width: 48em)');
+  const num = useFormatNumber();
 
   const all = classes.data?.data ?? [];
   const rows = all.filter((c) => (!departmentId || c.department_id === departmentId) && (!grade || c.grade === grade));
+  const filtered = !!(departmentId || grade);
+  const clearFilters = () => {
+    setDepartmentId(null);
+    setGrade(null);
+  };
   const studentsOf = (c: SchoolClass) => `/students?class_id=${c.id}`;
 
   return (
@@ -71,7 +79,7 @@ export default function ClassesPage() {
                       {c.name}
                     </Anchor>
                     <Badge size="sm" variant="light" color="gray">
-                      {t('studentCount', { n: c.student_count })}
+                      {t('studentCount', { n: num(c.student_count) })}
                     </Badge>
                   </Group>
                   <Text size="xs" c="dimmed" truncate>
@@ -134,7 +142,7 @@ export default function ClassesPage() {
                       )}
                     </Table.Td>
                     <Table.Td fz="sm" ta="right">
-                      {c.student_count}
+                      {num(c.student_count)}
                     </Table.Td>
                     <Table.Td fz="sm" data-testid="class-teacher">
                       {c.homeroom_teacher ? (
@@ -170,13 +178,15 @@ export default function ClassesPage() {
           </Center>
         )}
         {classes.isSuccess && rows.length === 0 && (
-          <Text c="dimmed" ta="center" p="xl">
-            {all.length === 0 ? t('empty') : t('emptyFiltered')}
-          </Text>
+          <EmptyState
+            message={all.length === 0 ? t('empty') : t('emptyFiltered')}
+            onClearFilters={all.length > 0 && filtered ? clearFilters : undefined}
+            testId="classes-empty"
+          />
         )}
         {classes.isSuccess && all.length > 0 && (
           <Text size="xs" c="dimmed" ta="center" p="md">
-            {t('summary', { classes: rows.length, students: rows.reduce((n, c) => n + c.student_count, 0) })}
+            {t('summary', { classes: num(rows.length), students: num(rows.reduce((n, c) => n + c.student_count, 0)) })}
           </Text>
         )}
       </Card>

@@ -7,6 +7,7 @@ import { IconAlertCircle, IconCheck, IconCopy, IconPlugConnected, IconReplace, I
 import { applyServerErrors, errorMessage, notifySuccess } from '@/components/serverErrors';
 import { PageLoader } from '@/components/PageLoader';
 import { SyncPanel } from '@/features/students/components/SyncPanel';
+import { useFormatNumber } from '@/lib/numbers';
 import { useFormatDate } from '@/lib/useFormatDate';
 import type { StudentAffairsTest } from '../api';
 import { studentAffairsPayload, testPayload } from '../form';
@@ -20,8 +21,9 @@ interface Values {
 
 /** The student-affairs connection (URL, token, daily schedule), its test, and the sync. */
 export function StudentAffairsSection() {
-  const { t, i18n } = useTranslation('settings');
+  const { t } = useTranslation('settings');
   const { t: tc } = useTranslation();
+  const num = useFormatNumber();
   const fmt = useFormatDate();
   const stored = useStudentAffairs();
   const save = useSaveStudentAffairs();
@@ -196,7 +198,7 @@ export function StudentAffairsSection() {
             {outcome &&
               (outcome.ok ? (
                 <Alert color="teal" icon={<IconCheck />} title={t('integrations.testOk')} data-testid="sa-test-result" data-ok="true">
-                  {t('integrations.testCount', { n: (outcome.count ?? 0).toLocaleString(i18n.resolvedLanguage === 'en' ? 'en-US' : 'id-ID') })}
+                  {t('integrations.testCount', { n: num(outcome.count ?? 0) })}
                 </Alert>
               ) : (
                 <Alert

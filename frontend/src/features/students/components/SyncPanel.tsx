@@ -4,6 +4,7 @@ import { Alert, Badge, Button, Group, Progress, SimpleGrid, Stack, Text } from '
 import { IconAlertCircle, IconAlertTriangle, IconInfoCircle, IconRefresh } from '@tabler/icons-react';
 import { isApiError } from '@/api/errors';
 import { errorMessage } from '@/components/serverErrors';
+import { useFormatNumber } from '@/lib/numbers';
 import { useFormatDate } from '@/lib/useFormatDate';
 import { useInvalidateSchoolData, useLatestSync, useStartSync, useSyncHistory, useSyncJob } from '../hooks';
 import { syncCounts, syncProgress, syncSeconds } from '../sync';
@@ -17,6 +18,9 @@ function statusColor(s: StudentSync['status']) {
 export function SyncJobView({ job }: { job: StudentSync }) {
   const { t } = useTranslation('students');
   const fmt = useFormatDate();
+  const num = useFormatNumber();
+  // Counts in the language's separators ("1.200" / "1,200"), not as bare digits.
+  const nums = (values: Record<string, number>) => Object.fromEntries(Object.entries(values).map(([k, v]) => [k, num(v)]));
   const p = syncProgress(job);
   const seconds = syncSeconds(job);
   return (
@@ -50,12 +54,12 @@ export function SyncJobView({ job }: { job: StudentSync }) {
         <Group gap="md">
           {p.pages && (
             <Text size="sm" c="dimmed" data-testid="sync-pages">
-              {t(p.pages.key, p.pages.values)}
+              {t(p.pages.key, nums(p.pages.values))}
             </Text>
           )}
           {p.records && (
             <Text size="sm" c="dimmed">
-              {t(p.records.key, p.records.values)}
+              {t(p.records.key, nums(p.records.values))}
             </Text>
           )}
         </Group>
@@ -71,7 +75,7 @@ export function SyncJobView({ job }: { job: StudentSync }) {
             {syncCounts(job).map((c) => (
               <Stack key={c.key} gap={0} p="xs" style={{ border: '1px solid var(--mantine-color-default-border)', borderRadius: 8 }}>
                 <Text size="xl" fw={700} data-testid={`sync-count-${c.key}`}>
-                  {c.value.toLocaleString('id-ID')}
+                  {num(c.value)}
                 </Text>
                 <Text size="xs" c="dimmed">
                   {t(`sync.counts.${c.key}`)}

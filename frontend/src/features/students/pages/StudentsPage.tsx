@@ -8,9 +8,10 @@ import { useSession } from '@/auth/session';
 import { PageHeader } from '@/components/PageHeader';
 import { SyncButton } from '../components/SyncButton';
 import { StudentAvatar } from '../components/StudentAvatar';
-import { changeFilters, filtersFromSearch, filtersToSearch, type StudentFilters } from '../filters';
+import { changeFilters, DEFAULT_FILTERS, filtersFromSearch, filtersToSearch, type StudentFilters } from '../filters';
 import { useClasses, useDepartments, useStudents } from '../hooks';
 import { gradeLabel, gradesOf, type Grade, type Student } from '../types';
+import { EmptyState } from '@/components/EmptyState';
 import { ListPager } from '@/components/ListPager';
 
 const PER_PAGE = 25;
@@ -85,6 +86,10 @@ export default function StudentsPage() {
   const [filtersOpen, { toggle: toggleFilters }] = useDisclosure(false);
   const moreFilters = [filters.departmentId, filters.grade, filters.classId, filters.active !== 'true' || null].filter(Boolean).length;
   const filtered = !!(filters.q || filters.departmentId || filters.grade || filters.classId || filters.active !== 'true');
+  const clearFilters = () => {
+    setSearch('');
+    setSp(filtersToSearch(DEFAULT_FILTERS), { replace: true });
+  };
 
   const filterFields = (
     <>
@@ -238,9 +243,11 @@ export default function StudentsPage() {
           </Center>
         )}
         {!students.isPending && rows.length === 0 && (
-          <Text c="dimmed" ta="center" p="xl" data-testid="students-empty">
-            {filtered ? t('emptyFiltered') : homeroom ? t('emptyHomeroom') : t('empty')}
-          </Text>
+          <EmptyState
+            message={filtered ? t('emptyFiltered') : homeroom ? t('emptyHomeroom') : t('empty')}
+            onClearFilters={filtered ? clearFilters : undefined}
+            testId="students-empty"
+          />
         )}
 
         <ListPager meta={meta} onChange={(page) => update({ page })} narrow={narrow} summaryTestId="students-summary" />

@@ -27,6 +27,7 @@ import { DeleteUserModal } from '../components/DeleteUserModal';
 import { ResetPasswordModal } from '../components/ResetPasswordModal';
 import { UserFormModal } from '../components/UserFormModal';
 import { useUsers } from '../hooks';
+import { EmptyState } from '@/components/EmptyState';
 import { ListPager } from '@/components/ListPager';
 
 const PER_PAGE = 20;
@@ -101,6 +102,13 @@ export default function UsersPage() {
 
   const filterChanged = <T,>(set: (v: T) => void) => (v: T) => {
     set(v);
+    setPage(1);
+  };
+  const filtered = !!(q || role || active);
+  const clearFilters = () => {
+    setSearch('');
+    setRole('');
+    setActive('');
     setPage(1);
   };
 
@@ -289,9 +297,7 @@ export default function UsersPage() {
           </Center>
         )}
         {!users.isPending && rows.length === 0 && (
-          <Text c="dimmed" ta="center" p="xl">
-            {q || role || active ? t('emptyFiltered') : t('empty')}
-          </Text>
+          <EmptyState message={filtered ? t('emptyFiltered') : t('empty')} onClearFilters={filtered ? clearFilters : undefined} testId="users-empty" />
         )}
 
         <ListPager meta={meta} onChange={setPage} narrow={narrow} />

@@ -5,6 +5,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { ActionIcon, Badge, Box, Button, Card, Center, Group, Loader, Select, Stack, Text, TextInput, Tooltip } from '@mantine/core';
 import { IconFileSpreadsheet, IconLock, IconPencil, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
 import { useSession } from '@/auth/session';
+import { EmptyState } from '@/components/EmptyState';
 import { PageHeader } from '@/components/PageHeader';
 import { errorMessage } from '@/components/serverErrors';
 import type { ViolationCategory, ViolationType } from '../api';
@@ -146,6 +147,10 @@ export default function TypesPage() {
   const [active, setActive] = useState<'true' | 'false' | ''>('');
   const list = useTypes({ q, active });
   const filtered = !!(q || active);
+  const clearFilters = () => {
+    setSearch('');
+    setActive('');
+  };
   const categories = list.data?.categories ?? [];
   const groups = groupByCategory(list.data?.data ?? [], categories, { includeEmpty: !filtered });
 
@@ -211,9 +216,11 @@ export default function TypesPage() {
         </Text>
       )}
       {list.data && groups.length === 0 && (
-        <Text c="dimmed" ta="center" p="xl">
-          {filtered ? t('types.emptyFiltered') : t('types.empty')}
-        </Text>
+        <EmptyState
+          message={filtered ? t('types.emptyFiltered') : t('types.empty')}
+          onClearFilters={filtered ? clearFilters : undefined}
+          testId="types-empty"
+        />
       )}
       <Stack gap="md" data-testid="types-list">
         {groups.map((g) => (
