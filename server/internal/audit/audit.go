@@ -16,6 +16,17 @@ type Actor struct {
 	ID      int64  // 0 for the system
 	Name    string // username, or "system"
 	Address string // client address
+	// DisplayName is the person's name, for records people read
+	// (handling authors, letter history, point history).
+	DisplayName string
+}
+
+// Display is the name to show people: the person's name, else Name.
+func (a Actor) Display() string {
+	if a.DisplayName != "" {
+		return a.DisplayName
+	}
+	return a.Name
 }
 
 // Entry is one audit log line.

@@ -112,5 +112,5 @@ func IsHomeroomTeacher(ctx context.Context) bool {
 // Actor returns the audit actor of a request.
 func (s *Service) Actor(r *http.Request) audit.Actor {
 	u := UserFrom(r.Context())
-	return audit.Actor{ID: u.ID, Name: u.Username, Address: httpx.ClientAddr(r, s.opt.TrustProxy)}
+	return audit.Actor{ID: u.ID, Name: u.Username, DisplayName: u.Name, Address: httpx.ClientAddr(r, s.opt.TrustProxy)}
 }

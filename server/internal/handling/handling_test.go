@@ -92,6 +92,10 @@ func TestLifecycle(t *testing.T) {
 		h1.CreatedBy == nil || *h1.CreatedBy != s.BK.UserID {
 		t.Fatalf("created: %+v", h1)
 	}
+	// People read the author's name, not the username.
+	if !strings.HasPrefix(h1.CreatedByName, "Pengguna ") {
+		t.Errorf("created_by_name %q: want the person's name", h1.CreatedByName)
+	}
 	if got := e.violation(t, s.BK, v); got.HandlingStatus != api.HandlingInProgress || len(got.Handlings) != 1 {
 		t.Fatalf("after first record: %s, %d records", got.HandlingStatus, len(got.Handlings))
 	}

@@ -95,7 +95,7 @@ func (s *Store) Create(ctx context.Context, actor audit.Actor, sc violationlist.
 		var id int64
 		err = tx.GetContext(ctx, &id, `INSERT INTO handlings (violation_id, handling_type_id, handled_on, notes, follow_up_on, created_by, created_by_name)
 			VALUES ($1, $2, $3::date, $4, $5::date, $6, $7) RETURNING id`,
-			violationID, in.HandlingTypeID, in.HandledOn, in.Notes, in.FollowUpOn, nullID(actor.ID), actor.Name)
+			violationID, in.HandlingTypeID, in.HandledOn, in.Notes, in.FollowUpOn, nullID(actor.ID), actor.Display())
 		if err != nil {
 			return fmt.Errorf("handling: insert: %w", err)
 		}

@@ -159,7 +159,7 @@ func (s *Store) SetStatus(ctx context.Context, sc Scope, actor audit.Actor, id i
 			return fmt.Errorf("letter: set status: %w", err)
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO warning_letter_events (letter_id, status, actor_id, actor_name)
-			VALUES ($1, $2, $3, $4)`, id, status, actorID, actor.Name); err != nil {
+			VALUES ($1, $2, $3, $4)`, id, status, actorID, actor.Display()); err != nil {
 			return fmt.Errorf("letter: event: %w", err)
 		}
 		if err := audit.Record(ctx, tx, actor, "warning_letter.status", "warning_letter", strconv.FormatInt(id, 10), map[string]any{

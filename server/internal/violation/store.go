@@ -238,7 +238,7 @@ func pointAudit(ctx context.Context, tx *sqlx.Tx, studentID int64, action string
 	const q = `INSERT INTO point_audit (student_id, violation_id, action, points_before, points_after, actor_id, actor_name, address)
 		SELECT $1, u.violation_id, $2, u.before, u.after, $3, $4, $5
 		FROM unnest($6::bigint[], $7::int[], $8::int[]) AS u(violation_id, before, after)`
-	if _, err := tx.ExecContext(ctx, q, studentID, action, actorID, actor.Name, actor.Address,
+	if _, err := tx.ExecContext(ctx, q, studentID, action, actorID, actor.Display(), actor.Address,
 		pq.Array(violationIDs), pq.Array(before), pq.Array(after)); err != nil {
 		return fmt.Errorf("violation: point audit: %w", err)
 	}
@@ -319,7 +319,7 @@ func issueLetters(ctx context.Context, tx *sqlx.Tx, studentID int64, start time.
 		actorID = &actor.ID
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO warning_letter_events (letter_id, status, actor_id, actor_name)
-		SELECT id, 'draft', $2, $3 FROM unnest($1::bigint[]) AS id`, pq.Array(ids), actorID, actor.Name); err != nil {
+		SELECT id, 'draft', $2, $3 FROM unnest($1::bigint[]) AS id`, pq.Array(ids), actorID, actor.Display()); err != nil {
 		return nil, fmt.Errorf("violation: letter events: %w", err)
 	}
 	if err := audit.Record(ctx, tx, actor, "warning_letter.issue", "warning_letter", strconv.FormatInt(ids[0], 10), map[string]any{
@@ -394,7 +394,7 @@ func (s *Store) Delete(ctx context.Context, sc Scope, actor audit.Actor, id int6
 		}
 		if len(withdrawn) > 0 {
 			if _, err := tx.ExecContext(ctx, `INSERT INTO warning_letter_events (letter_id, status, actor_id, actor_name)
-				SELECT id, 'withdrawn', $2, $3 FROM unnest($1::bigint[]) AS id`, pq.Array(withdrawn), actorID, actor.Name); err != nil {
+				SELECT id, 'withdrawn', $2, $3 FROM unnest($1::bigint[]) AS id`, pq.Array(withdrawn), actorID, actor.Display()); err != nil {
 				return fmt.Errorf("violation: withdraw events: %w", err)
 			}
 		}
