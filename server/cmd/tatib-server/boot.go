@@ -5,6 +5,7 @@ import (
 
 	"github.com/tatib/tatib/server/internal/app"
 	"github.com/tatib/tatib/server/internal/school"
+	"github.com/tatib/tatib/server/internal/violation"
 	"github.com/tatib/tatib/server/internal/violationtype"
 )
 
@@ -14,7 +15,10 @@ func boot(ctx context.Context, d app.Deps) error {
 	if err := violationtype.Boot(ctx, d); err != nil {
 		return err
 	}
-	return school.Boot(ctx, d)
+	if err := school.Boot(ctx, d); err != nil {
+		return err
+	}
+	return violation.BootDemo(ctx, d)
 }
 
 // background starts features' long-running workers (schedules, outboxes).
