@@ -19,6 +19,7 @@ export const ACTION_KEYS: Readonly<Record<string, string>> = {
   'students.sync.failed': 'studentsSyncFailed',
   'class.homeroom_teacher.update': 'classHomeroomTeacherUpdate',
   'demo.load': 'demoLoad',
+  'demo.violations': 'demoViolations',
   'violation_category.create': 'violationCategoryCreate',
   'violation_category.update': 'violationCategoryUpdate',
   'violation_category.delete': 'violationCategoryDelete',
