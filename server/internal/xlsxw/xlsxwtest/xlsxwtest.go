@@ -90,6 +90,10 @@ func LibreOffice(t testing.TB, data []byte) (csv string, ok bool) {
 	t.Helper()
 	soffice, err := exec.LookPath("soffice")
 	if err != nil {
+		if os.Getenv("CI") != "" {
+			// .ci/run installs LibreOffice: on CI a missing reader is a failure.
+			t.Fatal("soffice not found; .ci/run installs libreoffice-calc-nogui")
+		}
 		return "", false
 	}
 	dir := t.TempDir()
@@ -97,7 +101,10 @@ func LibreOffice(t testing.TB, data []byte) (csv string, ok bool) {
 	if err := os.WriteFile(in, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if out, err := exec.Command(soffice, "--headless", "--convert-to", "csv", "--outdir", dir, in).CombinedOutput(); err != nil {
+	// A profile of its own: parallel tests would otherwise share (and lock)
+	// the user's LibreOffice profile.
+	profile := "-env:UserInstallation=file://" + filepath.Join(dir, "profile")
+	if out, err := exec.Command(soffice, profile, "--headless", "--convert-to", "csv", "--outdir", dir, in).CombinedOutput(); err != nil {
 		t.Fatalf("soffice: %v\n%s", err, out)
 	}
 	b, err := os.ReadFile(filepath.Join(dir, "book.csv"))
