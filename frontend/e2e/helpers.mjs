@@ -19,6 +19,9 @@ export async function signIn(page, username, password) {
   await page.getByLabel('Kata sandi', { exact: false }).first().fill(password);
   await page.getByRole('button', { name: 'Masuk' }).click();
   await page.waitForURL((u) => !u.pathname.startsWith('/sign-in'));
+  // The dashboard sends each role to where its work is once /auth/me and the shell have
+  // loaded; a click made before that redirect would be overtaken by it.
+  await page.waitForLoadState('networkidle');
 }
 
 export async function expectVisible(locator, what) {
