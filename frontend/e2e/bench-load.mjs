@@ -7,7 +7,7 @@
 //    throttled connection (slow 4G, 3G), fresh cache, median of BENCH_RUNS (default 3).
 //    Beside it the floor of the same run, the same throttle: loading a trivial page of the
 //    same server (/healthz), and the ratio.
-import { spawn, execFileSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -15,7 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import { launchBrowser } from './harness.mjs';
-import { freePort } from './helpers.mjs';
+import { freePort, need, psql, waitReady } from './helpers.mjs';
 import { printReport, report } from '../scripts/bundle-size.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -41,33 +41,6 @@ const SCREENS = [
   // A homeroom teacher's home (the dashboard): the shell's navigation and the page's heading.
   { name: 'homeroom', path: '/', ready: 'nav[data-testid="navbar"] a, main h1', all: true, signedIn: true },
 ];
-
-function need(name) {
-  const v = process.env[name];
-  if (!v) {
-    console.error(`bench: ${name} is not set (see the comment at the top of e2e/bench-load.mjs)`);
-    process.exit(2);
-  }
-  return v;
-}
-
-function psql(url, sql) {
-  execFileSync('psql', [url, '-v', 'ON_ERROR_STOP=1', '-q', '-c', sql], { stdio: ['ignore', 'ignore', 'inherit'] });
-}
-
-async function waitReady(baseURL, server, ms = 60_000) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (server.exitCode !== null) throw new Error(`server exited with ${server.exitCode} before it was ready`);
-    try {
-      if ((await fetch(`${baseURL}/readyz`)).ok) return;
-    } catch {
-      /* not listening yet */
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`server not ready after ${ms} ms`);
-}
 
 /**
  * Records, inside the page, when every selector of `ready` first matches (then one more
@@ -180,8 +153,8 @@ async function main() {
   if (existsSync(path.join(dist, '.vite/manifest.json'))) printReport(report(dist));
   else console.log(`(no build manifest in ${dist}: sizes per file skipped)`);
 
-  const bin = path.resolve(need('TATIB_SERVER_BIN'));
-  const adminURL = need('TATIB_TEST_DATABASE_URL');
+  const bin = path.resolve(need('TATIB_SERVER_BIN', 'bench-load.mjs'));
+  const adminURL = need('TATIB_TEST_DATABASE_URL', 'bench-load.mjs');
   const dbName = `tatib_bench_${randomBytes(5).toString('hex')}`;
   const dbURL = new URL(adminURL);
   dbURL.pathname = `/${dbName}`;

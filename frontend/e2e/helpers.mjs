@@ -1,4 +1,5 @@
 // Helpers shared by the end-to-end case files: pages, sign-in, visibility and layout checks.
+import { execFileSync } from 'node:child_process';
 import net from 'node:net';
 import { assert } from './harness.mjs';
 
@@ -67,4 +68,35 @@ export async function apiCall(page, method, url, body) {
     },
     [method, url, body],
   );
+}
+
+/** The environment variable name, or exit 2 saying which script needs it (see its header). */
+export function need(name, script) {
+  const v = process.env[name];
+  if (!v) {
+    console.error(`${script}: ${name} is not set (see the comment at the top of e2e/${script})`);
+    process.exit(2);
+  }
+  return v;
+}
+
+/** Runs one SQL statement with psql, stopping on error. */
+export function psql(url, sql) {
+  execFileSync('psql', [url, '-v', 'ON_ERROR_STOP=1', '-q', '-c', sql], { stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+/** Waits until the server answers /readyz, failing early when it exits. */
+export async function waitReady(baseURL, server, ms = 60_000) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (server.exitCode !== null) throw new Error(`server exited with ${server.exitCode} before it was ready`);
+    try {
+      const res = await fetch(`${baseURL}/readyz`);
+      if (res.ok) return;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`server not ready after ${ms} ms`);
 }

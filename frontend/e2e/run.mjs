@@ -5,10 +5,10 @@
 // Cases: e2e/cases.mjs first, then every e2e/*.test.mjs in name order (a feature adds its
 // own file; each registers cases with harness.mjs's test() and may register afterAll()).
 // E2E_ONLY=<part of a case name> runs matching cases only.
-import { spawn, execFileSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createWriteStream, readdirSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { freePort } from './helpers.mjs';
+import { freePort, need, psql, waitReady } from './helpers.mjs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,37 +21,9 @@ for (const f of readdirSync(here).filter((n) => n.endsWith('.test.mjs')).sort())
   await import(path.join(here, f));
 }
 
-function need(name) {
-  const v = process.env[name];
-  if (!v) {
-    console.error(`e2e: ${name} is not set (see the comment at the top of e2e/run.mjs)`);
-    process.exit(2);
-  }
-  return v;
-}
-
-function psql(url, sql) {
-  execFileSync('psql', [url, '-v', 'ON_ERROR_STOP=1', '-q', '-c', sql], { stdio: ['ignore', 'ignore', 'inherit'] });
-}
-
-async function waitReady(baseURL, server, ms = 60_000) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (server.exitCode !== null) throw new Error(`server exited with ${server.exitCode} before it was ready`);
-    try {
-      const res = await fetch(`${baseURL}/readyz`);
-      if (res.ok) return;
-    } catch {
-      /* not listening yet */
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`server not ready after ${ms} ms`);
-}
-
 async function main() {
-  const bin = path.resolve(need('TATIB_SERVER_BIN'));
-  const adminURL = need('TATIB_TEST_DATABASE_URL');
+  const bin = path.resolve(need('TATIB_SERVER_BIN', 'run.mjs'));
+  const adminURL = need('TATIB_TEST_DATABASE_URL', 'run.mjs');
   const dbName = `tatib_e2e_${randomBytes(5).toString('hex')}`;
   const dbURL = new URL(adminURL);
   dbURL.pathname = `/${dbName}`;
