@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tatib/tatib/server/internal/apperr"
+	"github.com/tatib/tatib/server/internal/httpx"
 	"github.com/tatib/tatib/shared/api"
 )
 
@@ -57,7 +58,7 @@ func (s *Service) Login(ctx context.Context, in api.LoginRequest, addr, userAgen
 	if err := f.Err(); err != nil {
 		return api.LoginResponse{}, err
 	}
-	addr = cleanHeader(addr, 100)
+	addr = httpx.CleanHeader(addr, 100)
 
 	at, err := s.reserve(ctx, username, addr)
 	if err != nil {
@@ -77,7 +78,7 @@ func (s *Service) Login(ctx context.Context, in api.LoginRequest, addr, userAgen
 	token := newToken()
 	now := s.now()
 	const ins = `INSERT INTO sessions (token_hash, user_id, created_at, last_seen_at, user_agent, address) VALUES ($1, $2, $3, $3, $4, $5)`
-	if _, err := s.db.ExecContext(ctx, ins, hashToken(token), u.ID, now, cleanHeader(userAgent, maxUserAgentBytes), addr); err != nil {
+	if _, err := s.db.ExecContext(ctx, ins, hashToken(token), u.ID, now, httpx.CleanHeader(userAgent, maxUserAgentBytes), addr); err != nil {
 		return api.LoginResponse{}, fmt.Errorf("auth: create session: %w", err)
 	}
 	// Earlier failures stay until they leave the window: forgiving them

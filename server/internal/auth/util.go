@@ -13,17 +13,3 @@ func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 func cleanText(s string) bool {
 	return utf8.ValidString(s) && !strings.ContainsRune(s, 0)
 }
-
-// cleanHeader makes header text storable: invalid UTF-8 becomes U+FFFD, NUL
-// goes, and the result is cut at a character boundary to at most max bytes.
-func cleanHeader(s string, max int) string {
-	s = strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", "")
-	if len(s) <= max {
-		return s
-	}
-	cut := max
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut]
-}

@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/tatib/tatib/server/internal/apperr"
 )
@@ -22,8 +23,14 @@ func TestCleanHeader(t *testing.T) {
 		{"caf\xc3\xa9 \xff ok", 100, "café \uFFFD ok"},
 		{strings.Repeat("é", 8), 11, "ééééé"}, // 10 bytes: cut at a character
 		{"  spasi  ", 100, "spasi"},
+		// A stored User-Agent cut at 300 bytes (sign-in).
+		{strings.Repeat("a", 299) + "é", 300, strings.Repeat("a", 299)},
+		{"abcé", 5, "abcé"},
+		{"a\xffb", 300, "a\uFFFDb"},
+		{"a\x00b", 300, "ab"},
+		{strings.Repeat("a", 298) + "\xff", 300, strings.Repeat("a", 298)},
 	} {
-		if got := CleanHeader(c.in, c.max); got != c.want {
+		if got := CleanHeader(c.in, c.max); got != c.want || !utf8.ValidString(got) || len(got) > c.max {
 			t.Errorf("CleanHeader(%q, %d) = %q, want %q", c.in, c.max, got, c.want)
 		}
 	}
