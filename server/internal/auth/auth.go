@@ -109,6 +109,16 @@ func IsHomeroomTeacher(ctx context.Context) bool {
 	return UserFrom(ctx).Role == perm.WaliKelas
 }
 
+// HomeroomID is the user id a homeroom teacher's queries are scoped by
+// (their class is the one whose homeroom_teacher_id it is), or 0 for
+// everyone else: the one rule every feature's Scope is built from.
+func HomeroomID(ctx context.Context) int64 {
+	if IsHomeroomTeacher(ctx) {
+		return UserFrom(ctx).ID
+	}
+	return 0
+}
+
 // Actor returns the audit actor of a request.
 func (s *Service) Actor(r *http.Request) audit.Actor {
 	u := UserFrom(r.Context())

@@ -73,10 +73,7 @@ type Scope struct {
 }
 
 func scope(ctx context.Context) Scope {
-	if auth.IsHomeroomTeacher(ctx) {
-		return Scope{HomeroomID: auth.UserFrom(ctx).ID}
-	}
-	return Scope{}
+	return Scope{HomeroomID: auth.HomeroomID(ctx)}
 }
 
 // Filter narrows the letter list. Zero values do not filter.

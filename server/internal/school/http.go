@@ -50,10 +50,7 @@ func (h *Handler) Routes(r *httpx.Router) {
 
 // scope is the caller's scope: a homeroom teacher is limited to their class.
 func scope(ctx context.Context) Scope {
-	if auth.IsHomeroomTeacher(ctx) {
-		return Scope{HomeroomID: auth.UserFrom(ctx).ID}
-	}
-	return Scope{}
+	return Scope{HomeroomID: auth.HomeroomID(ctx)}
 }
 
 func queryID(r *http.Request, name string, f apperr.Fields) int64 {

@@ -66,10 +66,7 @@ type Scope struct {
 
 // ScopeOf returns the caller's scope.
 func ScopeOf(ctx context.Context) Scope {
-	if auth.IsHomeroomTeacher(ctx) {
-		return Scope{HomeroomID: auth.UserFrom(ctx).ID}
-	}
-	return Scope{}
+	return Scope{HomeroomID: auth.HomeroomID(ctx)}
 }
 
 // Item is one type of a recording; Points, when set, replaces the type's

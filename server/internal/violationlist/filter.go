@@ -34,10 +34,7 @@ type Scope struct {
 
 // ScopeFrom is the caller's scope.
 func ScopeFrom(ctx context.Context) Scope {
-	if auth.IsHomeroomTeacher(ctx) {
-		return Scope{HomeroomID: auth.UserFrom(ctx).ID}
-	}
-	return Scope{}
+	return Scope{HomeroomID: auth.HomeroomID(ctx)}
 }
 
 // Args collects positional query parameters ($1, $2, …).
