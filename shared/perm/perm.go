@@ -97,6 +97,10 @@ const (
 
 	WarningLettersView   Name = "warning_letters.view"
 	WarningLettersManage Name = "warning_letters.manage"
+
+	AttendanceView   Name = "attendance.view"
+	AttendanceRecord Name = "attendance.record"
+	AttendanceExport Name = "attendance.export"
 )
 
 // Public and Authenticated are route markers, not permissions: Public needs
@@ -155,6 +159,10 @@ var Catalogue = []Permission{
 
 	{Name: WarningLettersView, Group: "warning_letters", Label: "Lihat surat peringatan (SP)", LabelEN: "View warning letters (SP)", DefaultRoles: with(leaders, BK, WaliKelas)},
 	{Name: WarningLettersManage, Group: "warning_letters", Label: "Cetak dan ubah status surat peringatan", LabelEN: "Print warning letters and change their status", DefaultRoles: []Role{BK}},
+
+	{Name: AttendanceView, Group: "attendance", Label: "Lihat absensi, rekap dan kalender", LabelEN: "View attendance, recaps and the calendar", DefaultRoles: with(leaders, BK, WaliKelas)},
+	{Name: AttendanceRecord, Group: "attendance", Label: "Isi absensi kelas", LabelEN: "Take class attendance", DefaultRoles: []Role{BK, WaliKelas}},
+	{Name: AttendanceExport, Group: "attendance", Label: "Ekspor rekap absensi ke Excel", LabelEN: "Export attendance recaps to Excel", DefaultRoles: with(leaders, BK, WaliKelas)},
 }
 
 // Lookup returns the catalogue entry for n.

@@ -1,0 +1,238 @@
+package api
+
+import "time"
+
+// Attendance statuses of one lesson hour. "belum" (not yet filled) is not a
+// status: it is the absence of a stored row, shown as a grey dash.
+const (
+	AttendancePresent = "H" // hadir
+	AttendanceSick    = "S" // sakit
+	AttendanceExcused = "I" // izin
+	AttendanceAlpha   = "A" // alpha: unexcused absence
+	AttendanceLate    = "T" // terlambat
+	// AttendanceNone is what a form or push may send for "not filled":
+	// skipped, never stored, nothing deleted.
+	AttendanceNone = "belum"
+)
+
+// AttendanceStatuses lists the stored statuses in the order screens show
+// them.
+var AttendanceStatuses = []string{AttendancePresent, AttendanceSick, AttendanceExcused, AttendanceAlpha, AttendanceLate}
+
+// Kinds of automatic violation derived from attendance.
+const (
+	AutoAlpha = "alpha"
+	AutoLate  = "late"
+)
+
+// AttendanceCell is one stored lesson hour of one student on the form.
+type AttendanceCell struct {
+	LessonHour int    `json:"lesson_hour"`
+	Status     string `json:"status"`
+	// FromJournal: the journal (E-Jurnal) pushed it last.
+	FromJournal bool `json:"from_journal"`
+	// UpdatedBy is the name of who saved it last on the form ("" for the
+	// journal, or when that account was deleted).
+	UpdatedBy string    `json:"updated_by"`
+	UpdatedAt time.Time `json:"updated_at"`
+	Notes     string    `json:"notes,omitempty"`
+}
+
+// AttendanceFormStudent is one row of the class form: a student and the
+// hours stored for them that day (hours not listed are belum).
+type AttendanceFormStudent struct {
+	ID       int64            `json:"id"`
+	NISN     string           `json:"nisn"`
+	NIS      string           `json:"nis"`
+	FullName string           `json:"full_name"`
+	Gender   string           `json:"gender"`
+	Cells    []AttendanceCell `json:"cells"`
+}
+
+// AttendanceForm is GET /classes/{id}/attendance/{date}: the class's active
+// students (by name) and what is stored for the date.
+type AttendanceForm struct {
+	ClassID   int64  `json:"class_id"`
+	ClassName string `json:"class_name"`
+	// Date is the Asia/Jakarta school day, YYYY-MM-DD.
+	Date string `json:"date"`
+	// LessonHours is N of the school profile: hours 1..N.
+	LessonHours int                     `json:"lesson_hours"`
+	Students    []AttendanceFormStudent `json:"students"`
+	// CanEdit: the caller may save this form (attendance.record and, for a
+	// homeroom teacher, their own class).
+	CanEdit bool `json:"can_edit"`
+}
+
+// AttendanceEntry is one cell sent by the form.
+type AttendanceEntry struct {
+	StudentID  int64  `json:"student_id"`
+	LessonHour int    `json:"lesson_hour"`
+	Status     string `json:"status"`
+}
+
+// SaveAttendanceRequest is PUT /classes/{id}/attendance/{date}. Entries
+// with status "belum" are skipped; every other one is upserted in one
+// transaction.
+type SaveAttendanceRequest struct {
+	Entries []AttendanceEntry `json:"entries"`
+}
+
+// AttendanceResult counts what a save or a push did.
+type AttendanceResult struct {
+	Created           int `json:"created"`
+	Updated           int `json:"updated"`
+	Unchanged         int `json:"unchanged"`
+	Skipped           int `json:"skipped"`
+	Unmatched         int `json:"unmatched"`
+	ViolationsCreated int `json:"violations_created"`
+	ViolationsUpdated int `json:"violations_updated"`
+	ViolationsRemoved int `json:"violations_removed"`
+	// ViolationsKept counts automatic violations kept (already handled)
+	// although their day lost its last A or T hour.
+	ViolationsKept int `json:"violations_kept"`
+	// LettersIssued counts warning letters the changed points issued.
+	LettersIssued int `json:"letters_issued"`
+}
+
+// SaveAttendanceResponse answers a form save: the counts and the form as
+// stored now.
+type SaveAttendanceResponse struct {
+	Results AttendanceResult `json:"results"`
+	Form    AttendanceForm   `json:"form"`
+}
+
+// JournalSyncResponse is the answer of POST /attendance/sync, in the shape
+// the deployed E-Jurnal reads.
+type JournalSyncResponse struct {
+	Success bool             `json:"success"`
+	Message string           `json:"message"`
+	Results AttendanceResult `json:"results"`
+}
+
+// JournalPingResponse is the answer of GET /attendance/ping.
+type JournalPingResponse struct {
+	Success    bool      `json:"success"`
+	School     string    `json:"school"`
+	ServerTime time.Time `json:"server_time"`
+}
+
+// JournalToken is GET/POST /settings/journal-token.
+type JournalToken struct {
+	Token     string     `json:"token"`
+	CreatedAt *time.Time `json:"created_at"`
+	CreatedBy string     `json:"created_by"`
+}
+
+// JournalPush is one push in Settings -> Integrations.
+type JournalPush struct {
+	ID         int64            `json:"id"`
+	ReceivedAt time.Time        `json:"received_at"`
+	Address    string           `json:"address"`
+	Outcome    string           `json:"outcome"` // applied, rejected, unauthorized, too_large, failed
+	Entries    int              `json:"entries"`
+	Results    AttendanceResult `json:"results"`
+	// Error is the rendered message of what went wrong; Errors the first
+	// bad entries ("entries[3].status: ...").
+	Error      string   `json:"error"`
+	ErrorCode  string   `json:"error_code"`
+	Errors     []string `json:"errors"`
+	DurationMS int      `json:"duration_ms"`
+}
+
+// ParkedAttendance is an entry the journal sent for a student Tatib does
+// not know yet.
+type ParkedAttendance struct {
+	SourceStudentID int64     `json:"source_student_id"`
+	Date            string    `json:"date"`
+	LessonHour      int       `json:"lesson_hour"`
+	Status          string    `json:"status"`
+	Notes           string    `json:"notes"`
+	Reason          string    `json:"reason"`
+	ReasonText      string    `json:"reason_text"`
+	ReceivedAt      time.Time `json:"received_at"`
+}
+
+// AttendanceCounts counts hours (or students) per status.
+type AttendanceCounts struct {
+	H int `json:"h"`
+	S int `json:"s"`
+	I int `json:"i"`
+	A int `json:"a"`
+	T int `json:"t"`
+}
+
+// AttendanceRecapStudent is one student's line of a recap.
+type AttendanceRecapStudent struct {
+	ID       int64  `json:"id"`
+	NISN     string `json:"nisn"`
+	NIS      string `json:"nis"`
+	FullName string `json:"full_name"`
+	// Hours (daily): status per lesson hour 1..N, "" for belum.
+	Hours []string `json:"hours,omitempty"`
+	// Days (weekly): hour counts per day of Dates, in order.
+	Days []AttendanceCounts `json:"days,omitempty"`
+	// Counts: hour counts over the period.
+	Counts AttendanceCounts `json:"counts"`
+	// DaysRecorded: days with at least one stored hour; Percentage:
+	// present hours (H + T) of stored hours, 0..100, one decimal (null
+	// when nothing is stored).
+	DaysRecorded int      `json:"days_recorded"`
+	Percentage   *float64 `json:"percentage"`
+}
+
+// AttendanceRecapDay is one date's statistics: unique students per status
+// (a student with two A hours counts once under A).
+type AttendanceRecapDay struct {
+	Date     string           `json:"date"`
+	Students AttendanceCounts `json:"students"`
+	// Recorded: students with at least one stored hour that day.
+	Recorded int `json:"recorded"`
+}
+
+// AttendanceRecap is GET /classes/{id}/attendance-recap.
+type AttendanceRecap struct {
+	Period      string `json:"period"` // daily, weekly, monthly
+	ClassID     int64  `json:"class_id"`
+	ClassName   string `json:"class_name"`
+	From        string `json:"from"`
+	To          string `json:"to"`
+	LessonHours int    `json:"lesson_hours"`
+	// Dates are the days of the period, in order (weekly: Monday..Sunday).
+	Dates    []string                 `json:"dates"`
+	Students []AttendanceRecapStudent `json:"students"`
+	// Summary per date of the period: unique students per status.
+	Summary []AttendanceRecapDay `json:"summary"`
+	// Totals: unique students with at least one hour of each status in the
+	// whole period, and the class's hour counts.
+	StudentsWith AttendanceCounts `json:"students_with"`
+	Hours        AttendanceCounts `json:"hours"`
+}
+
+// AttendanceCalendarDay is one date of a month calendar. For a class,
+// Students counts unique students per status and Recorded the students
+// with any stored hour; for a student, Hours counts their hours and State
+// is the day's worst status (A > T > S > I > H, "" when nothing stored).
+type AttendanceCalendarDay struct {
+	Date     string           `json:"date"`
+	State    string           `json:"state"`
+	Hours    AttendanceCounts `json:"hours"`
+	Students AttendanceCounts `json:"students"`
+	Recorded int              `json:"recorded"`
+}
+
+// AttendanceCalendar is GET /classes/{id}/attendance-calendar and
+// GET /students/{id}/attendance-calendar: one month.
+type AttendanceCalendar struct {
+	Month     string `json:"month"` // YYYY-MM
+	ClassID   int64  `json:"class_id,omitempty"`
+	ClassName string `json:"class_name,omitempty"`
+	StudentID int64  `json:"student_id,omitempty"`
+	// ClassSize: the class's active students (class calendar).
+	ClassSize int `json:"class_size,omitempty"`
+	// Days: only dates with stored attendance, in order.
+	Days []AttendanceCalendarDay `json:"days"`
+	// Prev and Next are the neighbouring months, YYYY-MM.
+	Prev string `json:"prev"`
+	Next string `json:"next"`
+}
