@@ -236,3 +236,26 @@ type AttendanceCalendar struct {
 	Prev string `json:"prev"`
 	Next string `json:"next"`
 }
+
+// AttendanceRecapClass is one class's line of the school recap.
+type AttendanceRecapClass struct {
+	ClassID   int64  `json:"class_id"`
+	ClassName string `json:"class_name"`
+	// Size: the class's active students.
+	Size         int              `json:"size"`
+	Hours        AttendanceCounts `json:"hours"`
+	StudentsWith AttendanceCounts `json:"students_with"`
+	Percentage   *float64         `json:"percentage"`
+}
+
+// AttendanceSchoolRecap is GET /attendance-recap: every class (a homeroom
+// teacher: theirs only) over a daily, weekly or monthly period.
+type AttendanceSchoolRecap struct {
+	Period       string                 `json:"period"`
+	From         string                 `json:"from"`
+	To           string                 `json:"to"`
+	Classes      []AttendanceRecapClass `json:"classes"`
+	Summary      []AttendanceRecapDay   `json:"summary"`
+	StudentsWith AttendanceCounts       `json:"students_with"`
+	Hours        AttendanceCounts       `json:"hours"`
+}
