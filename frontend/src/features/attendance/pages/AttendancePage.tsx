@@ -1,0 +1,301 @@
+import { useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useParams } from 'react-router';
+import { ActionIcon, Alert, Button, Group, Menu, Paper, Select, Stack, Text } from '@mantine/core';
+import { DatePickerInput } from '@mantine/dates';
+import { notifications } from '@mantine/notifications';
+import { IconAlertCircle, IconCalendar, IconChevronLeft, IconChevronRight, IconDeviceFloppy, IconChecks, IconListCheck } from '@tabler/icons-react';
+import { isApiError } from '@/api/errors';
+import { useSession } from '@/auth/session';
+import { EmptyState } from '@/components/EmptyState';
+import { PageHeader } from '@/components/PageHeader';
+import { PageLoader } from '@/components/PageLoader';
+import { ViewOnlyNotice } from '@/components/ViewOnly';
+import { errorMessage } from '@/components/serverErrors';
+import { useClasses } from '@/features/students/hooks';
+import { useFormatDate } from '@/lib/useFormatDate';
+import { useFormatNumber } from '@/lib/numbers';
+import { AttendanceGrid } from '../components/AttendanceGrid';
+import { LeaveGuard } from '../components/LeaveGuard';
+import { Legend } from '../components/Legend';
+import { SummaryLine } from '../components/SummaryLine';
+import { applyBulk, dirtyCount, keyOfEntryField, setCells, storedCells, summarize, toEntries, type BulkScope, type Draft } from '../grid';
+import { isISODate, shiftDay, todayISO } from '../days';
+import { useAttendanceForm, useSaveAttendance } from '../hooks';
+import { paths } from '../paths';
+import { BELUM, STATUSES, type AttendanceEntry, type AttendanceForm, type AttendanceResult, type CellStatus } from '../types';
+
+const LAST_CLASS = 'tatib.attendance.class';
+
+/** "12 jam disimpan, 3 tidak berubah, 2 pelanggaran otomatis dibuat": only the counts that are not 0. */
+function resultText(r: AttendanceResult, t: (k: string, o: { count: number; n: string }) => string, num: (n: number) => string): string {
+  const parts: [string, number][] = [
+    ['saved', r.created + r.updated],
+    ['unchanged', r.unchanged],
+    ['violationsCreated', r.violations_created],
+    ['violationsUpdated', r.violations_updated],
+    ['violationsRemoved', r.violations_removed],
+    ['violationsKept', r.violations_kept],
+    ['lettersIssued', r.letters_issued],
+  ];
+  return parts
+    .filter(([k, n]) => n > 0 || k === 'saved')
+    .map(([k, n]) => t(`result.${k}`, { count: n, n: num(n) }))
+    .join(', ');
+}
+
+/** The loaded form with its local draft; remounted per class and date so a draft never leaks. */
+function FormBody({ form, editable }: { form: AttendanceForm; editable: boolean }) {
+  const { t } = useTranslation('attendance');
+  const { t: tc } = useTranslation();
+  const num = useFormatNumber();
+  const save = useSaveAttendance(form.class_id, form.date);
+  const stored = useMemo(() => storedCells(form), [form]);
+  const [draft, setDraft] = useState<Draft>({});
+  const [saveError, setSaveError] = useState<{ message: string; details: string[]; keys: Set<string> } | null>(null);
+  const summary = useMemo(() => summarize(form, stored, draft), [form, stored, draft]);
+  const dirty = dirtyCount(draft);
+
+  const setCell = (key: string, status: CellStatus) => setDraft((d) => setCells(d, stored, [key], status));
+  const bulk = (scope: BulkScope, status: CellStatus, onlyEmpty: boolean) => setDraft((d) => applyBulk(d, stored, form, scope, status, onlyEmpty));
+
+  const submit = async () => {
+    const entries: AttendanceEntry[] = toEntries(form, draft);
+    if (entries.length === 0) return;
+    setSaveError(null);
+    try {
+      const res = await save.mutateAsync(entries);
+      setDraft({});
+      notifications.show({
+        color: 'teal',
+        title: t('result.title'),
+        message: resultText(res.results, t, num),
+        withBorder: true,
+        autoClose: 8000,
+        className: 'attendance-save-result',
+      });
+    } catch (err) {
+      const keys = new Set<string>();
+      const details: string[] = [];
+      if (isApiError(err)) {
+        for (const [field, text] of Object.entries(err.fields)) {
+          const key = keyOfEntryField(field, entries);
+          if (key) keys.add(key);
+          const e = key ? entries[Number(/\d+/.exec(field)?.[0])] : undefined;
+          const who = e ? form.students.find((s) => s.id === e.student_id)?.full_name : undefined;
+          details.push(who && e ? `${who} · ${t('grid.hour', { hour: e.lesson_hour })}: ${text}` : text);
+        }
+      }
+      setSaveError({ message: errorMessage(err, tc), details, keys });
+    }
+  };
+
+  return (
+    <Stack gap="sm">
+      <LeaveGuard dirty={dirty > 0} />
+      {!editable && (
+        <Group gap="sm">
+          <ViewOnlyNotice />
+        </Group>
+      )}
+      <SummaryLine summary={summary} total={form.students.length} />
+      {editable && form.students.length > 0 && (
+        <Group gap="xs" wrap="wrap" data-testid="bulk-bar">
+          <Button
+            size="sm"
+            variant="light"
+            leftSection={<IconChecks size={18} aria-hidden />}
+            onClick={() => bulk({ kind: 'class' }, 'H', true)}
+            data-testid="bulk-empty-present"
+          >
+            {t('bulk.emptyPresent')}
+          </Button>
+          <Menu position="bottom-start" shadow="md" withinPortal>
+            <Menu.Target>
+              <Button size="sm" variant="default" leftSection={<IconListCheck size={18} aria-hidden />} data-testid="bulk-class">
+                {t('bulk.classMenu')}
+              </Button>
+            </Menu.Target>
+            <Menu.Dropdown>
+              <Menu.Label>{t('bulk.classTitle')}</Menu.Label>
+              {STATUSES.map((s) => (
+                <Menu.Item key={s} onClick={() => bulk({ kind: 'class' }, s, false)} data-testid={`bulk-class-${s}`}>
+                  {t('bulk.allTo', { status: t(`status.${s}`), letter: s })}
+                </Menu.Item>
+              ))}
+              <Menu.Divider />
+              <Menu.Item onClick={() => bulk({ kind: 'class' }, BELUM, false)} disabled={dirty === 0} data-testid="bulk-class-belum">
+                {t('bulk.discardAll')}
+              </Menu.Item>
+            </Menu.Dropdown>
+          </Menu>
+          <Text size="xs" c="dimmed" maw={420}>
+            {t('bulk.hint')}
+          </Text>
+        </Group>
+      )}
+      {form.students.length === 0 ? (
+        <EmptyState message={t('noStudents')} testId="attendance-empty" />
+      ) : (
+        <AttendanceGrid form={form} stored={stored} draft={draft} editable={editable} errorKeys={saveError?.keys ?? new Set()} onSetCell={setCell} onBulk={bulk} />
+      )}
+      <Legend />
+      {saveError && (
+        <Alert color="red" icon={<IconAlertCircle size={18} aria-hidden />} title={t('saveFailed')} data-testid="save-error">
+          <Text size="sm">{saveError.message}</Text>
+          {saveError.details.length > 0 && (
+            <Stack gap={2} mt={4} component="ul" style={{ paddingLeft: 18, margin: 0 }}>
+              {saveError.details.slice(0, 10).map((d, i) => (
+                <Text key={i} size="sm" component="li">
+                  {d}
+                </Text>
+              ))}
+            </Stack>
+          )}
+        </Alert>
+      )}
+      {editable && (
+        <Paper
+          withBorder
+          shadow="md"
+          p="xs"
+          radius="md"
+          style={{ position: 'sticky', bottom: 8, zIndex: 5 }}
+          data-testid="save-bar"
+        >
+          <Group justify="space-between" gap="xs" wrap="nowrap">
+            <Text size="sm" fw={dirty > 0 ? 600 : 400} c={dirty > 0 ? 'orange.9' : 'dimmed'} data-testid="dirty-count" data-count={dirty}>
+              {dirty > 0 ? t('dirty', { count: dirty, n: num(dirty) }) : t('clean')}
+            </Text>
+            <Group gap="xs" wrap="nowrap">
+              {dirty > 0 && (
+                <Button variant="subtle" size="sm" onClick={() => setDraft({})} data-testid="discard">
+                  {t('discard')}
+                </Button>
+              )}
+              <Button size="sm" leftSection={<IconDeviceFloppy size={18} aria-hidden />} onClick={submit} loading={save.isPending} disabled={dirty === 0} data-testid="save">
+                {tc('actions.save')}
+              </Button>
+            </Group>
+          </Group>
+        </Paper>
+      )}
+    </Stack>
+  );
+}
+
+export default function AttendancePage() {
+  const { t } = useTranslation('attendance');
+  const { t: tc } = useTranslation();
+  const fmt = useFormatDate();
+  const navigate = useNavigate();
+  const { me, can } = useSession();
+  const params = useParams();
+  const classId = Number(params.classId) || 0;
+  const date = isISODate(params.date) ? params.date : '';
+  const today = todayISO();
+  const homeroom = me?.user.role === 'wali_kelas';
+  const classes = useClasses();
+  const list = classes.data?.data ?? [];
+  const form = useAttendanceForm(classId, date);
+
+  // /absensi alone: a homeroom teacher's own class, else the class chosen last, on today.
+  useEffect(() => {
+    if (classId && date) return;
+    if (classId && !date) {
+      navigate(paths.day(classId, today), { replace: true });
+      return;
+    }
+    if (!classes.isSuccess) return;
+    const remembered = Number(localStorage.getItem(LAST_CLASS)) || 0;
+    const pick = homeroom ? list[0]?.id : list.find((c) => c.id === remembered)?.id;
+    if (pick) navigate(paths.day(pick, today), { replace: true });
+  }, [classId, date, classes.isSuccess, homeroom]);
+
+  const go = (id: number, d: string) => {
+    if (!id) return;
+    localStorage.setItem(LAST_CLASS, String(id));
+    navigate(paths.day(id, d || today));
+  };
+
+  const editable = !!form.data?.can_edit && can('attendance.record');
+  const ownClass = homeroom ? list[0] : undefined;
+
+  return (
+    <>
+      <PageHeader title={t('title')} description={t('description')} />
+      <Stack gap="sm">
+        <Group gap="sm" align="flex-end" wrap="wrap" data-testid="attendance-toolbar">
+          {homeroom ? (
+            <Text fw={600} data-testid="own-class" style={{ alignSelf: 'center' }}>
+              {ownClass ? t('ownClass', { name: ownClass.name }) : classes.isSuccess ? t('noOwnClass') : ''}
+            </Text>
+          ) : (
+            <Select
+              label={t('class')}
+              placeholder={t('pickClass')}
+              searchable
+              data={list.map((c) => ({ value: String(c.id), label: c.name }))}
+              value={classId ? String(classId) : null}
+              onChange={(v) => go(Number(v), date)}
+              nothingFoundMessage={t('noClassFound')}
+              w={{ base: '100%', xs: 220 }}
+              data-testid="class-picker"
+            />
+          )}
+          <Group gap={4} wrap="nowrap" align="flex-end">
+            <ActionIcon
+              variant="default"
+              size={40}
+              aria-label={t('prevDay')}
+              onClick={() => go(classId, shiftDay(date || today, -1))}
+              disabled={!classId}
+              data-testid="prev-day"
+            >
+              <IconChevronLeft size={20} aria-hidden />
+            </ActionIcon>
+            <DatePickerInput
+              label={t('date')}
+              value={date || today}
+              onChange={(v) => v && go(classId, String(v).slice(0, 10))}
+              maxDate={today}
+              valueFormat="ddd, D MMM YYYY"
+              leftSection={<IconCalendar size={16} aria-hidden />}
+              w={190}
+              disabled={!classId}
+              data-testid="date-picker"
+            />
+            <ActionIcon
+              variant="default"
+              size={40}
+              aria-label={t('nextDay')}
+              onClick={() => go(classId, shiftDay(date, 1))}
+              disabled={!classId || !date || date >= today}
+              data-testid="next-day"
+            >
+              <IconChevronRight size={20} aria-hidden />
+            </ActionIcon>
+            {date && date !== today && (
+              <Button variant="subtle" size="sm" onClick={() => go(classId, today)} data-testid="to-today">
+                {t('today')}
+              </Button>
+            )}
+          </Group>
+        </Group>
+        {date && (
+          <Text size="sm" c="dimmed" data-testid="form-date" data-date={date}>
+            {form.data ? t('formOf', { name: form.data.class_name, date: fmt(date, 'weekdayDate') }) : fmt(date, 'weekdayDate')}
+          </Text>
+        )}
+        {!classId && classes.isSuccess && !homeroom && <EmptyState message={t('pickClassFirst')} testId="pick-class-first" />}
+        {classId > 0 && form.isPending && <PageLoader />}
+        {form.isError && (
+          <Alert color="red" icon={<IconAlertCircle size={18} aria-hidden />} data-testid="form-error">
+            {errorMessage(form.error, tc)}
+          </Alert>
+        )}
+        {form.data && <FormBody key={`${form.data.class_id}/${form.data.date}`} form={form.data} editable={editable} />}
+      </Stack>
+    </>
+  );
+}
