@@ -14,6 +14,7 @@ import (
 
 	"github.com/tatib/tatib/server/internal/app"
 	"github.com/tatib/tatib/server/internal/apperr"
+	"github.com/tatib/tatib/server/internal/attendancerecap"
 	"github.com/tatib/tatib/server/internal/config"
 	"github.com/tatib/tatib/server/internal/handling"
 	"github.com/tatib/tatib/server/internal/httpx"
@@ -99,6 +100,7 @@ func mount(r *httpx.Router, d Deps) {
 	violationlist.Mount(r, d)
 	handling.Mount(r, d)
 	letter.Mount(r, d)
+	attendancerecap.Mount(r, d)
 }
 
 // allowed lists the methods the route of r's path serves, for Allow.

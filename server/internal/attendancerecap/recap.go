@@ -1,0 +1,221 @@
+// Package attendancerecap serves the attendance recaps (per class: daily,
+// weekly, monthly; the whole school), the weekly xlsx export and the month
+// calendars of a class and of a student. Everything but the daily grid
+// reads attendance_days, the per student-day hour counts the core keeps in
+// step with attendance, so a month of the whole school is about 33,000
+// rows however many lesson hours a day has. See docs/attendance.md.
+package attendancerecap
+
+import (
+	"math"
+	"net/url"
+	"regexp"
+	"strconv"
+	"time"
+
+	"github.com/tatib/tatib/server/internal/apperr"
+	"github.com/tatib/tatib/shared/api"
+)
+
+// Periods of a recap.
+const (
+	Daily   = "daily"
+	Weekly  = "weekly"
+	Monthly = "monthly"
+)
+
+// Calendar day states of a class: every active student of the class has at
+// least one stored hour that day, or only some have.
+const (
+	StateComplete = "complete"
+	StatePartial  = "partial"
+)
+
+// Years a date or month may name: wide enough for any school, narrow
+// enough that a typo is answered instead of scanned.
+const (
+	minYear = 2000
+	maxYear = 2100
+)
+
+var jakarta = mustLoad("Asia/Jakarta")
+
+func mustLoad(name string) *time.Location {
+	l, err := time.LoadLocation(name)
+	if err != nil {
+		panic(err)
+	}
+	return l
+}
+
+var (
+	dateRE  = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+	monthRE = regexp.MustCompile(`^\d{4}-\d{2}$`)
+)
+
+// Period is a validated recap period: its kind and its days, From..To
+// inclusive, as UTC midnights (calendar days, no clock).
+type Period struct {
+	Kind     string
+	From, To time.Time
+}
+
+// Dates lists the period's days as YYYY-MM-DD.
+func (p Period) Dates() []string {
+	var out []string
+	for d := p.From; !d.After(p.To); d = d.AddDate(0, 0, 1) {
+		out = append(out, d.Format(time.DateOnly))
+	}
+	return out
+}
+
+// today is the Asia/Jakarta calendar day of now, as a UTC midnight.
+func today(now time.Time) time.Time {
+	y, m, d := now.In(jakarta).Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+}
+
+// parseDate reads a YYYY-MM-DD query value into f under field; "" is
+// Jakarta's today.
+func parseDate(f apperr.Fields, field, v string, now time.Time) time.Time {
+	if v == "" {
+		return today(now)
+	}
+	d, err := time.Parse(time.DateOnly, v)
+	if !dateRE.MatchString(v) || err != nil {
+		f.Add(field, "attendancerecap.date")
+		return today(now)
+	}
+	if d.Year() < minYear || d.Year() > maxYear {
+		f.Add(field, "attendancerecap.year", "min", strconv.Itoa(minYear), "max", strconv.Itoa(maxYear))
+	}
+	return d
+}
+
+// ParsePeriod reads period (daily, weekly, monthly; default daily) and date
+// (YYYY-MM-DD; default Jakarta's today). Weekly is the Monday..Sunday week
+// of the date; monthly its calendar month.
+func ParsePeriod(q url.Values, now time.Time) (Period, error) {
+	f := apperr.Fields{}
+	kind := q.Get("period")
+	if kind == "" {
+		kind = Daily
+	}
+	if kind != Daily && kind != Weekly && kind != Monthly {
+		f.Add("period", "attendancerecap.period")
+	}
+	d := parseDate(f, "date", q.Get("date"), now)
+	if err := f.Err(); err != nil {
+		return Period{}, err
+	}
+	return periodOf(kind, d), nil
+}
+
+// periodOf is the period of kind containing d.
+func periodOf(kind string, d time.Time) Period {
+	switch kind {
+	case Weekly:
+		from := Monday(d)
+		return Period{Kind: kind, From: from, To: from.AddDate(0, 0, 6)}
+	case Monthly:
+		from := time.Date(d.Year(), d.Month(), 1, 0, 0, 0, 0, time.UTC)
+		return Period{Kind: kind, From: from, To: from.AddDate(0, 1, -1)}
+	default:
+		return Period{Kind: Daily, From: d, To: d}
+	}
+}
+
+// Monday is the Monday of d's week (a Sunday belongs to the week that
+// started six days before it).
+func Monday(d time.Time) time.Time {
+	back := (int(d.Weekday()) + 6) % 7
+	return d.AddDate(0, 0, -back)
+}
+
+// ParseMonth reads month (YYYY-MM, years 2000..2100; default Jakarta's
+// current month) and returns its first day.
+func ParseMonth(q url.Values, now time.Time) (time.Time, error) {
+	v := q.Get("month")
+	if v == "" {
+		t := today(now)
+		return time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, time.UTC), nil
+	}
+	m, err := time.Parse("2006-01", v)
+	if !monthRE.MatchString(v) || err != nil {
+		return time.Time{}, apperr.New(apperr.Invalid, "form.invalid").WithField("month", "attendancerecap.month")
+	}
+	if m.Year() < minYear || m.Year() > maxYear {
+		return time.Time{}, apperr.New(apperr.Invalid, "form.invalid").WithField("month", "attendancerecap.year", "min", strconv.Itoa(minYear), "max", strconv.Itoa(maxYear))
+	}
+	return m, nil
+}
+
+// dayCounts is one student-day row of attendance_days.
+type dayCounts struct {
+	StudentID int64     `db:"student_id"`
+	Date      time.Time `db:"date"`
+	H         int       `db:"h"`
+	S         int       `db:"s"`
+	I         int       `db:"i"`
+	A         int       `db:"a"`
+	T         int       `db:"t"`
+}
+
+func (d dayCounts) counts() api.AttendanceCounts {
+	return api.AttendanceCounts{H: d.H, S: d.S, I: d.I, A: d.A, T: d.T}
+}
+
+// add adds b's hours to a.
+func add(a *api.AttendanceCounts, b api.AttendanceCounts) {
+	a.H += b.H
+	a.S += b.S
+	a.I += b.I
+	a.A += b.A
+	a.T += b.T
+}
+
+// anyOf counts 1 under each status b has at least one hour of: unique
+// students, not entries.
+func anyOf(b api.AttendanceCounts) api.AttendanceCounts {
+	one := func(n int) int {
+		if n > 0 {
+			return 1
+		}
+		return 0
+	}
+	return api.AttendanceCounts{H: one(b.H), S: one(b.S), I: one(b.I), A: one(b.A), T: one(b.T)}
+}
+
+func total(c api.AttendanceCounts) int { return c.H + c.S + c.I + c.A + c.T }
+
+// Percentage is present hours (H + T) of stored hours, 0..100 with one
+// decimal (half away from zero); nil when nothing is stored.
+func Percentage(c api.AttendanceCounts) *float64 {
+	n := total(c)
+	if n == 0 {
+		return nil
+	}
+	p := math.Round(float64(c.H+c.T)*1000/float64(n)) / 10
+	return &p
+}
+
+// Worst is a student's day state: the worst status with an hour, A > T >
+// S > I > H; "" when nothing is stored.
+func Worst(c api.AttendanceCounts) string {
+	switch {
+	case c.A > 0:
+		return api.AttendanceAlpha
+	case c.T > 0:
+		return api.AttendanceLate
+	case c.S > 0:
+		return api.AttendanceSick
+	case c.I > 0:
+		return api.AttendanceExcused
+	case c.H > 0:
+		return api.AttendancePresent
+	}
+	return ""
+}
+
+// monthString is m's YYYY-MM.
+func monthString(m time.Time) string { return m.Format("2006-01") }

@@ -1,0 +1,461 @@
+package attendancerecap
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/tatib/tatib/server/internal/pg"
+	"github.com/tatib/tatib/server/internal/school"
+	"github.com/tatib/tatib/shared/api"
+)
+
+// Scope is who reads: HomeroomID is the homeroom teacher's user id (their
+// class only) or 0 for every class. Built from auth.HomeroomID.
+type Scope struct {
+	HomeroomID int64
+}
+
+// Store reads the recaps and calendars.
+type Store struct {
+	db *sqlx.DB
+}
+
+// NewStore returns a Store.
+func NewStore(db *sqlx.DB) *Store { return &Store{db: db} }
+
+// readTx runs fn in a read-only repeatable-read transaction, so a recap's
+// students, hours and counts come from one snapshot.
+func (s *Store) readTx(ctx context.Context, fn func(tx *sqlx.Tx) error) error {
+	tx, err := s.db.BeginTxx(ctx, &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true})
+	if err != nil {
+		return fmt.Errorf("attendancerecap: begin: %w", err)
+	}
+	defer tx.Rollback()
+	if err := fn(tx); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// class is a class the caller may see.
+type class struct {
+	ID   int64  `db:"id"`
+	Name string `db:"name"`
+}
+
+// class reads class id within sc: NotFound for a class that does not exist
+// or is not the homeroom teacher's.
+func (s *Store) class(ctx context.Context, q sqlx.QueryerContext, sc Scope, id int64) (class, error) {
+	const qs = `SELECT id, name FROM classes WHERE id = $1 AND ($2::bigint = 0 OR homeroom_teacher_id = $2)`
+	var c class
+	if err := sqlx.GetContext(ctx, q, &c, qs, id, sc.HomeroomID); err != nil {
+		return class{}, pg.Error(err, "entity.class")
+	}
+	return c, nil
+}
+
+// members are the class's active students by name: a recap shows the class
+// as it is now (a student who moved shows under the new class).
+func members(ctx context.Context, q sqlx.QueryerContext, classID int64) ([]api.AttendanceRecapStudent, error) {
+	const qs = `SELECT id, nisn, nis, full_name FROM students WHERE class_id = $1 AND active ORDER BY full_name, id`
+	rows, err := q.QueryxContext(ctx, qs, classID)
+	if err != nil {
+		return nil, fmt.Errorf("attendancerecap: members: %w", err)
+	}
+	defer rows.Close()
+	out := []api.AttendanceRecapStudent{}
+	for rows.Next() {
+		var st api.AttendanceRecapStudent
+		if err := rows.Scan(&st.ID, &st.NISN, &st.NIS, &st.FullName); err != nil {
+			return nil, fmt.Errorf("attendancerecap: members: %w", err)
+		}
+		out = append(out, st)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("attendancerecap: members: %w", err)
+	}
+	return out, nil
+}
+
+// classDays reads the per-day counts of the class's active students from..to.
+func classDays(ctx context.Context, q sqlx.QueryerContext, classID int64, from, to time.Time) ([]dayCounts, error) {
+	const qs = `SELECT d.student_id, d.date, d.h, d.s, d.i, d.a, d.t
+		FROM students s JOIN attendance_days d ON d.student_id = s.id AND d.date BETWEEN $2 AND $3
+		WHERE s.class_id = $1 AND s.active`
+	var out []dayCounts
+	if err := sqlx.SelectContext(ctx, q, &out, qs, classID, from, to); err != nil {
+		return nil, fmt.Errorf("attendancerecap: days: %w", err)
+	}
+	return out, nil
+}
+
+// lessonHours is N of the school profile.
+func lessonHours(ctx context.Context, q sqlx.QueryerContext) (int, error) {
+	p, err := school.LoadProfile(ctx, q)
+	if err != nil {
+		return 0, fmt.Errorf("attendancerecap: profile: %w", err)
+	}
+	return p.LessonHoursPerDay, nil
+}
+
+// ClassRecap is the recap of class id over p.
+func (s *Store) ClassRecap(ctx context.Context, sc Scope, id int64, p Period) (api.AttendanceRecap, error) {
+	var out api.AttendanceRecap
+	err := s.readTx(ctx, func(tx *sqlx.Tx) error {
+		var err error
+		out, err = s.classRecap(ctx, tx, sc, id, p)
+		return err
+	})
+	return out, err
+}
+
+func (s *Store) classRecap(ctx context.Context, tx *sqlx.Tx, sc Scope, id int64, p Period) (api.AttendanceRecap, error) {
+	c, err := s.class(ctx, tx, sc, id)
+	if err != nil {
+		return api.AttendanceRecap{}, err
+	}
+	n, err := lessonHours(ctx, tx)
+	if err != nil {
+		return api.AttendanceRecap{}, err
+	}
+	students, err := members(ctx, tx, c.ID)
+	if err != nil {
+		return api.AttendanceRecap{}, err
+	}
+	days, err := classDays(ctx, tx, c.ID, p.From, p.To)
+	if err != nil {
+		return api.AttendanceRecap{}, err
+	}
+	out := api.AttendanceRecap{Period: p.Kind, ClassID: c.ID, ClassName: c.Name, From: p.From.Format(time.DateOnly),
+		To: p.To.Format(time.DateOnly), LessonHours: n, Dates: p.Dates(), Students: students}
+
+	if p.Kind == Daily {
+		hours, maxHour, err := dayHours(ctx, tx, c.ID, p.From)
+		if err != nil {
+			return api.AttendanceRecap{}, err
+		}
+		// An hour stored past today's N (N lowered later) still shows.
+		out.LessonHours = max(n, maxHour)
+		for i := range out.Students {
+			row := make([]string, out.LessonHours)
+			for h, st := range hours[out.Students[i].ID] {
+				row[h-1] = st
+			}
+			out.Students[i].Hours = row
+		}
+	}
+	fill(&out, days)
+	return out, nil
+}
+
+// dayHours reads the stored status of each hour of the class's active
+// students on date: student -> hour -> status, and the highest hour.
+func dayHours(ctx context.Context, q sqlx.QueryerContext, classID int64, date time.Time) (map[int64]map[int]string, int, error) {
+	const qs = `SELECT a.student_id, a.lesson_hour, a.status
+		FROM students s JOIN attendance a ON a.student_id = s.id AND a.date = $2
+		WHERE s.class_id = $1 AND s.active`
+	rows, err := q.QueryxContext(ctx, qs, classID, date)
+	if err != nil {
+		return nil, 0, fmt.Errorf("attendancerecap: hours: %w", err)
+	}
+	defer rows.Close()
+	out := map[int64]map[int]string{}
+	top := 0
+	for rows.Next() {
+		var id int64
+		var h int
+		var st string
+		if err := rows.Scan(&id, &h, &st); err != nil {
+			return nil, 0, fmt.Errorf("attendancerecap: hours: %w", err)
+		}
+		if out[id] == nil {
+			out[id] = map[int]string{}
+		}
+		out[id][h] = st
+		top = max(top, h)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, fmt.Errorf("attendancerecap: hours: %w", err)
+	}
+	return out, top, nil
+}
+
+// fill computes a recap's per-student counts, per-day summary and totals
+// from its student-day rows. Statistics count unique students.
+func fill(out *api.AttendanceRecap, days []dayCounts) {
+	index := map[string]int{}
+	for i, d := range out.Dates {
+		index[d] = i
+	}
+	students := map[int64]int{}
+	for i, st := range out.Students {
+		students[st.ID] = i
+		if out.Period == Weekly {
+			out.Students[i].Days = make([]api.AttendanceCounts, len(out.Dates))
+		}
+	}
+	out.Summary = make([]api.AttendanceRecapDay, len(out.Dates))
+	for i, d := range out.Dates {
+		out.Summary[i].Date = d
+	}
+	with := make([]api.AttendanceCounts, len(out.Students))
+	for _, d := range days {
+		si, ok := students[d.StudentID]
+		di, ok2 := index[d.Date.Format(time.DateOnly)]
+		if !ok || !ok2 {
+			continue
+		}
+		c := d.counts()
+		if total(c) == 0 {
+			continue
+		}
+		st := &out.Students[si]
+		add(&st.Counts, c)
+		st.DaysRecorded++
+		if st.Days != nil {
+			st.Days[di] = c
+		}
+		add(&out.Summary[di].Students, anyOf(c))
+		out.Summary[di].Recorded++
+		add(&with[si], anyOf(c))
+	}
+	for i := range out.Students {
+		st := &out.Students[i]
+		st.Percentage = Percentage(st.Counts)
+		add(&out.Hours, st.Counts)
+		add(&out.StudentsWith, anyOf(with[i]))
+	}
+}
+
+// schoolClassesSQL lists the classes within scope with their active
+// students.
+const schoolClassesSQL = `SELECT c.id, c.name,
+		(SELECT count(*) FROM students s WHERE s.class_id = c.id AND s.active)
+	FROM classes c WHERE ($1::bigint = 0 OR c.homeroom_teacher_id = $1)
+	ORDER BY c.grade, c.name, c.id`
+
+// schoolPerClassSQL sums each class's hours over the period and counts its
+// unique students per status: per student first, then per class. It reads
+// attendance_days by its date index only (a month is about 33,000 rows for
+// 1,500 students).
+const schoolPerClassSQL = `WITH per_student AS (
+		SELECT s.class_id, sum(d.h) AS h, sum(d.s) AS s, sum(d.i) AS i, sum(d.a) AS a, sum(d.t) AS t
+		FROM attendance_days d
+		JOIN students s ON s.id = d.student_id AND s.active
+		JOIN classes c ON c.id = s.class_id
+		WHERE d.date BETWEEN $1 AND $2 AND ($3::bigint = 0 OR c.homeroom_teacher_id = $3)
+		GROUP BY s.class_id, d.student_id)
+	SELECT class_id, sum(h), sum(s), sum(i), sum(a), sum(t),
+		count(*) FILTER (WHERE h > 0), count(*) FILTER (WHERE s > 0), count(*) FILTER (WHERE i > 0),
+		count(*) FILTER (WHERE a > 0), count(*) FILTER (WHERE t > 0)
+	FROM per_student GROUP BY class_id`
+
+// schoolPerDaySQL counts each day's unique students per status (a
+// student-day is one row, so a filtered count is a count of students).
+const schoolPerDaySQL = `SELECT d.date,
+		count(*) FILTER (WHERE d.h > 0), count(*) FILTER (WHERE d.s > 0), count(*) FILTER (WHERE d.i > 0),
+		count(*) FILTER (WHERE d.a > 0), count(*) FILTER (WHERE d.t > 0), count(*)
+	FROM attendance_days d
+	JOIN students s ON s.id = d.student_id AND s.active
+	JOIN classes c ON c.id = s.class_id
+	WHERE d.date BETWEEN $1 AND $2 AND ($3::bigint = 0 OR c.homeroom_teacher_id = $3)
+		AND (d.h + d.s + d.i + d.a + d.t) > 0
+	GROUP BY d.date`
+
+// SchoolRecap is every class's line over p (a homeroom teacher: theirs).
+func (s *Store) SchoolRecap(ctx context.Context, sc Scope, p Period) (api.AttendanceSchoolRecap, error) {
+	out := api.AttendanceSchoolRecap{Period: p.Kind, From: p.From.Format(time.DateOnly), To: p.To.Format(time.DateOnly),
+		Classes: []api.AttendanceRecapClass{}}
+	err := s.readTx(ctx, func(tx *sqlx.Tx) error {
+		rows, err := tx.QueryContext(ctx, schoolClassesSQL, sc.HomeroomID)
+		if err != nil {
+			return fmt.Errorf("attendancerecap: school classes: %w", err)
+		}
+		index := map[int64]int{}
+		for rows.Next() {
+			var c api.AttendanceRecapClass
+			if err := rows.Scan(&c.ClassID, &c.ClassName, &c.Size); err != nil {
+				rows.Close()
+				return fmt.Errorf("attendancerecap: school classes: %w", err)
+			}
+			index[c.ClassID] = len(out.Classes)
+			out.Classes = append(out.Classes, c)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("attendancerecap: school classes: %w", err)
+		}
+
+		rows, err = tx.QueryContext(ctx, schoolPerClassSQL, p.From, p.To, sc.HomeroomID)
+		if err != nil {
+			return fmt.Errorf("attendancerecap: school per class: %w", err)
+		}
+		for rows.Next() {
+			var id int64
+			var h, w api.AttendanceCounts
+			if err := rows.Scan(&id, &h.H, &h.S, &h.I, &h.A, &h.T, &w.H, &w.S, &w.I, &w.A, &w.T); err != nil {
+				rows.Close()
+				return fmt.Errorf("attendancerecap: school per class: %w", err)
+			}
+			i, ok := index[id]
+			if !ok {
+				continue
+			}
+			out.Classes[i].Hours, out.Classes[i].StudentsWith = h, w
+			add(&out.Hours, h)
+			add(&out.StudentsWith, w)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("attendancerecap: school per class: %w", err)
+		}
+		for i := range out.Classes {
+			out.Classes[i].Percentage = Percentage(out.Classes[i].Hours)
+		}
+
+		dates := p.Dates()
+		di := map[string]int{}
+		out.Summary = make([]api.AttendanceRecapDay, len(dates))
+		for i, d := range dates {
+			out.Summary[i].Date = d
+			di[d] = i
+		}
+		rows, err = tx.QueryContext(ctx, schoolPerDaySQL, p.From, p.To, sc.HomeroomID)
+		if err != nil {
+			return fmt.Errorf("attendancerecap: school per day: %w", err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var d time.Time
+			var day api.AttendanceRecapDay
+			if err := rows.Scan(&d, &day.Students.H, &day.Students.S, &day.Students.I, &day.Students.A, &day.Students.T, &day.Recorded); err != nil {
+				return fmt.Errorf("attendancerecap: school per day: %w", err)
+			}
+			if i, ok := di[d.Format(time.DateOnly)]; ok {
+				day.Date = out.Summary[i].Date
+				out.Summary[i] = day
+			}
+		}
+		return rows.Err()
+	})
+	return out, err
+}
+
+// ClassCalendar is class id's month starting at month.
+func (s *Store) ClassCalendar(ctx context.Context, sc Scope, id int64, month time.Time) (api.AttendanceCalendar, error) {
+	out := calendar(month)
+	err := s.readTx(ctx, func(tx *sqlx.Tx) error {
+		c, err := s.class(ctx, tx, sc, id)
+		if err != nil {
+			return err
+		}
+		out.ClassID, out.ClassName = c.ID, c.Name
+		if err := tx.GetContext(ctx, &out.ClassSize, `SELECT count(*) FROM students WHERE class_id = $1 AND active`, c.ID); err != nil {
+			return fmt.Errorf("attendancerecap: class size: %w", err)
+		}
+		const qs = `SELECT d.date, sum(d.h), sum(d.s), sum(d.i), sum(d.a), sum(d.t),
+				count(*) FILTER (WHERE d.h > 0), count(*) FILTER (WHERE d.s > 0), count(*) FILTER (WHERE d.i > 0),
+				count(*) FILTER (WHERE d.a > 0), count(*) FILTER (WHERE d.t > 0), count(*)
+			FROM students s JOIN attendance_days d ON d.student_id = s.id AND d.date BETWEEN $2 AND $3
+			WHERE s.class_id = $1 AND s.active AND (d.h + d.s + d.i + d.a + d.t) > 0
+			GROUP BY d.date ORDER BY d.date`
+		rows, err := tx.QueryContext(ctx, qs, c.ID, month, month.AddDate(0, 1, -1))
+		if err != nil {
+			return fmt.Errorf("attendancerecap: class calendar: %w", err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var d time.Time
+			var day api.AttendanceCalendarDay
+			h, w := &day.Hours, &day.Students
+			if err := rows.Scan(&d, &h.H, &h.S, &h.I, &h.A, &h.T, &w.H, &w.S, &w.I, &w.A, &w.T, &day.Recorded); err != nil {
+				return fmt.Errorf("attendancerecap: class calendar: %w", err)
+			}
+			day.Date = d.Format(time.DateOnly)
+			day.State = StatePartial
+			if day.Recorded >= out.ClassSize {
+				day.State = StateComplete
+			}
+			out.Days = append(out.Days, day)
+		}
+		return rows.Err()
+	})
+	return out, err
+}
+
+// StudentCalendar is student id's month starting at month. A homeroom
+// teacher sees the students now in their class only: anyone else is
+// NotFound.
+func (s *Store) StudentCalendar(ctx context.Context, sc Scope, id int64, month time.Time) (api.AttendanceCalendar, error) {
+	out := calendar(month)
+	out.StudentID = id
+	err := s.readTx(ctx, func(tx *sqlx.Tx) error {
+		const visible = `SELECT s.id FROM students s LEFT JOIN classes c ON c.id = s.class_id
+			WHERE s.id = $1 AND ($2::bigint = 0 OR c.homeroom_teacher_id = $2)`
+		var found int64
+		if err := tx.GetContext(ctx, &found, visible, id, sc.HomeroomID); err != nil {
+			return pg.Error(err, "entity.student")
+		}
+		const qs = `SELECT student_id, date, h, s, i, a, t FROM attendance_days
+			WHERE student_id = $1 AND date BETWEEN $2 AND $3 ORDER BY date`
+		var days []dayCounts
+		if err := tx.SelectContext(ctx, &days, qs, id, month, month.AddDate(0, 1, -1)); err != nil {
+			return fmt.Errorf("attendancerecap: student calendar: %w", err)
+		}
+		for _, d := range days {
+			c := d.counts()
+			if total(c) == 0 {
+				continue
+			}
+			out.Days = append(out.Days, api.AttendanceCalendarDay{Date: d.Date.Format(time.DateOnly), State: Worst(c),
+				Hours: c, Students: anyOf(c), Recorded: 1})
+		}
+		return nil
+	})
+	return out, err
+}
+
+// calendar is an empty month with its neighbours.
+func calendar(month time.Time) api.AttendanceCalendar {
+	return api.AttendanceCalendar{Month: monthString(month), Days: []api.AttendanceCalendarDay{},
+		Prev: monthString(month.AddDate(0, -1, 0)), Next: monthString(month.AddDate(0, 1, 0))}
+}
+
+// visibleClasses returns the ids asked for (all the caller may see when
+// none), in school order; NotFound for one the caller may not see.
+func (s *Store) visibleClasses(ctx context.Context, q sqlx.QueryerContext, sc Scope, ids []int64) ([]class, error) {
+	var all []struct {
+		class
+		Grade int `db:"grade"`
+	}
+	const qs = `SELECT id, name, grade FROM classes WHERE ($1::bigint = 0 OR homeroom_teacher_id = $1) ORDER BY grade, name, id`
+	if err := sqlx.SelectContext(ctx, q, &all, qs, sc.HomeroomID); err != nil {
+		return nil, fmt.Errorf("attendancerecap: classes: %w", err)
+	}
+	if len(ids) == 0 {
+		out := make([]class, len(all))
+		for i, c := range all {
+			out[i] = c.class
+		}
+		return out, nil
+	}
+	want := map[int64]bool{}
+	for _, id := range ids {
+		want[id] = true
+	}
+	var out []class
+	for _, c := range all {
+		if want[c.ID] {
+			out = append(out, c.class)
+			delete(want, c.ID)
+		}
+	}
+	if len(want) > 0 {
+		return nil, pg.Error(sql.ErrNoRows, "entity.class")
+	}
+	return out, nil
+}
