@@ -14,6 +14,7 @@ import (
 
 	"github.com/tatib/tatib/server/internal/app"
 	"github.com/tatib/tatib/server/internal/apperr"
+	"github.com/tatib/tatib/server/internal/attendance"
 	"github.com/tatib/tatib/server/internal/attendancerecap"
 	"github.com/tatib/tatib/server/internal/config"
 	"github.com/tatib/tatib/server/internal/handling"
@@ -100,6 +101,7 @@ func mount(r *httpx.Router, d Deps) {
 	violationlist.Mount(r, d)
 	handling.Mount(r, d)
 	letter.Mount(r, d)
+	attendance.Mount(r, d)
 	attendancerecap.Mount(r, d)
 }
 

@@ -1,13 +1,38 @@
 package attendance
 
 import (
+	"cmp"
 	"context"
-	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"time"
 
 	"github.com/jmoiron/sqlx"
+	"github.com/lib/pq"
 
+	"github.com/tatib/tatib/server/internal/apperr"
+	"github.com/tatib/tatib/server/internal/audit"
+	"github.com/tatib/tatib/server/internal/locale"
+	"github.com/tatib/tatib/server/internal/school"
+	"github.com/tatib/tatib/server/internal/violation"
+	"github.com/tatib/tatib/server/internal/violationtype"
 	"github.com/tatib/tatib/shared/api"
 )
+
+// key is one stored cell's identity.
+type key struct {
+	student int64
+	date    string
+	hour    int
+}
+
+// pair is one student's day.
+type pair struct {
+	student int64
+	date    string
+}
 
 // ApplyTx stores entries through tx (the caller commits), set-based (a
 // fixed number of statements, never one per entry): it takes the touched
@@ -19,6 +44,487 @@ import (
 // audit and the audit log, issues the warning letters reached and
 // withdraws the drafts no longer reached. Entries with status "belum" are
 // counted Skipped and ignored.
+//
+// The journal's notes replace the stored ones (an empty note clears it);
+// the form sends none, so a form save keeps the notes the journal sent.
 func ApplyTx(ctx context.Context, tx *sqlx.Tx, entries []Entry, o Origin) (api.AttendanceResult, error) {
-	return api.AttendanceResult{}, errors.New("attendance: ApplyTx: not implemented yet")
+	var res api.AttendanceResult
+	cells, err := dedup(entries, &res)
+	if err != nil || len(cells) == 0 {
+		return res, err
+	}
+	n := len(cells)
+	sids, dates, hours := make([]int64, n), make([]string, n), make([]int64, n)
+	statuses, notes := make([]string, n), make([]string, n)
+	var students []int64
+	for i, c := range cells {
+		sids[i], dates[i], hours[i], statuses[i], notes[i] = c.StudentID, c.Date, int64(c.LessonHour), c.Status, c.Notes
+		if i == 0 || c.StudentID != cells[i-1].StudentID {
+			students = append(students, c.StudentID)
+		}
+	}
+
+	// The lock every change to a student's points takes, in id order so
+	// overlapping batches queue instead of deadlocking.
+	var locked int
+	if err := tx.GetContext(ctx, &locked, `SELECT count(*) FROM (SELECT s.id FROM students s
+		WHERE s.id = ANY($1::bigint[]) ORDER BY s.id FOR UPDATE OF s) l`, pq.Array(students)); err != nil {
+		return res, fmt.Errorf("attendance: lock students: %w", err)
+	}
+	if locked != len(students) {
+		return res, apperr.New(apperr.Invalid, "attendance.invalid").WithField("entries", "attendance.student.not_found")
+	}
+
+	var updatedBy *int64
+	if !o.Journal && o.UserID != 0 {
+		updatedBy = &o.UserID
+	}
+	const upsert = `WITH up AS (
+		INSERT INTO attendance AS a (student_id, date, lesson_hour, status, from_journal, updated_by, notes)
+		SELECT u.student_id, u.date, u.lesson_hour, u.status, $6, $7, NULLIF(u.notes, '')
+		FROM unnest($1::bigint[], $2::date[], $3::smallint[], $4::text[], $5::text[]) AS u(student_id, date, lesson_hour, status, notes)
+		ON CONFLICT (student_id, date, lesson_hour) DO UPDATE
+		SET status = EXCLUDED.status, notes = CASE WHEN $6 THEN EXCLUDED.notes ELSE a.notes END,
+		    from_journal = EXCLUDED.from_journal, updated_by = EXCLUDED.updated_by, updated_at = now()
+		WHERE a.status <> EXCLUDED.status OR ($6 AND a.notes IS DISTINCT FROM EXCLUDED.notes)
+		RETURNING a.student_id, a.date, (a.xmax = 0) AS inserted),
+	p AS (SELECT DISTINCT student_id, date FROM up)
+	SELECT (SELECT count(*) FROM up WHERE inserted) AS created, (SELECT count(*) FROM up WHERE NOT inserted) AS updated,
+	    (SELECT COALESCE(array_agg(student_id ORDER BY student_id, date), '{}') FROM p) AS students,
+	    (SELECT COALESCE(array_agg(to_char(date, 'YYYY-MM-DD') ORDER BY student_id, date), '{}') FROM p) AS dates`
+	var changedStudents pq.Int64Array
+	var changedDates pq.StringArray
+	if err := tx.QueryRowxContext(ctx, upsert, pq.Array(sids), pq.Array(dates), pq.Array(hours), pq.Array(statuses),
+		pq.Array(notes), o.Journal, updatedBy).Scan(&res.Created, &res.Updated, &changedStudents, &changedDates); err != nil {
+		return res, fmt.Errorf("attendance: upsert: %w", err)
+	}
+	res.Unchanged = n - res.Created - res.Updated
+
+	var auto autoResult
+	if len(changedStudents) > 0 {
+		days, err := recomputeDays(ctx, tx, changedStudents, changedDates)
+		if err != nil {
+			return res, err
+		}
+		if auto, err = recomputeAuto(ctx, tx, days, o); err != nil {
+			return res, err
+		}
+		res.ViolationsCreated, res.ViolationsUpdated = len(auto.created), len(auto.updated)
+		res.ViolationsRemoved, res.ViolationsKept = len(auto.removed), len(auto.kept)
+		res.LettersIssued = len(auto.letters.Issued)
+	}
+
+	action := "attendance.record"
+	if o.Journal {
+		action = "attendance.sync"
+	}
+	first, last := dates[0], dates[0]
+	for _, d := range dates {
+		first, last = min(first, d), max(last, d)
+	}
+	if err := audit.Record(ctx, tx, o.Actor, action, "attendance", first, map[string]any{
+		"entries": len(entries), "stored": n, "students": len(students), "from": first, "to": last,
+		"created": res.Created, "updated": res.Updated, "unchanged": res.Unchanged, "skipped": res.Skipped,
+		"violations_created": auto.created, "violations_updated": auto.updated, "violations_removed": auto.removed,
+		"violations_kept": auto.kept, "letters_issued": auto.letters.Issued, "letters_withdrawn": auto.letters.Withdrawn,
+	}); err != nil {
+		return res, err
+	}
+	return res, nil
+}
+
+// dedup normalises the statuses, counts and drops belum, keeps the last
+// entry of each key and sorts by student, date and hour (the order rows
+// are written in, so concurrent batches meet rows in the same order).
+func dedup(entries []Entry, res *api.AttendanceResult) ([]Entry, error) {
+	at := make(map[key]int, len(entries))
+	out := make([]Entry, 0, len(entries))
+	f := apperr.Fields{}
+	for i, e := range entries {
+		code, ok := ParseStatus(e.Status)
+		switch {
+		case !ok:
+			f.Add("entries["+strconv.Itoa(i)+"].status", "attendance.status.unknown")
+			continue
+		case code == api.AttendanceNone:
+			res.Skipped++
+			continue
+		}
+		e.Status = code
+		k := key{e.StudentID, e.Date, e.LessonHour}
+		if j, seen := at[k]; seen {
+			out[j] = e
+			continue
+		}
+		at[k] = len(out)
+		out = append(out, e)
+	}
+	if len(f) > 0 {
+		return nil, invalid(f)
+	}
+	slices.SortFunc(out, func(a, b Entry) int {
+		return cmp.Or(cmp.Compare(a.StudentID, b.StudentID), cmp.Compare(a.Date, b.Date), cmp.Compare(a.LessonHour, b.LessonHour))
+	})
+	return out, nil
+}
+
+// invalid is the answer to entries with field errors.
+func invalid(f apperr.Fields) error {
+	return &apperr.Error{Code: apperr.Invalid, Msg: apperr.M("attendance.invalid"), Fields: f}
+}
+
+// dayHours is a student's A and T hours on a day after the change.
+type dayHours struct {
+	StudentID int64  `db:"student_id"`
+	Date      string `db:"date"`
+	A         int    `db:"a"`
+	T         int    `db:"t"`
+}
+
+// recomputeDays rewrites the attendance_days rows of the changed pairs
+// from attendance (deleting those left without attendance) and answers
+// each pair's A and T hours.
+func recomputeDays(ctx context.Context, tx *sqlx.Tx, students []int64, dates []string) ([]dayHours, error) {
+	const q = `WITH p AS (SELECT * FROM unnest($1::bigint[], $2::date[]) AS p(student_id, date)),
+	agg AS (SELECT a.student_id, a.date,
+	        count(*) FILTER (WHERE a.status = 'H')::smallint AS h, count(*) FILTER (WHERE a.status = 'S')::smallint AS s,
+	        count(*) FILTER (WHERE a.status = 'I')::smallint AS i, count(*) FILTER (WHERE a.status = 'A')::smallint AS a,
+	        count(*) FILTER (WHERE a.status = 'T')::smallint AS t
+	    FROM p JOIN attendance a ON a.student_id = p.student_id AND a.date = p.date
+	    GROUP BY a.student_id, a.date),
+	del AS (DELETE FROM attendance_days d USING p
+	    WHERE d.student_id = p.student_id AND d.date = p.date
+	      AND NOT EXISTS (SELECT 1 FROM agg WHERE agg.student_id = p.student_id AND agg.date = p.date)),
+	ins AS (INSERT INTO attendance_days AS d (student_id, date, h, s, i, a, t)
+	    SELECT student_id, date, h, s, i, a, t FROM agg ORDER BY student_id, date
+	    ON CONFLICT (student_id, date) DO UPDATE SET h = EXCLUDED.h, s = EXCLUDED.s, i = EXCLUDED.i, a = EXCLUDED.a, t = EXCLUDED.t
+	    WHERE (d.h, d.s, d.i, d.a, d.t) IS DISTINCT FROM (EXCLUDED.h, EXCLUDED.s, EXCLUDED.i, EXCLUDED.a, EXCLUDED.t))
+	SELECT p.student_id, to_char(p.date, 'YYYY-MM-DD') AS date, COALESCE(agg.a, 0) AS a, COALESCE(agg.t, 0) AS t
+	FROM p LEFT JOIN agg ON agg.student_id = p.student_id AND agg.date = p.date`
+	var out []dayHours
+	if err := tx.SelectContext(ctx, &out, q, pq.Array(students), pq.Array(dates)); err != nil {
+		return nil, fmt.Errorf("attendance: days: %w", err)
+	}
+	return out, nil
+}
+
+// autoResult lists the automatic violations a batch changed.
+type autoResult struct {
+	created, updated, removed, kept []int64
+	letters                         violation.LetterChanges
+}
+
+// autoType is a system type automatic violations are recorded under.
+type autoType struct {
+	ID       int64  `db:"id"`
+	Slug     string `db:"slug"`
+	Points   int    `db:"points"`
+	Sanction string `db:"default_sanction"`
+}
+
+// existingAuto is an automatic violation of a changed pair.
+type existingAuto struct {
+	ID        int64  `db:"id"`
+	StudentID int64  `db:"student_id"`
+	Date      string `db:"date"`
+	Kind      string `db:"auto_kind"`
+	Points    int    `db:"points"`
+	Hours     int    `db:"hours"`
+	Unbacked  bool   `db:"auto_unbacked"`
+	Handled   bool   `db:"handled"`
+}
+
+// autoKey is one automatic violation's identity.
+type autoKey struct {
+	pair
+	kind string
+}
+
+// change is one planned change of an automatic violation.
+type change struct {
+	autoKey
+	id      int64 // existing violation (0: new)
+	action  string
+	delta   int
+	points  int
+	hours   int
+	startOn time.Time
+}
+
+// AlphaPoints is the points of an alpha day: max(1, round(typePoints / 10
+// × hours)), rounded half away from zero.
+func AlphaPoints(typePoints, hours int) int {
+	return max(1, int(math.Round(float64(typePoints*hours)/10)))
+}
+
+// recomputeAuto brings the automatic violations of the changed days in
+// line with their A and T hours, then the point audit and the letters.
+func recomputeAuto(ctx context.Context, tx *sqlx.Tx, days []dayHours, o Origin) (autoResult, error) {
+	var out autoResult
+	ps, ds := make([]int64, len(days)), make([]string, len(days))
+	for i, d := range days {
+		ps[i], ds[i] = d.StudentID, d.Date
+	}
+	const existingQ = `SELECT v.id, v.student_id, to_char(v.occurred_on, 'YYYY-MM-DD') AS date, v.auto_kind, v.points,
+	        COALESCE(v.auto_hours, 0) AS hours, v.auto_unbacked,
+	        (v.handling_status <> 'unhandled' OR EXISTS (SELECT 1 FROM handlings h WHERE h.violation_id = v.id)) AS handled
+	    FROM unnest($1::bigint[], $2::date[]) AS p(student_id, date)
+	    JOIN violations v ON v.student_id = p.student_id AND v.occurred_on = p.date AND v.auto_kind IS NOT NULL`
+	var existing []existingAuto
+	if err := tx.SelectContext(ctx, &existing, existingQ, pq.Array(ps), pq.Array(ds)); err != nil {
+		return out, fmt.Errorf("attendance: automatic violations: %w", err)
+	}
+	have := make(map[autoKey]existingAuto, len(existing))
+	for _, e := range existing {
+		have[autoKey{pair{e.StudentID, e.Date}, e.Kind}] = e
+	}
+	needTypes := len(existing) > 0
+	for _, d := range days {
+		needTypes = needTypes || d.A > 0 || d.T > 0
+	}
+	if !needTypes {
+		return out, nil
+	}
+	var types []autoType
+	if err := tx.SelectContext(ctx, &types, `SELECT id, slug, points, default_sanction FROM violation_types
+		WHERE slug = ANY($1) AND is_system`, pq.Array(violationtype.SystemSlugs)); err != nil {
+		return out, fmt.Errorf("attendance: types: %w", err)
+	}
+	kinds := map[string]autoType{}
+	for _, t := range types {
+		switch t.Slug {
+		case violationtype.SlugAlpha:
+			kinds[api.AutoAlpha] = t
+		case violationtype.SlugTerlambat:
+			kinds[api.AutoLate] = t
+		}
+	}
+	profile, err := school.LoadProfile(ctx, tx)
+	if err != nil {
+		return out, fmt.Errorf("attendance: profile: %w", err)
+	}
+	yearOf := map[string]time.Time{}
+	startOn := func(date string) (time.Time, error) {
+		if s, ok := yearOf[date]; ok {
+			return s, nil
+		}
+		d, err := time.Parse(time.DateOnly, date)
+		if err != nil {
+			return time.Time{}, fmt.Errorf("attendance: date %q: %w", date, err)
+		}
+		s := profile.AcademicYearStartOn(d)
+		yearOf[date] = s
+		return s, nil
+	}
+
+	var plan []change
+	for _, d := range days {
+		for _, kind := range []string{api.AutoAlpha, api.AutoLate} {
+			k := autoKey{pair{d.StudentID, d.Date}, kind}
+			hours := d.A
+			if kind == api.AutoLate {
+				hours = d.T
+			}
+			start, err := startOn(d.Date)
+			if err != nil {
+				return out, err
+			}
+			ex, exists := have[k]
+			if hours == 0 {
+				if !exists || ex.Unbacked {
+					continue
+				}
+				if ex.Handled {
+					plan = append(plan, change{autoKey: k, id: ex.ID, action: "keep", points: ex.Points, hours: ex.Hours, startOn: start})
+				} else {
+					plan = append(plan, change{autoKey: k, id: ex.ID, action: "auto_delete", delta: -ex.Points, startOn: start})
+				}
+				continue
+			}
+			t, ok := kinds[kind]
+			if !ok {
+				return out, fmt.Errorf("attendance: the system violation type of %s is missing", kind)
+			}
+			points := t.Points
+			if kind == api.AutoAlpha {
+				points = AlphaPoints(t.Points, hours)
+			}
+			switch {
+			case !exists:
+				plan = append(plan, change{autoKey: k, action: "auto_record", delta: points, points: points, hours: hours, startOn: start})
+			case ex.Points != points || ex.Hours != hours || ex.Unbacked:
+				plan = append(plan, change{autoKey: k, id: ex.ID, action: "auto_update", delta: points - ex.Points, points: points, hours: hours, startOn: start})
+			}
+		}
+	}
+	if len(plan) == 0 {
+		return out, nil
+	}
+	slices.SortFunc(plan, func(a, b change) int {
+		return cmp.Or(cmp.Compare(a.student, b.student), cmp.Compare(a.date, b.date), cmp.Compare(a.kind, b.kind))
+	})
+
+	// The year totals before any change, for the point audit's running
+	// totals and the letters.
+	var years []violation.StudentYear
+	seenYear := map[violation.StudentYear]bool{}
+	for _, c := range plan {
+		if c.delta == 0 {
+			continue
+		}
+		y := violation.StudentYear{StudentID: c.student, Start: c.startOn}
+		if !seenYear[y] {
+			seenYear[y] = true
+			years = append(years, y)
+		}
+	}
+	totals, err := violation.YearTotalsTx(ctx, tx, years)
+	if err != nil {
+		return out, err
+	}
+
+	// Removals first: an unhandled one is deleted; one handled meanwhile
+	// is kept and flagged instead.
+	var deleteIDs []int64
+	for _, c := range plan {
+		if c.action == "auto_delete" {
+			deleteIDs = append(deleteIDs, c.id)
+		}
+	}
+	deleted := map[int64]bool{}
+	if len(deleteIDs) > 0 {
+		var ids []int64
+		if err := tx.SelectContext(ctx, &ids, `DELETE FROM violations v WHERE v.id = ANY($1::bigint[])
+			AND v.handling_status = 'unhandled' AND NOT EXISTS (SELECT 1 FROM handlings h WHERE h.violation_id = v.id)
+			RETURNING v.id`, pq.Array(deleteIDs)); err != nil {
+			return out, fmt.Errorf("attendance: remove automatic violations: %w", err)
+		}
+		for _, id := range ids {
+			deleted[id] = true
+		}
+	}
+	var keepIDs []int64
+	for i, c := range plan {
+		if c.action == "auto_delete" && !deleted[c.id] {
+			plan[i].action, plan[i].delta = "keep", 0
+		}
+		if plan[i].action == "keep" {
+			keepIDs = append(keepIDs, c.id)
+		}
+	}
+	if len(keepIDs) > 0 {
+		if _, err := tx.ExecContext(ctx, `UPDATE violations SET auto_unbacked = true, updated_at = now()
+			WHERE id = ANY($1::bigint[]) AND NOT auto_unbacked`, pq.Array(keepIDs)); err != nil {
+			return out, fmt.Errorf("attendance: flag automatic violations: %w", err)
+		}
+	}
+
+	// New and changed ones in one statement; the unique index makes a
+	// second one for the same student, day and kind impossible.
+	var wr []change
+	for _, c := range plan {
+		if c.action == "auto_record" || c.action == "auto_update" {
+			wr = append(wr, c)
+		}
+	}
+	if len(wr) > 0 {
+		n := len(wr)
+		ws, wd, wk := make([]int64, n), make([]string, n), make([]string, n)
+		wt, wp, wh := make([]int64, n), make([]int64, n), make([]int64, n)
+		wsan, wdesc := make([]string, n), make([]string, n)
+		for i, c := range wr {
+			t := kinds[c.kind]
+			ws[i], wd[i], wk[i], wt[i], wp[i], wh[i], wsan[i] = c.student, c.date, c.kind, t.ID, int64(c.points), int64(c.hours), t.Sanction
+			wdesc[i] = Description(c.kind, c.hours)
+		}
+		var recordedBy *int64
+		recordedByName := ""
+		if !o.Journal && o.UserID != 0 {
+			recordedBy, recordedByName = &o.UserID, o.Actor.Display()
+		}
+		const q = `INSERT INTO violations AS v (student_id, class_id, class_name, violation_type_id, occurred_at, occurred_on,
+		        points, sanction, description, recorded_by, recorded_by_name, source, auto_kind, auto_hours)
+		    SELECT u.student_id, s.class_id, COALESCE(c.name, ''), u.type_id, (u.date + time '07:00') AT TIME ZONE 'Asia/Jakarta', u.date,
+		        u.points, u.sanction, u.description, $9, $10, 'attendance', u.kind, u.hours
+		    FROM unnest($1::bigint[], $2::date[], $3::text[], $4::bigint[], $5::int[], $6::smallint[], $7::text[], $8::text[])
+		        AS u(student_id, date, kind, type_id, points, hours, sanction, description)
+		    JOIN students s ON s.id = u.student_id LEFT JOIN classes c ON c.id = s.class_id
+		    ORDER BY u.student_id, u.date, u.kind
+		    ON CONFLICT (student_id, occurred_on, auto_kind) WHERE auto_kind IS NOT NULL DO UPDATE
+		    SET points = EXCLUDED.points, auto_hours = EXCLUDED.auto_hours, auto_unbacked = false,
+		        description = EXCLUDED.description, updated_at = now()
+		    RETURNING v.id, v.student_id, to_char(v.occurred_on, 'YYYY-MM-DD') AS date, v.auto_kind`
+		var rows []struct {
+			ID        int64  `db:"id"`
+			StudentID int64  `db:"student_id"`
+			Date      string `db:"date"`
+			Kind      string `db:"auto_kind"`
+		}
+		if err := tx.SelectContext(ctx, &rows, q, pq.Array(ws), pq.Array(wd), pq.Array(wk), pq.Array(wt), pq.Array(wp),
+			pq.Array(wh), pq.Array(wsan), pq.Array(wdesc), recordedBy, recordedByName); err != nil {
+			return out, fmt.Errorf("attendance: write automatic violations: %w", err)
+		}
+		idOf := make(map[autoKey]int64, len(rows))
+		for _, r := range rows {
+			idOf[autoKey{pair{r.StudentID, r.Date}, r.Kind}] = r.ID
+		}
+		for i, c := range plan {
+			if id, ok := idOf[c.autoKey]; ok && (c.action == "auto_record" || c.action == "auto_update") {
+				plan[i].id = id
+			}
+		}
+	}
+
+	// The point audit, with totals running through the batch in order,
+	// and each student's new standing for the letters.
+	var audits []violation.PointChange
+	var standings []violation.YearStanding
+	at := map[violation.StudentYear]int{}
+	for _, c := range plan {
+		switch c.action {
+		case "auto_record":
+			out.created = append(out.created, c.id)
+		case "auto_update":
+			out.updated = append(out.updated, c.id)
+		case "auto_delete":
+			out.removed = append(out.removed, c.id)
+		case "keep":
+			out.kept = append(out.kept, c.id)
+		}
+		if c.delta == 0 {
+			continue
+		}
+		y := violation.StudentYear{StudentID: c.student, Start: c.startOn}
+		before := totals[y]
+		totals[y] = before + c.delta
+		audits = append(audits, violation.PointChange{StudentID: c.student, ViolationID: c.id, Action: c.action, Before: before, After: before + c.delta})
+		i, ok := at[y]
+		if !ok {
+			i = len(standings)
+			at[y] = i
+			standings = append(standings, violation.YearStanding{StudentYear: y})
+		}
+		standings[i].Total = before + c.delta
+		if c.delta > 0 {
+			id := c.id
+			standings[i].ViolationID = &id
+		}
+	}
+	if err := violation.PointAuditTx(ctx, tx, audits, o.Actor); err != nil {
+		return out, err
+	}
+	if out.letters, err = violation.SettleLettersTx(ctx, tx, standings, o.Actor); err != nil {
+		return out, err
+	}
+	return out, nil
+}
+
+// Description is the stored description of an automatic violation, in
+// the school's language (Indonesian).
+func Description(kind string, hours int) string {
+	k := "attendance.auto.alpha_description"
+	if kind == api.AutoLate {
+		k = "attendance.auto.late_description"
+	}
+	return locale.Render(locale.ID, k, map[string]any{"hours": hours})
 }

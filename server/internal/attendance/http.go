@@ -1,0 +1,275 @@
+package attendance
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/jmoiron/sqlx"
+	"github.com/lib/pq"
+
+	"github.com/tatib/tatib/server/internal/app"
+	"github.com/tatib/tatib/server/internal/apperr"
+	"github.com/tatib/tatib/server/internal/audit"
+	"github.com/tatib/tatib/server/internal/auth"
+	"github.com/tatib/tatib/server/internal/httpx"
+	"github.com/tatib/tatib/server/internal/pg"
+	"github.com/tatib/tatib/server/internal/school"
+	"github.com/tatib/tatib/shared/api"
+	"github.com/tatib/tatib/shared/perm"
+)
+
+// MaxFormEntries bounds one form save: 40 students × 16 hours with room
+// to spare.
+const MaxFormEntries = 5000
+
+var jakarta = mustLoad("Asia/Jakarta")
+
+func mustLoad(name string) *time.Location {
+	l, err := time.LoadLocation(name)
+	if err != nil {
+		panic(err)
+	}
+	return l
+}
+
+// Mount registers the class form's routes.
+func Mount(r *httpx.Router, d app.Deps) {
+	NewHandler(d.DB, d.Auth).Routes(r)
+}
+
+// Permissions answers whether a role holds a permission (auth.Service
+// does).
+type Permissions interface {
+	Actor(r *http.Request) audit.Actor
+	Can(ctx context.Context, role perm.Role, p perm.Name) (bool, error)
+}
+
+// Handler serves the class attendance form.
+type Handler struct {
+	db   *sqlx.DB
+	auth Permissions
+	// now is the clock (tests move it).
+	now func() time.Time
+}
+
+// NewHandler returns a Handler.
+func NewHandler(db *sqlx.DB, a Permissions) *Handler {
+	return &Handler{db: db, auth: a, now: time.Now}
+}
+
+// Routes registers the routes.
+func (h *Handler) Routes(r *httpx.Router) {
+	r.Get("/classes/{id}/attendance/{date}", perm.AttendanceView, h.form)
+	r.Put("/classes/{id}/attendance/{date}", perm.AttendanceRecord, h.save)
+}
+
+func (h *Handler) form(w http.ResponseWriter, r *http.Request) error {
+	classID, err := httpx.IDParam(r, "id")
+	if err != nil {
+		return err
+	}
+	date, err := dateParam(r)
+	if err != nil {
+		return err
+	}
+	f, err := LoadForm(r.Context(), h.db, classID, date, auth.HomeroomID(r.Context()))
+	if err != nil {
+		return err
+	}
+	if f.CanEdit, err = h.auth.Can(r.Context(), auth.UserFrom(r.Context()).Role, perm.AttendanceRecord); err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusOK, f)
+}
+
+func (h *Handler) save(w http.ResponseWriter, r *http.Request) error {
+	ctx := r.Context()
+	classID, err := httpx.IDParam(r, "id")
+	if err != nil {
+		return err
+	}
+	var req api.SaveAttendanceRequest
+	if err := httpx.DecodeJSON(r, &req); err != nil {
+		return err
+	}
+	date, err := dateParam(r)
+	if err != nil {
+		return err
+	}
+	homeroom := auth.HomeroomID(ctx)
+	u := auth.UserFrom(ctx)
+	var out api.SaveAttendanceResponse
+	err = pg.InTx(ctx, h.db, func(tx *sqlx.Tx) error {
+		// The class first: another class of a homeroom teacher is not
+		// found, whatever the entries say.
+		if _, err := loadClass(ctx, tx, classID, homeroom); err != nil {
+			return err
+		}
+		entries, err := h.validate(ctx, tx, classID, date, req.Entries)
+		if err != nil {
+			return err
+		}
+		if out.Results, err = ApplyTx(ctx, tx, entries, Origin{UserID: u.ID, Actor: h.auth.Actor(r)}); err != nil {
+			return err
+		}
+		out.Form, err = LoadForm(ctx, tx, classID, date, homeroom)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	out.Form.CanEdit = true
+	return httpx.JSON(w, http.StatusOK, out)
+}
+
+// dateParam reads the {date} path parameter (YYYY-MM-DD).
+func dateParam(r *http.Request) (string, error) {
+	v := r.PathValue("date")
+	if v == "" {
+		v = chi.URLParam(r, "date")
+	}
+	if _, err := time.Parse(time.DateOnly, v); err != nil {
+		return "", invalid(apperr.Fields{"date": apperr.M("attendance.date.format")})
+	}
+	return v, nil
+}
+
+// validate checks a form's entries against the school profile, the date
+// rules and the class's active students, naming every bad entry by index.
+// Nothing is stored when any is bad.
+func (h *Handler) validate(ctx context.Context, q sqlx.QueryerContext, classID int64, date string, in []api.AttendanceEntry) ([]Entry, error) {
+	f := apperr.Fields{}
+	if len(in) > MaxFormEntries {
+		f.Add("entries", "attendance.entries.too_many", "max", MaxFormEntries)
+		return nil, invalid(f)
+	}
+	profile, err := school.LoadProfile(ctx, q)
+	if err != nil {
+		return nil, fmt.Errorf("attendance: profile: %w", err)
+	}
+	day, _ := time.ParseInLocation(time.DateOnly, date, jakarta)
+	y, m, d := h.now().In(jakarta).Date()
+	today := time.Date(y, m, d, 0, 0, 0, 0, jakarta)
+	earliest := profile.AcademicYearStartOn(today).AddDate(-1, 0, 0)
+	switch {
+	case day.After(today):
+		f.Add("date", "attendance.date.future")
+	case day.Before(earliest):
+		f.Add("date", "attendance.date.too_old", "date", earliest.Format(time.DateOnly))
+	}
+	ids := make([]int64, 0, len(in))
+	for _, e := range in {
+		ids = append(ids, e.StudentID)
+	}
+	var members []int64
+	if err := sqlx.SelectContext(ctx, q, &members, `SELECT id FROM students
+		WHERE id = ANY($1::bigint[]) AND class_id = $2 AND active`, pq.Array(ids), classID); err != nil {
+		return nil, fmt.Errorf("attendance: class members: %w", err)
+	}
+	member := make(map[int64]bool, len(members))
+	for _, id := range members {
+		member[id] = true
+	}
+	out := make([]Entry, 0, len(in))
+	for i, e := range in {
+		at := "entries[" + strconv.Itoa(i) + "]"
+		if !member[e.StudentID] {
+			f.Add(at+".student_id", "attendance.student.not_in_class")
+		}
+		if e.LessonHour < 1 || e.LessonHour > profile.LessonHoursPerDay {
+			f.Add(at+".lesson_hour", "attendance.lesson_hour.range", "max", profile.LessonHoursPerDay)
+		}
+		code, ok := ParseStatus(e.Status)
+		if !ok {
+			f.Add(at+".status", "attendance.status.unknown")
+		}
+		out = append(out, Entry{StudentID: e.StudentID, Date: date, LessonHour: e.LessonHour, Status: code})
+	}
+	if len(f) > 0 {
+		return nil, invalid(f)
+	}
+	return out, nil
+}
+
+type classRow struct {
+	ID   int64  `db:"id"`
+	Name string `db:"name"`
+}
+
+// loadClass returns the class when the caller may see it: a homeroom
+// teacher (homeroom != 0) only their own.
+func loadClass(ctx context.Context, q sqlx.QueryerContext, classID, homeroom int64) (classRow, error) {
+	var c classRow
+	err := sqlx.GetContext(ctx, q, &c, `SELECT id, name FROM classes
+		WHERE id = $1 AND ($2::bigint = 0 OR homeroom_teacher_id = $2)`, classID, homeroom)
+	if errors.Is(err, sql.ErrNoRows) {
+		return c, apperr.New(apperr.NotFound, "attendance.class.not_found")
+	}
+	if err != nil {
+		return c, fmt.Errorf("attendance: class: %w", err)
+	}
+	return c, nil
+}
+
+// LoadForm returns the class form of date (YYYY-MM-DD): the class's active
+// students by name and what is stored for them that day. A homeroom
+// teacher (homeroom != 0) sees only their own class: another one is not
+// found. CanEdit is left false for the caller to set.
+func LoadForm(ctx context.Context, q sqlx.QueryerContext, classID int64, date string, homeroom int64) (api.AttendanceForm, error) {
+	c, err := loadClass(ctx, q, classID, homeroom)
+	if err != nil {
+		return api.AttendanceForm{}, err
+	}
+	profile, err := school.LoadProfile(ctx, q)
+	if err != nil {
+		return api.AttendanceForm{}, fmt.Errorf("attendance: profile: %w", err)
+	}
+	f := api.AttendanceForm{ClassID: c.ID, ClassName: c.Name, Date: date, LessonHours: profile.LessonHoursPerDay, Students: []api.AttendanceFormStudent{}}
+	var students []struct {
+		ID       int64  `db:"id"`
+		NISN     string `db:"nisn"`
+		NIS      string `db:"nis"`
+		FullName string `db:"full_name"`
+		Gender   string `db:"gender"`
+	}
+	if err := sqlx.SelectContext(ctx, q, &students, `SELECT id, nisn, nis, full_name, gender FROM students
+		WHERE class_id = $1 AND active ORDER BY lower(full_name), id`, c.ID); err != nil {
+		return f, fmt.Errorf("attendance: students: %w", err)
+	}
+	var cells []struct {
+		StudentID   int64     `db:"student_id"`
+		LessonHour  int       `db:"lesson_hour"`
+		Status      string    `db:"status"`
+		FromJournal bool      `db:"from_journal"`
+		UpdatedBy   string    `db:"updated_by"`
+		UpdatedAt   time.Time `db:"updated_at"`
+		Notes       string    `db:"notes"`
+	}
+	if err := sqlx.SelectContext(ctx, q, &cells, `SELECT a.student_id, a.lesson_hour, a.status, a.from_journal,
+		    CASE WHEN a.from_journal THEN '' ELSE COALESCE(u.name, '') END AS updated_by, a.updated_at, COALESCE(a.notes, '') AS notes
+		FROM students s JOIN attendance a ON a.student_id = s.id AND a.date = $2::date
+		LEFT JOIN users u ON u.id = a.updated_by
+		WHERE s.class_id = $1 AND s.active
+		ORDER BY a.student_id, a.lesson_hour`, c.ID, date); err != nil {
+		return f, fmt.Errorf("attendance: cells: %w", err)
+	}
+	at := make(map[int64]int, len(students))
+	for i, s := range students {
+		at[s.ID] = i
+		f.Students = append(f.Students, api.AttendanceFormStudent{ID: s.ID, NISN: s.NISN, NIS: s.NIS, FullName: s.FullName,
+			Gender: s.Gender, Cells: []api.AttendanceCell{}})
+	}
+	for _, c := range cells {
+		if i, ok := at[c.StudentID]; ok {
+			f.Students[i].Cells = append(f.Students[i].Cells, api.AttendanceCell{LessonHour: c.LessonHour, Status: c.Status,
+				FromJournal: c.FromJournal, UpdatedBy: c.UpdatedBy, UpdatedAt: c.UpdatedAt, Notes: c.Notes})
+		}
+	}
+	return f, nil
+}
