@@ -238,25 +238,13 @@ const schoolClassesSQL = `SELECT c.id, c.name,
 	FROM classes c WHERE ($1::bigint = 0 OR c.homeroom_teacher_id = $1)
 	ORDER BY c.grade, c.name, c.id`
 
-// schoolPerClassSQL sums each class's hours over the period and counts its
-// unique students per status: per student first, then per class. It reads
-// attendance_days by its date index only (a month is about 33,000 rows for
-// 1,500 students).
-const schoolPerClassSQL = `WITH per_student AS (
-		SELECT s.class_id, sum(d.h) AS h, sum(d.s) AS s, sum(d.i) AS i, sum(d.a) AS a, sum(d.t) AS t
-		FROM attendance_days d
-		JOIN students s ON s.id = d.student_id AND s.active
-		JOIN classes c ON c.id = s.class_id
-		WHERE d.date BETWEEN $1 AND $2 AND ($3::bigint = 0 OR c.homeroom_teacher_id = $3)
-		GROUP BY s.class_id, d.student_id)
-	SELECT class_id, sum(h), sum(s), sum(i), sum(a), sum(t),
-		count(*) FILTER (WHERE h > 0), count(*) FILTER (WHERE s > 0), count(*) FILTER (WHERE i > 0),
-		count(*) FILTER (WHERE a > 0), count(*) FILTER (WHERE t > 0)
-	FROM per_student GROUP BY class_id`
-
-// schoolPerDaySQL counts each day's unique students per status (a
+// schoolAggSQL reads the period's per-day counts once (attendance_days by
+// its date index: about 33,000 rows a month for 1,500 students) and groups
+// them two ways in one pass: per student (class lines: hours, and unique
+// students per status) and per date (unique students per status; one
 // student-day is one row, so a filtered count is a count of students).
-const schoolPerDaySQL = `SELECT d.date,
+const schoolAggSQL = `SELECT GROUPING(d.date) = 0 AS per_day, coalesce(s.class_id, 0), coalesce(d.date, $1),
+		sum(d.h), sum(d.s), sum(d.i), sum(d.a), sum(d.t),
 		count(*) FILTER (WHERE d.h > 0), count(*) FILTER (WHERE d.s > 0), count(*) FILTER (WHERE d.i > 0),
 		count(*) FILTER (WHERE d.a > 0), count(*) FILTER (WHERE d.t > 0), count(*)
 	FROM attendance_days d
@@ -264,7 +252,7 @@ const schoolPerDaySQL = `SELECT d.date,
 	JOIN classes c ON c.id = s.class_id
 	WHERE d.date BETWEEN $1 AND $2 AND ($3::bigint = 0 OR c.homeroom_teacher_id = $3)
 		AND (d.h + d.s + d.i + d.a + d.t) > 0
-	GROUP BY d.date`
+	GROUP BY GROUPING SETS ((s.class_id, d.student_id), (d.date))`
 
 // SchoolRecap is every class's line over p (a homeroom teacher: theirs).
 func (s *Store) SchoolRecap(ctx context.Context, sc Scope, p Period) (api.AttendanceSchoolRecap, error) {
@@ -290,33 +278,6 @@ func (s *Store) SchoolRecap(ctx context.Context, sc Scope, p Period) (api.Attend
 			return fmt.Errorf("attendancerecap: school classes: %w", err)
 		}
 
-		rows, err = tx.QueryContext(ctx, schoolPerClassSQL, p.From, p.To, sc.HomeroomID)
-		if err != nil {
-			return fmt.Errorf("attendancerecap: school per class: %w", err)
-		}
-		for rows.Next() {
-			var id int64
-			var h, w api.AttendanceCounts
-			if err := rows.Scan(&id, &h.H, &h.S, &h.I, &h.A, &h.T, &w.H, &w.S, &w.I, &w.A, &w.T); err != nil {
-				rows.Close()
-				return fmt.Errorf("attendancerecap: school per class: %w", err)
-			}
-			i, ok := index[id]
-			if !ok {
-				continue
-			}
-			out.Classes[i].Hours, out.Classes[i].StudentsWith = h, w
-			add(&out.Hours, h)
-			add(&out.StudentsWith, w)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return fmt.Errorf("attendancerecap: school per class: %w", err)
-		}
-		for i := range out.Classes {
-			out.Classes[i].Percentage = Percentage(out.Classes[i].Hours)
-		}
-
 		dates := p.Dates()
 		di := map[string]int{}
 		out.Summary = make([]api.AttendanceRecapDay, len(dates))
@@ -324,23 +285,44 @@ func (s *Store) SchoolRecap(ctx context.Context, sc Scope, p Period) (api.Attend
 			out.Summary[i].Date = d
 			di[d] = i
 		}
-		rows, err = tx.QueryContext(ctx, schoolPerDaySQL, p.From, p.To, sc.HomeroomID)
+		rows, err = tx.QueryContext(ctx, schoolAggSQL, p.From, p.To, sc.HomeroomID)
 		if err != nil {
-			return fmt.Errorf("attendancerecap: school per day: %w", err)
+			return fmt.Errorf("attendancerecap: school: %w", err)
 		}
 		defer rows.Close()
 		for rows.Next() {
+			var perDay bool
+			var id int64
 			var d time.Time
-			var day api.AttendanceRecapDay
-			if err := rows.Scan(&d, &day.Students.H, &day.Students.S, &day.Students.I, &day.Students.A, &day.Students.T, &day.Recorded); err != nil {
-				return fmt.Errorf("attendancerecap: school per day: %w", err)
+			var h, w api.AttendanceCounts
+			var n int
+			if err := rows.Scan(&perDay, &id, &d, &h.H, &h.S, &h.I, &h.A, &h.T, &w.H, &w.S, &w.I, &w.A, &w.T, &n); err != nil {
+				return fmt.Errorf("attendancerecap: school: %w", err)
 			}
-			if i, ok := di[d.Format(time.DateOnly)]; ok {
-				day.Date = out.Summary[i].Date
-				out.Summary[i] = day
+			if perDay {
+				if i, ok := di[d.Format(time.DateOnly)]; ok {
+					out.Summary[i].Students, out.Summary[i].Recorded = w, n
+				}
+				continue
 			}
+			// One student's period: add them to their class.
+			i, ok := index[id]
+			if !ok {
+				continue
+			}
+			c := &out.Classes[i]
+			add(&c.Hours, h)
+			add(&c.StudentsWith, anyOf(h))
+			add(&out.Hours, h)
+			add(&out.StudentsWith, anyOf(h))
 		}
-		return rows.Err()
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("attendancerecap: school: %w", err)
+		}
+		for i := range out.Classes {
+			out.Classes[i].Percentage = Percentage(out.Classes[i].Hours)
+		}
+		return nil
 	})
 	return out, err
 }
