@@ -19,6 +19,7 @@ import (
 	"github.com/tatib/tatib/server/internal/config"
 	"github.com/tatib/tatib/server/internal/handling"
 	"github.com/tatib/tatib/server/internal/httpx"
+	"github.com/tatib/tatib/server/internal/journal"
 	"github.com/tatib/tatib/server/internal/letter"
 	"github.com/tatib/tatib/server/internal/locale"
 	"github.com/tatib/tatib/server/internal/school"
@@ -68,7 +69,9 @@ func New(d Deps) *Server {
 		}
 		// The violation form carries up to five phone photos.
 		photos := httpx.UploadLimit{Method: http.MethodPost, Path: Prefix + "/violations", Bytes: violation.MaxRequestBytes}
-		ar.Use(httpx.CleanText, httpx.LimitBody(d.Config.MaxBodyBytes, upload, photos), d.Auth.Middleware)
+		// A journal push carries a whole school day and answers its own 413.
+		journalPush := httpx.UploadLimit{Method: http.MethodPost, Path: Prefix + journal.SyncPath, Bytes: journal.MaxRequestBytes, Own: true}
+		ar.Use(httpx.CleanText, httpx.LimitBody(d.Config.MaxBodyBytes, upload, photos, journalPush), d.Auth.Middleware)
 		router = httpx.NewRouter(ar, Prefix, d.Auth.Guard)
 		router.Get("/openapi.json", perm.Public, serveOpenAPI)
 		mount(router, d)
@@ -101,6 +104,7 @@ func mount(r *httpx.Router, d Deps) {
 	violationlist.Mount(r, d)
 	handling.Mount(r, d)
 	letter.Mount(r, d)
+	journal.Mount(r, d)
 	attendance.Mount(r, d)
 	attendancerecap.Mount(r, d)
 }

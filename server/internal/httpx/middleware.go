@@ -122,6 +122,10 @@ type UploadLimit struct {
 	Method string
 	Path   string
 	Bytes  int64
+	// Own: Bytes bounds every body of the route, multipart or not, and the
+	// route answers its own 413 (the journal's push answers in the shape
+	// the journal reads): LimitBody neither refuses nor renders for it.
+	Own bool
 }
 
 // LimitBody caps every request body: multipart bodies (file uploads) at
@@ -136,6 +140,13 @@ func LimitBody(n, upload int64, routes ...UploadLimit) func(http.Handler) http.H
 			if r.Body == nil || r.Body == http.NoBody {
 				next.ServeHTTP(w, r)
 				return
+			}
+			for _, rl := range routes {
+				if rl.Own && rl.Method == r.Method && rl.Path == r.URL.Path {
+					r.Body = http.MaxBytesReader(w, r.Body, rl.Bytes)
+					next.ServeHTTP(w, r)
+					return
+				}
 			}
 			limit := n
 			if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err == nil && strings.HasPrefix(mt, "multipart/") {
