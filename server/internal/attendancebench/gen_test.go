@@ -94,9 +94,9 @@ func generate(ctx context.Context, db *sqlx.DB, bkID int64, now time.Time) (*yea
 		if err := tx.SelectContext(ctx, &y.Days, `SELECT to_char(date, 'YYYY-MM-DD') FROM bench_days ORDER BY date`); err != nil {
 			return err
 		}
-		// Weekends of the last 20 weeks: nothing stored, not before the
+		// Weekends of the last 40 weeks: nothing stored, never before the
 		// previous academic year (the form refuses those).
-		const qFree = `SELECT to_char(d, 'YYYY-MM-DD') FROM generate_series($1::date - 140, $1::date, interval '1 day') d
+		const qFree = `SELECT to_char(d, 'YYYY-MM-DD') FROM generate_series($1::date - 280, $1::date, interval '1 day') d
 			WHERE extract(isodow FROM d) >= 6 ORDER BY d DESC`
 		if err := tx.SelectContext(ctx, &y.Free, qFree, yesterday); err != nil {
 			return err
