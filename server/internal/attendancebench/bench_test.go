@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math/rand/v2"
 	"net/http"
 	"os"
 	"runtime"
@@ -16,6 +15,8 @@ import (
 	"github.com/lib/pq"
 
 	"github.com/tatib/tatib/server/internal/apitest"
+	"github.com/tatib/tatib/server/internal/attendance"
+	"github.com/tatib/tatib/server/internal/journal/journalsim"
 	"github.com/tatib/tatib/shared/api"
 	"github.com/tatib/tatib/shared/perm"
 )
@@ -51,6 +52,7 @@ func BenchmarkAttendanceYear(b *testing.B) {
 	fmt.Printf("attendance year: %d rows, %d student-days, %.1f%% A, %.1f%% T hours, %d violations, %d letters, %d school days %s..%s; generated in %.1f s\n",
 		y.Counts.Attendance, y.Counts.Days, pct(y.Counts.A, y.Counts.Attendance), pct(y.Counts.T, y.Counts.Attendance),
 		y.Counts.Violations, y.Counts.Letters, len(y.Days), y.Days[0], y.Days[len(y.Days)-1], y.Took.Seconds())
+	fmt.Printf("attendance year: generation steps: %s\n", strings.Join(y.Steps, ", "))
 	if y.Counts.Attendance != schoolStudents*lessonHours*schoolDays || y.Counts.Days != schoolStudents*schoolDays {
 		b.Fatalf("generated %+v, want %d rows", y.Counts, schoolStudents*lessonHours*schoolDays)
 	}
@@ -174,79 +176,40 @@ func (s *suite) print() {
 	fmt.Fprint(os.Stdout, w.String())
 }
 
-// dayEntries is one school day of the whole school as the E-Jurnal sends
-// it (status words, source_student_id), in the journal simulator's shape:
-// about 10% of the hours A and 5% T.
-func dayEntries(students []student, date string, seed uint64) []map[string]any {
-	out := make([]map[string]any, 0, len(students)*lessonHours)
-	for _, st := range students {
-		rng := rand.New(rand.NewPCG(seed, uint64(st.SourceID)))
-		often := (st.SourceID*2654435761)%1000 < 80
-		absent := 0.01
-		if often {
-			absent = 0.55
-		}
-		day := ""
-		switch r := rng.Float64(); {
-		case r < absent:
-			day = "alpha"
-		case r < absent+0.03:
-			day = "sakit"
-		case r < absent+0.05:
-			day = "izin"
-		}
-		hours := make([]string, lessonHours)
-		for h := range hours {
-			hours[h] = "hadir"
-			if day != "" {
-				hours[h] = day
-			}
-		}
-		if day == "" {
-			if rng.Float64() < 0.34 {
-				hours[0] = "terlambat"
-				if rng.Float64() < 0.45 {
-					hours[1] = "terlambat"
-				}
-			}
-			if rng.Float64() < 0.06 {
-				hours[4] = "terlambat"
-			}
-			if rng.Float64() < 0.21 {
-				n := 1 + rng.IntN(4)
-				from := rng.IntN(lessonHours - n + 1)
-				for h := from; h < from+n; h++ {
-					hours[h] = "alpha"
-				}
-			}
-		}
-		for h, st2 := range hours {
-			e := map[string]any{"source_student_id": st.SourceID, "date": date, "lesson_hour": h + 1, "status": st2, "notes": nil}
-			if st2 == "sakit" {
-				e["notes"] = "Surat dokter"
-			}
-			out = append(out, e)
-		}
+// dayEntries is one school day of students as the E-Jurnal sends it
+// (status words, source_student_id), from the journal simulator that
+// `tatib-sim journal` and the demo use: about 10% of the hours A and 5% T.
+func dayEntries(students []student, date string, seed uint64) []journalsim.Entry {
+	js := make([]journalsim.Student, len(students))
+	for i, st := range students {
+		js[i] = journalsim.Student{SourceID: st.SourceID}
 	}
-	return out
+	return journalsim.Day(js, date, seed, lessonHours)
 }
 
-var statusCode = map[string]string{"hadir": "H", "sakit": "S", "izin": "I", "alpha": "A", "terlambat": "T"}
+// code is the stored status of an entry's word.
+func code(b *testing.B, e journalsim.Entry) string {
+	c, ok := attendance.ParseStatus(e.Status)
+	if !ok || c == api.AttendanceNone {
+		b.Fatalf("simulator status %q", e.Status)
+	}
+	return c
+}
 
 // floorUpsert is the floor of a push: the bare set-based upsert of the same
 // rows (what any implementation must at least do), in its own transaction.
-func (s *suite) floorUpsert(b *testing.B, date string, entries []map[string]any, bySource map[int64]int64, userID any) time.Duration {
+func (s *suite) floorUpsert(b *testing.B, date string, entries []journalsim.Entry, bySource map[int64]int64, userID any) time.Duration {
 	b.Helper()
 	ids := make([]int64, len(entries))
 	hours := make([]int64, len(entries))
 	codes := make([]string, len(entries))
 	notes := make([]string, len(entries))
 	for i, e := range entries {
-		ids[i] = bySource[e["source_student_id"].(int64)]
-		hours[i] = int64(e["lesson_hour"].(int))
-		codes[i] = statusCode[e["status"].(string)]
-		if n, ok := e["notes"].(string); ok {
-			notes[i] = n
+		ids[i] = bySource[e.SourceStudentID]
+		hours[i] = int64(e.LessonHour)
+		codes[i] = code(b, e)
+		if e.Notes != nil {
+			notes[i] = *e.Notes
 		}
 	}
 	const q = `INSERT INTO attendance (student_id, date, lesson_hour, status, from_journal, updated_by, updated_at, notes)
@@ -309,7 +272,7 @@ func (s *suite) schoolDaySync(b *testing.B) {
 				break
 			}
 			entries := dayEntries(s.y.Students, date, uint64(i+1))
-			body, err := json.Marshal(map[string]any{"token": tok.Token, "attendances": entries})
+			body, err := json.Marshal(journalsim.Request{Token: tok.Token, Attendances: entries})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -378,7 +341,7 @@ func (s *suite) formSave(b *testing.B) {
 			entries := dayEntries(class, date, uint64(100+i))
 			form := make([]api.AttendanceEntry, len(entries))
 			for j, e := range entries {
-				form[j] = api.AttendanceEntry{StudentID: bySource[e["source_student_id"].(int64)], LessonHour: e["lesson_hour"].(int), Status: statusCode[e["status"].(string)]}
+				form[j] = api.AttendanceEntry{StudentID: bySource[e.SourceStudentID], LessonHour: e.LessonHour, Status: code(b, e)}
 			}
 			body, err := json.Marshal(api.SaveAttendanceRequest{Entries: form})
 			if err != nil {

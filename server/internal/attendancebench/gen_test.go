@@ -49,6 +49,8 @@ type year struct {
 	Class40 int64
 	Counts  yearCounts
 	Took    time.Duration
+	// Steps: how long each statement of the generation took.
+	Steps []string
 }
 
 type student struct {
@@ -87,9 +89,11 @@ func generate(ctx context.Context, db *sqlx.DB, bkID int64, now time.Time) (*yea
 			return err
 		}
 		for _, st := range genStatements {
+			t0 := time.Now()
 			if _, err := tx.ExecContext(ctx, st.sql, st.args(yesterday, bkID)...); err != nil {
 				return fmt.Errorf("generate %s: %w", st.name, err)
 			}
+			y.Steps = append(y.Steps, fmt.Sprintf("%s %.1fs", st.name, time.Since(t0).Seconds()))
 		}
 		if err := tx.SelectContext(ctx, &y.Days, `SELECT to_char(date, 'YYYY-MM-DD') FROM bench_days ORDER BY date`); err != nil {
 			return err
@@ -109,9 +113,11 @@ func generate(ctx context.Context, db *sqlx.DB, bkID int64, now time.Time) (*yea
 	if err != nil {
 		return nil, err
 	}
+	t0 := time.Now()
 	if _, err := db.ExecContext(ctx, `ANALYZE`); err != nil {
 		return nil, fmt.Errorf("generate: analyze: %w", err)
 	}
+	y.Steps = append(y.Steps, fmt.Sprintf("analyze %.1fs", time.Since(t0).Seconds()))
 	const qCount = `SELECT (SELECT count(*) FROM attendance) AS attendance, (SELECT count(*) FROM attendance_days) AS days,
 		(SELECT coalesce(sum(a), 0) FROM attendance_days) AS a, (SELECT coalesce(sum(t), 0) FROM attendance_days) AS t,
 		(SELECT count(*) FROM violations) AS violations, (SELECT count(*) FROM warning_letters) AS letters`
