@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/tatib/tatib/server/internal/app"
+	"github.com/tatib/tatib/server/internal/journal"
 	"github.com/tatib/tatib/server/internal/school"
 	"github.com/tatib/tatib/server/internal/violation"
 	"github.com/tatib/tatib/server/internal/violationtype"
@@ -18,7 +19,10 @@ func boot(ctx context.Context, d app.Deps) error {
 	if err := school.Boot(ctx, d); err != nil {
 		return err
 	}
-	return violation.BootDemo(ctx, d)
+	if err := violation.BootDemo(ctx, d); err != nil {
+		return err
+	}
+	return journal.BootDemo(ctx, d)
 }
 
 // background starts features' long-running workers (schedules, outboxes).

@@ -1,33 +1,51 @@
 // Command tatib-sim simulates the systems Tatib talks to. Subcommand
 // student-affairs serves a generated school at /api/integration/students
 // in the deployed student-affairs system's shape (bearer token, Laravel
-// paging), with optional injected faults for testing.
+// paging), with optional injected faults for testing. Subcommand journal
+// pushes a school day of attendance to Tatib the way the deployed E-Jurnal
+// does.
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
 	"os/signal"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 	_ "time/tzdata"
 
+	"github.com/tatib/tatib/server/internal/journal/journalsim"
 	"github.com/tatib/tatib/server/internal/school"
 	"github.com/tatib/tatib/server/internal/school/schoolsim"
 )
 
 func main() {
-	if len(os.Args) < 2 || os.Args[1] != "student-affairs" {
-		fmt.Fprintln(os.Stderr, "usage: tatib-sim student-affairs [flags]   (tatib-sim student-affairs -h for flags)")
+	var run func([]string) error
+	if len(os.Args) >= 2 {
+		switch os.Args[1] {
+		case "student-affairs":
+			run = studentAffairs
+		case "journal":
+			run = journalPush
+		}
+	}
+	if run == nil {
+		fmt.Fprintln(os.Stderr, "usage: tatib-sim student-affairs [flags]   serve the student-affairs system\n"+
+			"       tatib-sim journal [flags]           push a school day of attendance as the E-Jurnal does\n"+
+			"(tatib-sim <command> -h for flags)")
 		os.Exit(2)
 	}
-	if err := studentAffairs(os.Args[2:]); err != nil {
+	if err := run(os.Args[2:]); err != nil {
 		fmt.Fprintln(os.Stderr, "tatib-sim:", err)
 		os.Exit(1)
 	}
@@ -95,6 +113,88 @@ func studentAffairs(args []string) error {
 	go func() { <-ctx.Done(); _ = hs.Shutdown(context.Background()) }()
 	if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 		return err
+	}
+	return nil
+}
+
+// journalPush sends one school day of the demo school's attendance to a
+// Tatib server in the deployed E-Jurnal's request shape (token in the
+// body, "attendances", source_student_id, status words) and prints the
+// answer.
+func journalPush(args []string) error {
+	fs := flag.NewFlagSet("journal", flag.ContinueOnError)
+	server := fs.String("server", env("TATIB_SIM_SERVER", "http://127.0.0.1:8080"), "Tatib's address (TATIB_SIM_SERVER)")
+	token := fs.String("token", env("TATIB_JOURNAL_TOKEN", ""), "the journal token from Settings → Integrations (TATIB_JOURNAL_TOKEN)")
+	date := fs.String("date", "", "the school day, YYYY-MM-DD (default: today in Asia/Jakarta)")
+	seed := fs.Uint64("seed", uint64(envInt("TATIB_SIM_SEED", school.DemoSeed)), "seed of the generated school (the demo school's by default) and of the day")
+	students := fs.Int("students", envInt("TATIB_SIM_STUDENTS", 1200), "number of students of the generated school")
+	hours := fs.Int("hours", 10, "lesson hours per day (the school profile's)")
+	unknown := fs.Int("unknown", 3, "students Tatib does not know yet (their entries are parked)")
+	out := fs.String("out", "", "write the request body to this file (- for standard output) instead of sending it")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return err
+	}
+	if *date == "" {
+		*date = journalsim.Today(time.Now())
+	}
+	if _, err := time.Parse(time.DateOnly, *date); err != nil {
+		return fmt.Errorf("-date %q: want YYYY-MM-DD", *date)
+	}
+	sch := schoolsim.Generate(schoolsim.Options{Seed: *seed, Students: *students})
+	list := append(journalsim.FromSchool(sch), journalsim.UnknownStudents(*unknown, *seed)...)
+	entries := journalsim.Day(list, *date, *seed, *hours)
+	body, err := json.Marshal(journalsim.Request{Token: *token, Attendances: entries})
+	if err != nil {
+		return err
+	}
+	count := map[string]int{}
+	for _, e := range entries {
+		count[e.Status]++
+	}
+	summary := fmt.Sprintf("%s: %d students (%d unknown), %d entries: hadir %d, sakit %d, izin %d, alpha %d, terlambat %d",
+		*date, len(list), *unknown, len(entries), count[journalsim.Present], count[journalsim.Sick], count[journalsim.Excused],
+		count[journalsim.Alpha], count[journalsim.Late])
+	switch *out {
+	case "":
+	case "-":
+		_, err := os.Stdout.Write(append(body, '\n'))
+		return err
+	default:
+		fmt.Fprintln(os.Stderr, "tatib-sim journal:", summary)
+		return os.WriteFile(*out, body, 0o644)
+	}
+	if *token == "" {
+		return errors.New("-token is required: generate the journal token in Tatib under Settings → Integrations")
+	}
+	url := strings.TrimRight(*server, "/") + "/api/v1/attendance/sync"
+	fmt.Fprintf(os.Stderr, "tatib-sim journal: POST %s\n  %s (%d KB)\n", url, summary, len(body)/1024)
+	req, err := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json")
+	start := time.Now()
+	res, err := (&http.Client{Timeout: 5 * time.Minute}).Do(req)
+	if err != nil {
+		return err
+	}
+	defer res.Body.Close()
+	answer, err := io.ReadAll(res.Body)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "  HTTP %d in %v\n", res.StatusCode, time.Since(start).Round(time.Millisecond))
+	var pretty bytes.Buffer
+	if json.Indent(&pretty, answer, "", "  ") == nil {
+		answer = pretty.Bytes()
+	}
+	fmt.Println(strings.TrimSpace(string(answer)))
+	if res.StatusCode != http.StatusOK {
+		return fmt.Errorf("the server refused the push (HTTP %d)", res.StatusCode)
 	}
 	return nil
 }

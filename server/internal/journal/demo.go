@@ -1,0 +1,144 @@
+package journal
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/tatib/tatib/server/internal/app"
+	"github.com/tatib/tatib/server/internal/attendance"
+	"github.com/tatib/tatib/server/internal/audit"
+	"github.com/tatib/tatib/server/internal/journal/journalsim"
+	"github.com/tatib/tatib/server/internal/pg"
+	"github.com/tatib/tatib/server/internal/school"
+	"github.com/tatib/tatib/shared/api"
+)
+
+// keyDemoAttendance marks, in settings, that the demo attendance was
+// loaded: it never comes back once loaded.
+const keyDemoAttendance = "demo_attendance"
+
+// DemoDays is how many school days (Monday to Friday, up to today) the
+// demo attendance covers.
+const DemoDays = 10
+
+// DemoOptions shape the demo attendance.
+type DemoOptions struct {
+	Seed uint64 // default school.DemoSeed
+	// Now fixes "today" (tests); default time.Now().
+	Now time.Time
+}
+
+// DemoResult says what the demo attendance load did.
+type DemoResult struct {
+	Loaded  bool
+	Days    []string
+	Entries int
+	Result  api.AttendanceResult
+	Took    time.Duration
+}
+
+// BootDemo gives the demo school the journal's attendance of the last
+// school days (see LoadDemo) unless TATIB_DEMO=0.
+func BootDemo(ctx context.Context, d app.Deps) error {
+	if !d.Config.Demo {
+		return nil
+	}
+	_, err := LoadDemo(ctx, d.DB, d.Log, DemoOptions{})
+	return err
+}
+
+// LoadDemo stores the attendance the journal would have pushed for the
+// demo school's active students over the last DemoDays school days, with
+// the simulator's generator (journalsim.Day), through attendance.ApplyTx
+// as a push would: the automatic alpha and late violations and the letters
+// they reach follow the real rules. Only when the demo school is loaded,
+// no attendance exists, no student-affairs connection is set and the demo
+// attendance was never loaded; one transaction; a second call does
+// nothing.
+func LoadDemo(ctx context.Context, db *sqlx.DB, log *slog.Logger, o DemoOptions) (DemoResult, error) {
+	if skip, err := demoSkip(ctx, db); err != nil || skip {
+		return DemoResult{}, err
+	}
+	if o.Seed == 0 {
+		o.Seed = school.DemoSeed
+	}
+	if o.Now.IsZero() {
+		o.Now = time.Now()
+	}
+	start := time.Now()
+	var res DemoResult
+	err := pg.InTx(ctx, db, func(tx *sqlx.Tx) error {
+		if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtext('tatib.journal.demo'))`); err != nil {
+			return fmt.Errorf("journal: demo lock: %w", err)
+		}
+		// Another replica may have loaded it while this one waited.
+		if skip, err := demoSkip(ctx, tx); err != nil || skip {
+			return err
+		}
+		prof, err := school.LoadProfile(ctx, tx)
+		if err != nil {
+			return err
+		}
+		var rows []struct {
+			Source int64 `db:"source_id"`
+			ID     int64 `db:"id"`
+		}
+		if err := tx.SelectContext(ctx, &rows, `SELECT source_id, id FROM students WHERE active ORDER BY id`); err != nil {
+			return fmt.Errorf("journal: demo students: %w", err)
+		}
+		students := make([]journalsim.Student, len(rows))
+		ids := make(map[int64]int64, len(rows))
+		for i, r := range rows {
+			students[i] = journalsim.Student{SourceID: r.Source}
+			ids[r.Source] = r.ID
+		}
+		res.Days = journalsim.SchoolDays(o.Now, DemoDays)
+		var entries []attendance.Entry
+		for _, day := range res.Days {
+			for _, e := range journalsim.Day(students, day, o.Seed, prof.LessonHoursPerDay) {
+				code, _ := attendance.ParseStatus(e.Status)
+				notes := ""
+				if e.Notes != nil {
+					notes = *e.Notes
+				}
+				entries = append(entries, attendance.Entry{StudentID: ids[e.SourceStudentID], Date: e.Date, LessonHour: e.LessonHour, Status: code, Notes: notes})
+			}
+		}
+		res.Entries = len(entries)
+		if len(entries) > 0 {
+			if res.Result, err = attendance.ApplyTx(ctx, tx, entries, attendance.Origin{Journal: true, Actor: audit.Actor{Name: "sistem (demo)"}}); err != nil {
+				return err
+			}
+		}
+		res.Loaded = true
+		if _, err := tx.ExecContext(ctx, `INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING`, keyDemoAttendance,
+			fmt.Sprintf(`{"seed": %d, "days": %d, "entries": %d}`, o.Seed, len(res.Days), res.Entries)); err != nil {
+			return fmt.Errorf("journal: demo marker: %w", err)
+		}
+		return nil
+	})
+	if err != nil || !res.Loaded {
+		return DemoResult{}, err
+	}
+	res.Took = time.Since(start)
+	log.Info("loaded the demo attendance", "days", len(res.Days), "entries", res.Entries,
+		"violations", res.Result.ViolationsCreated, "letters", res.Result.LettersIssued, "took", res.Took.Round(time.Millisecond))
+	return res, nil
+}
+
+// demoSkip reports whether the demo attendance must not be loaded.
+func demoSkip(ctx context.Context, q sqlx.QueryerContext) (bool, error) {
+	const stmt = `SELECT NOT EXISTS (SELECT 1 FROM settings WHERE key = 'demo')
+		OR EXISTS (SELECT 1 FROM settings WHERE key = $1)
+		OR EXISTS (SELECT 1 FROM attendance)
+		OR EXISTS (SELECT 1 FROM settings WHERE key = 'student_affairs' AND coalesce(value->>'url', '') <> '')`
+	var skip bool
+	if err := sqlx.GetContext(ctx, q, &skip, stmt, keyDemoAttendance); err != nil {
+		return false, fmt.Errorf("journal: demo check: %w", err)
+	}
+	return skip, nil
+}
