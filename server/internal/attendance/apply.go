@@ -79,33 +79,57 @@ func ApplyTx(ctx context.Context, tx *sqlx.Tx, entries []Entry, o Origin) (api.A
 	if !o.Journal && o.UserID != 0 {
 		updatedBy = &o.UserID
 	}
-	const upsert = `WITH up AS (
+	// One statement: the upsert, and the day counts of the pairs whose
+	// rows changed, from the batch's rows and the pair's other stored rows
+	// (the CTEs read the table as it was before the statement). Rows are
+	// only ever added or changed, so a changed pair always keeps a day row.
+	const upsert = `WITH u AS MATERIALIZED (
+		SELECT * FROM unnest($1::bigint[], $2::date[], $3::smallint[], $4::text[], $5::text[]) AS u(student_id, date, lesson_hour, status, notes)),
+	up AS (
 		INSERT INTO attendance AS a (student_id, date, lesson_hour, status, from_journal, updated_by, notes)
-		SELECT u.student_id, u.date, u.lesson_hour, u.status, $6, $7, NULLIF(u.notes, '')
-		FROM unnest($1::bigint[], $2::date[], $3::smallint[], $4::text[], $5::text[]) AS u(student_id, date, lesson_hour, status, notes)
+		SELECT u.student_id, u.date, u.lesson_hour, u.status, $6, $7, NULLIF(u.notes, '') FROM u
 		ON CONFLICT (student_id, date, lesson_hour) DO UPDATE
 		SET status = EXCLUDED.status, notes = CASE WHEN $6 THEN EXCLUDED.notes ELSE a.notes END,
 		    from_journal = EXCLUDED.from_journal, updated_by = EXCLUDED.updated_by, updated_at = now()
 		WHERE a.status <> EXCLUDED.status OR ($6 AND a.notes IS DISTINCT FROM EXCLUDED.notes)
 		RETURNING a.student_id, a.date, (a.xmax = 0) AS inserted),
-	p AS (SELECT DISTINCT student_id, date FROM up)
+	p AS MATERIALIZED (SELECT DISTINCT student_id, date FROM up),
+	cur AS (
+		SELECT u.student_id, u.date, u.status FROM u JOIN p ON p.student_id = u.student_id AND p.date = u.date
+		UNION ALL
+		SELECT a.student_id, a.date, a.status FROM p JOIN attendance a ON a.student_id = p.student_id AND a.date = p.date
+		WHERE NOT EXISTS (SELECT 1 FROM u WHERE u.student_id = a.student_id AND u.date = a.date AND u.lesson_hour = a.lesson_hour)),
+	agg AS MATERIALIZED (
+		SELECT student_id, date,
+		    count(*) FILTER (WHERE status = 'H')::smallint AS h, count(*) FILTER (WHERE status = 'S')::smallint AS s,
+		    count(*) FILTER (WHERE status = 'I')::smallint AS i, count(*) FILTER (WHERE status = 'A')::smallint AS a,
+		    count(*) FILTER (WHERE status = 'T')::smallint AS t
+		FROM cur GROUP BY student_id, date),
+	days AS (
+		INSERT INTO attendance_days AS d (student_id, date, h, s, i, a, t)
+		SELECT student_id, date, h, s, i, a, t FROM agg ORDER BY student_id, date
+		ON CONFLICT (student_id, date) DO UPDATE SET h = EXCLUDED.h, s = EXCLUDED.s, i = EXCLUDED.i, a = EXCLUDED.a, t = EXCLUDED.t
+		WHERE (d.h, d.s, d.i, d.a, d.t) IS DISTINCT FROM (EXCLUDED.h, EXCLUDED.s, EXCLUDED.i, EXCLUDED.a, EXCLUDED.t))
 	SELECT (SELECT count(*) FROM up WHERE inserted) AS created, (SELECT count(*) FROM up WHERE NOT inserted) AS updated,
-	    (SELECT COALESCE(array_agg(student_id ORDER BY student_id, date), '{}') FROM p) AS students,
-	    (SELECT COALESCE(array_agg(to_char(date, 'YYYY-MM-DD') ORDER BY student_id, date), '{}') FROM p) AS dates`
-	var changedStudents pq.Int64Array
+	    (SELECT COALESCE(array_agg(student_id ORDER BY student_id, date), '{}') FROM agg) AS students,
+	    (SELECT COALESCE(array_agg(to_char(date, 'YYYY-MM-DD') ORDER BY student_id, date), '{}') FROM agg) AS dates,
+	    (SELECT COALESCE(array_agg(a ORDER BY student_id, date), '{}') FROM agg) AS a,
+	    (SELECT COALESCE(array_agg(t ORDER BY student_id, date), '{}') FROM agg) AS t`
+	var changedStudents, aHours, tHours pq.Int64Array
 	var changedDates pq.StringArray
 	if err := tx.QueryRowxContext(ctx, upsert, pq.Array(sids), pq.Array(dates), pq.Array(hours), pq.Array(statuses),
-		pq.Array(notes), o.Journal, updatedBy).Scan(&res.Created, &res.Updated, &changedStudents, &changedDates); err != nil {
+		pq.Array(notes), o.Journal, updatedBy).Scan(&res.Created, &res.Updated, &changedStudents, &changedDates, &aHours, &tHours); err != nil {
 		return res, fmt.Errorf("attendance: upsert: %w", err)
 	}
 	res.Unchanged = n - res.Created - res.Updated
 
 	var auto autoResult
 	if len(changedStudents) > 0 {
-		days, err := recomputeDays(ctx, tx, changedStudents, changedDates)
-		if err != nil {
-			return res, err
+		days := make([]dayHours, len(changedStudents))
+		for i := range days {
+			days[i] = dayHours{StudentID: changedStudents[i], Date: changedDates[i], A: int(aHours[i]), T: int(tHours[i])}
 		}
+		var err error
 		if auto, err = recomputeAuto(ctx, tx, days, o); err != nil {
 			return res, err
 		}
@@ -175,37 +199,9 @@ func invalid(f apperr.Fields) error {
 
 // dayHours is a student's A and T hours on a day after the change.
 type dayHours struct {
-	StudentID int64  `db:"student_id"`
-	Date      string `db:"date"`
-	A         int    `db:"a"`
-	T         int    `db:"t"`
-}
-
-// recomputeDays rewrites the attendance_days rows of the changed pairs
-// from attendance (deleting those left without attendance) and answers
-// each pair's A and T hours.
-func recomputeDays(ctx context.Context, tx *sqlx.Tx, students []int64, dates []string) ([]dayHours, error) {
-	const q = `WITH p AS (SELECT * FROM unnest($1::bigint[], $2::date[]) AS p(student_id, date)),
-	agg AS (SELECT a.student_id, a.date,
-	        count(*) FILTER (WHERE a.status = 'H')::smallint AS h, count(*) FILTER (WHERE a.status = 'S')::smallint AS s,
-	        count(*) FILTER (WHERE a.status = 'I')::smallint AS i, count(*) FILTER (WHERE a.status = 'A')::smallint AS a,
-	        count(*) FILTER (WHERE a.status = 'T')::smallint AS t
-	    FROM p JOIN attendance a ON a.student_id = p.student_id AND a.date = p.date
-	    GROUP BY a.student_id, a.date),
-	del AS (DELETE FROM attendance_days d USING p
-	    WHERE d.student_id = p.student_id AND d.date = p.date
-	      AND NOT EXISTS (SELECT 1 FROM agg WHERE agg.student_id = p.student_id AND agg.date = p.date)),
-	ins AS (INSERT INTO attendance_days AS d (student_id, date, h, s, i, a, t)
-	    SELECT student_id, date, h, s, i, a, t FROM agg ORDER BY student_id, date
-	    ON CONFLICT (student_id, date) DO UPDATE SET h = EXCLUDED.h, s = EXCLUDED.s, i = EXCLUDED.i, a = EXCLUDED.a, t = EXCLUDED.t
-	    WHERE (d.h, d.s, d.i, d.a, d.t) IS DISTINCT FROM (EXCLUDED.h, EXCLUDED.s, EXCLUDED.i, EXCLUDED.a, EXCLUDED.t))
-	SELECT p.student_id, to_char(p.date, 'YYYY-MM-DD') AS date, COALESCE(agg.a, 0) AS a, COALESCE(agg.t, 0) AS t
-	FROM p LEFT JOIN agg ON agg.student_id = p.student_id AND agg.date = p.date`
-	var out []dayHours
-	if err := tx.SelectContext(ctx, &out, q, pq.Array(students), pq.Array(dates)); err != nil {
-		return nil, fmt.Errorf("attendance: days: %w", err)
-	}
-	return out, nil
+	StudentID int64
+	Date      string
+	A, T      int
 }
 
 // autoResult lists the automatic violations a batch changed.
