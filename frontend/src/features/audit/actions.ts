@@ -42,6 +42,9 @@ export const ACTION_KEYS: Readonly<Record<string, string>> = {
   'handling.delete': 'handlingDelete',
   'warning_letter.issue': 'warningLetterIssue',
   'warning_letter.status': 'warningLetterStatus',
+  'attendance.record': 'attendanceRecord',
+  'attendance.sync': 'attendanceSync',
+  'settings.journal_token.regenerate': 'journalTokenRegenerate',
   // Recorded without the area's prefix by the violations feature (to be renamed there).
   record: 'violationRecord',
   delete: 'violationDelete',
@@ -63,6 +66,7 @@ export const ENTITIES = [
   'handling_type',
   'violation',
   'warning_letter',
+  'attendance',
 ] as const;
 
 /** The feature's t (useTranslation('audit')), or any lookup by key. */
