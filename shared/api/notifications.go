@@ -1,0 +1,55 @@
+package api
+
+import "time"
+
+// Notification kinds: one manual violation, or one attendance save or
+// journal push grouped per recipient and date.
+const (
+	NotificationViolation  = "violation"
+	NotificationAttendance = "attendance"
+)
+
+// WebSocket message types (GET /api/v1/ws).
+const (
+	WSNotification = "notification"
+	WSSummary      = "summary"
+	WSUnread       = "unread"
+)
+
+// Notification is one notification of the signed-in user. Title and Body are
+// rendered in the reader's language from Kind and Params; they are not
+// stored.
+type Notification struct {
+	ID     int64          `json:"id"`
+	Kind   string         `json:"kind"`
+	Title  string         `json:"title"`
+	Body   string         `json:"body"`
+	URL    string         `json:"url"`
+	Params map[string]any `json:"params"`
+	// ViolationID is set for kind violation; the violation may have been
+	// deleted since.
+	ViolationID *int64     `json:"violation_id"`
+	CreatedAt   time.Time  `json:"created_at"`
+	ReadAt      *time.Time `json:"read_at"`
+}
+
+// UnreadCount is the number of unread notifications of the signed-in user.
+type UnreadCount struct {
+	Count int `json:"count"`
+}
+
+// WSMessage is one message on the WebSocket. Type notification carries ID
+// (a string: the desktop app's message id is one), Kind, Title, Body, URL
+// and CreatedAt; summary carries Count, Title, Body, URL and LastID; unread
+// carries Count.
+type WSMessage struct {
+	Type      string     `json:"type"`
+	ID        string     `json:"id,omitempty"`
+	Kind      string     `json:"kind,omitempty"`
+	Title     string     `json:"title,omitempty"`
+	Body      string     `json:"body,omitempty"`
+	URL       string     `json:"url,omitempty"`
+	Count     int        `json:"count"`
+	LastID    string     `json:"last_id,omitempty"`
+	CreatedAt *time.Time `json:"created_at,omitempty"`
+}
