@@ -139,7 +139,7 @@ export function StatusPicker({
             </Text>
           )}
           {dirty && (
-            <Text size="xs" c="orange.9">
+            <Text size="xs" c="#9a3412">
               {cell ? t('info.unsavedOver', { status: t(`status.${cell.status}`) }) : t('info.unsaved')}
             </Text>
           )}

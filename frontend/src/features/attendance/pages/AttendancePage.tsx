@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { ActionIcon, Alert, Button, Group, Menu, Paper, Select, Stack, Text } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
+import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { IconAlertCircle, IconCalendar, IconChevronLeft, IconChevronRight, IconDeviceFloppy, IconChecks, IconListCheck } from '@tabler/icons-react';
 import { isApiError } from '@/api/errors';
@@ -164,7 +165,7 @@ function FormBody({ form, editable }: { form: AttendanceForm; editable: boolean 
           data-testid="save-bar"
         >
           <Group justify="space-between" gap="xs" wrap="nowrap">
-            <Text size="sm" fw={dirty > 0 ? 600 : 400} c={dirty > 0 ? 'orange.9' : 'dimmed'} data-testid="dirty-count" data-count={dirty}>
+            <Text size="sm" fw={dirty > 0 ? 600 : 400} c={dirty > 0 ? '#9a3412' : 'dimmed'} data-testid="dirty-count" data-count={dirty}>
               {dirty > 0 ? t('dirty', { count: dirty, n: num(dirty) }) : t('clean')}
             </Text>
             <Group gap="xs" wrap="nowrap">
@@ -188,6 +189,8 @@ export default function AttendancePage() {
   const { t } = useTranslation('attendance');
   const { t: tc } = useTranslation();
   const fmt = useFormatDate();
+  // On a phone the grid is what matters: the page's description gives it the room.
+  const narrow = !!useMediaQuery('(max-width: 48em)');
   const navigate = useNavigate();
   const { me, can } = useSession();
   const params = useParams();
@@ -223,7 +226,7 @@ export default function AttendancePage() {
 
   return (
     <>
-      <PageHeader title={t('title')} description={t('description')} />
+      <PageHeader title={t('title')} description={narrow ? undefined : t('description')} />
       <Stack gap="sm">
         <Group gap="sm" align="flex-end" wrap="wrap" data-testid="attendance-toolbar">
           {homeroom ? (

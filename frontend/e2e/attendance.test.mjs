@@ -1,0 +1,320 @@
+// End-to-end cases for the class attendance form (issue 12): a homeroom teacher fills today's
+// attendance by touch on a phone (bulk "empty → present", two A and one T), saves, reloads and
+// sees what is stored, and an automatic alpha violation appears; a counselor sets cells with the
+// keyboard on a desktop (arrows, letters, Backspace, a whole hour from its header) with the
+// unsaved-changes guard; a school leader only views. Makes its own class and students:
+// E2E_ONLY=attendance npm run e2e
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { assert, assertEqual, axeViolations, SCREENSHOT_DIR, shot, test } from './harness.mjs';
+import { ADMIN_PASSWORD } from './cases.mjs';
+import { DESKTOP, PHONE, apiCall, expectVisible, newPage, noSidewaysScroll, signIn } from './helpers.mjs';
+
+const suffix = Date.now().toString(36).slice(-5);
+const BK = { username: `bk.abs${suffix}`, name: 'Guru BK Absensi', password: 'bk-abs-e2e-1', role: 'bk', email: '', phone: '' };
+const WALI = { username: `wali.abs${suffix}`, name: 'Wali Absensi', password: 'wali-abs-e2e-1', role: 'wali_kelas', email: '', phone: '' };
+const HEAD = { username: `kepsek.abs${suffix}`, name: 'Kepala Absensi', password: 'kepsek-abs-e2e-1', role: 'kepala_sekolah', email: '', phone: '' };
+
+/** Today in Jakarta (UTC+7, no daylight saving), YYYY-MM-DD. */
+function jakartaDay(offsetDays = 0) {
+  return new Date(Date.now() + 7 * 3600_000 + offsetDays * 86400_000).toISOString().slice(0, 10);
+}
+
+/** This run's database (the tatib_e2e_* one that holds the user). */
+function databaseOf(username, userId) {
+  const admin = process.env.TATIB_TEST_DATABASE_URL;
+  const q = (url, sql) => execFileSync('psql', [url, '-v', 'ON_ERROR_STOP=1', '-qAt', '-c', sql], { encoding: 'utf8' }).trim();
+  const dbs = q(admin, "SELECT datname FROM pg_database WHERE datname LIKE 'tatib_e2e_%'").split('\n').filter(Boolean);
+  for (const db of dbs) {
+    const url = new URL(admin);
+    url.pathname = `/${db}`;
+    try {
+      if (q(url.toString(), `SELECT id FROM users WHERE username = '${username}'`) === String(userId)) return (sql) => q(url.toString(), sql);
+    } catch {
+      /* another run's database */
+    }
+  }
+  throw new Error(`no e2e database holds ${username}`);
+}
+
+let school = null;
+
+/** Three users, the homeroom teacher's class with five students. Once per run. */
+async function setUp(ctx) {
+  if (school) return school;
+  const admin = await newPage(ctx);
+  await signIn(admin, 'admin', ADMIN_PASSWORD);
+  const ids = {};
+  for (const u of [BK, WALI, HEAD]) {
+    const res = await apiCall(admin, 'POST', '/api/v1/users', u);
+    assertEqual(res.status, 201, `create ${u.username}: ${JSON.stringify(res.body)}`);
+    ids[u.role] = res.body.id;
+  }
+  await admin.context().close();
+  const sql = databaseOf(BK.username, ids.bk);
+  const className = `X ABS ${suffix}`;
+  const classId = Number(sql(`INSERT INTO classes (name, grade, homeroom_teacher_id) VALUES ('${className}', 10, ${ids.wali_kelas}) RETURNING id`).split('\n')[0]);
+  const base = 800000 + Math.floor(Math.random() * 90000);
+  // Names sort in this order on the form (it lists by name).
+  const names = ['Adi', 'Bela', 'Candra', 'Dewi', 'Eko'].map((n) => `${n} Absen ${suffix}`);
+  const students = names.map((name, i) => ({
+    name,
+    nis: String(base + i),
+    id: Number(
+      sql(
+        `INSERT INTO students (source_id, nisn, nis, full_name, gender, class_id) VALUES (${base + i}, '00${base + i}', '${base + i}', '${name}', 'L', ${classId}) RETURNING id`,
+      ).split('\n')[0],
+    ),
+  }));
+  school = { classId, className, students, sql };
+  return school;
+}
+
+/** A phone has a touch screen: taps are real touch events. */
+async function newTouchPage({ browser, baseURL, track }) {
+  const context = await browser.newContext({ baseURL, viewport: PHONE, locale: 'id-ID', timezoneId: 'UTC', hasTouch: true });
+  context.setDefaultTimeout(15_000);
+  return track(await context.newPage());
+}
+
+async function pageAs(ctx, user, viewport = DESKTOP) {
+  const page = viewport === PHONE ? await newTouchPage(ctx) : await newPage(ctx, viewport);
+  await signIn(page, user.username, user.password);
+  return page;
+}
+
+/** The grid cell of a student's lesson hour. */
+function cell(page, student, hour) {
+  return page.getByTestId(`student-row-${student.id}`).locator('[role="gridcell"]').nth(hour - 1);
+}
+
+async function expectStatus(page, student, hour, status, what) {
+  const c = cell(page, student, hour);
+  await c.waitFor();
+  await page.waitForFunction(
+    ([sel, h, s]) => document.querySelector(sel)?.querySelectorAll('[role="gridcell"]')[h - 1]?.getAttribute('data-status') === s,
+    [`[data-testid="student-row-${student.id}"]`, hour, status],
+    { timeout: 10_000 },
+  ).catch(async () => {
+    throw new Error(`${what}: expected ${status}, got ${await c.getAttribute('data-status')}`);
+  });
+}
+
+async function count(page, testId) {
+  return Number(await page.getByTestId(testId).getAttribute('data-count'));
+}
+
+async function screen(page, name) {
+  await shot(page, name);
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-screen.png`) });
+}
+
+test('attendance: a homeroom teacher fills today on a phone by touch, saves, reloads; an alpha violation follows', async (ctx) => {
+  const s = await setUp(ctx);
+  const [adi, bela, candra] = s.students;
+  const today = jakartaDay();
+  const page = await pageAs(ctx, WALI, PHONE);
+
+  // The nav item, then the own class on today's Jakarta date (the browser runs on UTC).
+  await expectVisible(page.getByTestId('burger'), 'burger');
+  await page.getByTestId('burger').click();
+  await page.waitForFunction(() => {
+    const r = document.querySelector('[data-testid="navbar"]').getBoundingClientRect();
+    return r.left >= 0 && r.width > 0;
+  });
+  await page.getByTestId('navbar').getByRole('link', { name: 'Absensi', exact: true }).click();
+  await page.waitForURL(new RegExp(`/absensi/${s.classId}/${today}$`));
+  await expectVisible(page.getByTestId('own-class').getByText(`Kelas Anda: ${s.className}`), 'own class named');
+  await expectVisible(page.getByTestId('attendance-grid'), 'the grid');
+  const hours = await page.getByTestId(`student-row-${adi.id}`).locator('[role="gridcell"]').count();
+  assert(hours >= 1, `lesson hours shown: ${hours}`);
+  await expectStatus(page, adi, 1, 'belum', 'nothing stored yet');
+
+  // Touch targets: at least 40 × 40 px; the page itself never scrolls sideways.
+  const box = await cell(page, adi, 1).boundingBox();
+  assert(box.width >= 40 && box.height >= 40, `cell is a 40 px touch target: ${box.width}×${box.height}`);
+  await noSidewaysScroll(page, 'attendance form on a phone');
+
+  // Bulk: every empty cell present; then two A and one T by tapping cells.
+  await page.getByTestId('bulk-empty-present').click();
+  assertEqual(await count(page, 'dirty-count'), s.students.length * hours, 'every cell changed');
+  assertEqual(await count(page, 'summary-H'), s.students.length, 'all students present');
+  for (const [st, h, status] of [
+    [bela, 1, 'A'],
+    [bela, 2, 'A'],
+    [candra, 1, 'T'],
+  ]) {
+    await cell(page, st, h).tap();
+    await expectVisible(page.getByTestId('status-picker'), 'the status picker');
+    await page.getByTestId('status-picker').getByTestId(`pick-${status}`).tap();
+    await page.getByTestId('status-picker').waitFor({ state: 'hidden' });
+    await expectStatus(page, st, h, status, `${st.name} hour ${h}`);
+  }
+  // Unique students: Bela's two A hours count once.
+  assertEqual(await count(page, 'summary-A'), 1, 'one student with A');
+  assertEqual(await count(page, 'summary-T'), 1, 'one student with T');
+  assertEqual(await cell(page, bela, 1).getAttribute('data-dirty'), 'true', 'changed cell is marked');
+  const label = await cell(page, bela, 1).getAttribute('aria-label');
+  assert(label.includes(bela.name) && label.includes('jam 1') && label.includes('Alpha'), `cell label names student, hour and status: ${label}`);
+  await screen(page, 'attendance-01-phone-filled');
+
+  // The save button sits at the bottom of the screen while the grid is on it.
+  const bar = await page.getByTestId('save-bar').boundingBox();
+  assert(bar.y + bar.height <= PHONE.height + 1, `save bar on screen: ${JSON.stringify(bar)}`);
+  await page.getByTestId('save').tap();
+  const note = page.locator('.attendance-save-result');
+  await expectVisible(note, 'save result notification');
+  const text = await note.innerText();
+  assert(new RegExp(`${s.students.length * hours} jam disimpan`).test(text), `saved count in the notification: ${text}`);
+  assert(/pelanggaran otomatis/.test(text), `automatic violations in the notification: ${text}`);
+  assertEqual(await count(page, 'dirty-count'), 0, 'nothing left to save');
+  await screen(page, 'attendance-02-phone-saved');
+
+  // Reload: the stored cells, unmarked, with who set them.
+  await page.reload();
+  await expectStatus(page, bela, 1, 'A', 'stored A after reload');
+  await expectStatus(page, bela, 2, 'A', 'stored second A');
+  await expectStatus(page, candra, 1, 'T', 'stored T');
+  await expectStatus(page, adi, hours, 'H', 'stored H');
+  assertEqual(await cell(page, bela, 1).getAttribute('data-dirty'), null, 'no unsaved mark after reload');
+  await cell(page, bela, 1).tap();
+  await expectVisible(page.getByTestId('cell-info').getByText(/Terakhir diisi oleh Wali Absensi, .* WIB/), 'who set it last');
+  await page.keyboard.press('Escape');
+
+  // The automatic alpha violation, once, dated today, recorded by the teacher.
+  const list = await apiCall(page, 'GET', `/api/v1/violations?student_id=${bela.id}`);
+  assertEqual(list.status, 200, `violations of the student: ${JSON.stringify(list.body)}`);
+  const alpha = list.body.data.filter((v) => v.type_slug === 'alpha');
+  assertEqual(alpha.length, 1, `one automatic alpha violation: ${JSON.stringify(list.body.data)}`);
+  assertEqual(alpha[0].occurred_on, today, 'dated with the attendance date');
+  assert(alpha[0].points >= 1, `alpha has points: ${alpha[0].points}`);
+  const late = (await apiCall(page, 'GET', `/api/v1/violations?student_id=${candra.id}`)).body.data.filter((v) => v.type_slug === 'terlambat');
+  assertEqual(late.length, 1, 'one automatic late violation');
+  const none = (await apiCall(page, 'GET', `/api/v1/violations?student_id=${adi.id}`)).body.data;
+  assertEqual(none.length, 0, 'no violation for a present student');
+
+  // The violations page shows it too.
+  await page.goto(`/violations?q=${bela.nis}`);
+  await expectVisible(page.getByText(/Alpha/).first(), 'alpha on the violations page');
+}, { timeout: 150_000 });
+
+test('attendance: a counselor sets cells with the keyboard on a desktop; the guard keeps unsaved changes', async (ctx) => {
+  const s = await setUp(ctx);
+  const [adi, bela, candra, dewi, eko] = s.students;
+  const yesterday = jakartaDay(-1);
+  const page = await pageAs(ctx, BK, DESKTOP);
+  await page.getByRole('navigation', { name: 'Navigasi utama' }).getByRole('link', { name: 'Absensi', exact: true }).click();
+  await page.waitForURL(/\/absensi$/);
+  await expectVisible(page.getByTestId('pick-class-first'), 'asked for a class first');
+  await page.getByTestId('class-picker').click();
+  await page.getByTestId('class-picker').fill(s.className);
+  await page.getByRole('option', { name: s.className }).click();
+  await page.waitForURL(new RegExp(`/absensi/${s.classId}/${jakartaDay()}$`));
+  await page.getByTestId('prev-day').click();
+  await page.waitForURL(new RegExp(`/absensi/${s.classId}/${yesterday}$`));
+  await expectVisible(page.getByTestId('attendance-grid'), 'the grid for yesterday');
+  const hours = await page.getByTestId(`student-row-${adi.id}`).locator('[role="gridcell"]').count();
+
+  // One tab stop: the grid's roving focus starts at the first student's first hour.
+  assertEqual(await page.getByTestId('attendance-grid').locator('[tabindex="0"]').count(), 1, 'one tab stop');
+  await page.getByTestId('attendance-grid').locator('[tabindex="0"]').focus();
+  const focused = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? '');
+  assert((await focused()).startsWith(`${adi.name}, jam 1`), `focus on the first cell: ${await focused()}`);
+  await page.keyboard.press('a'); // Adi hour 1: A
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('A'); // Adi hour 2: A
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('t'); // Bela hour 2: T
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('s'); // Candra hour 2: S ...
+  await page.keyboard.press('Backspace'); // ... undone
+  assert((await focused()).startsWith(`${candra.name}, jam 2: Belum diisi`), `Backspace leaves belum: ${await focused()}`);
+  // Up to the header of hour 3, Enter opens its picker, "i" sets the whole hour.
+  for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('ArrowRight');
+  assert((await focused()).startsWith('Jam 3'), `focus on the hour 3 header: ${await focused()}`);
+  await page.keyboard.press('Enter');
+  await expectVisible(page.getByTestId('status-picker'), 'the hour picker');
+  await page.keyboard.press('i');
+  await page.getByTestId('status-picker').waitFor({ state: 'hidden' });
+  for (const st of [adi, bela, candra, dewi, eko]) await expectStatus(page, st, 3, 'I', `hour 3 of ${st.name}`);
+  await expectStatus(page, adi, 1, 'A', 'Adi hour 1');
+  await expectStatus(page, adi, 2, 'A', 'Adi hour 2');
+  await expectStatus(page, bela, 2, 'T', 'Bela hour 2');
+  await expectStatus(page, candra, 2, 'belum', 'Candra hour 2');
+  assertEqual(await count(page, 'dirty-count'), 3 + s.students.length, 'changed cells counted');
+
+  // The whole 10-hour grid fits a 1280 px screen without sideways scrolling.
+  const overflow = await page.getByTestId('attendance-scroller').evaluate((el) => el.scrollWidth - el.clientWidth);
+  assert(overflow <= 0, `grid scrolls sideways by ${overflow}px at 1280 (${hours} hours)`);
+  await noSidewaysScroll(page, 'attendance form on a desktop');
+  await shot(page, 'attendance-03-desktop-keyboard');
+  const problems = await axeViolations(page);
+  assertEqual(problems.length, 0, `the form passes axe: ${problems.join('\n')}`);
+
+  // Moving to another day with unsaved changes asks first; staying keeps them.
+  await page.getByTestId('next-day').click();
+  await expectVisible(page.getByRole('dialog').getByTestId('leave-stay'), 'leave dialog');
+  await page.getByTestId('leave-stay').click();
+  assert(page.url().endsWith(`/absensi/${s.classId}/${yesterday}`), `still on yesterday: ${page.url()}`);
+  assertEqual(await count(page, 'dirty-count'), 3 + s.students.length, 'changes kept');
+
+  await page.getByTestId('save').click();
+  await expectVisible(page.locator('.attendance-save-result'), 'save result');
+  const form = await apiCall(page, 'GET', `/api/v1/classes/${s.classId}/attendance/${yesterday}`);
+  assertEqual(form.status, 200, 'form read back');
+  const adiCells = form.body.students.find((x) => x.id === adi.id).cells.map((c) => `${c.lesson_hour}${c.status}`).sort();
+  assertEqual(adiCells.join(','), '1A,2A,3I', "Adi's stored hours");
+  assertEqual(form.body.students.find((x) => x.id === candra.id).cells.map((c) => `${c.lesson_hour}${c.status}`).join(','), '3I', 'Candra: only hour 3');
+  const alpha = (await apiCall(page, 'GET', `/api/v1/violations?student_id=${adi.id}`)).body.data.filter((v) => v.type_slug === 'alpha' && v.occurred_on === yesterday);
+  assertEqual(alpha.length, 1, 'one alpha violation for Adi yesterday');
+
+  // Saved: moving on no longer asks.
+  await page.getByTestId('next-day').click();
+  await page.waitForURL(new RegExp(`/absensi/${s.classId}/${jakartaDay()}$`));
+  assertEqual(await page.getByTestId('leave-stay').count(), 0, 'no dialog once saved');
+}, { timeout: 150_000 });
+
+test('attendance: a school leader sees the form read-only with who set each cell', async (ctx) => {
+  const s = await setUp(ctx);
+  const page = await pageAs(ctx, HEAD, DESKTOP);
+  await page.goto(`/absensi/${s.classId}/${jakartaDay()}`);
+  await expectVisible(page.getByTestId('attendance-grid'), 'the grid');
+  await expectVisible(page.getByTestId('view-only'), 'view-only notice');
+  assertEqual(await page.getByTestId('save-bar').count(), 0, 'no save bar');
+  assertEqual(await page.getByTestId('bulk-bar').count(), 0, 'no bulk controls');
+  const first = s.students[0];
+  const c = cell(page, first, 1);
+  const before = await c.getAttribute('data-status');
+  await c.focus();
+  await page.keyboard.press('a');
+  assertEqual(await c.getAttribute('data-status'), before, 'letters change nothing');
+  await c.click();
+  await expectVisible(page.getByTestId('cell-info'), 'cell details');
+  assertEqual(await page.getByTestId('pick-A').count(), 0, 'no status buttons');
+  await shot(page, 'attendance-04-view-only');
+});
+
+test('attendance: screens at a laptop and a phone in both languages pass axe', async (ctx) => {
+  const s = await setUp(ctx);
+  const problems = [];
+  for (const lang of ['id', 'en']) {
+    for (const [size, viewport] of [
+      ['laptop', DESKTOP],
+      ['phone', PHONE],
+    ]) {
+      const page = await pageAs(ctx, WALI, viewport);
+      if (lang !== 'id') {
+        await page.evaluate((l) => localStorage.setItem('tatib.language', l), lang);
+      }
+      await page.goto(`/absensi/${s.classId}/${jakartaDay()}`);
+      await expectVisible(page.getByTestId('attendance-grid'), `grid ${lang} ${size}`);
+      await page.waitForLoadState('networkidle').catch(() => {});
+      await noSidewaysScroll(page, `attendance ${lang} ${size}`);
+      for (const l of await axeViolations(page)) problems.push(`[${lang} ${size}] ${l}`);
+      await screen(page, `attendance-10-${lang}-${size}`);
+      await page.context().close();
+    }
+  }
+  assertEqual(problems.length, 0, `axe (WCAG 2 AA):\n${problems.join('\n')}`);
+}, { timeout: 150_000 });
