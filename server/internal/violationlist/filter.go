@@ -77,6 +77,8 @@ type Filter struct {
 	RecorderID int64
 	Journal    bool
 	StudentID  int64
+	// Source is manual or attendance (the automatic alpha/late ones).
+	Source string
 	// Q searches the student's name, NIS or NISN.
 	Q string
 	// Sort is one of Sorts' keys; "" is the newest first.
@@ -177,6 +179,12 @@ func ParseFilter(q url.Values) (Filter, error) {
 			f.RecorderID = n
 		}
 	}
+	switch v := strings.TrimSpace(q.Get("source")); v {
+	case "", api.SourceManual, api.SourceAttendance:
+		f.Source = v
+	default:
+		fe.Add("source", "violationlist.filter.source")
+	}
 	f.Q = strings.TrimSpace(q.Get("q"))
 	if utf8.RuneCountInString(f.Q) > MaxQ {
 		fe.Add("q", "violationlist.filter.q_too_long", "max", MaxQ)
@@ -236,6 +244,9 @@ func (f Filter) Where(sc Scope, a *Args) string {
 	}
 	if f.StudentID != 0 {
 		add("v.student_id = " + a.Add(f.StudentID))
+	}
+	if f.Source != "" {
+		add("v.source = " + a.Add(f.Source))
 	}
 	if f.Q != "" {
 		p := a.Add(likePattern(f.Q))
