@@ -30,6 +30,7 @@ import { TodayInJakarta } from '@/components/TodayInJakarta';
 import { initials } from '@/lib/names';
 import { navItems } from '@/registry';
 import { useServerReachable } from './connectivity';
+import { RealtimeProvider } from './realtimeProvider';
 import { visibleNav } from './nav';
 
 function UserMenu() {
@@ -134,6 +135,7 @@ export function Shell() {
       navbar={{ width: 250, breakpoint: 'sm', collapsed: { mobile: !opened } }}
       padding={{ base: 'sm', sm: 'lg' }}
     >
+      <RealtimeProvider />
       <AppShell.Header>
         <Group h="100%" px={{ base: 'sm', sm: 'md' }} justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">

@@ -1,30 +1,20 @@
-import { ActionIcon, Indicator, Popover, Text } from '@mantine/core';
+import { lazy, Suspense, useState } from 'react';
+import { ActionIcon, Center, Indicator, Loader, Popover, Text } from '@mantine/core';
 import { IconBell } from '@tabler/icons-react';
-import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { NOTIFICATIONS_PATH, useUnreadCount } from '@/app/unread';
 import { featureRoutes } from '@/registry';
 
 const hasNotificationsPage = featureRoutes.some((r) => r.path === NOTIFICATIONS_PATH);
+// The popover's list belongs to the notifications feature; loaded on the first open.
+const LatestNotifications = lazy(() => import('@/features/notifications/components/LatestNotifications'));
 
-/** The bell with the unread badge; opens the notifications page once it exists. */
+/** The bell with the unread badge; opens the latest notifications and a link to their page. */
 export function NotificationBell() {
   const { t } = useTranslation();
-  const navigate = useNavigate();
   const unread = useUnreadCount();
+  const [opened, setOpened] = useState(false);
   const label = unread > 0 ? t('bell.unread', { count: unread }) : t('bell.label');
-  const button = (
-    <ActionIcon
-      variant="subtle"
-      color="gray"
-      size="lg"
-      aria-label={label}
-      title={label}
-      onClick={hasNotificationsPage ? () => navigate(NOTIFICATIONS_PATH) : undefined}
-    >
-      <IconBell size={22} stroke={1.6} />
-    </ActionIcon>
-  );
   // The popover's target must be the button itself: aria-expanded is not allowed on the
   // indicator's <div> (axe: aria-allowed-attr).
   return (
@@ -36,16 +26,30 @@ export function NotificationBell() {
       offset={4}
       data-testid="bell-badge"
     >
-      {hasNotificationsPage ? (
-        button
-      ) : (
-        <Popover position="bottom-end" shadow="md" withArrow>
-          <Popover.Target>{button}</Popover.Target>
-          <Popover.Dropdown>
-            <Text size="sm">{t('bell.empty')}</Text>
-          </Popover.Dropdown>
-        </Popover>
-      )}
+      <Popover position="bottom-end" shadow="md" withArrow opened={opened} onChange={setOpened}>
+        <Popover.Target>
+          <ActionIcon variant="subtle" color="gray" size="lg" aria-label={label} title={label} onClick={() => setOpened((o) => !o)} data-testid="bell">
+            <IconBell size={22} stroke={1.6} />
+          </ActionIcon>
+        </Popover.Target>
+        <Popover.Dropdown p={0}>
+          {hasNotificationsPage ? (
+            <Suspense
+              fallback={
+                <Center p="md" w={340} maw="calc(100vw - 24px)">
+                  <Loader size="xs" />
+                </Center>
+              }
+            >
+              {opened && <LatestNotifications unread={unread} onClose={() => setOpened(false)} />}
+            </Suspense>
+          ) : (
+            <Text size="sm" p="sm">
+              {t('bell.empty')}
+            </Text>
+          )}
+        </Popover.Dropdown>
+      </Popover>
     </Indicator>
   );
 }

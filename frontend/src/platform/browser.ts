@@ -47,22 +47,27 @@ export const browserPlatform: Platform = {
     });
   },
 
-  async notify(title, body, onClick) {
-    if (typeof Notification === 'undefined') return;
-    let permission = Notification.permission;
-    if (permission === 'default') {
-      try {
-        permission = await Notification.requestPermission();
-      } catch {
-        return;
-      }
-    }
-    if (permission !== 'granted') return;
-    const n = new Notification(title, { body });
+  async notify(title, body, onClick, tag) {
+    // Only when already allowed: asking without a click is ignored or held against the site.
+    if (typeof Notification === 'undefined' || Notification.permission !== 'granted') return;
+    const n = new Notification(title, { body, tag });
     n.onclick = () => {
       window.focus();
       onClick?.();
       n.close();
     };
+  },
+
+  notifyPermission() {
+    return typeof Notification === 'undefined' ? 'unsupported' : Notification.permission;
+  },
+
+  async requestNotifyPermission() {
+    if (typeof Notification === 'undefined') return 'unsupported';
+    try {
+      return await Notification.requestPermission();
+    } catch {
+      return Notification.permission;
+    }
   },
 };

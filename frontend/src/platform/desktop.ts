@@ -62,6 +62,10 @@ function wailsRuntime(): WailsRuntime | undefined {
 export const DesktopEvents = {
   /** A real-time message from the server: { id, title, body, url }. */
   notification: 'tatib:notification',
+  /** Several at once (a catch-up, a journal push): { count, title, body, url, last_id }. */
+  summary: 'tatib:summary',
+  /** The unread count changed: { count }. */
+  unread: 'tatib:unread',
   /** Open a page of the app (a popup was clicked): the path. */
   navigate: 'tatib:navigate',
   /** A popup was clicked: its id. */
@@ -187,6 +191,10 @@ export const desktopPlatform: Platform = {
       clickHandlers.delete(id); // no notification service: nothing to show, as in the browser
     }
   },
+
+  // The app raises OS popups itself (desktop/realtime.go); nothing to ask.
+  notifyPermission: () => 'granted',
+  requestNotifyPermission: () => Promise.resolve('granted'),
 };
 
 if (typeof window !== 'undefined') listen();

@@ -12,6 +12,15 @@ export interface Platform {
   saveFile(source: Blob | string, suggestedName: string): Promise<void>;
   /** Lets the user pick one file; null when they cancel. `accept` like ".xlsx,image/*". */
   pickFile(accept?: string): Promise<File | null>;
-  /** Shows an OS-level notification when allowed (asks once); does nothing otherwise. */
-  notify(title: string, body: string, onClick?: () => void): Promise<void>;
+  /**
+   * Shows an OS-level notification when allowed; does nothing otherwise (it never asks: see
+   * requestNotifyPermission). `tag` lets several tabs raise one popup for the same thing.
+   */
+  notify(title: string, body: string, onClick?: () => void, tag?: string): Promise<void>;
+  /** Whether OS notifications may be shown: 'default' means not asked yet. */
+  notifyPermission(): NotifyPermission;
+  /** Asks for OS notifications; call it from a user's click (browsers ignore it otherwise). */
+  requestNotifyPermission(): Promise<NotifyPermission>;
 }
+
+export type NotifyPermission = 'granted' | 'denied' | 'default' | 'unsupported';
