@@ -277,6 +277,10 @@ test('attendance: a counselor sets cells with the keyboard on a desktop; the gua
 
 test('attendance: a school leader sees the form read-only with who set each cell', async (ctx) => {
   const s = await setUp(ctx);
+  // One of today's hours as the journal would have left it (status unchanged, so the day's
+  // counts stay true): the cell carries the journal mark and says so.
+  const eko = s.students[4];
+  s.sql(`UPDATE attendance SET from_journal = true, updated_by = NULL WHERE student_id = ${eko.id} AND date = '${jakartaDay()}' AND lesson_hour = 1`);
   const page = await pageAs(ctx, HEAD, DESKTOP);
   await page.goto(`/absensi/${s.classId}/${jakartaDay()}`);
   await expectVisible(page.getByTestId('attendance-grid'), 'the grid');
@@ -292,6 +296,13 @@ test('attendance: a school leader sees the form read-only with who set each cell
   await c.click();
   await expectVisible(page.getByTestId('cell-info'), 'cell details');
   assertEqual(await page.getByTestId('pick-A').count(), 0, 'no status buttons');
+  await expectVisible(page.getByTestId('cell-info').getByText(/Terakhir diisi oleh Wali Absensi/), 'who set it');
+  await page.keyboard.press('Escape');
+  const journal = cell(page, eko, 1);
+  assertEqual(await journal.getAttribute('data-journal'), 'true', 'journal cell marked');
+  assert((await journal.getAttribute('aria-label')).includes('Sinkron E-Jurnal'), 'journal named in the cell label');
+  await journal.click();
+  await expectVisible(page.getByTestId('cell-info').getByText(/^Sinkron E-Jurnal, .* WIB$/), 'journal in the details');
   await shot(page, 'attendance-04-view-only');
 });
 

@@ -22,7 +22,8 @@ export interface GridProps {
 const posAttr = (p: Pos) => `${p.row}:${p.col}`;
 
 interface CellProps {
-  pos: Pos;
+  row: number;
+  col: number;
   status: CellStatus;
   dirty: boolean;
   error: boolean;
@@ -33,7 +34,7 @@ interface CellProps {
 }
 
 /** One lesson hour of one student: its letter on its colour, and marks for unsaved and journal. */
-const Cell = memo(function Cell({ pos, status, dirty, error, stored, label, title, tabStop }: CellProps) {
+const Cell = memo(function Cell({ row, col, status, dirty, error, stored, label, title, tabStop }: CellProps) {
   const c = STATUS_COLOURS[status];
   const chip = [classes.chip, status === 'belum' && classes.belum, dirty && classes.dirty, stored?.from_journal && !dirty && classes.journal, error && classes.error]
     .filter(Boolean)
@@ -43,7 +44,7 @@ const Cell = memo(function Cell({ pos, status, dirty, error, stored, label, titl
       role="gridcell"
       className={classes.cell}
       tabIndex={tabStop ? 0 : -1}
-      data-pos={posAttr(pos)}
+      data-pos={`${row}:${col}`}
       data-status={status}
       data-dirty={dirty || undefined}
       data-journal={stored?.from_journal || undefined}
@@ -245,7 +246,8 @@ export function AttendanceGrid({ form, stored, draft, editable, errorKeys, onSet
                 return (
                   <Cell
                     key={h}
-                    pos={{ row: r + 1, col: c + 1 }}
+                    row={r + 1}
+                    col={c + 1}
                     status={status}
                     dirty={dirty}
                     error={errorKeys.has(key)}

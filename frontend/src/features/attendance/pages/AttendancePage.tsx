@@ -5,7 +5,7 @@ import { ActionIcon, Alert, Button, Group, Menu, Paper, Select, Stack, Text } fr
 import { DatePickerInput } from '@mantine/dates';
 import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { IconAlertCircle, IconCalendar, IconChevronLeft, IconChevronRight, IconDeviceFloppy, IconChecks, IconListCheck } from '@tabler/icons-react';
+import { IconAlertCircle, IconArrowBackUp, IconCalendar, IconChevronLeft, IconChevronRight, IconDeviceFloppy, IconChecks, IconListCheck } from '@tabler/icons-react';
 import { isApiError } from '@/api/errors';
 import { useSession } from '@/auth/session';
 import { EmptyState } from '@/components/EmptyState';
@@ -56,6 +56,7 @@ function FormBody({ form, editable }: { form: AttendanceForm; editable: boolean 
   const [saveError, setSaveError] = useState<{ message: string; details: string[]; keys: Set<string> } | null>(null);
   const summary = useMemo(() => summarize(form, stored, draft), [form, stored, draft]);
   const dirty = dirtyCount(draft);
+  const narrow = !!useMediaQuery('(max-width: 48em)');
 
   const setCell = (key: string, status: CellStatus) => setDraft((d) => setCells(d, stored, [key], status));
   const bulk = (scope: BulkScope, status: CellStatus, onlyEmpty: boolean) => setDraft((d) => applyBulk(d, stored, form, scope, status, onlyEmpty));
@@ -165,15 +166,27 @@ function FormBody({ form, editable }: { form: AttendanceForm; editable: boolean 
           data-testid="save-bar"
         >
           <Group justify="space-between" gap="xs" wrap="nowrap">
-            <Text size="sm" fw={dirty > 0 ? 600 : 400} c={dirty > 0 ? '#9a3412' : 'dimmed'} data-testid="dirty-count" data-count={dirty}>
-              {dirty > 0 ? t('dirty', { count: dirty, n: num(dirty) }) : t('clean')}
+            <Text
+              size="sm"
+              fw={dirty > 0 ? 600 : 400}
+              c={dirty > 0 ? '#9a3412' : 'dimmed'}
+              style={{ minWidth: 0, lineHeight: 1.25 }}
+              data-testid="dirty-count"
+              data-count={dirty}
+            >
+              {dirty > 0 ? t(narrow ? 'dirtyShort' : 'dirty', { count: dirty, n: num(dirty) }) : t('clean')}
             </Text>
-            <Group gap="xs" wrap="nowrap">
-              {dirty > 0 && (
-                <Button variant="subtle" size="sm" onClick={() => setDraft({})} data-testid="discard">
-                  {t('discard')}
-                </Button>
-              )}
+            <Group gap="xs" wrap="nowrap" style={{ flexShrink: 0 }}>
+              {dirty > 0 &&
+                (narrow ? (
+                  <ActionIcon variant="subtle" size={40} onClick={() => setDraft({})} aria-label={t('discard')} data-testid="discard">
+                    <IconArrowBackUp size={20} aria-hidden />
+                  </ActionIcon>
+                ) : (
+                  <Button variant="subtle" size="sm" onClick={() => setDraft({})} data-testid="discard">
+                    {t('discard')}
+                  </Button>
+                ))}
               <Button size="sm" leftSection={<IconDeviceFloppy size={18} aria-hidden />} onClick={submit} loading={save.isPending} disabled={dirty === 0} data-testid="save">
                 {tc('actions.save')}
               </Button>
