@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -30,6 +31,12 @@ type Realtime struct {
 
 	mu     sync.Mutex
 	status RealtimeStatus
+	// lastID is the last notification id seen: a reconnect asks for what
+	// came after it (?after_id=), so nothing is lost across a server
+	// restart or a network drop. It belongs to lastToken's user.
+	lastID    string
+	lastToken string
+	shown     map[string]bool // ids already raised, against a catch-up repeating one
 }
 
 // Backoff is the reconnect schedule: Min doubling up to Max after errors,
@@ -57,13 +64,74 @@ type RealtimeStatus struct {
 	Attempts int    `json:"attempts"`
 }
 
-// Message is one real-time message from the server.
+// Message is one real-time message from the server (shared/api WSMessage):
+// type "notification" (ID, Kind, Title, Body, URL), "summary" (Count,
+// Title, Body, URL, LastID: several at once, one popup) or "unread" (Count).
 type Message struct {
-	Type  string `json:"type"`
-	Title string `json:"title"`
-	Body  string `json:"body"`
-	URL   string `json:"url"`
-	ID    string `json:"id"`
+	Type   string `json:"type"`
+	Title  string `json:"title"`
+	Body   string `json:"body"`
+	URL    string `json:"url"`
+	ID     string `json:"id"`
+	Kind   string `json:"kind,omitempty"`
+	Count  int    `json:"count,omitempty"`
+	LastID string `json:"last_id,omitempty"`
+}
+
+// Message types.
+const (
+	MessageNotification = "notification"
+	MessageSummary      = "summary"
+	MessageUnread       = "unread"
+)
+
+// LastID is the last notification id seen (what the next connection
+// catches up after).
+func (rt *Realtime) LastID() string {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	return rt.lastID
+}
+
+// seen notes id as seen and reports whether it was new. Ids are decimal;
+// the highest is kept for the catch-up, each one against repeats.
+func (rt *Realtime) seen(id string) bool {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if rt.shown == nil {
+		rt.shown = map[string]bool{}
+	}
+	if rt.shown[id] {
+		return false
+	}
+	if len(rt.shown) >= 1000 {
+		clear(rt.shown)
+	}
+	rt.shown[id] = true
+	if idAfter(id, rt.lastID) {
+		rt.lastID = id
+	}
+	return true
+}
+
+// forUser forgets what was seen when another session signs in.
+func (rt *Realtime) forUser(token string) string {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if token != rt.lastToken {
+		rt.lastToken, rt.lastID, rt.shown = token, "", nil
+	}
+	return rt.lastID
+}
+
+// idAfter compares decimal ids as numbers; "" is before everything.
+func idAfter(a, b string) bool {
+	x, errA := strconv.ParseUint(a, 10, 64)
+	if errA != nil {
+		return false
+	}
+	y, errB := strconv.ParseUint(b, 10, 64)
+	return errB != nil || x > y
 }
 
 // Status returns the current state.
@@ -100,7 +168,7 @@ func (rt *Realtime) Run(ctx context.Context) {
 			continue
 		}
 		rt.setStatus(RealtimeConnecting, "", true)
-		conn, res, err := rt.dial(ctx, base, token)
+		conn, res, err := rt.dial(ctx, base, token, rt.forUser(token), string(rt.Settings.Lang()))
 		var wait time.Duration
 		switch {
 		case err == nil:
@@ -137,8 +205,9 @@ func (rt *Realtime) Run(ctx context.Context) {
 	}
 }
 
-// wsURL turns the server URL into its WebSocket endpoint.
-func wsURL(base string) (string, error) {
+// wsURL turns the server URL into its WebSocket endpoint; afterID and lang
+// (the texts' language) go into the query when set.
+func wsURL(base, afterID, lang string) (string, error) {
 	u, err := url.Parse(base)
 	if err != nil {
 		return "", err
@@ -150,11 +219,19 @@ func wsURL(base string) (string, error) {
 		u.Scheme = "ws"
 	}
 	u.Path = strings.TrimRight(u.Path, "/") + "/api/v1/ws"
+	q := url.Values{}
+	if afterID != "" {
+		q.Set("after_id", afterID)
+	}
+	if lang != "" {
+		q.Set("lang", lang)
+	}
+	u.RawQuery = q.Encode()
 	return u.String(), nil
 }
 
-func (rt *Realtime) dial(ctx context.Context, base, token string) (*websocket.Conn, *http.Response, error) {
-	u, err := wsURL(base)
+func (rt *Realtime) dial(ctx context.Context, base, token, afterID, lang string) (*websocket.Conn, *http.Response, error) {
+	u, err := wsURL(base, afterID, lang)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -201,24 +278,40 @@ func (rt *Realtime) read(ctx context.Context, conn *websocket.Conn, changed <-ch
 }
 
 // handle passes one message on: every message to the page as
-// "tatib:<type>", and a notification also as an OS popup.
+// "tatib:<type>"; a notification and a summary also as one OS popup each
+// (a summary stands for many: one popup, not one per notification).
 func (rt *Realtime) handle(data []byte) error {
 	var m Message
 	if err := json.Unmarshal(data, &m); err != nil {
 		return fmt.Errorf("not JSON: %w", err)
 	}
 	if m.Type == "" {
-		m.Type = "notification"
+		m.Type = MessageNotification
 	}
-	if m.Type != "notification" {
+	var n Notification
+	switch m.Type {
+	case MessageNotification:
+		if m.ID != "" && !rt.seen(m.ID) {
+			return nil // a catch-up repeating one already raised
+		}
+		n = Notification{ID: m.ID, Title: m.Title, Body: m.Body, URL: m.URL}
+		if n.ID == "" {
+			n.ID = "tatib-" + time.Now().Format("20060102150405.000000000")
+		}
+		rt.Platform.Emit(EventNotification, n)
+	case MessageSummary:
+		if m.LastID != "" {
+			rt.seen(m.LastID)
+		}
+		rt.Platform.Emit("tatib:"+m.Type, json.RawMessage(data))
+		n = Notification{ID: "tatib-summary-" + m.LastID, Title: m.Title, Body: m.Body, URL: m.URL}
+		if m.LastID == "" {
+			n.ID = "tatib-summary-" + time.Now().Format("20060102150405.000000000")
+		}
+	default: // unread, and whatever a newer server sends: the page decides
 		rt.Platform.Emit("tatib:"+m.Type, json.RawMessage(data))
 		return nil
 	}
-	n := Notification{ID: m.ID, Title: m.Title, Body: m.Body, URL: m.URL}
-	if n.ID == "" {
-		n.ID = "tatib-" + time.Now().Format("20060102150405.000000000")
-	}
-	rt.Platform.Emit(EventNotification, n)
 	if err := rt.Platform.Notify(n); err != nil {
 		return fmt.Errorf("notification: %w", err)
 	}

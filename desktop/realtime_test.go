@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -158,12 +159,123 @@ func TestRealtime(t *testing.T) {
 	})
 }
 
+func TestRealtimeProtocol(t *testing.T) {
+	t.Run("OK_CatchesUpAfterLastSeenID", func(t *testing.T) {
+		// The server sends one notification per connection, then drops it
+		// (a restart); each new connection must ask for what came after.
+		var mu sync.Mutex
+		var queries []string
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			queries = append(queries, r.URL.RawQuery)
+			n := len(queries)
+			mu.Unlock()
+			c, err := (&websocket.Upgrader{}).Upgrade(w, r, nil)
+			if err != nil {
+				return
+			}
+			defer c.Close()
+			if n <= 2 {
+				msg := fmt.Sprintf(`{"type":"notification","id":"%d","kind":"violation","title":"Pelanggaran baru","body":"Budi","url":"/violations/%d"}`, 40+n, n)
+				_ = c.WriteMessage(websocket.TextMessage, []byte(msg))
+				time.Sleep(20 * time.Millisecond)
+				return // dropped
+			}
+			_, _, _ = c.ReadMessage()
+		}))
+		defer srv.Close()
+		_, sess, _ := newState(t, "")
+		_ = sess.SignIn("tok")
+		rt, fp := startRealtime(t, srv.URL, sess)
+		waitFor(t, "a third connection", func() bool { mu.Lock(); defer mu.Unlock(); return len(queries) >= 3 })
+		mu.Lock()
+		got := append([]string(nil), queries[:3]...)
+		mu.Unlock()
+		lang := string(rt.Settings.Lang())
+		want := []string{"lang=" + lang, "after_id=41&lang=" + lang, "after_id=42&lang=" + lang}
+		for i := range want {
+			if got[i] != want[i] {
+				t.Errorf("connection %d asked %q, want %q", i+1, got[i], want[i])
+			}
+		}
+		if n := len(fp.notifications()); n != 2 {
+			t.Fatalf("%d popups, want 2", n)
+		}
+		if rt.LastID() != "42" {
+			t.Fatalf("last id %q", rt.LastID())
+		}
+	})
+
+	t.Run("OK_SummaryIsOnePopupUnreadOnlyThePage", func(t *testing.T) {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			c, err := (&websocket.Upgrader{}).Upgrade(w, r, nil)
+			if err != nil {
+				return
+			}
+			defer c.Close()
+			for _, m := range []string{
+				`{"type":"summary","count":48,"title":"Jurnal 2026-11-03","body":"48 alpha, 12 terlambat","url":"/violations?from=2026-11-03&to=2026-11-03&source=attendance","last_id":"900"}`,
+				`{"type":"unread","count":48}`,
+				`{"type":"notification","id":"900","title":"again","body":"a repeat","url":"/violations/1"}`,
+			} {
+				_ = c.WriteMessage(websocket.TextMessage, []byte(m))
+			}
+			_, _, _ = c.ReadMessage()
+		}))
+		defer srv.Close()
+		_, sess, _ := newState(t, "")
+		_ = sess.SignIn("tok")
+		rt, fp := startRealtime(t, srv.URL, sess)
+		waitFor(t, "the unread event", func() bool { return fp.eventCount("tatib:unread") == 1 })
+		time.Sleep(50 * time.Millisecond)
+		got := fp.notifications()
+		if len(got) != 1 || got[0].Title != "Jurnal 2026-11-03" || got[0].URL != "/violations?from=2026-11-03&to=2026-11-03&source=attendance" {
+			t.Fatalf("popups %+v, want the summary only", got)
+		}
+		if n := fp.eventCount("tatib:summary"); n != 1 {
+			t.Fatalf("summary events %d", n)
+		}
+		if n := fp.eventCount(EventNotification); n != 0 {
+			t.Fatalf("a repeated id reached the page (%d)", n)
+		}
+		if rt.LastID() != "900" {
+			t.Fatalf("last id %q", rt.LastID())
+		}
+	})
+
+	t.Run("OK_AnotherSessionStartsAfresh", func(t *testing.T) {
+		rt := &Realtime{}
+		rt.forUser("a")
+		rt.seen("77")
+		if got := rt.forUser("a"); got != "77" {
+			t.Fatalf("same session: %q", got)
+		}
+		if got := rt.forUser("b"); got != "" {
+			t.Fatalf("another session catches up after the first one's id %q", got)
+		}
+	})
+}
+
+func TestIDAfter(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{{"10", "9", true}, {"9", "10", false}, {"5", "", true}, {"", "5", false}, {"x", "1", false}, {"7", "7", false}} {
+		if got := idAfter(c.a, c.b); got != c.want {
+			t.Errorf("idAfter(%q, %q) = %t", c.a, c.b, got)
+		}
+	}
+}
+
 func TestWSURL(t *testing.T) {
+	if got, _ := wsURL("http://10.0.0.5:8080", "12", "en"); got != "ws://10.0.0.5:8080/api/v1/ws?after_id=12&lang=en" {
+		t.Errorf("with catch-up: %q", got)
+	}
 	for in, want := range map[string]string{
 		"http://10.0.0.5:8080":        "ws://10.0.0.5:8080/api/v1/ws",
 		"https://tatib.sch.id/tatib/": "wss://tatib.sch.id/tatib/api/v1/ws",
 	} {
-		if got, _ := wsURL(in); got != want {
+		if got, _ := wsURL(in, "", ""); got != want {
 			t.Errorf("wsURL(%q) = %q, want %q", in, got, want)
 		}
 	}
