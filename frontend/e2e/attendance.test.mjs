@@ -146,6 +146,7 @@ test('attendance: a homeroom teacher fills today on a phone by touch, saves, rel
   ]) {
     await cell(page, st, h).tap();
     await expectVisible(page.getByTestId('status-picker'), 'the status picker');
+    if (status === 'T') await screen(page, 'attendance-01-phone-picker');
     await page.getByTestId('status-picker').getByTestId(`pick-${status}`).tap();
     await page.getByTestId('status-picker').waitFor({ state: 'hidden' });
     await expectStatus(page, st, h, status, `${st.name} hour ${h}`);
