@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gorilla/websocket"
@@ -37,6 +38,7 @@ type Realtime struct {
 	lastID    string
 	lastToken string
 	shown     map[string]bool // ids already raised, against a catch-up repeating one
+	popups    atomic.Int64    // OS popups raised (the self-test waits for a server one)
 }
 
 // Backoff is the reconnect schedule: Min doubling up to Max after errors,
@@ -315,8 +317,12 @@ func (rt *Realtime) handle(data []byte) error {
 	if err := rt.Platform.Notify(n); err != nil {
 		return fmt.Errorf("notification: %w", err)
 	}
+	rt.popups.Add(1)
 	return nil
 }
+
+// Popups is how many OS popups have been raised.
+func (rt *Realtime) Popups() int64 { return rt.popups.Load() }
 
 func jitter(d time.Duration) time.Duration {
 	if d <= 0 {

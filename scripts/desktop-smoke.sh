@@ -7,9 +7,12 @@
 # through the app's proxy, the Go side tries the WebSocket and raises one OS
 # notification, saves a file through the native save dialog and reads it back
 # through the native open dialog (this script types the paths with xdotool),
-# prints "TATIB-SELFTEST ok=…" and exits. Checked here: the exit status, the
-# Notify call on D-Bus, and a screenshot of the window (screenshots/desktop.png,
-# git-ignored).
+# then waits for a live notification: this script records a violation through
+# the API (admin's bearer token) and the server's message must come through
+# the app's WebSocket to an OS popup. The app prints "TATIB-SELFTEST ok=…"
+# and exits. Checked here: the exit status, websocket=connected, both Notify
+# calls on D-Bus (the self-test's and the violation's, by the student's name),
+# and a screenshot of the window (screenshots/desktop.png, git-ignored).
 #
 # Needs: bin/tatib-server (make build), bin/tatib-desktop (make desktop),
 # TATIB_TEST_DATABASE_URL (a PostgreSQL URL allowed to CREATE DATABASE),
@@ -65,6 +68,24 @@ done
 curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null || die "the server did not come up"
 say "server up on :$port"
 
+# What the live notification needs: a violation type (API) and a student
+# (students only come from a sync: SQL, as the browser tests do).
+api="http://127.0.0.1:$port/api/v1"
+token=$(curl -fsS -H 'Content-Type: application/json' -d "{\"username\":\"admin\",\"password\":\"$password\"}" "$api/auth/login" |
+	sed -n 's/.*"token":"\([^"]*\)".*/\1/p')
+[ -n "$token" ] || die "admin sign-in through the API gave no token"
+auth=(-H "Authorization: Bearer $token" -H 'Accept-Language: id')
+category=$(curl -fsS "${auth[@]}" "$api/violation-categories" | grep -o '"id":[0-9]*' | head -n 1 | cut -d: -f2)
+type_id=$(curl -fsS "${auth[@]}" -H 'Content-Type: application/json' \
+	-d "{\"name\":\"Uji asap $$\",\"points\":5,\"category_id\":$category,\"default_sanction\":\"\",\"description\":\"\"}" \
+	"$api/violation-types" | grep -o '"id":[0-9]*' | head -n 1 | cut -d: -f2)
+[ -n "$type_id" ] || die "could not create a violation type"
+student_name="Sekar Asap $$"
+class_id=$(psql "$db_url" -qAt -c "INSERT INTO classes (name, grade) VALUES ('X Asap $$', 10) RETURNING id" | head -n 1)
+student_id=$(psql "$db_url" -qAt -c "INSERT INTO students (source_id, nisn, nis, full_name, gender, class_id, parent_name)
+	VALUES (990000000 + $$, '99$$', 'A$$', '$student_name', 'P', $class_id, 'Ibu Asap') RETURNING id" | head -n 1)
+[ -n "$student_id" ] || die "could not add a student"
+
 # A display.
 d=94
 while [ -e /tmp/.X11-unix/X$d ] || [ -e /tmp/.X$d-lock ]; do d=$((d + 1)); done
@@ -80,7 +101,7 @@ chmod 700 "$work/runtime"
 env XDG_CONFIG_HOME="$work/config" XDG_RUNTIME_DIR="$work/runtime" \
 	TATIB_DESKTOP_SELFTEST=1 TATIB_DESKTOP_SERVER_URL="http://127.0.0.1:$port" \
 	TATIB_DESKTOP_SELFTEST_USER=admin TATIB_DESKTOP_SELFTEST_PASSWORD="$password" \
-	TATIB_DESKTOP_SELFTEST_DIALOGS="$work/files" \
+	TATIB_DESKTOP_SELFTEST_DIALOGS="$work/files" TATIB_DESKTOP_SELFTEST_LIVE=1 \
 	dbus-run-session -- sh -c '
 		dunst >"$0/dunst.log" 2>&1 &
 		dbus-monitor --session "interface=org.freedesktop.Notifications,member=Notify" >"$0/notify.log" 2>&1 &
@@ -103,7 +124,7 @@ answer() {
 	sleep 0.3
 	xdotool key Return
 }
-saved=no opened=no shot=no
+saved=no opened=no shot=no recorded=no
 for _ in $(seq 1 1200); do
 	if [ $saved = no ] && grep -q "TATIB-SELFTEST dialog save" "$work/app.log"; then
 		saved=yes
@@ -112,6 +133,12 @@ for _ in $(seq 1 1200); do
 	if [ $opened = no ] && grep -q "TATIB-SELFTEST dialog open" "$work/app.log"; then
 		opened=yes
 		answer "Pilih berkas" ctrl+l "$work/files/templat.xlsx"
+	fi
+	if [ $recorded = no ] && grep -q "TATIB-SELFTEST live waiting" "$work/app.log"; then
+		recorded=yes
+		code=$(curl -sS -o "$work/violation.json" -w '%{http_code}' "${auth[@]}" -H 'Content-Type: application/json' \
+			-d "{\"student_id\":$student_id,\"type_ids\":[$type_id],\"location\":\"Kantin\",\"description\":\"Uji asap\"}" "$api/violations")
+		say "violation recorded through the API: $code"
 	fi
 	if [ $shot = no ] && grep -q "TATIB-SELFTEST ready" "$work/app.log"; then
 		sleep 1.5 # let the front end paint after the reload
@@ -130,6 +157,10 @@ say "${result:-no result line}"
 grep -q 'member=Notify' "$work/notify.log" || die "no Notify call seen on D-Bus"
 grep -q 'Uji mandiri' "$work/notify.log" || die "the Notify call did not carry the self-test popup"
 say "Notify seen on D-Bus: $(grep -A6 'member=Notify' "$work/notify.log" | grep -m1 -o 'string "Tatib[^"]*"' || echo Tatib)"
+grep -q 'websocket=connected' <<<"$result" || die "the self-test's WebSocket was not connected"
+[ $recorded = yes ] || die "the self-test never waited for the live notification"
+grep -q "$student_name" "$work/notify.log" || die "no Notify call for the violation recorded through the API (student \"$student_name\")"
+say "live Notify on D-Bus: $(grep -o "string \"[^\"]*$student_name[^\"]*\"" "$work/notify.log" | head -n 1)"
 [ $shot = yes ] && [ -s screenshots/desktop.png ] || die "no screenshot"
 say "screenshot: screenshots/desktop.png"
 say "PASS"
