@@ -121,8 +121,9 @@ test-desktop: build desktop
 	@export TATIB_TEST_DATABASE_URL=$${TATIB_TEST_DATABASE_URL:-$$(scripts/db.sh url postgres)}; \
 	 scripts/desktop-smoke.sh
 
-# Go benchmarks, then the first load in the browser: sizes per file of the sign-in page and a
-# homeroom teacher's first screen, and the time to first screen on slow 4G and 3G.
+# Go benchmarks (attendancebench generates a school year of 3 million attendance rows first:
+# about a minute on 2 cores), then the first load in the browser: sizes per file of the sign-in
+# page and a homeroom teacher's first screen, and the time to first screen on slow 4G and 3G.
 bench: build
 	@if [ -z "$${TATIB_TEST_DATABASE_URL:-}" ]; then scripts/db.sh start; fi
 	@export TATIB_TEST_DATABASE_URL=$${TATIB_TEST_DATABASE_URL:-$$(scripts/db.sh url postgres)}; \
