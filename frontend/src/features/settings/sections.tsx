@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import type { RoutePermission } from '@/app/feature';
 import { SchoolProfileSection } from './components/SchoolProfileSection';
 import { StudentAffairsSection } from './components/StudentAffairsSection';
+import { JournalIntegration } from './components/JournalIntegration';
 
 /**
  * The Settings page is a set of tabs, each a list of sections. A later feature adds its
@@ -34,6 +35,9 @@ export const settingsTabs: SettingsTab[] = [
     id: 'integrations',
     labelKey: 'tabs.integrations',
     permission: 'settings.manage',
-    sections: [{ id: 'student-affairs', permission: 'settings.manage', element: <StudentAffairsSection /> }],
+    sections: [
+      { id: 'student-affairs', permission: 'settings.manage', element: <StudentAffairsSection /> },
+      { id: 'journal', permission: 'settings.manage', element: <JournalIntegration /> },
+    ],
   },
 ];
