@@ -14,7 +14,7 @@ require (
 
 require (
 	github.com/go-pdf/fpdf v0.9.0
-	github.com/gorilla/websocket v1.5.3 // indirect
+	github.com/gorilla/websocket v1.5.3
 	github.com/mfridman/interpolate v0.0.2 // indirect
 	github.com/peterldowns/pgtestdb/migrators/goosemigrator v0.1.1 // indirect
 	github.com/richardlehane/mscfb v1.0.4 // indirect

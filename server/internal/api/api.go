@@ -22,6 +22,7 @@ import (
 	"github.com/tatib/tatib/server/internal/journal"
 	"github.com/tatib/tatib/server/internal/letter"
 	"github.com/tatib/tatib/server/internal/locale"
+	"github.com/tatib/tatib/server/internal/notify"
 	"github.com/tatib/tatib/server/internal/school"
 	"github.com/tatib/tatib/server/internal/users"
 	"github.com/tatib/tatib/server/internal/violation"
@@ -107,6 +108,7 @@ func mount(r *httpx.Router, d Deps) {
 	journal.Mount(r, d)
 	attendance.Mount(r, d)
 	attendancerecap.Mount(r, d)
+	notify.Mount(r, d)
 }
 
 // allowed lists the methods the route of r's path serves, for Allow.

@@ -14,6 +14,7 @@ import (
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/audit"
 	"github.com/tatib/tatib/server/internal/locale"
+	"github.com/tatib/tatib/server/internal/notify"
 	"github.com/tatib/tatib/server/internal/pg"
 	"github.com/tatib/tatib/server/internal/school"
 	"github.com/tatib/tatib/shared/api"
@@ -222,7 +223,7 @@ func RecordTx(ctx context.Context, tx *sqlx.Tx, in Record, actor audit.Actor) (R
 	if res.Letters, err = issueLetters(ctx, tx, st.ID, start, res.After, &first, actor); err != nil {
 		return res, err
 	}
-	return res, nil
+	return res, notify.ViolationsTx(ctx, tx, res.ViolationIDs, actor.ID)
 }
 
 // invalid is the answer to a form with field errors.

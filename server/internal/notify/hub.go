@@ -1,0 +1,504 @@
+package notify
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gorilla/websocket"
+	"github.com/jmoiron/sqlx"
+	"github.com/lib/pq"
+
+	"github.com/tatib/tatib/server/internal/locale"
+	"github.com/tatib/tatib/shared/api"
+)
+
+// Limits of the live delivery; Options zero values take them.
+const (
+	DefaultPingEvery    = 25 * time.Second
+	DefaultPongWait     = 60 * time.Second
+	DefaultWriteWait    = 10 * time.Second
+	DefaultQueue        = 64
+	DefaultRecheckEvery = 30 * time.Second
+	// SummaryAbove: a catch-up or one delivery of more notifications than
+	// this for one socket is sent as one summary message.
+	SummaryAbove = 5
+	// replayWindow is how far back a reconnected listener re-reads.
+	replayWindow = 2 * time.Minute
+	// seenIDs is how many delivered ids each socket remembers to drop
+	// duplicates (a replay after a listener reconnect, a catch-up racing a
+	// live delivery).
+	seenIDs = 256
+)
+
+// WebSocket close codes the server sends besides the standard ones.
+const (
+	// CloseSessionEnded: signed out, deactivated or the password was
+	// reset; reconnecting needs a new sign-in.
+	CloseSessionEnded = 4401
+)
+
+// Options tune the hub; zero values take the defaults.
+type Options struct {
+	PingEvery, PongWait, WriteWait, RecheckEvery time.Duration
+	Queue                                        int
+	// Idle and MaxAge are the session limits (config), for the periodic
+	// re-check of each socket's session.
+	Idle, MaxAge time.Duration
+}
+
+// Hub holds this process's sockets, per user, and the one listening
+// connection that fans notifications out to them.
+type Hub struct {
+	db    *sqlx.DB
+	log   *slog.Logger
+	dbURL string
+	opt   Options
+
+	mu      sync.Mutex
+	users   map[int64]map[*client]struct{}
+	started bool
+	closed  bool
+	ready   chan struct{}
+	cancel  context.CancelFunc
+	done    chan struct{}
+}
+
+// NewHub returns a hub; the listener starts with Start or the first socket.
+func NewHub(db *sqlx.DB, dbURL string, log *slog.Logger, opt Options) *Hub {
+	if opt.PingEvery == 0 {
+		opt.PingEvery = DefaultPingEvery
+	}
+	if opt.PongWait == 0 {
+		opt.PongWait = DefaultPongWait
+	}
+	if opt.WriteWait == 0 {
+		opt.WriteWait = DefaultWriteWait
+	}
+	if opt.RecheckEvery == 0 {
+		opt.RecheckEvery = DefaultRecheckEvery
+	}
+	if opt.Queue == 0 {
+		opt.Queue = DefaultQueue
+	}
+	if opt.Idle == 0 {
+		opt.Idle = 8 * time.Hour
+	}
+	if opt.MaxAge == 0 {
+		opt.MaxAge = 30 * 24 * time.Hour
+	}
+	return &Hub{db: db, dbURL: dbURL, log: log, opt: opt, users: map[int64]map[*client]struct{}{}, ready: make(chan struct{})}
+}
+
+// Start starts the listener (once) and returns a channel closed when it
+// listens. Without a database URL there is no live fan-out: sockets still
+// get their catch-up and unread count.
+func (h *Hub) Start() <-chan struct{} {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.started || h.closed {
+		return h.ready
+	}
+	h.started = true
+	if h.dbURL == "" {
+		h.log.Warn("notifications: no database URL, live delivery is off")
+		close(h.ready)
+		return h.ready
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	h.cancel, h.done = cancel, make(chan struct{})
+	go h.run(ctx)
+	return h.ready
+}
+
+// Close stops the listener and closes every socket as going away (the
+// clients reconnect, to another replica if there is one).
+func (h *Hub) Close() {
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		return
+	}
+	h.closed = true
+	cancel, done := h.cancel, h.done
+	var all []*client
+	for _, cs := range h.users {
+		for c := range cs {
+			all = append(all, c)
+		}
+	}
+	h.mu.Unlock()
+	if cancel != nil {
+		cancel()
+		<-done
+	}
+	for _, c := range all {
+		c.end(websocket.CloseGoingAway, "server stopping")
+	}
+}
+
+// Sockets counts the open sockets (for tests and the benchmark).
+func (h *Hub) Sockets() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	n := 0
+	for _, cs := range h.users {
+		n += len(cs)
+	}
+	return n
+}
+
+func (h *Hub) add(c *client) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return false
+	}
+	cs := h.users[c.user]
+	if cs == nil {
+		cs = map[*client]struct{}{}
+		h.users[c.user] = cs
+	}
+	cs[c] = struct{}{}
+	return true
+}
+
+func (h *Hub) remove(c *client) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if cs := h.users[c.user]; cs != nil {
+		delete(cs, c)
+		if len(cs) == 0 {
+			delete(h.users, c.user)
+		}
+	}
+}
+
+// clientsOf returns the sockets of users (nil: everyone), by user.
+func (h *Hub) clientsOf(users []int64) map[int64][]*client {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	out := map[int64][]*client{}
+	add := func(u int64, cs map[*client]struct{}) {
+		for c := range cs {
+			out[u] = append(out[u], c)
+		}
+	}
+	if users == nil {
+		for u, cs := range h.users {
+			add(u, cs)
+		}
+		return out
+	}
+	for _, u := range users {
+		add(u, h.users[u])
+	}
+	return out
+}
+
+func (h *Hub) liveUsers() []int64 {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	out := make([]int64, 0, len(h.users))
+	for u := range h.users {
+		out = append(out, u)
+	}
+	return out
+}
+
+// run is the listener: one connection per process, LISTEN on Channel and
+// SessionsChannel, until ctx ends.
+func (h *Hub) run(ctx context.Context) {
+	defer close(h.done)
+	connected := make(chan struct{})
+	var once sync.Once
+	l := pq.NewListener(h.dbURL, 100*time.Millisecond, 10*time.Second, func(ev pq.ListenerEventType, err error) {
+		if err != nil {
+			h.log.Warn("notifications listener", "event", ev, "err", err)
+		}
+		if ev == pq.ListenerEventConnected {
+			once.Do(func() { close(connected) })
+		}
+	})
+	defer l.Close()
+	for _, ch := range []string{Channel, SessionsChannel} {
+		if err := l.Listen(ch); err != nil {
+			h.log.Error("notifications listener: listen", "channel", ch, "err", err)
+		}
+	}
+	select {
+	case <-connected:
+	case <-ctx.Done():
+		close(h.ready)
+		return
+	}
+	close(h.ready)
+
+	recheck := time.NewTicker(h.opt.RecheckEvery)
+	defer recheck.Stop()
+	ping := time.NewTicker(90 * time.Second)
+	defer ping.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case n := <-l.Notify:
+			batch := []*pq.Notification{n}
+		drain:
+			for len(batch) < 500 {
+				select {
+				case m := <-l.Notify:
+					batch = append(batch, m)
+				default:
+					break drain
+				}
+			}
+			h.handle(ctx, batch)
+		case <-recheck.C:
+			h.recheckSessions(ctx, nil)
+		case <-ping.C:
+			go func() { _ = l.Ping() }()
+		}
+	}
+}
+
+// handle processes a batch of announcements: new notification ranges, read
+// marks, ended sessions; a nil one is a reconnect of the listener, after
+// which the last replayWindow is re-read (duplicates are dropped per
+// socket).
+func (h *Hub) handle(ctx context.Context, batch []*pq.Notification) {
+	var los, his, readers, sessionUsers []int64
+	replay, allSessions := false, false
+	for _, n := range batch {
+		if n == nil {
+			replay = true
+			continue
+		}
+		switch n.Channel {
+		case SessionsChannel:
+			if n.Extra == "*" {
+				allSessions = true
+				continue
+			}
+			for _, s := range strings.Split(n.Extra, ",") {
+				if id, err := strconv.ParseInt(s, 10, 64); err == nil {
+					sessionUsers = append(sessionUsers, id)
+				}
+			}
+		case Channel:
+			if u, ok := strings.CutPrefix(n.Extra, "r"); ok {
+				if id, err := strconv.ParseInt(u, 10, 64); err == nil {
+					readers = append(readers, id)
+				}
+				continue
+			}
+			lo, hi, ok := strings.Cut(n.Extra, "-")
+			a, err1 := strconv.ParseInt(lo, 10, 64)
+			b, err2 := strconv.ParseInt(hi, 10, 64)
+			if ok && err1 == nil && err2 == nil {
+				los, his = append(los, a), append(his, b)
+			}
+		}
+	}
+	if allSessions {
+		h.recheckSessions(ctx, nil)
+	} else if len(sessionUsers) > 0 {
+		h.recheckSessions(ctx, sessionUsers)
+	}
+	live := h.liveUsers()
+	if len(live) == 0 {
+		return
+	}
+	if replay {
+		rows, err := since(ctx, h.db, live, 0, replayWindow)
+		if err != nil {
+			h.log.Warn("notifications: replay", "err", err)
+		} else {
+			h.deliver(ctx, rows)
+		}
+	}
+	if len(los) > 0 {
+		rows, err := h.inRanges(ctx, live, los, his)
+		if err != nil {
+			h.log.Warn("notifications: read new", "err", err)
+		} else {
+			h.deliver(ctx, rows)
+		}
+	}
+	if len(readers) > 0 {
+		h.sendUnread(ctx, readers)
+	}
+}
+
+func (h *Hub) inRanges(ctx context.Context, users, los, his []int64) ([]row, error) {
+	rows := []row{}
+	const q = `SELECT DISTINCT ` + rowColumns + ` FROM notifications n
+		JOIN unnest($2::bigint[], $3::bigint[]) AS r(lo, hi) ON n.id BETWEEN r.lo AND r.hi
+		WHERE n.user_id = ANY($1::bigint[]) ORDER BY id`
+	if err := h.db.SelectContext(ctx, &rows, q, pq.Array(users), pq.Array(los), pq.Array(his)); err != nil {
+		return nil, fmt.Errorf("notify: ranges: %w", err)
+	}
+	return rows, nil
+}
+
+// unread counts each user's unread notifications.
+func (h *Hub) unread(ctx context.Context, users []int64) (map[int64]count, error) {
+	at := time.Now()
+	var rows []struct {
+		User  int64 `db:"user_id"`
+		Count int   `db:"count"`
+	}
+	const q = `SELECT u.id AS user_id, (SELECT count(*) FROM notifications n WHERE n.user_id = u.id AND n.read_at IS NULL) AS count
+		FROM unnest($1::bigint[]) AS u(id)`
+	if err := h.db.SelectContext(ctx, &rows, q, pq.Array(users)); err != nil {
+		return nil, fmt.Errorf("notify: unread: %w", err)
+	}
+	out := make(map[int64]count, len(rows))
+	for _, r := range rows {
+		out[r.User] = count{r.Count, at}
+	}
+	return out, nil
+}
+
+// deliver hands rows to their users' sockets here, with each user's new
+// unread count. Each message is encoded once per language.
+func (h *Hub) deliver(ctx context.Context, rows []row) {
+	if len(rows) == 0 {
+		return
+	}
+	byUser := map[int64][]row{}
+	var users []int64
+	for _, r := range rows {
+		if _, ok := byUser[r.UserID]; !ok {
+			users = append(users, r.UserID)
+		}
+		byUser[r.UserID] = append(byUser[r.UserID], r)
+	}
+	counts, err := h.unread(ctx, users)
+	if err != nil {
+		h.log.Warn("notifications: unread", "err", err)
+		counts = nil
+	}
+	enc := newEncoder()
+	for u, cs := range h.clientsOf(users) {
+		n, ok := counts[u]
+		if !ok {
+			n = count{n: -1}
+		}
+		for _, c := range cs {
+			c.push(enc, byUser[u], n)
+		}
+	}
+}
+
+func (h *Hub) sendUnread(ctx context.Context, users []int64) {
+	clients := h.clientsOf(users)
+	if len(clients) == 0 {
+		return
+	}
+	counts, err := h.unread(ctx, users)
+	if err != nil {
+		h.log.Warn("notifications: unread", "err", err)
+		return
+	}
+	for u, cs := range clients {
+		for _, c := range cs {
+			c.pushUnread(counts[u])
+		}
+	}
+}
+
+// recheckSessions closes the sockets whose session has ended, expired or
+// whose user is no longer active: users' sockets, or every socket (nil).
+func (h *Hub) recheckSessions(ctx context.Context, users []int64) {
+	clients := h.clientsOf(users)
+	var hashes [][]byte
+	for _, cs := range clients {
+		for _, c := range cs {
+			hashes = append(hashes, c.token)
+		}
+	}
+	if len(hashes) == 0 {
+		return
+	}
+	var valid [][]byte
+	now := time.Now()
+	const q = `SELECT s.token_hash FROM sessions s JOIN users u ON u.id = s.user_id
+		WHERE s.token_hash = ANY($1::bytea[]) AND u.active AND s.last_seen_at > $2 AND s.created_at > $3`
+	rows, err := h.db.QueryContext(ctx, q, pq.ByteaArray(hashes), now.Add(-h.opt.Idle), now.Add(-h.opt.MaxAge))
+	if err != nil {
+		h.log.Warn("notifications: session check", "err", err)
+		return
+	}
+	for rows.Next() {
+		var b []byte
+		if err := rows.Scan(&b); err == nil {
+			valid = append(valid, b)
+		}
+	}
+	rows.Close()
+	if rows.Err() != nil {
+		return
+	}
+	for _, cs := range clients {
+		for _, c := range cs {
+			ok := false
+			for _, v := range valid {
+				if bytes.Equal(v, c.token) {
+					ok = true
+					break
+				}
+			}
+			if !ok {
+				c.end(CloseSessionEnded, "session ended")
+			}
+		}
+	}
+}
+
+// encoder caches each notification's message per language within one
+// delivery.
+type encoder struct {
+	mu    sync.Mutex
+	cache map[encKey][]byte
+}
+
+type encKey struct {
+	id   int64
+	lang locale.Lang
+}
+
+func newEncoder() *encoder { return &encoder{cache: map[encKey][]byte{}} }
+
+func (e *encoder) message(r row, lang locale.Lang) []byte {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	k := encKey{r.ID, lang}
+	if b, ok := e.cache[k]; ok {
+		return b
+	}
+	b := encode(r.message(lang))
+	e.cache[k] = b
+	return b
+}
+
+func encode(m api.WSMessage) []byte {
+	b, _ := json.Marshal(m)
+	return b
+}
+
+// summary is the one message for more than SummaryAbove notifications:
+// their number, the newest one's title as the body, the list as the link.
+func summary(lang locale.Lang, count int, newest row) []byte {
+	title, _ := newest.render(lang)
+	return encode(api.WSMessage{Type: api.WSSummary, Count: count,
+		Title: locale.Render(lang, "notify.summary.title", map[string]any{"count": count}),
+		Body:  locale.Render(lang, "notify.summary.body", map[string]any{"latest": title}),
+		URL:   "/notifications", LastID: strconv.FormatInt(newest.ID, 10)})
+}

@@ -1,0 +1,126 @@
+// Package notify tells people about recorded violations: one notification
+// per recipient written in the recording's own transaction, the REST list
+// with its unread count, and live delivery over a WebSocket to every
+// session of each recipient on whichever replica it is connected, fanned
+// out through PostgreSQL LISTEN/NOTIFY. See docs/notifications.md.
+package notify
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/lib/pq"
+
+	"github.com/tatib/tatib/shared/api"
+	"github.com/tatib/tatib/shared/perm"
+)
+
+// Channel is the PostgreSQL channel new notifications and read marks are
+// announced on. A payload "<min>-<max>" is a range of new notification
+// ids; "r<user id>" says that user's unread count changed.
+const Channel = "tatib_notifications"
+
+// SessionsChannel is where ended sessions are announced (a trigger on
+// sessions, migration 00061): users' ids comma separated, or "*".
+const SessionsChannel = "tatib_sessions"
+
+// viewerRoles are the roles the catalogue gives violations.view by
+// default; the role matrix overrides them row by row.
+func viewerRoles() []string {
+	var out []string
+	if p, ok := perm.Lookup(perm.ViolationsView); ok {
+		for _, r := range p.DefaultRoles {
+			out = append(out, string(r))
+		}
+	}
+	return out
+}
+
+// recipientsSQL joins "users u" to the violation v (with its student s):
+// the active users allowed to see it, as auth.Service.Can and the homeroom
+// scope decide (admin always; a role with violations.view in the matrix,
+// else by the catalogue default; a homeroom teacher only for their own
+// class, that day's or the student's current one), plus the recorder. $1
+// is the recorder's id (0: none), $2 the default viewer roles.
+const recipientsSQL = `JOIN users u ON u.active AND (u.id = $1 OR (
+		(u.role = 'admin'
+		 OR EXISTS (SELECT 1 FROM role_permissions rp WHERE rp.role = u.role AND rp.permission = '` + string(perm.ViolationsView) + `' AND rp.granted)
+		 OR (u.role = ANY($2::text[]) AND NOT EXISTS (SELECT 1 FROM role_permissions rp
+			WHERE rp.role = u.role AND rp.permission = '` + string(perm.ViolationsView) + `')))
+		AND (u.role <> '` + string(perm.WaliKelas) + `' OR EXISTS (SELECT 1 FROM classes hc WHERE hc.homeroom_teacher_id = u.id
+			AND (hc.id = v.class_id OR hc.id = s.class_id)))))`
+
+// announceSQL wraps an INSERT … RETURNING id named ins: the new ids'
+// range goes out on Channel when the transaction commits.
+const announceSQL = ` SELECT count(*) FROM (SELECT pg_notify('` + Channel + `', min(id) || '-' || max(id)) FROM ins HAVING count(*) > 0) n`
+
+// ViolationsTx writes, in the recording's transaction, one notification
+// per manually recorded violation per recipient (kind violation), in one
+// statement whatever the number of violations and recipients.
+func ViolationsTx(ctx context.Context, tx *sqlx.Tx, violationIDs []int64, recorderID int64) error {
+	if len(violationIDs) == 0 {
+		return nil
+	}
+	const q = `WITH ins AS (
+		INSERT INTO notifications (user_id, kind, params, url, violation_id)
+		SELECT u.id, '` + api.NotificationViolation + `',
+			jsonb_build_object('student', s.full_name, 'class', v.class_name, 'type', t.name, 'points', v.points,
+				'date', v.occurred_on::text, 'student_id', s.id),
+			'/violations/' || v.id, v.id
+		FROM violations v
+		JOIN students s ON s.id = v.student_id
+		JOIN violation_types t ON t.id = v.violation_type_id
+		` + recipientsSQL + `
+		WHERE v.id = ANY($3::bigint[])
+		ORDER BY v.id, u.id
+		RETURNING id)` + announceSQL
+	if _, err := tx.ExecContext(ctx, q, recorderID, pq.Array(viewerRoles()), pq.Array(violationIDs)); err != nil {
+		return fmt.Errorf("notify: violations: %w", err)
+	}
+	return nil
+}
+
+// Attendance sources (the grouped notification's params.source).
+const (
+	SourceJournal = "journal"
+	SourceForm    = "form"
+)
+
+// AttendanceTx writes, in the attendance save's transaction, one grouped
+// notification per recipient and date for the automatic violations it
+// created (kind attendance): the alpha and late counts of what that
+// recipient may see, and the class when they are all of one class. One
+// statement whatever the size of the push. source is journal or form.
+func AttendanceTx(ctx context.Context, tx *sqlx.Tx, violationIDs []int64, source string, recorderID int64) error {
+	if len(violationIDs) == 0 {
+		return nil
+	}
+	if !slices.Contains([]string{SourceJournal, SourceForm}, source) {
+		return fmt.Errorf("notify: attendance: unknown source %q", source)
+	}
+	const q = `WITH seen AS (
+		SELECT u.id AS user_id, v.occurred_on, v.auto_kind, v.class_id, v.class_name
+		FROM violations v
+		JOIN students s ON s.id = v.student_id
+		` + recipientsSQL + `
+		WHERE v.id = ANY($3::bigint[])
+	), ins AS (
+		INSERT INTO notifications (user_id, kind, params, url)
+		SELECT user_id, '` + api.NotificationAttendance + `',
+			jsonb_build_object('date', occurred_on::text, 'source', $4::text, 'count', count(*),
+				'alpha', count(*) FILTER (WHERE auto_kind = 'alpha'),
+				'late', count(*) FILTER (WHERE auto_kind = 'late'))
+			|| CASE WHEN count(DISTINCT coalesce(class_id, 0)) = 1 AND min(class_name) <> ''
+				THEN jsonb_build_object('class', min(class_name)) ELSE '{}' END,
+			'/violations?from=' || occurred_on || '&to=' || occurred_on || '&source=` + api.SourceAttendance + `'
+		FROM seen
+		GROUP BY user_id, occurred_on
+		ORDER BY occurred_on, user_id
+		RETURNING id)` + announceSQL
+	if _, err := tx.ExecContext(ctx, q, recorderID, pq.Array(viewerRoles()), pq.Array(violationIDs), source); err != nil {
+		return fmt.Errorf("notify: attendance: %w", err)
+	}
+	return nil
+}
