@@ -4,6 +4,7 @@ import { Link, useParams } from 'react-router';
 import { Anchor, Badge, Card, Grid, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft, IconBrandWhatsapp, IconPhone } from '@tabler/icons-react';
 import { NotFoundPage } from '@/components/errors';
+import { StudentAttendanceSection } from '@/features/attendance-recap/components';
 import { StudentDisciplineSection } from '@/features/warning-letters/components/StudentDisciplineSection';
 import { PageLoader } from '@/components/PageLoader';
 import { useFormatDate } from '@/lib/useFormatDate';
@@ -111,6 +112,7 @@ export default function StudentPage() {
       </Card>
 
       <StudentDisciplineSection studentId={s.id} />
+      <StudentAttendanceSection studentId={s.id} />
 
       <Grid gutter="md">
         <Grid.Col span={{ base: 12, md: 7 }}>

@@ -1,0 +1,2 @@
+export { AttendanceCalendar, type AttendanceCalendarProps } from './AttendanceCalendar';
+export { StudentAttendanceSection } from './StudentAttendanceSection';
