@@ -74,7 +74,8 @@ func givenToken(r *http.Request, body []byte) string {
 	if t := strings.TrimSpace(r.Header.Get("X-Journal-Token")); t != "" {
 		return t
 	}
-	if t := auth.BearerToken(r); t != "" {
+	// A bearer that signed someone in is a session, not the journal's.
+	if t := auth.BearerToken(r); t != "" && auth.From(r.Context()) == nil {
 		return t
 	}
 	if t := strings.TrimSpace(r.URL.Query().Get("token")); t != "" {

@@ -264,6 +264,16 @@ func TestUnauthorized(t *testing.T) {
 	f.push(body, 401, "Authorization", "Bearer "+old)
 	body["token"] = newer
 	f.push(body, 200)
+	// A signed-in user's bearer is their session, not a journal token: the
+	// body's token decides.
+	var signedIn answer
+	f.admin.Do("POST", "/api/v1/attendance/sync", body).Want(200).JSON(&signedIn)
+	delete(body, "token")
+	f.admin.Do("POST", "/api/v1/attendance/sync", body).Want(401).JSON(&signedIn)
+	if signedIn.Error.MessageCode != "journal.token_missing" {
+		t.Errorf("session bearer: %+v", signedIn)
+	}
+	body["token"] = newer
 	// The token never reaches the audit log.
 	if n := f.count(`SELECT count(*) FROM audit_log WHERE action = 'settings.journal_token.regenerate'`); n != 2 {
 		t.Errorf("audited %d regenerations", n)
@@ -271,7 +281,7 @@ func TestUnauthorized(t *testing.T) {
 	if n := f.count(`SELECT count(*) FROM audit_log WHERE details::text LIKE '%' || $1 || '%' OR details::text LIKE '%' || $2 || '%'`, old, newer); n != 0 {
 		t.Errorf("token in the audit log")
 	}
-	if n := f.count(`SELECT count(*) FROM journal_pushes WHERE outcome = 'unauthorized' AND error_code LIKE 'journal.token_%'`); n != 6 {
+	if n := f.count(`SELECT count(*) FROM journal_pushes WHERE outcome = 'unauthorized' AND error_code LIKE 'journal.token_%'`); n != 7 {
 		t.Errorf("unauthorized pushes logged: %d", n)
 	}
 
@@ -551,5 +561,52 @@ func TestSimulatorDay(t *testing.T) {
 	}
 	if n := f.count(`SELECT count(*) FROM attendance_days WHERE date = '2026-11-04'`); n != known {
 		t.Errorf("%d attendance days", n)
+	}
+}
+
+// Twenty overlapping pushes at once (known and unknown students, other
+// statuses each): one row per key, one automatic violation per student,
+// day and kind, every push answered 200.
+func TestConcurrentOverlappingPushes(t *testing.T) {
+	t.Parallel()
+	f := setup(t, 8, true)
+	students := append(journalsim.FromSchool(f.sch), journalsim.UnknownStudents(2, 9)...)
+	done := make(chan string, 20)
+	for i := 0; i < 20; i++ {
+		go func(seed uint64) {
+			body, _ := json.Marshal(journalsim.Request{Token: f.token, Attendances: journalsim.Day(students, "2026-11-05", seed, 10)})
+			res, err := http.Post(f.env.Server.URL+"/api/v1/attendance/sync", "application/json", bytes.NewReader(body))
+			if err != nil {
+				done <- err.Error()
+				return
+			}
+			b, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			if res.StatusCode != 200 {
+				done <- fmt.Sprintf("%d %s", res.StatusCode, b)
+				return
+			}
+			done <- ""
+		}(uint64(i))
+	}
+	for i := 0; i < 20; i++ {
+		if msg := <-done; msg != "" {
+			t.Error(msg)
+		}
+	}
+	known := len(students) - 2
+	if n := f.count(`SELECT count(*) FROM attendance WHERE date = '2026-11-05'`); n != known*10 {
+		t.Errorf("%d rows, want %d", n, known*10)
+	}
+	if n := f.count(`SELECT count(*) FROM attendance_unmatched`); n != 20 {
+		t.Errorf("%d parked, want 20", n)
+	}
+	if n := f.count(`SELECT count(*) FROM (SELECT 1 FROM violations WHERE auto_kind IS NOT NULL GROUP BY student_id, occurred_on, auto_kind HAVING count(*) > 1) d`); n != 0 {
+		t.Errorf("%d duplicated automatic violations", n)
+	}
+	// The day counts agree with the rows.
+	if n := f.count(`SELECT count(*) FROM attendance_days d WHERE d.h + d.s + d.i + d.a + d.t <>
+		(SELECT count(*) FROM attendance a WHERE a.student_id = d.student_id AND a.date = d.date)`); n != 0 {
+		t.Errorf("%d day counts out of step", n)
 	}
 }
