@@ -6,7 +6,7 @@
 // and the badge goes to 0. Makes its own users, classes and student:
 // E2E_ONLY=notifications npm run e2e
 import { execFileSync } from 'node:child_process';
-import { assert, assertEqual, shot, test } from './harness.mjs';
+import { assert, assertEqual, checkA11y, shot, test } from './harness.mjs';
 import { ADMIN_PASSWORD } from './cases.mjs';
 import { DESKTOP, PHONE, apiCall, expectVisible, newPage, noSidewaysScroll, signIn } from './helpers.mjs';
 
@@ -157,6 +157,7 @@ test('notifications: two users see the badge go up live; the bell opens the viol
   assert((await item.innerText()).includes(s.studentName) || (await popover.innerText()).length > 0, 'the popover lists it');
   await noSidewaysScroll(bk, 'bell popover at 360 px');
   await shot(bk, 'notifications-bell-phone');
+  await checkA11y(bk, 'bell popover, phone');
   await item.click();
   await bk.waitForURL((u) => u.pathname === `/violations/${violationId}`);
   await badgeUntil(bk, (n) => n === bkNow - 1, 'counselor after opening one');
@@ -166,6 +167,7 @@ test('notifications: two users see the badge go up live; the bell opens the viol
   await expectVisible(bk.getByTestId('notifications-list'), 'the list on a phone');
   await noSidewaysScroll(bk, 'notifications page at 360 px');
   await shot(bk, 'notifications-page-phone');
+  await checkA11y(bk, 'notifications page, phone');
 
   // The admin's page: the new one is listed unread; mark all read → badge 0.
   await admin.getByTestId('bell').click();
@@ -173,6 +175,7 @@ test('notifications: two users see the badge go up live; the bell opens the viol
   await admin.waitForURL((u) => u.pathname === '/notifications');
   await expectVisible(admin.getByTestId('notifications-list').locator('[data-unread="true"]'), 'an unread row on the page');
   await shot(admin, 'notifications-page-desktop');
+  await checkA11y(admin, 'notifications page with an unread one, desktop');
   await admin.getByTestId('mark-all-read').click();
   await badgeUntil(admin, (n) => n === 0, 'admin after mark all read');
   await admin.waitForFunction(() => document.querySelectorAll('[data-testid="notifications-list"] [data-unread="true"]').length === 0, null, {
