@@ -94,30 +94,20 @@ func (b *batchError) err() error {
 		"entries", len(b.entries), "problems", b.total, "named", len(b.fields)), Fields: f}, fields: b.fields}
 }
 
-// readToken returns the token field of a body, "" when absent or
-// unreadable.
-func readToken(body []byte) string {
-	var b struct {
-		Token any `json:"token"`
-	}
-	if json.Unmarshal(body, &b) != nil {
-		return ""
-	}
-	switch t := b.Token.(type) {
-	case string:
-		return strings.TrimSpace(t)
-	default:
-		return ""
-	}
-}
-
 // parseBatch reads and validates a whole push: every entry is checked
 // before anything is stored, and every problem is reported. hours is the
 // school's lesson hours per day; n is the number of entries sent.
-func parseBatch(body []byte, hours int) (entries []Entry, n int, err error) {
+//
+// fast is the body as decodeFast read it (nil: not readable that way).
+func parseBatch(body []byte, hours int, fast *laxBatch) (entries []Entry, n int, err error) {
 	body = bytes.TrimSpace(body)
 	if len(body) == 0 {
 		return nil, 0, apperr.New(apperr.Invalid, "journal.body_empty")
+	}
+	if fast != nil {
+		if entries, n, err, ok := parseFast(fast, hours); ok {
+			return entries, n, err
+		}
 	}
 	var rb rawBatch
 	if err := json.Unmarshal(body, &rb); err != nil {
@@ -151,7 +141,7 @@ func parseBatch(body []byte, hours int) (entries []Entry, n int, err error) {
 			be.add(i, "", "journal.entry.not_object")
 			continue
 		}
-		e, ok := parseEntry(i, re, hours, be)
+		e, ok := parseEntry(i, re.lax(), hours, be)
 		if ok {
 			out = append(out, e)
 		}
@@ -162,52 +152,51 @@ func parseBatch(body []byte, hours int) (entries []Entry, n int, err error) {
 	return out, len(items), nil
 }
 
-func parseEntry(i int, re rawEntry, hours int, be *batchError) (Entry, bool) {
+func parseEntry(i int, re laxEntry, hours int, be *batchError) (Entry, bool) {
 	var e Entry
 	before := be.total
-	idField, idRaw := "source_student_id", re.SourceStudentID
-	if isNull(idRaw) && !isNull(re.StudentID) {
-		idField, idRaw = "student_id", re.StudentID
+	idField, id := "source_student_id", re.SourceStudentID
+	if !id.set && re.StudentID.set {
+		idField, id = "student_id", re.StudentID
 	}
-	switch n, ok := intValue(idRaw); {
-	case isNull(idRaw):
+	switch {
+	case !id.set:
 		be.add(i, "source_student_id", "journal.entry.student_missing")
-	case !ok || n <= 0:
+	case !id.ok || id.n <= 0:
 		be.add(i, idField, "journal.entry.student_invalid")
 	default:
-		e.SourceStudentID = n
+		e.SourceStudentID = id.n
 	}
-	switch s, ok := stringValue(re.Date); {
-	case isNull(re.Date):
+	switch d := re.Date; {
+	case !d.set:
 		be.add(i, "date", "journal.entry.date_missing")
-	case !ok || !validDate(s):
+	case !d.ok || !validDate(d.s):
 		be.add(i, "date", "journal.entry.date_invalid")
 	default:
-		e.Date = s
+		e.Date = d.s
 	}
-	switch n, ok := intValue(re.LessonHour); {
-	case isNull(re.LessonHour):
+	switch h := re.LessonHour; {
+	case !h.set:
 		be.add(i, "lesson_hour", "journal.entry.hour_missing", "max", hours)
-	case !ok || n < 1 || n > int64(hours):
+	case !h.ok || h.n < 1 || h.n > int64(hours):
 		be.add(i, "lesson_hour", "journal.entry.hour_range", "max", hours)
 	default:
-		e.LessonHour = int(n)
+		e.LessonHour = int(h.n)
 	}
-	s, ok := stringValue(re.Status)
-	switch {
-	case isNull(re.Status):
+	switch st := re.Status; {
+	case !st.set:
 		be.add(i, "status", "journal.entry.status_missing")
-	case !ok:
+	case !st.ok:
 		be.add(i, "status", "journal.entry.status_invalid")
 	default:
-		code, ok := attendance.ParseStatus(s)
+		code, ok := attendance.ParseStatus(st.s)
 		if !ok {
 			be.add(i, "status", "journal.entry.status_invalid")
 		}
 		e.Status = code
 	}
-	if !isNull(re.Notes) {
-		switch n, ok := stringValue(re.Notes); {
+	if re.Notes.set {
+		switch n, ok := re.Notes.s, re.Notes.ok; {
 		case !ok:
 			be.add(i, "notes", "journal.entry.notes_invalid")
 		case utf8.RuneCountInString(n) > MaxNotes:

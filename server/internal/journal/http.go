@@ -1,6 +1,7 @@
 package journal
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -69,8 +70,9 @@ type failure struct {
 }
 
 // givenToken is the token a request presents: header X-Journal-Token,
-// Authorization: Bearer, query token, then the body's token field.
-func givenToken(r *http.Request, body []byte) string {
+// Authorization: Bearer, query token, then the body's token field (read
+// by fromBody, nil for none).
+func givenToken(r *http.Request, fromBody func() string) string {
 	if t := strings.TrimSpace(r.Header.Get("X-Journal-Token")); t != "" {
 		return t
 	}
@@ -81,8 +83,8 @@ func givenToken(r *http.Request, body []byte) string {
 	if t := strings.TrimSpace(r.URL.Query().Get("token")); t != "" {
 		return t
 	}
-	if body != nil {
-		return readToken(body)
+	if fromBody != nil {
+		return fromBody()
 	}
 	return ""
 }
@@ -121,14 +123,28 @@ func (h *Handler) sync(w http.ResponseWriter, r *http.Request) error {
 		}
 		return h.refuse(w, r, p, start, apperr.New(apperr.BadRequest, "journal.body_unreadable"))
 	}
-	if err := h.checkToken(ctx, givenToken(r, body)); err != nil {
+	// One decode serves the token and the entries of a well-formed body.
+	var fast *laxBatch
+	if lb, ok := decodeFast(bytes.TrimSpace(body)); ok {
+		fast = &lb
+	}
+	fromBody := func() string {
+		if fast != nil {
+			if fast.Token.ok {
+				return fast.Token.s
+			}
+			return ""
+		}
+		return bodyToken(body)
+	}
+	if err := h.checkToken(ctx, givenToken(r, fromBody)); err != nil {
 		return h.refuse(w, r, p, start, err)
 	}
 	prof, err := school.LoadProfile(ctx, h.db)
 	if err != nil {
 		return h.refuse(w, r, p, start, err)
 	}
-	entries, n, err := parseBatch(body, prof.LessonHoursPerDay)
+	entries, n, err := parseBatch(body, prof.LessonHoursPerDay, fast)
 	p.Entries = n
 	if err != nil {
 		return h.refuse(w, r, p, start, err)

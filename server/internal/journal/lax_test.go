@@ -1,0 +1,52 @@
+package journal
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/tatib/tatib/server/internal/apperr"
+)
+
+// The fast path must accept and refuse exactly what the slow path does:
+// every body is parsed both ways and the results compared.
+func TestFastPathMatchesSlowPath(t *testing.T) {
+	t.Parallel()
+	bodies := []string{
+		`{"token":"x","attendances":[{"source_student_id":123,"date":"2026-11-02","lesson_hour":3,"status":"alpha","notes":null}]}`,
+		`{"entries":[{"student_id":"42","date":"2026-11-02","lesson_hour":"1","status":"H"}]}`,
+		`{"attendances":[{"source_student_id":1,"date":"2026-11-02","lesson_hour":1,"status":"belum"},{"source_student_id":2,"date":"2026-11-02","lesson_hour":11,"status":"x"}]}`,
+		`{"attendances":[{"source_student_id":1.5,"date":"2026-02-30","lesson_hour":0,"status":7,"notes":5}]}`,
+		`{"attendances":[{"source_student_id":" 7 ","date":" 2026-11-02 ","lesson_hour":2,"status":" Terlambat ","notes":"  a\u00e9 "}]}`,
+		`{"attendances":[{"source_student_id":1,"date":"2026-11-02","lesson_hour":2,"status":"H","notes":"bad\u0001"}]}`,
+		`{"attendances":[{"source_student_id":1,"date":"2026-11-02","lesson_hour":2,"status":"H","notes":"` + strings.Repeat("n", 501) + `"}]}`,
+		`{"attendances":[null,{}]}`,
+		`{"attendances":[3,"x",[],{"source_student_id":1}]}`,
+		`{"attendances":[],"entries":[]}`,
+		`{"attendances":null}`,
+		`{"attendances":{}}`,
+		`{"token":5}`,
+		`[1,2]`,
+		`{"attendances":[{"source_student_id":-1,"student_id":4,"date":20261102,"lesson_hour":"a","status":null}]}`,
+		`{"attendances":[{"STATUS":"A","Date":"2026-11-02","LESSON_HOUR":1,"Source_Student_Id":9}]}`,
+		`{"attendances":[{"source_student_id":1,"date":"2026-11-02","lesson_hour":1e0,"status":"A"}]}`,
+	}
+	for _, b := range bodies {
+		fast, ok := decodeFast([]byte(b))
+		var fp *laxBatch
+		if ok {
+			fp = &fast
+		}
+		fe, fn, ferr := parseBatch([]byte(b), 10, fp)
+		se, sn, serr := parseBatch([]byte(b), 10, nil)
+		if !reflect.DeepEqual(fe, se) || fn != sn || apperr.Key(ferr) != apperr.Key(serr) {
+			t.Errorf("%s:\nfast %v %d %v\nslow %v %d %v", b, fe, fn, ferr, se, sn, serr)
+			continue
+		}
+		fa, _ := apperr.As(ferr)
+		sa, _ := apperr.As(serr)
+		if fa != nil && !reflect.DeepEqual(fa.Fields, sa.Fields) {
+			t.Errorf("%s: fields differ\nfast %v\nslow %v", b, fa.Fields, sa.Fields)
+		}
+	}
+}
