@@ -36,7 +36,7 @@ describe('handleRealtimeMessage', () => {
     const open = vi.fn();
     handleRealtimeMessage({ type: 'notification', id: '9', title: 'Pelanggaran baru', body: 'Budi', url: '/violations/9' }, qc, open, true);
     expect(invalidate).toHaveBeenCalledWith({ queryKey: ['notifications'] });
-    const toast = show.mock.calls[0]![0] as { title: string; onClick: () => void };
+    const toast = show.mock.calls[0]![0] as unknown as { title: string; onClick: () => void };
     expect(toast.title).toBe('Pelanggaran baru');
     toast.onClick();
     expect(open).toHaveBeenCalledWith('/violations/9');
