@@ -313,7 +313,7 @@ func TestWebSocketAcrossReplicas(t *testing.T) {
 	})
 }
 
-func usernameOf(t *testing.T, s *school, id int64) string {
+func usernameOf(t testing.TB, s *school, id int64) string {
 	t.Helper()
 	var u string
 	if err := s.A.db.Get(&u, `SELECT username FROM users WHERE id = $1`, id); err != nil {
