@@ -15,6 +15,7 @@ import (
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/audit"
 	"github.com/tatib/tatib/server/internal/locale"
+	"github.com/tatib/tatib/server/internal/notify"
 	"github.com/tatib/tatib/server/internal/school"
 	"github.com/tatib/tatib/server/internal/violation"
 	"github.com/tatib/tatib/server/internal/violationtype"
@@ -154,7 +155,11 @@ func ApplyTx(ctx context.Context, tx *sqlx.Tx, entries []Entry, o Origin) (api.A
 	}); err != nil {
 		return res, err
 	}
-	return res, nil
+	source := notify.SourceForm
+	if o.Journal {
+		source = notify.SourceJournal
+	}
+	return res, notify.AttendanceTx(ctx, tx, auto.created, source, o.UserID)
 }
 
 // dedup normalises the statuses, counts and drops belum, keeps the last
