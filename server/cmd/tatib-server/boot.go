@@ -5,6 +5,7 @@ import (
 
 	"github.com/tatib/tatib/server/internal/app"
 	"github.com/tatib/tatib/server/internal/journal"
+	"github.com/tatib/tatib/server/internal/notify"
 	"github.com/tatib/tatib/server/internal/school"
 	"github.com/tatib/tatib/server/internal/violation"
 	"github.com/tatib/tatib/server/internal/violationtype"
@@ -28,4 +29,5 @@ func boot(ctx context.Context, d app.Deps) error {
 // background starts features' long-running workers (schedules, outboxes).
 func background(ctx context.Context, d app.Deps) {
 	school.Background(ctx, d)
+	notify.Background(ctx, d)
 }
