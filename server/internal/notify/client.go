@@ -1,6 +1,7 @@
 package notify
 
 import (
+	"cmp"
 	"slices"
 	"sync"
 	"time"
@@ -117,7 +118,7 @@ func (c *client) start(enc *encoder, rows []row, total int, n count) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	all := c.fresh(append(rows, c.pending...))
-	slices.SortFunc(all, func(a, b row) int { return int(a.ID - b.ID) })
+	slices.SortFunc(all, func(a, b row) int { return cmp.Compare(a.ID, b.ID) })
 	c.pending, c.ready = nil, true
 	if len(all) > 0 {
 		c.queueLocked(enc, all, len(all)+total-len(rows))

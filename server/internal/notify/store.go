@@ -127,7 +127,7 @@ func (s *Store) Read(ctx context.Context, userID, id int64) (row, error) {
 	var r row
 	const q = `WITH upd AS (
 		UPDATE notifications SET read_at = coalesce(read_at, now()) WHERE id = $1 AND user_id = $2
-		RETURNING ` + rowColumns + `, (xmax <> 0) AS changed)
+		RETURNING ` + rowColumns + `)
 		SELECT ` + rowColumns + ` FROM upd`
 	err := s.db.GetContext(ctx, &r, q, id, userID)
 	if errors.Is(err, sql.ErrNoRows) {
