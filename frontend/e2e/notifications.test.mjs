@@ -200,3 +200,16 @@ test('notifications: reading in one tab clears the badge in the other', async (c
   assert(res.status === 200 || res.status === 204, `read-all answered ${res.status}`);
   await badgeUntil(second, (n) => n === 0, 'second tab after read-all in the first');
 });
+
+test('notifications: a deactivated user’s open page loses its socket and goes to sign-in', async (ctx) => {
+  const admin = await newPage(ctx);
+  await signIn(admin, 'admin', ADMIN_PASSWORD);
+  const user = { username: `bk.keluar${suffix}`, name: 'Guru BK Keluar', password: 'bk-keluar-e2e-1', role: 'bk', email: '', phone: '' };
+  const created = await apiCall(admin, 'POST', '/api/v1/users', user);
+  assertEqual(created.status, 201, `create ${JSON.stringify(created.body)}`);
+  const page = await signedIn(ctx, user.username, user.password, DESKTOP);
+  const off = await apiCall(admin, 'PATCH', `/api/v1/users/${created.body.id}`, { active: false });
+  assertEqual(off.status, 200, `deactivate ${JSON.stringify(off.body)}`);
+  // No click, no navigation: the failed reconnect asks /auth/me, whose 401 ends the session.
+  await page.waitForURL((u) => u.pathname === '/sign-in', { timeout: 15_000 });
+});

@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { notifications } from '@mantine/notifications';
-import { useSession } from '@/auth/session';
+import { refreshMe, useSession } from '@/auth/session';
 import { isDesktop, notify } from '@/platform';
 import { DesktopEvents, onDesktopEvent } from '@/platform/desktop';
 import { RealtimeClient, browserSocketURL, localLastSeen, type RealtimeMessage, type SocketLike } from './realtime';
@@ -82,15 +82,23 @@ export function RealtimeProvider() {
       return () => offs.forEach((off) => off());
     }
     if (typeof WebSocket === 'undefined') return;
+    let opened = false;
     const client = new RealtimeClient({
       url: (after) => browserSocketURL(window.location, after, lang),
       // The client uses only the handlers and close() of a WebSocket (SocketLike).
       open: (url) => new WebSocket(url) as unknown as SocketLike,
       lastSeen: localLastSeen(userId),
       onMessage: (m) => handleRealtimeMessage(m, qc, open, true),
-      // Whatever happened while disconnected: the badge and the lists are read again.
       onState: (s) => {
-        if (s === 'open') void qc.invalidateQueries({ queryKey: NOTIFICATIONS_KEY });
+        if (s === 'connecting') opened = false;
+        // Whatever happened while disconnected: the badge and the lists are read again.
+        if (s === 'open') {
+          opened = true;
+          void qc.invalidateQueries({ queryKey: NOTIFICATIONS_KEY });
+        }
+        // A browser hides why an upgrade failed; a signed-out or deactivated user's session is
+        // gone, and /auth/me answering 401 sends the app to sign-in (or shows "unreachable").
+        if (s === 'waiting' && !opened) void refreshMe(qc).catch(() => {});
       },
     });
     client.start();
