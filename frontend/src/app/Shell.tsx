@@ -123,7 +123,10 @@ export function Shell() {
   }, [location.pathname, qc, close]);
 
   // The window title names the current area, so tabs and the desktop window say where you are.
-  const current = items.find((i) => location.pathname === i.path || location.pathname.startsWith(`${i.path}/`));
+  // The longest matching path wins: on /absensi/rekap that is "Rekap Absensi", not "Absensi".
+  const current = items
+    .filter((i) => location.pathname === i.path || location.pathname.startsWith(`${i.path}/`))
+    .reduce<(typeof items)[number] | undefined>((best, i) => (!best || i.path.length > best.path.length ? i : best), undefined);
   const area = current ? t(current.labelKey) : '';
   useEffect(() => {
     document.title = area ? `${area} · ${t('app.name')}` : t('app.name');
@@ -176,6 +179,8 @@ export function Shell() {
                 key={item.path}
                 component={RouterNavLink}
                 to={item.path}
+                // A path another item extends (/absensi under /absensi/rekap) is current only exactly.
+                end={items.some((o) => o !== item && o.path.startsWith(`${item.path}/`))}
                 label={t(item.labelKey)}
                 leftSection={<item.icon size={20} stroke={1.6} />}
                 active={item === current}
