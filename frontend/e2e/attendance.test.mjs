@@ -330,3 +330,33 @@ test('attendance: screens at a laptop and a phone in both languages pass axe', a
   }
   assertEqual(problems.length, 0, `axe (WCAG 2 AA):\n${problems.join('\n')}`);
 }, { timeout: 150_000 });
+
+test('attendance: a refused save names the student and hour, marks the cell and keeps the draft', async (ctx) => {
+  const s = await setUp(ctx);
+  const dewi = s.students[3];
+  const day = jakartaDay(-2);
+  const page = await pageAs(ctx, BK, DESKTOP);
+  await page.goto(`/absensi/${s.classId}/${day}`);
+  await expectVisible(page.getByTestId('attendance-grid'), 'the grid');
+  await cell(page, dewi, 1).click();
+  await page.getByTestId('status-picker').getByTestId('pick-A').click();
+  await expectStatus(page, dewi, 1, 'A', 'picked by mouse');
+  // The student leaves the class between loading and saving.
+  s.sql(`UPDATE students SET active = false WHERE id = ${dewi.id}`);
+  try {
+    await page.getByTestId('save').click();
+    const err = page.getByTestId('save-error');
+    await expectVisible(err, 'save error');
+    const text = await err.innerText();
+    assert(text.includes(dewi.name) && text.includes('Jam 1'), `the error names the student and hour: ${text}`);
+    assertEqual(await cell(page, dewi, 1).getAttribute('data-error'), 'true', 'the refused cell is marked');
+    assertEqual(await count(page, 'dirty-count'), 1, 'the draft is kept');
+    await shot(page, 'attendance-05-save-refused');
+  } finally {
+    s.sql(`UPDATE students SET active = true WHERE id = ${dewi.id}`);
+  }
+  await page.getByTestId('save').click();
+  await expectVisible(page.locator('.attendance-save-result'), 'saved once the student is back');
+  assertEqual(await page.getByTestId('save-error').count(), 0, 'the error is gone');
+  assertEqual(await count(page, 'dirty-count'), 0, 'nothing left to save');
+});

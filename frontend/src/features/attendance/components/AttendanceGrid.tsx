@@ -47,6 +47,7 @@ const Cell = memo(function Cell({ row, col, status, dirty, error, stored, label,
       data-pos={`${row}:${col}`}
       data-status={status}
       data-dirty={dirty || undefined}
+      data-error={error || undefined}
       data-journal={stored?.from_journal || undefined}
       aria-label={label}
       title={title}

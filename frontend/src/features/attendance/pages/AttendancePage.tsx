@@ -142,20 +142,6 @@ function FormBody({ form, editable }: { form: AttendanceForm; editable: boolean 
         <AttendanceGrid form={form} stored={stored} draft={draft} editable={editable} errorKeys={saveError?.keys ?? new Set()} onSetCell={setCell} onBulk={bulk} />
       )}
       <Legend />
-      {saveError && (
-        <Alert color="red" icon={<IconAlertCircle size={18} aria-hidden />} title={t('saveFailed')} data-testid="save-error">
-          <Text size="sm">{saveError.message}</Text>
-          {saveError.details.length > 0 && (
-            <Stack gap={2} mt={4} component="ul" style={{ paddingLeft: 18, margin: 0 }}>
-              {saveError.details.slice(0, 10).map((d, i) => (
-                <Text key={i} size="sm" component="li">
-                  {d}
-                </Text>
-              ))}
-            </Stack>
-          )}
-        </Alert>
-      )}
       {editable && (
         <Paper
           withBorder
@@ -165,6 +151,20 @@ function FormBody({ form, editable }: { form: AttendanceForm; editable: boolean 
           style={{ position: 'sticky', bottom: 8, zIndex: 5 }}
           data-testid="save-bar"
         >
+          {saveError && (
+            <Alert color="red" p="xs" mb="xs" icon={<IconAlertCircle size={18} aria-hidden />} title={t('saveFailed')} data-testid="save-error" role="alert">
+              <Text size="sm">{saveError.message}</Text>
+              {saveError.details.length > 0 && (
+                <Stack gap={2} mt={4} component="ul" style={{ paddingLeft: 18, margin: 0, maxHeight: 96, overflowY: 'auto' }}>
+                  {saveError.details.map((d, i) => (
+                    <Text key={i} size="sm" component="li">
+                      {d}
+                    </Text>
+                  ))}
+                </Stack>
+              )}
+            </Alert>
+          )}
           <Group justify="space-between" gap="xs" wrap="nowrap">
             <Text
               size="sm"
