@@ -113,6 +113,15 @@ func LoadDemo(ctx context.Context, db *sqlx.DB, log *slog.Logger, o DemoOptions)
 			if res.Result, err = attendance.ApplyTx(ctx, tx, entries, attendance.Origin{Journal: true, Actor: audit.Actor{Name: "sistem (demo)"}}); err != nil {
 				return err
 			}
+			// The pushes' notifications date from their school day (the
+			// afternoon the journal sent it); only the last few stay unread.
+			if _, err := tx.ExecContext(ctx, `UPDATE notifications SET
+				    created_at = ((params->>'date')::date + time '15:00') AT TIME ZONE 'Asia/Jakarta',
+				    read_at = CASE WHEN (params->>'date')::date < (now() AT TIME ZONE 'Asia/Jakarta')::date - 3
+				        THEN ((params->>'date')::date + time '17:00') AT TIME ZONE 'Asia/Jakarta' END
+				WHERE kind = 'attendance' AND created_at = now()`); err != nil {
+				return fmt.Errorf("journal: demo notification times: %w", err)
+			}
 		}
 		res.Loaded = true
 		if _, err := tx.ExecContext(ctx, `INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING`, keyDemoAttendance,

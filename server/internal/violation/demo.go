@@ -465,6 +465,14 @@ func (g *demoGen) backdate(ctx context.Context, tx *sqlx.Tx, recs []*demoRecordi
 	if _, err := tx.ExecContext(ctx, qa, pq.Array(ids)); err != nil {
 		return nil, fmt.Errorf("violation: demo point audit times: %w", err)
 	}
+	// Their notifications too: a semester is not news. Only the last few
+	// days stay unread, so the bell shows what a school would see.
+	const qn = `UPDATE notifications n SET created_at = v.created_at,
+		    read_at = CASE WHEN v.created_at < now() - interval '3 days' THEN v.created_at + interval '2 hours' END
+		FROM violations v WHERE v.id = n.violation_id AND v.id = ANY($1)`
+	if _, err := tx.ExecContext(ctx, qn, pq.Array(ids)); err != nil {
+		return nil, fmt.Errorf("violation: demo notification times: %w", err)
+	}
 	return created, nil
 }
 

@@ -122,6 +122,16 @@ func TestDemo(t *testing.T) {
 				t.Fatalf("%d letters with times or events that do not match their status", c)
 			}
 
+			// Notifications date from their violations; only the last
+			// days' stay unread.
+			if c := count(t, db, `SELECT count(*) FROM notifications`); c == 0 {
+				t.Fatal("the demo violations notified nobody")
+			}
+			if c := count(t, db, `SELECT count(*) FROM notifications n JOIN violations v ON v.id = n.violation_id
+				WHERE n.created_at <> v.created_at OR (n.read_at IS NULL AND v.created_at < now() - interval '3 days')`); c != 0 {
+				t.Fatalf("%d demo notifications not dated from their violation, or old and unread", c)
+			}
+
 			// Standing: the students with letters are at that level in the
 			// academic year their violations fall in.
 			var sp3 int64
