@@ -142,6 +142,9 @@ test('notifications: two users see the badge go up live; the bell opens the viol
   assert(took < 5000, `badges took ${took} ms`);
   await expectVisible(admin.getByTestId('notification-toast'), 'a toast on the admin page');
   await shot(admin, 'notifications-toast-desktop');
+  // A click on the toast opens the violation.
+  await admin.getByTestId('notification-toast').first().locator('p, div').filter({ hasText: 'Pelanggaran' }).first().click();
+  await admin.waitForURL((u) => u.pathname === `/violations/${violationId}`);
 
   // The homeroom teacher of another class sees nothing.
   await waliB.waitForTimeout(1500);

@@ -36,9 +36,11 @@ describe('handleRealtimeMessage', () => {
     const open = vi.fn();
     handleRealtimeMessage({ type: 'notification', id: '9', title: 'Pelanggaran baru', body: 'Budi', url: '/violations/9' }, qc, open, true);
     expect(invalidate).toHaveBeenCalledWith({ queryKey: ['notifications'] });
-    const toast = show.mock.calls[0]![0] as unknown as { title: string; onClick: () => void };
+    const toast = show.mock.calls[0]![0] as unknown as { title: string; onClick: (e: { target: unknown }) => void };
     expect(toast.title).toBe('Pelanggaran baru');
-    toast.onClick();
+    toast.onClick({ target: { closest: (sel: string) => (sel === 'button' ? {} : null) } }); // the close button
+    expect(open).not.toHaveBeenCalled();
+    toast.onClick({ target: { closest: () => null } });
     expect(open).toHaveBeenCalledWith('/violations/9');
     expect(notify).not.toHaveBeenCalled(); // the tab is visible: the toast is enough
   });

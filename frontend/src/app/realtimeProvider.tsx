@@ -40,7 +40,9 @@ export function handleRealtimeMessage(
     autoClose: 8000,
     withBorder: true,
     style: { cursor: 'pointer' },
-    onClick: () => {
+    onClick: (e: { target: unknown }) => {
+      // The close button sits inside the toast: closing is not opening.
+      if ((e.target as Element | null)?.closest?.('button')) return;
       notifications.hide(key);
       open(path);
     },
