@@ -101,6 +101,9 @@ const (
 	AttendanceView   Name = "attendance.view"
 	AttendanceRecord Name = "attendance.record"
 	AttendanceExport Name = "attendance.export"
+
+	ReportsView       Name = "reports.view"
+	EarlyWarningsView Name = "early_warnings.view"
 )
 
 // Public and Authenticated are route markers, not permissions: Public needs
@@ -163,6 +166,9 @@ var Catalogue = []Permission{
 	{Name: AttendanceView, Group: "attendance", Label: "Lihat absensi, rekap dan kalender", LabelEN: "View attendance, recaps and the calendar", DefaultRoles: with(leaders, BK, WaliKelas)},
 	{Name: AttendanceRecord, Group: "attendance", Label: "Isi absensi kelas", LabelEN: "Take class attendance", DefaultRoles: []Role{BK, WaliKelas}},
 	{Name: AttendanceExport, Group: "attendance", Label: "Ekspor rekap absensi ke Excel", LabelEN: "Export attendance recaps to Excel", DefaultRoles: with(leaders, BK, WaliKelas)},
+
+	{Name: ReportsView, Group: "reports", Label: "Lihat dan cetak laporan rekap pelanggaran", LabelEN: "View and print the violation recap report", DefaultRoles: with(leaders, BK, WaliKelas)},
+	{Name: EarlyWarningsView, Group: "reports", Label: "Lihat peringatan dini siswa", LabelEN: "View early warnings", DefaultRoles: with(leaders, BK, WaliKelas)},
 }
 
 // Lookup returns the catalogue entry for n.
