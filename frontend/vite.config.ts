@@ -18,7 +18,14 @@ export default defineConfig({
   server: {
     port: 5173,
     proxy: {
-      '/api': { target: apiTarget, changeOrigin: true, ws: true },
+      // The server accepts a cookie WebSocket only from its own origin; the dev page's origin
+      // (localhost:5173) is the proxy's, so the proxy speaks for it.
+      '/api': {
+        target: apiTarget,
+        changeOrigin: true,
+        ws: true,
+        configure: (proxy) => proxy.on('proxyReqWs', (req) => req.setHeader('origin', apiTarget)),
+      },
       '/healthz': { target: apiTarget, changeOrigin: true },
       '/readyz': { target: apiTarget, changeOrigin: true },
     },
