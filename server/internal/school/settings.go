@@ -94,13 +94,16 @@ type Profile struct {
 	LessonHoursPerDay int    `json:"lesson_hours_per_day"`
 	// PaperSize is the paper letters and reports print on: "A4" (default)
 	// or "F4" (215 × 330 mm).
-	PaperSize string     `json:"paper_size"`
-	UpdatedAt *time.Time `json:"updated_at,omitempty"`
+	PaperSize string `json:"paper_size"`
+	// EarlyWarningPoints is N of the early warnings: a student within N
+	// points of their next SP level is listed (1..1000, default 10).
+	EarlyWarningPoints int        `json:"early_warning_points"`
+	UpdatedAt          *time.Time `json:"updated_at,omitempty"`
 }
 
 // DefaultProfile is the profile before anyone saved one.
 func DefaultProfile() Profile {
-	return Profile{AcademicYearStart: "07-01", LessonHoursPerDay: 10, PaperSize: "A4"}
+	return Profile{AcademicYearStart: "07-01", LessonHoursPerDay: 10, PaperSize: "A4", EarlyWarningPoints: 10}
 }
 
 var (
@@ -171,6 +174,12 @@ func (p *Profile) Validate() error {
 	case "A4", "F4":
 	default:
 		f.Add("paper_size", "school.profile.paper_size")
+	}
+	if p.EarlyWarningPoints == 0 {
+		p.EarlyWarningPoints = 10
+	}
+	if p.EarlyWarningPoints < 1 || p.EarlyWarningPoints > 1000 {
+		f.Add("early_warning_points", "earlywarning.setting.range", "min", 1, "max", 1000)
 	}
 	return f.Err()
 }
@@ -290,6 +299,9 @@ func LoadProfile(ctx context.Context, q sqlx.QueryerContext) (Profile, error) {
 		}
 		if p.PaperSize == "" {
 			p.PaperSize = "A4"
+		}
+		if p.EarlyWarningPoints == 0 {
+			p.EarlyWarningPoints = 10
 		}
 	}
 	return p, nil

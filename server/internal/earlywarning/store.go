@@ -1,0 +1,345 @@
+// Package earlywarning finds the students who need attention before a
+// warning letter is due: near their next SP level, absent on consecutive
+// school days, repeating one violation type, or with a handling follow-up
+// due. The page lists them; the dashboard shows their counts (Counts).
+package earlywarning
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/lib/pq"
+
+	"github.com/tatib/tatib/server/internal/school"
+	"github.com/tatib/tatib/shared/api"
+)
+
+// The rules' fixed sizes (docs/reports.md, "Early warnings").
+const (
+	// StreakDays absent school days in a row make a streak.
+	StreakDays = 3
+	// StreakWindow is how many of the latest school days the streak is
+	// looked for in: a bounded window, never the whole year.
+	StreakWindow = 30
+	// StreakRecentDays: a streak is listed when its last day is at most
+	// this many calendar days before today.
+	StreakRecentDays = 14
+	// RepeatCount violations of one type within RepeatDays days.
+	RepeatCount = 3
+	RepeatDays  = 30
+)
+
+// Params is what one evaluation of the rules needs.
+type Params struct {
+	// HomeroomID scopes to that homeroom teacher's class (0: the school).
+	HomeroomID int64
+	// ClassID narrows to one class (0: every class in scope).
+	ClassID int64
+	// Today is the Jakarta day the rules are evaluated on.
+	Today time.Time
+	// YearStart is the first day of the academic year containing Today.
+	YearStart time.Time
+	// Points is the school's early_warning_points (N).
+	Points int
+}
+
+func (p Params) args() []any {
+	return []any{p.HomeroomID, p.Today.Format(time.DateOnly), p.YearStart.Format(time.DateOnly), p.Points, p.ClassID}
+}
+
+// rules is the WITH list every query starts with: $1 homeroom teacher (0:
+// all), $2 today, $3 academic year start, $4 N, $5 class (0: all). Each CTE
+// is one kind; they read only what their rule needs.
+//
+//   - st: the active students in scope (their class now).
+//   - sd: the latest StreakWindow school days up to today, n = 1 the
+//     newest. A school day is a day on which anyone's attendance was
+//     recorded; found by skipping down the (date, student_id) index one
+//     distinct day at a time, so the cost does not grow with the year.
+//   - streak: gaps and islands over the absent (any A hour) school days:
+//     consecutive school days have consecutive n, so n - row_number() is
+//     constant along a run. A day without attendance anywhere (Sunday, a
+//     holiday) is not a school day and does not break a run; a recorded
+//     day without A does.
+var rules = strings.NewReplacer("{window}", strconv.Itoa(StreakWindow), "{streak}", strconv.Itoa(StreakDays),
+	"{recent}", strconv.Itoa(StreakRecentDays), "{repeat}", strconv.Itoa(RepeatCount), "{repeat_days}", strconv.Itoa(RepeatDays)).Replace(`WITH RECURSIVE
+st AS MATERIALIZED (
+	SELECT s.id FROM students s
+	WHERE s.active
+	  AND ($5::bigint = 0 OR s.class_id = $5)
+	  AND ($1::bigint = 0 OR s.class_id IN (SELECT c.id FROM classes c WHERE c.homeroom_teacher_id = $1))
+),
+sd (date, n) AS (
+	(SELECT date, 1 FROM attendance_days WHERE date <= $2::date ORDER BY date DESC LIMIT 1)
+	UNION ALL
+	SELECT (SELECT a.date FROM attendance_days a WHERE a.date < sd.date ORDER BY a.date DESC LIMIT 1), sd.n + 1
+	FROM sd WHERE sd.n < {window} AND sd.date IS NOT NULL
+),
+absent AS (
+	SELECT ad.student_id, sd.date, sd.n,
+		sd.n - row_number() OVER (PARTITION BY ad.student_id ORDER BY sd.n) AS island
+	FROM sd JOIN attendance_days ad ON ad.date = sd.date
+	WHERE ad.a > 0 AND ad.student_id IN (SELECT id FROM st)
+),
+streak AS (
+	SELECT DISTINCT ON (student_id) student_id, min(date) AS first_day, max(date) AS last_day,
+		count(*)::int AS days, min(n) = 1 AS ongoing
+	FROM absent
+	GROUP BY student_id, island
+	HAVING count(*) >= {streak} AND max(date) >= $2::date - {recent}
+	ORDER BY student_id, max(date) DESC
+),
+tot AS (
+	SELECT v.student_id, sum(v.points)::int AS total
+	FROM violations v
+	WHERE v.occurred_on >= $3::date AND v.occurred_on < ($3::date + interval '1 year')::date
+	  AND v.student_id IN (SELECT id FROM st)
+	GROUP BY v.student_id
+),
+near AS (
+	SELECT t.student_id, t.total, th.level, th.name, th.min_points - t.total AS to_go
+	FROM tot t CROSS JOIN LATERAL (
+		SELECT th.level, th.name, th.min_points FROM sp_thresholds th
+		WHERE th.min_points > t.total
+		  AND NOT EXISTS (SELECT 1 FROM warning_letters wl WHERE wl.student_id = t.student_id
+			AND wl.academic_year_start = $3::date AND wl.level = th.level AND wl.status <> 'withdrawn')
+		ORDER BY th.min_points LIMIT 1) th
+	WHERE t.total > 0 AND th.min_points - t.total <= $4
+),
+rep AS (
+	SELECT v.student_id, v.violation_type_id AS type_id, count(*)::int AS times,
+		array_agg(to_char(v.occurred_on, 'YYYY-MM-DD') ORDER BY v.occurred_on, v.id) AS dates,
+		(array_agg(v.id ORDER BY v.occurred_on DESC, v.id DESC))[1] AS latest_id
+	FROM violations v
+	WHERE v.occurred_on > $2::date - {repeat_days} AND v.occurred_on <= $2::date
+	  AND v.student_id IN (SELECT id FROM st)
+	GROUP BY v.student_id, v.violation_type_id
+	HAVING count(*) >= {repeat}
+),
+fu AS (
+	SELECT v.id AS violation_id, v.student_id, v.violation_type_id AS type_id, v.occurred_on, h.follow_up_on
+	FROM handlings h JOIN violations v ON v.id = h.violation_id
+	WHERE h.follow_up_on <= $2::date AND v.handling_status <> 'resolved'
+	  AND v.student_id IN (SELECT id FROM st)
+	  AND NOT EXISTS (SELECT 1 FROM handlings h2 WHERE h2.violation_id = h.violation_id
+		AND (h2.handled_on, h2.id) > (h.handled_on, h.id))
+)`)
+
+// Load reads N and the academic year from the school profile and returns
+// the parameters for today in the given scope.
+func Load(ctx context.Context, q sqlx.QueryerContext, homeroomID, classID int64, today time.Time) (Params, error) {
+	prof, err := school.LoadProfile(ctx, q)
+	if err != nil {
+		return Params{}, fmt.Errorf("earlywarning: profile: %w", err)
+	}
+	today = jakartaDay(today)
+	n := prof.EarlyWarningPoints
+	if n <= 0 {
+		n = school.DefaultProfile().EarlyWarningPoints
+	}
+	return Params{HomeroomID: homeroomID, ClassID: classID, Today: today, YearStart: prof.AcademicYearStartOn(today), Points: n}, nil
+}
+
+var jakarta = func() *time.Location {
+	l, err := time.LoadLocation("Asia/Jakarta")
+	if err != nil {
+		return time.FixedZone("WIB", 7*3600)
+	}
+	return l
+}()
+
+// jakartaDay is the Jakarta calendar day of t, as midnight UTC so its
+// date formats the same anywhere.
+func jakartaDay(t time.Time) time.Time {
+	y, m, d := t.In(jakarta).Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+}
+
+// Counts returns the number of early warnings of each kind for a homeroom
+// teacher's class (homeroomID, their user id) or the whole school (0), on
+// today (its Jakarta day). The dashboard calls it.
+func Counts(ctx context.Context, q sqlx.QueryerContext, homeroomID int64, today time.Time) (api.EarlyWarningCounts, error) {
+	p, err := Load(ctx, q, homeroomID, 0, today)
+	if err != nil {
+		return api.EarlyWarningCounts{}, err
+	}
+	return CountsFor(ctx, q, p)
+}
+
+// CountsFor is Counts with the parameters already loaded.
+func CountsFor(ctx context.Context, q sqlx.QueryerContext, p Params) (api.EarlyWarningCounts, error) {
+	const tail = `
+SELECT (SELECT count(*) FROM near) AS near_level,
+	(SELECT count(*) FROM streak) AS absent_streak,
+	(SELECT count(*) FROM rep) AS repeat_type,
+	(SELECT count(*) FROM fu) AS follow_up_due,
+	(SELECT count(*) FROM (SELECT student_id FROM near UNION SELECT student_id FROM streak
+		UNION SELECT student_id FROM rep UNION SELECT student_id FROM fu) u) AS total`
+	var c api.EarlyWarningCounts
+	row := q.QueryRowxContext(ctx, rules+tail, p.args()...)
+	if err := row.Scan(&c.NearLevel, &c.AbsentStreak, &c.RepeatType, &c.FollowUpDue, &c.Total); err != nil {
+		return api.EarlyWarningCounts{}, fmt.Errorf("earlywarning: counts: %w", err)
+	}
+	return c, nil
+}
+
+// row is one warning as the list query returns it.
+type row struct {
+	Kind        string         `db:"kind"`
+	StudentID   int64          `db:"student_id"`
+	StudentName string         `db:"student_name"`
+	StudentNIS  string         `db:"student_nis"`
+	StudentNISN string         `db:"student_nisn"`
+	ClassID     *int64         `db:"class_id"`
+	ClassName   string         `db:"class_name"`
+	Points      *int           `db:"points"`
+	NextLevel   *int           `db:"next_level"`
+	LevelName   *string        `db:"next_level_name"`
+	ToGo        *int           `db:"to_go"`
+	First       *string        `db:"first_day"`
+	Last        *string        `db:"last_day"`
+	Days        *int           `db:"days"`
+	Ongoing     *bool          `db:"ongoing"`
+	TypeID      *int64         `db:"type_id"`
+	TypeName    *string        `db:"type_name"`
+	Dates       pq.StringArray `db:"dates"`
+	ViolationID *int64         `db:"violation_id"`
+	OccurredOn  *string        `db:"occurred_on"`
+	FollowUpOn  *string        `db:"follow_up_on"`
+	Overdue     *int           `db:"overdue"`
+	ActionID    *int64         `db:"action_violation_id"`
+	Rows        int            `db:"rows"`
+}
+
+// List returns a page of warnings of kind ("" for all), in the order the
+// page shows them: follow-ups due (most overdue first), absence streaks
+// (ongoing, then longest), repeated types (most often), near a level
+// (fewest points to go); then by student name. total is the number of
+// rows the kind has.
+func List(ctx context.Context, q sqlx.QueryerContext, p Params, kind string, limit, offset int) ([]api.EarlyWarning, int, error) {
+	// The next action's violation: for near_level the student's newest
+	// unresolved violation this year, for absent_streak the newest
+	// unresolved automatic alpha violation within the streak; computed
+	// only for the page's rows.
+	const tail = `,
+w AS (
+	SELECT 'follow_up_due' AS kind, 1 AS ord, fu.student_id, (fu.follow_up_on - $2::date) AS sort_key,
+		NULL::int AS points, NULL::int AS next_level, NULL::text AS next_level_name, NULL::int AS to_go,
+		NULL::date AS first_day, NULL::date AS last_day, NULL::int AS days, NULL::boolean AS ongoing,
+		fu.type_id, NULL::text[] AS dates, fu.violation_id, fu.occurred_on, fu.follow_up_on
+	FROM fu
+	UNION ALL
+	SELECT 'absent_streak', 2, student_id, (CASE WHEN ongoing THEN 0 ELSE 1000 END) - days,
+		NULL, NULL, NULL, NULL, first_day, last_day, days, ongoing, NULL, NULL, NULL, NULL, NULL
+	FROM streak
+	UNION ALL
+	SELECT 'repeat_type', 3, student_id, -times,
+		NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, type_id, dates, latest_id, NULL, NULL
+	FROM rep
+	UNION ALL
+	SELECT 'near_level', 4, student_id, to_go,
+		total, level, name, to_go, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+	FROM near
+),
+page AS (
+	SELECT w.*, count(*) OVER () AS rows
+	FROM w JOIN students s ON s.id = w.student_id
+	WHERE ($6::text = '' OR w.kind = $6)
+	ORDER BY w.ord, w.sort_key, s.full_name, s.id, w.type_id, w.violation_id
+	LIMIT $7 OFFSET $8
+)
+SELECT page.kind, page.student_id, s.full_name AS student_name, s.nis AS student_nis, s.nisn AS student_nisn,
+	s.class_id, COALESCE(c.name, '') AS class_name,
+	page.points, page.next_level, page.next_level_name, page.to_go,
+	to_char(page.first_day, 'YYYY-MM-DD') AS first_day, to_char(page.last_day, 'YYYY-MM-DD') AS last_day,
+	page.days, page.ongoing, page.type_id, vt.name AS type_name, page.dates,
+	page.violation_id, to_char(page.occurred_on, 'YYYY-MM-DD') AS occurred_on,
+	to_char(page.follow_up_on, 'YYYY-MM-DD') AS follow_up_on,
+	($2::date - page.follow_up_on) AS overdue,
+	CASE page.kind
+		WHEN 'near_level' THEN (SELECT v.id FROM violations v WHERE v.student_id = page.student_id
+			AND v.handling_status <> 'resolved' AND v.occurred_on >= $3::date AND v.occurred_on <= $2::date
+			ORDER BY v.occurred_on DESC, v.id DESC LIMIT 1)
+		WHEN 'absent_streak' THEN (SELECT v.id FROM violations v WHERE v.student_id = page.student_id
+			AND v.auto_kind = 'alpha' AND v.handling_status <> 'resolved'
+			AND v.occurred_on BETWEEN page.first_day AND page.last_day
+			ORDER BY v.occurred_on DESC, v.id DESC LIMIT 1)
+	END AS action_violation_id,
+	page.rows
+FROM page JOIN students s ON s.id = page.student_id
+LEFT JOIN classes c ON c.id = s.class_id
+LEFT JOIN violation_types vt ON vt.id = page.type_id
+ORDER BY page.ord, page.sort_key, s.full_name, s.id, page.type_id, page.violation_id`
+	var rows []row
+	args := append(p.args(), kind, limit, offset)
+	if err := sqlx.SelectContext(ctx, q, &rows, rules+tail, args...); err != nil {
+		return nil, 0, fmt.Errorf("earlywarning: list: %w", err)
+	}
+	out := make([]api.EarlyWarning, 0, len(rows))
+	total := 0
+	for _, r := range rows {
+		total = r.Rows
+		out = append(out, r.warning())
+	}
+	if len(rows) == 0 && offset > 0 {
+		// Past the last page: the count comes from the first row.
+		_, t, err := List(ctx, q, p, kind, 1, 0)
+		return out, t, err
+	}
+	return out, total, nil
+}
+
+// warning turns a row into the wire type with its next action.
+func (r row) warning() api.EarlyWarning {
+	w := api.EarlyWarning{
+		Kind: r.Kind, StudentID: r.StudentID, StudentName: r.StudentName, StudentNIS: r.StudentNIS, StudentNISN: r.StudentNISN,
+		ClassID: r.ClassID, ClassName: r.ClassName,
+		Points: r.Points, NextLevel: r.NextLevel, NextLevelName: deref(r.LevelName), PointsToNext: r.ToGo,
+		StreakFrom: r.First, StreakTo: r.Last, StreakDays: r.Days, Ongoing: r.Ongoing != nil && *r.Ongoing,
+		TypeID: r.TypeID, TypeName: deref(r.TypeName), Dates: []string(r.Dates),
+		ViolationID: r.ViolationID, OccurredOn: r.OccurredOn, FollowUpOn: r.FollowUpOn,
+	}
+	if w.Dates == nil {
+		w.Dates = []string{}
+	}
+	if r.Kind == api.EarlyFollowUpDue {
+		w.OverdueDays = r.Overdue
+	}
+	student := api.EarlyWarningAction{Kind: api.ActionOpenStudent, Path: fmt.Sprintf("/students/%d", r.StudentID)}
+	handle := func(id *int64) api.EarlyWarningAction {
+		if id == nil {
+			return student
+		}
+		return api.EarlyWarningAction{Kind: api.ActionRecordHandling, Path: fmt.Sprintf("/violations/%d", *id)}
+	}
+	switch r.Kind {
+	case api.EarlyFollowUpDue, api.EarlyRepeatType:
+		w.Action = handle(r.ViolationID)
+	default:
+		w.Action = handle(r.ActionID)
+	}
+	return w
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// LatestSchoolDay is the newest day on or before today with any attendance
+// recorded, or nil.
+func LatestSchoolDay(ctx context.Context, q sqlx.QueryerContext, today time.Time) (*string, error) {
+	var d *string
+	err := sqlx.GetContext(ctx, q, &d, `SELECT to_char(max(date), 'YYYY-MM-DD') FROM attendance_days WHERE date <= $1::date`,
+		today.Format(time.DateOnly))
+	if err != nil {
+		return nil, fmt.Errorf("earlywarning: latest school day: %w", err)
+	}
+	return d, nil
+}
