@@ -17,6 +17,7 @@ import (
 	"github.com/tatib/tatib/server/internal/attendance"
 	"github.com/tatib/tatib/server/internal/attendancerecap"
 	"github.com/tatib/tatib/server/internal/config"
+	"github.com/tatib/tatib/server/internal/dashboard"
 	"github.com/tatib/tatib/server/internal/handling"
 	"github.com/tatib/tatib/server/internal/httpx"
 	"github.com/tatib/tatib/server/internal/journal"
@@ -109,6 +110,7 @@ func mount(r *httpx.Router, d Deps) {
 	attendance.Mount(r, d)
 	attendancerecap.Mount(r, d)
 	notify.Mount(r, d)
+	dashboard.Mount(r, d)
 }
 
 // allowed lists the methods the route of r's path serves, for Allow.

@@ -1,0 +1,144 @@
+// Package dashboard answers GET /dashboard (one answer shaped by the
+// caller's role and permissions: a section whose list the caller may not
+// open is null, a homeroom teacher's figures cover their own class, in
+// SQL) and GET /dashboard/violation-calendar (one month's violations per
+// day). Every figure carries the path and query of the list it
+// summarises. See docs/reports.md, "Dashboards".
+package dashboard
+
+import (
+	"net/url"
+	"regexp"
+	"strconv"
+	"time"
+
+	"github.com/tatib/tatib/server/internal/apperr"
+)
+
+var jakarta = func() *time.Location {
+	l, err := time.LoadLocation("Asia/Jakarta")
+	if err != nil {
+		panic(err)
+	}
+	return l
+}()
+
+// The years a calendar month may be asked for.
+const minYear, maxYear = 2000, 2100
+
+// Periods are the dates a dashboard is taken on, all Jakarta days at
+// midnight UTC.
+type Periods struct {
+	Today time.Time
+	// PrevDay is the previous school day (Monday..Friday) before Today.
+	PrevDay time.Time
+	// Week is this week's Monday; PrevWeek and PrevWeekTo the previous
+	// week up to the same weekday.
+	Week, PrevWeek, PrevWeekTo time.Time
+	// Month is this month's first day, MonthEnd its last; PrevMonth and
+	// PrevMonthTo the previous month up to the same day (its last day when
+	// shorter).
+	Month, MonthEnd, PrevMonth, PrevMonthTo time.Time
+	// TrendFrom is the Monday eleven weeks before Week.
+	TrendFrom time.Time
+}
+
+// day is the Jakarta calendar day of t at midnight UTC.
+func day(t time.Time) time.Time {
+	t = t.In(jakarta)
+	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+}
+
+// PeriodsOn returns the periods of the Jakarta day of now.
+func PeriodsOn(now time.Time) Periods {
+	t := day(now)
+	p := Periods{Today: t}
+	p.PrevDay = t.AddDate(0, 0, -1)
+	for p.PrevDay.Weekday() == time.Saturday || p.PrevDay.Weekday() == time.Sunday {
+		p.PrevDay = p.PrevDay.AddDate(0, 0, -1)
+	}
+	p.Week = t.AddDate(0, 0, -((int(t.Weekday()) + 6) % 7))
+	p.PrevWeek, p.PrevWeekTo = p.Week.AddDate(0, 0, -7), t.AddDate(0, 0, -7)
+	p.Month = time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, time.UTC)
+	p.MonthEnd = p.Month.AddDate(0, 1, -1)
+	p.PrevMonth = p.Month.AddDate(0, -1, 0)
+	p.PrevMonthTo = p.PrevMonth.AddDate(0, 0, t.Day()-1)
+	if last := p.Month.AddDate(0, 0, -1); p.PrevMonthTo.After(last) {
+		p.PrevMonthTo = last
+	}
+	p.TrendFrom = p.Week.AddDate(0, 0, -7*(TrendWeeks-1))
+	return p
+}
+
+// TrendWeeks is the length of the weekly trend.
+const TrendWeeks = 12
+
+// earliest is the first day any period figure reads.
+func (p Periods) earliest() time.Time {
+	e := p.PrevMonth
+	for _, d := range []time.Time{p.PrevWeek, p.PrevDay} {
+		if d.Before(e) {
+			e = d
+		}
+	}
+	return e
+}
+
+func iso(t time.Time) string { return t.Format(time.DateOnly) }
+
+// link is path with query pairs (key, value, ...), empty values left out.
+func link(path string, kv ...string) string {
+	q := url.Values{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		if kv[i+1] != "" {
+			q.Set(kv[i], kv[i+1])
+		}
+	}
+	if len(q) == 0 {
+		return path
+	}
+	return path + "?" + q.Encode()
+}
+
+// The lists the figures link to (the front end's routes).
+const (
+	violationsPath    = "/violations"
+	lettersPath       = "/surat-peringatan"
+	attendanceRecap   = "/absensi/rekap"
+	attendanceForm    = "/absensi"
+	earlyWarningsPath = "/peringatan-dini"
+	studentsPath      = "/students"
+)
+
+// violationsLink is the violation list from..to (inclusive) with more
+// filters.
+func violationsLink(from, to time.Time, kv ...string) string {
+	return link(violationsPath, append([]string{"from", iso(from), "to", iso(to)}, kv...)...)
+}
+
+// openLink is the violation list of every date with a handling status.
+func openLink(status string) string {
+	return link(violationsPath, "period", "all", "handling_status", status)
+}
+
+func id(n int64) string { return strconv.FormatInt(n, 10) }
+
+var monthRE = regexp.MustCompile(`^\d{4}-\d{2}$`)
+
+// ParseMonth reads ?month=YYYY-MM; this month (Jakarta) when absent.
+func ParseMonth(q url.Values, now time.Time) (time.Time, error) {
+	v := q.Get("month")
+	if v == "" {
+		t := day(now)
+		return time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, time.UTC), nil
+	}
+	m, err := time.Parse("2006-01", v)
+	if !monthRE.MatchString(v) || err != nil {
+		return time.Time{}, apperr.New(apperr.Invalid, "form.invalid").WithField("month", "dashboard.month")
+	}
+	if m.Year() < minYear || m.Year() > maxYear {
+		return time.Time{}, apperr.New(apperr.Invalid, "form.invalid").WithField("month", "dashboard.year",
+			"min", strconv.Itoa(minYear), "max", strconv.Itoa(maxYear))
+	}
+	return m, nil
+}
