@@ -23,8 +23,6 @@ var EarlyWarningKinds = []string{EarlyFollowUpDue, EarlyAbsentStreak, EarlyRepea
 const (
 	// ActionRecordHandling opens the violation (Path) to record a handling.
 	ActionRecordHandling = "record_handling"
-	// ActionRecordViolation opens the violation form for the student.
-	ActionRecordViolation = "record_violation"
 	// ActionOpenStudent opens the student's page.
 	ActionOpenStudent = "open_student"
 )

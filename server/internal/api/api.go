@@ -18,6 +18,7 @@ import (
 	"github.com/tatib/tatib/server/internal/attendancerecap"
 	"github.com/tatib/tatib/server/internal/config"
 	"github.com/tatib/tatib/server/internal/dashboard"
+	"github.com/tatib/tatib/server/internal/earlywarning"
 	"github.com/tatib/tatib/server/internal/handling"
 	"github.com/tatib/tatib/server/internal/httpx"
 	"github.com/tatib/tatib/server/internal/journal"
@@ -110,6 +111,7 @@ func mount(r *httpx.Router, d Deps) {
 	attendance.Mount(r, d)
 	attendancerecap.Mount(r, d)
 	notify.Mount(r, d)
+	earlywarning.Mount(r, d)
 	dashboard.Mount(r, d)
 }
 
