@@ -95,18 +95,18 @@ type RecapClassRow struct {
 
 // RecapStudentRow is one student of the report.
 type RecapStudentRow struct {
-	StudentID int64  `json:"student_id"`
-	FullName  string `json:"full_name"`
-	NIS       string `json:"nis"`
+	StudentID int64  `json:"student_id" db:"student_id"`
+	FullName  string `json:"full_name" db:"full_name"`
+	NIS       string `json:"nis" db:"nis"`
 	// ClassName is the class of the student's latest violation in the
 	// period.
-	ClassName  string `json:"class_name"`
-	Violations int    `json:"violations"`
-	Points     int    `json:"points"`
+	ClassName  string `json:"class_name" db:"class_name"`
+	Violations int    `json:"violations" db:"violations"`
+	Points     int    `json:"points" db:"points"`
 	// SPLevel is the highest warning letter (not withdrawn) of the
 	// academic year of the period's end issued by its end; 0 = none.
-	SPLevel int    `json:"sp_level"`
-	SPName  string `json:"sp_name"`
+	SPLevel int    `json:"sp_level" db:"sp_level"`
+	SPName  string `json:"sp_name" db:"sp_name"`
 }
 
 // RecapDetailRow is one violation of the report.

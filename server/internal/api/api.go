@@ -25,6 +25,7 @@ import (
 	"github.com/tatib/tatib/server/internal/letter"
 	"github.com/tatib/tatib/server/internal/locale"
 	"github.com/tatib/tatib/server/internal/notify"
+	"github.com/tatib/tatib/server/internal/report"
 	"github.com/tatib/tatib/server/internal/school"
 	"github.com/tatib/tatib/server/internal/users"
 	"github.com/tatib/tatib/server/internal/violation"
@@ -111,6 +112,7 @@ func mount(r *httpx.Router, d Deps) {
 	attendance.Mount(r, d)
 	attendancerecap.Mount(r, d)
 	notify.Mount(r, d)
+	report.Mount(r, d)
 	earlywarning.Mount(r, d)
 	dashboard.Mount(r, d)
 }
