@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { Alert, Anchor, Badge, Button, Group, Pagination, Paper, ScrollArea, SegmentedControl, Select, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { DatePickerInput, MonthPickerInput } from '@mantine/dates';
+import { useMediaQuery } from '@mantine/hooks';
 import { IconAlertCircle, IconPrinter } from '@tabler/icons-react';
 import { useSession } from '@/auth/session';
 import { EmptyState } from '@/components/EmptyState';
@@ -26,6 +27,8 @@ function FormBar({ form, homeroom, onChange }: { form: RecapForm; homeroom: bool
   const classes = useClasses();
   const departments = useDepartments();
   const set = (p: Partial<RecapForm>) => onChange({ ...form, ...p });
+  // Four periods do not fit side by side on a phone: stacked there.
+  const narrow = useMediaQuery('(max-width: 36em)');
   const thisYear = Number(todayInJakarta().format('YYYY'));
   const years = Array.from({ length: 6 }, (_, i) => thisYear - 4 + i).map((y) => ({ value: String(y), label: `${y}/${y + 1}` }));
   const grades = [...new Set((classes.data?.data ?? []).map((c) => c.grade))].sort((a, b) => a - b);
@@ -38,6 +41,7 @@ function FormBar({ form, homeroom, onChange }: { form: RecapForm; homeroom: bool
           data={PERIOD_KINDS.map((p) => ({ value: p, label: t(`period.${p}`) }))}
           aria-label={t('period.label')}
           data-testid="report-period"
+          orientation={narrow ? 'vertical' : 'horizontal'}
           fullWidth
         />
         <Group gap="sm" align="flex-end" wrap="wrap">
