@@ -28,9 +28,19 @@ type Sections struct {
 // Store reads the figures.
 type Store struct {
 	db *sqlx.DB
-	// Serial runs the queries one after another instead of side by side
-	// (the benchmark compares both).
-	Serial bool
+	// Parallel runs the queries side by side on the pool instead of one
+	// after another. Off: on the benchmark's two cores the queries side by
+	// side took longer than in a row (see docs/reports.md, "Dashboards").
+	Parallel bool
+	// Trace, when set, is told how long each query took (the benchmark's
+	// breakdown).
+	Trace func(name string, took time.Duration)
+}
+
+// task is one query of the dashboard.
+type task struct {
+	name string
+	run  func(context.Context) error
 }
 
 // NewStore returns a Store.
@@ -51,26 +61,25 @@ func studentScope(sc Scope, a *violationlist.Args) string {
 	return `s.class_id IN (SELECT id FROM classes WHERE homeroom_teacher_id = ` + a.Add(sc.HomeroomID) + `)`
 }
 
-// Dashboard builds the dashboard of sections on the day of now. The
-// independent queries run side by side on the pool.
+// Dashboard builds the dashboard of sections on the day of now.
 func (s *Store) Dashboard(ctx context.Context, sc Scope, sec Sections, now time.Time) (api.Dashboard, error) {
 	p := PeriodsOn(now)
 	out := api.Dashboard{Today: iso(p.Today), MonthFrom: iso(p.Month), MonthTo: iso(p.MonthEnd), Scope: "school"}
-	var tasks []func(context.Context) error
+	var tasks []task
 	if sc.HomeroomID != 0 {
 		out.Scope = "class"
-		tasks = append(tasks, func(ctx context.Context) error { return s.class(ctx, sc, &out) })
+		tasks = append(tasks, task{"class", func(ctx context.Context) error { return s.class(ctx, sc, &out) }})
 	}
 	if sec.Violations {
 		v := &api.DashboardViolations{}
 		out.Violations = v
 		tasks = append(tasks,
-			func(ctx context.Context) error { return s.periods(ctx, sc, p, v) },
-			func(ctx context.Context) error { return s.byCategory(ctx, sc, p, v) },
-			func(ctx context.Context) error { return s.topTypes(ctx, sc, p, v) },
-			func(ctx context.Context) error { return s.classesByPoints(ctx, sc, p, v) },
-			func(ctx context.Context) error { return s.nearestSP(ctx, sc, p, v) },
-			func(ctx context.Context) error { return s.trend(ctx, sc, p, v) })
+			task{"periods", func(ctx context.Context) error { return s.periods(ctx, sc, p, v) }},
+			task{"by category", func(ctx context.Context) error { return s.byCategory(ctx, sc, p, v) }},
+			task{"top types", func(ctx context.Context) error { return s.topTypes(ctx, sc, p, v) }},
+			task{"classes by points", func(ctx context.Context) error { return s.classesByPoints(ctx, sc, p, v) }},
+			task{"nearest level", func(ctx context.Context) error { return s.nearestSP(ctx, sc, p, v) }},
+			task{"trend", func(ctx context.Context) error { return s.trend(ctx, sc, p, v) }})
 	}
 	if sec.Caseload {
 		c := &api.DashboardCaseload{}
@@ -79,26 +88,26 @@ func (s *Store) Dashboard(ctx context.Context, sc Scope, sec Sections, now time.
 		if sec.EarlyWarnings {
 			followUps = link(earlyWarningsPath, "kind", api.EarlyFollowUpDue)
 		}
-		tasks = append(tasks, func(ctx context.Context) error { return s.caseload(ctx, sc, p, c, followUps) })
+		tasks = append(tasks, task{"caseload", func(ctx context.Context) error { return s.caseload(ctx, sc, p, c, followUps) }})
 	}
 	if sec.Letters {
 		l := &api.DashboardLetters{}
 		out.Letters = l
-		tasks = append(tasks, func(ctx context.Context) error { return s.letters(ctx, sc, p, l) })
+		tasks = append(tasks, task{"letters", func(ctx context.Context) error { return s.letters(ctx, sc, p, l) }})
 	}
 	if sec.Attendance {
 		a := &api.DashboardAttendance{}
 		out.Attendance = a
-		tasks = append(tasks, func(ctx context.Context) error { return s.attendance(ctx, sc, p, a) })
+		tasks = append(tasks, task{"attendance", func(ctx context.Context) error { return s.attendance(ctx, sc, p, a) }})
 	}
 	if sec.EarlyWarnings {
 		e := &api.DashboardEarlyWarnings{Link: earlyWarningsPath}
 		out.EarlyWarnings = e
-		tasks = append(tasks, func(ctx context.Context) error {
+		tasks = append(tasks, task{"early-warning counts", func(ctx context.Context) error {
 			c, err := earlywarning.Counts(ctx, s.db, sc.HomeroomID, p.Today)
 			e.Counts = c
 			return err
-		})
+		}})
 	}
 	if err := s.run(ctx, tasks); err != nil {
 		return api.Dashboard{}, err
@@ -111,12 +120,12 @@ func (s *Store) Dashboard(ctx context.Context, sc Scope, sec Sections, now time.
 	return out, nil
 }
 
-// run runs tasks side by side (or one by one when Serial) and returns the
-// first error; the others are cancelled.
-func (s *Store) run(ctx context.Context, tasks []func(context.Context) error) error {
-	if s.Serial {
+// run runs tasks one after another (side by side when Parallel) and
+// returns the first error; the others are cancelled.
+func (s *Store) run(ctx context.Context, tasks []task) error {
+	if !s.Parallel {
 		for _, t := range tasks {
-			if err := t(ctx); err != nil {
+			if err := s.one(ctx, t); err != nil {
 				return err
 			}
 		}
@@ -133,13 +142,24 @@ func (s *Store) run(ctx context.Context, tasks []func(context.Context) error) er
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if err := t(ctx); err != nil {
+			if err := s.one(ctx, t); err != nil {
 				once.Do(func() { first = err; cancel() })
 			}
 		}()
 	}
 	wg.Wait()
 	return first
+}
+
+// one runs t, timed when Trace is set.
+func (s *Store) one(ctx context.Context, t task) error {
+	if s.Trace == nil {
+		return t.run(ctx)
+	}
+	start := time.Now()
+	err := t.run(ctx)
+	s.Trace(t.name, time.Since(start))
+	return err
 }
 
 func (s *Store) class(ctx context.Context, sc Scope, out *api.Dashboard) error {
