@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { IconHome } from '@tabler/icons-react';
 import type { NavItem } from '@/app/feature';
-import { landingPath, needsClasses } from './landing';
+import { hasFigures, landingPath, needsClasses } from './landing';
 
 const icon = IconHome;
 const items: NavItem[] = [
@@ -47,5 +47,16 @@ describe('needsClasses', () => {
     expect(needsClasses('wali_kelas', ['students.view'])).toBe(true);
     expect(needsClasses('wali_kelas', [])).toBe(false);
     expect(needsClasses('bk', ['students.view'])).toBe(false);
+  });
+});
+
+describe('hasFigures', () => {
+  it('shows figures with any summarised list', () => {
+    expect(hasFigures(['dashboard.view', 'violations.view'])).toBe(true);
+    expect(hasFigures(['dashboard.view', 'attendance.view'])).toBe(true);
+    expect(hasFigures(['dashboard.view', 'early_warnings.view'])).toBe(true);
+  });
+  it('lands elsewhere without one', () => {
+    expect(hasFigures(['dashboard.view', 'users.view', 'students.view'])).toBe(false);
   });
 });

@@ -25,13 +25,21 @@ export function homeroomClassId(userId: number, classes: readonly HomeroomClass[
   return classes?.find((c) => c.homeroom_teacher?.id === userId)?.id ?? null;
 }
 
+/** The lists the dashboard summarises: with any of them the dashboard shows figures. */
+export const FIGURE_PERMISSIONS: readonly PermissionName[] = ['violations.view', 'attendance.view', 'warning_letters.view', 'early_warnings.view'];
+
+/** Whether the dashboard has figures for someone with these permissions (else: the landing). */
+export function hasFigures(permissions: readonly PermissionName[]): boolean {
+  return FIGURE_PERMISSIONS.some((p) => permissions.includes(p));
+}
+
 /** Whether the landing needs the class list first (a homeroom teacher who may see students). */
 export function needsClasses(role: Role, permissions: readonly PermissionName[]): boolean {
   return role === 'wali_kelas' && permissions.includes('students.view');
 }
 
 /**
- * Where someone lands until the dashboard has statistics: the page their work starts on.
+ * Where someone lands when the dashboard has no figures for them: the page their work starts on.
  * A homeroom teacher: the students of their class; a counselor (BK): the students list;
  * anyone else: the first page the menu offers them. null when there is no such page.
  */

@@ -1,25 +1,36 @@
+import { lazy, Suspense } from 'react';
 import { Navigate, Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Group, Text, ThemeIcon, Title } from '@mantine/core';
+import { Alert, Button, Card, Group, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconUserCircle, IconHandStop } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { api } from '@/api/client';
 import type { List } from '@/api/types';
 import { PageHeader } from '@/components/PageHeader';
 import { PageLoader } from '@/components/PageLoader';
+import { errorMessage } from '@/components/serverErrors';
 import { useSession } from '@/auth/session';
 import { navItems } from '@/registry';
-import { landingPath, needsClasses, type HomeroomClass } from '../landing';
+import { useDashboard } from '../hooks';
+import { hasFigures, landingPath, needsClasses, type HomeroomClass } from '../landing';
+
+// The figures and their charts load with the dashboard only (recharts stays out of the
+// sign-in page's bundle).
+const DashboardView = lazy(() => import('../components/DashboardView'));
 
 /**
- * Until the dashboard has statistics it sends everyone to where their work starts (see
- * landingPath); only someone with no other page sees a welcome with a way to their profile.
+ * The dashboard of the signed-in user, shaped by the server: the sections they may see, a
+ * homeroom teacher's class only. Someone whose role opens none of the summarised lists is
+ * sent to where their work starts (see landingPath), or sees a welcome with their profile.
  */
 export default function DashboardPage() {
   const { t } = useTranslation('dashboard');
+  const { t: tc } = useTranslation();
   const { me, permissions } = useSession();
   const role = me?.user.role ?? 'other';
-  const wantClasses = needsClasses(role, permissions);
+  const figures = hasFigures(permissions);
+  const dashboard = useDashboard(figures);
+  const wantClasses = !figures && needsClasses(role, permissions);
   const classes = useQuery({
     queryKey: ['dashboard', 'homeroom-classes'],
     queryFn: ({ signal }) => api.get<List<HomeroomClass>>('/classes', undefined, signal),
@@ -31,6 +42,23 @@ export default function DashboardPage() {
   });
 
   if (!me || (wantClasses && classes.isPending)) return <PageLoader />;
+  if (figures) {
+    return (
+      <>
+        <PageHeader title={t('title')} description={t('welcome', { name: me.user.name })} />
+        {dashboard.isError && <Alert color="red">{errorMessage(dashboard.error, tc)}</Alert>}
+        {dashboard.isPending ? (
+          <PageLoader />
+        ) : (
+          dashboard.data && (
+            <Suspense fallback={<PageLoader />}>
+              <DashboardView d={dashboard.data} role={role} />
+            </Suspense>
+          )
+        )}
+      </>
+    );
+  }
   const target = landingPath({ role, userId: me.user.id, permissions, items: navItems, classes: classes.data?.data });
   if (target) return <Navigate to={target} replace />;
 

@@ -1,0 +1,134 @@
+/** Wire types of GET /dashboard and GET /dashboard/violation-calendar (shared/api/dashboard.go). */
+
+export interface DashboardCount {
+  count: number;
+  /** The previous period's number up to the same point; absent where there is none. */
+  previous?: number;
+  /** The app path and query of the list this figure summarises. */
+  link: string;
+}
+
+export interface DashboardCategory {
+  id: number;
+  name: string;
+  colour: string;
+  count: number;
+  link: string;
+}
+
+export interface DashboardType {
+  id: number;
+  name: string;
+  category_name: string;
+  count: number;
+  points: number;
+  link: string;
+}
+
+export interface DashboardClassPoints {
+  id: number;
+  name: string;
+  points: number;
+  count: number;
+  link: string;
+}
+
+export interface DashboardNearSP {
+  student_id: number;
+  name: string;
+  class_name: string;
+  points: number;
+  next_level: number;
+  next_level_name: string;
+  points_to_go: number;
+  link: string;
+}
+
+export interface DashboardWeek {
+  /** Its Monday, YYYY-MM-DD. */
+  week: string;
+  count: number;
+  link: string;
+}
+
+export interface DashboardViolations {
+  today: DashboardCount;
+  week: DashboardCount;
+  month: DashboardCount;
+  by_category: DashboardCategory[];
+  top_types: DashboardType[];
+  classes_by_points: DashboardClassPoints[];
+  nearest_sp: DashboardNearSP[];
+  trend: DashboardWeek[];
+}
+
+export interface DashboardCaseload {
+  unhandled: DashboardCount;
+  in_progress: DashboardCount;
+  follow_ups_today: DashboardCount;
+  follow_ups_overdue: DashboardCount;
+}
+
+export const LETTER_STATUSES = ['draft', 'printed', 'signed', 'delivered', 'withdrawn'] as const;
+export type LetterStatus = (typeof LETTER_STATUSES)[number];
+
+export interface DashboardLetters {
+  total: DashboardCount;
+  by_status: { status: LetterStatus; count: number; link: string }[];
+}
+
+export interface AttendanceCounts {
+  h: number;
+  s: number;
+  i: number;
+  a: number;
+  t: number;
+}
+
+export interface DashboardAttendance {
+  date: string;
+  /** Unique students with any hour of each status today. */
+  students: AttendanceCounts;
+  recorded: number;
+  total: number;
+  link: string;
+  /** A homeroom teacher's students with nothing stored today; null for everyone else. */
+  not_filled: DashboardCount | null;
+}
+
+export interface EarlyWarningCounts {
+  near_level: number;
+  absent_streak: number;
+  repeat_type: number;
+  follow_up_due: number;
+  total: number;
+}
+
+export interface Dashboard {
+  today: string;
+  month_from: string;
+  month_to: string;
+  scope: 'school' | 'class';
+  class: { id: number; name: string } | null;
+  /** Each section is null when the caller may not open the list it summarises. */
+  violations: DashboardViolations | null;
+  caseload: DashboardCaseload | null;
+  letters: DashboardLetters | null;
+  attendance: DashboardAttendance | null;
+  early_warnings: { counts: EarlyWarningCounts; link: string } | null;
+}
+
+export interface ViolationCalendarDay {
+  date: string;
+  count: number;
+  link: string;
+}
+
+export interface ViolationCalendar {
+  month: string;
+  days: ViolationCalendarDay[];
+  max: number;
+  total: number;
+  prev: string;
+  next: string;
+}
