@@ -52,27 +52,35 @@ func (p Params) args() []any {
 }
 
 // rules is the WITH list every query starts with: $1 homeroom teacher (0:
-// all), $2 today, $3 academic year start, $4 N, $5 class (0: all). Each CTE
-// is one kind; they read only what their rule needs.
+// all), $2 today, $3 academic year start, $4 N, $5 class (0: all). Each
+// kind's CTE reads only what its rule needs, school-wide through an index
+// on the rule's dates, and is narrowed to the scope ({scope}, on the
+// student aliased s, their class now) at its end: a few hundred rows at
+// most, where the school-wide pass is a few thousand index entries.
 //
-//   - st: the active students in scope (their class now).
 //   - sd: the latest StreakWindow school days up to today, n = 1 the
 //     newest. A school day is a day on which anyone's attendance was
 //     recorded; found by skipping down the (date, student_id) index one
 //     distinct day at a time, so the cost does not grow with the year.
-//   - streak: gaps and islands over the absent (any A hour) school days:
-//     consecutive school days have consecutive n, so n - row_number() is
-//     constant along a run. A day without attendance anywhere (Sunday, a
-//     holiday) is not a school day and does not break a run; a recorded
-//     day without A does.
-var rules = strings.NewReplacer("{window}", strconv.Itoa(StreakWindow), "{streak}", strconv.Itoa(StreakDays),
-	"{recent}", strconv.Itoa(StreakRecentDays), "{repeat}", strconv.Itoa(RepeatCount), "{repeat_days}", strconv.Itoa(RepeatDays)).Replace(`WITH RECURSIVE
-st AS MATERIALIZED (
-	SELECT s.id FROM students s
-	WHERE s.active
-	  AND ($5::bigint = 0 OR s.class_id = $5)
-	  AND ($1::bigint = 0 OR s.class_id IN (SELECT c.id FROM classes c WHERE c.homeroom_teacher_id = $1))
-),
+//   - streak: gaps and islands over the absent (any A hour) school days,
+//     read from the partial index of absent days: consecutive school days
+//     have consecutive n, so n - row_number() is constant along a run. A
+//     day without attendance anywhere (Sunday, a holiday) is not a school
+//     day and does not break a run; a recorded day without A does.
+//   - near: the academic year's points per student (an index-only scan)
+//     joined to the thresholds within N above the total; the lowest of
+//     those without a live letter is the next level.
+//   - rep: the last RepeatDays days' violations per student and type
+//     (their days and the newest one are read for the page's rows only).
+//   - fu: handlings with a follow-up date up to today that are their
+//     violation's newest handling (due), the violation not resolved; the
+//     violations are fetched by id (= ANY), not scanned for their status.
+var rules = strings.NewReplacer(
+	"{window}", strconv.Itoa(StreakWindow), "{streak}", strconv.Itoa(StreakDays),
+	"{recent}", strconv.Itoa(StreakRecentDays), "{repeat}", strconv.Itoa(RepeatCount), "{repeat_days}", strconv.Itoa(RepeatDays),
+	"{scope}", `s.active AND ($5::bigint = 0 OR s.class_id = $5)
+	  AND ($1::bigint = 0 OR s.class_id IN (SELECT c.id FROM classes c WHERE c.homeroom_teacher_id = $1))`,
+).Replace(`WITH RECURSIVE
 sd (date, n) AS (
 	(SELECT date, 1 FROM attendance_days WHERE date <= $2::date ORDER BY date DESC LIMIT 1)
 	UNION ALL
@@ -82,10 +90,10 @@ sd (date, n) AS (
 absent AS (
 	SELECT ad.student_id, sd.date, sd.n,
 		sd.n - row_number() OVER (PARTITION BY ad.student_id ORDER BY sd.n) AS island
-	FROM sd JOIN attendance_days ad ON ad.date = sd.date
-	WHERE ad.a > 0 AND ad.student_id IN (SELECT id FROM st)
+	FROM attendance_days ad JOIN sd ON sd.date = ad.date
+	WHERE ad.a > 0 AND ad.date >= (SELECT min(date) FROM sd) AND ad.date <= $2::date
 ),
-streak AS (
+islands AS (
 	SELECT DISTINCT ON (student_id) student_id, min(date) AS first_day, max(date) AS last_day,
 		count(*)::int AS days, min(n) = 1 AS ongoing
 	FROM absent
@@ -93,40 +101,46 @@ streak AS (
 	HAVING count(*) >= {streak} AND max(date) >= $2::date - {recent}
 	ORDER BY student_id, max(date) DESC
 ),
+streak AS (
+	SELECT i.* FROM islands i JOIN students s ON s.id = i.student_id WHERE {scope}
+),
 tot AS (
 	SELECT v.student_id, sum(v.points)::int AS total
 	FROM violations v
 	WHERE v.occurred_on >= $3::date AND v.occurred_on < ($3::date + interval '1 year')::date
-	  AND v.student_id IN (SELECT id FROM st)
 	GROUP BY v.student_id
 ),
 near AS (
-	SELECT t.student_id, t.total, th.level, th.name, th.min_points - t.total AS to_go
-	FROM tot t CROSS JOIN LATERAL (
-		SELECT th.level, th.name, th.min_points FROM sp_thresholds th
-		WHERE th.min_points > t.total
-		  AND NOT EXISTS (SELECT 1 FROM warning_letters wl WHERE wl.student_id = t.student_id
-			AND wl.academic_year_start = $3::date AND wl.level = th.level AND wl.status <> 'withdrawn')
-		ORDER BY th.min_points LIMIT 1) th
-	WHERE t.total > 0 AND th.min_points - t.total <= $4
+	SELECT DISTINCT ON (t.student_id) t.student_id, t.total, th.level, th.name, th.min_points - t.total AS to_go
+	FROM tot t
+	JOIN sp_thresholds th ON th.min_points > t.total AND th.min_points - t.total <= $4
+	JOIN students s ON s.id = t.student_id
+	WHERE t.total > 0 AND {scope}
+	  AND NOT EXISTS (SELECT 1 FROM warning_letters wl WHERE wl.student_id = t.student_id
+		AND wl.academic_year_start = $3::date AND wl.level = th.level AND wl.status <> 'withdrawn')
+	ORDER BY t.student_id, th.min_points
 ),
 rep AS (
-	SELECT v.student_id, v.violation_type_id AS type_id, count(*)::int AS times,
-		array_agg(to_char(v.occurred_on, 'YYYY-MM-DD') ORDER BY v.occurred_on, v.id) AS dates,
-		(array_agg(v.id ORDER BY v.occurred_on DESC, v.id DESC))[1] AS latest_id
-	FROM violations v
-	WHERE v.occurred_on > $2::date - {repeat_days} AND v.occurred_on <= $2::date
-	  AND v.student_id IN (SELECT id FROM st)
-	GROUP BY v.student_id, v.violation_type_id
-	HAVING count(*) >= {repeat}
+	SELECT r.* FROM (
+		SELECT v.student_id, v.violation_type_id AS type_id, count(*)::int AS times
+		FROM violations v
+		WHERE v.occurred_on > $2::date - {repeat_days} AND v.occurred_on <= $2::date
+		GROUP BY v.student_id, v.violation_type_id
+		HAVING count(*) >= {repeat}
+	) r JOIN students s ON s.id = r.student_id
+	WHERE {scope}
 ),
-fu AS (
-	SELECT v.id AS violation_id, v.student_id, v.violation_type_id AS type_id, v.occurred_on, h.follow_up_on
-	FROM handlings h JOIN violations v ON v.id = h.violation_id
-	WHERE h.follow_up_on <= $2::date AND v.handling_status <> 'resolved'
-	  AND v.student_id IN (SELECT id FROM st)
+due AS (
+	SELECT h.violation_id, h.follow_up_on FROM handlings h
+	WHERE h.follow_up_on <= $2::date
 	  AND NOT EXISTS (SELECT 1 FROM handlings h2 WHERE h2.violation_id = h.violation_id
 		AND (h2.handled_on, h2.id) > (h.handled_on, h.id))
+),
+fu AS (
+	SELECT v.id AS violation_id, v.student_id, v.violation_type_id AS type_id, v.occurred_on, due.follow_up_on
+	FROM due JOIN violations v ON v.id = due.violation_id
+	JOIN students s ON s.id = v.student_id
+	WHERE v.id = ANY (ARRAY(SELECT violation_id FROM due)) AND v.handling_status <> 'resolved' AND {scope}
 )`)
 
 // Load reads N and the academic year from the school profile and returns
@@ -225,7 +239,7 @@ func List(ctx context.Context, q sqlx.QueryerContext, p Params, kind string, lim
 	// unresolved violation this year, for absent_streak the newest
 	// unresolved automatic alpha violation within the streak; computed
 	// only for the page's rows.
-	const tail = `,
+	const listTail = `,
 w AS (
 	SELECT 'follow_up_due' AS kind, 1 AS ord, fu.student_id, (fu.follow_up_on - $2::date) AS sort_key,
 		NULL::int AS points, NULL::int AS next_level, NULL::text AS next_level_name, NULL::int AS to_go,
@@ -238,7 +252,7 @@ w AS (
 	FROM streak
 	UNION ALL
 	SELECT 'repeat_type', 3, student_id, -times,
-		NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, type_id, dates, latest_id, NULL, NULL
+		NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, type_id, NULL, NULL, NULL, NULL
 	FROM rep
 	UNION ALL
 	SELECT 'near_level', 4, student_id, to_go,
@@ -256,8 +270,15 @@ SELECT page.kind, page.student_id, s.full_name AS student_name, s.nis AS student
 	s.class_id, COALESCE(c.name, '') AS class_name,
 	page.points, page.next_level, page.next_level_name, page.to_go,
 	to_char(page.first_day, 'YYYY-MM-DD') AS first_day, to_char(page.last_day, 'YYYY-MM-DD') AS last_day,
-	page.days, page.ongoing, page.type_id, vt.name AS type_name, page.dates,
-	page.violation_id, to_char(page.occurred_on, 'YYYY-MM-DD') AS occurred_on,
+	page.days, page.ongoing, page.type_id, vt.name AS type_name,
+	CASE WHEN page.kind = 'repeat_type' THEN (SELECT array_agg(to_char(v.occurred_on, 'YYYY-MM-DD') ORDER BY v.occurred_on, v.id)
+		FROM violations v WHERE v.student_id = page.student_id AND v.violation_type_id = page.type_id
+		  AND v.occurred_on > $2::date - {repeat_days} AND v.occurred_on <= $2::date) END AS dates,
+	CASE WHEN page.kind = 'repeat_type' THEN (SELECT v.id FROM violations v
+		WHERE v.student_id = page.student_id AND v.violation_type_id = page.type_id
+		  AND v.occurred_on > $2::date - {repeat_days} AND v.occurred_on <= $2::date
+		ORDER BY v.occurred_on DESC, v.id DESC LIMIT 1) ELSE page.violation_id END AS violation_id,
+	to_char(page.occurred_on, 'YYYY-MM-DD') AS occurred_on,
 	to_char(page.follow_up_on, 'YYYY-MM-DD') AS follow_up_on,
 	($2::date - page.follow_up_on) AS overdue,
 	CASE page.kind
@@ -276,6 +297,7 @@ LEFT JOIN violation_types vt ON vt.id = page.type_id
 ORDER BY page.ord, page.sort_key, s.full_name, s.id, page.type_id, page.violation_id`
 	var rows []row
 	args := append(p.args(), kind, limit, offset)
+	tail := strings.ReplaceAll(listTail, "{repeat_days}", strconv.Itoa(RepeatDays))
 	if err := sqlx.SelectContext(ctx, q, &rows, rules+tail, args...); err != nil {
 		return nil, 0, fmt.Errorf("earlywarning: list: %w", err)
 	}
