@@ -45,6 +45,8 @@ export interface SchoolProfile {
   academic_year_start: string;
   lesson_hours_per_day: number;
   paper_size: PaperSize;
+  /** Early warnings list a student within this many points of their next SP level (1..1000, default 10). */
+  early_warning_points: number;
   updated_at?: string;
 }
 

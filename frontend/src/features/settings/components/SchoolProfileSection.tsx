@@ -42,6 +42,7 @@ export function SchoolProfileSection() {
       academic_year_start: '07-01',
       lesson_hours_per_day: 10,
       paper_size: 'A4',
+      early_warning_points: 10,
     },
     validate: {
       name: (v) => (v.trim() ? null : tc('validation.required')),
@@ -127,6 +128,16 @@ export function SchoolProfileSection() {
                   data-testid="school-year-start"
                 />
                 <NumberInput label={t('school.lessonHours')} min={1} max={16} allowDecimal={false} clampBehavior="none" {...form.getInputProps('lesson_hours_per_day')} />
+                <NumberInput
+                  label={t('school.earlyWarningPoints')}
+                  description={t('school.earlyWarningPointsHint')}
+                  min={1}
+                  max={1000}
+                  allowDecimal={false}
+                  clampBehavior="none"
+                  data-testid="school-early-warning-points"
+                  {...form.getInputProps('early_warning_points')}
+                />
               </SimpleGrid>
               <SimpleGrid cols={{ base: 1, sm: 2 }}>
                 <LetterheadLogo canEdit />
@@ -171,6 +182,7 @@ export function SchoolProfileSection() {
                   { label: t('school.principalNip'), value: data.principal_nip },
                   { label: t('school.yearStart'), value: formatMonthDay(data.academic_year_start, i18n.resolvedLanguage ?? 'id') },
                   { label: t('school.lessonHours'), value: String(data.lesson_hours_per_day) },
+                  { label: t('school.earlyWarningPoints'), value: String(data.early_warning_points ?? 10) },
                   { label: tl('letterhead.paperSize'), value: tl(`letterhead.paper.${data.paper_size === 'F4' ? 'F4' : 'A4'}`) },
                 ]}
               />

@@ -1,0 +1,278 @@
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { Anchor, Badge, Button, Card, Center, Group, Loader, Select, Stack, Table, Tabs, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { IconClipboardPlus, IconUser } from '@tabler/icons-react';
+import { EmptyState } from '@/components/EmptyState';
+import { ListPager } from '@/components/ListPager';
+import { PageHeader } from '@/components/PageHeader';
+import { useClasses } from '@/features/students/hooks';
+import { useFormatNumber } from '@/lib/numbers';
+import { useFormatDate } from '@/lib/useFormatDate';
+import { EARLY_WARNING_KINDS, type EarlyWarning, type EarlyWarningKind } from '../api';
+import { useEarlyWarnings } from '../hooks';
+
+const KIND_COLOUR: Record<EarlyWarningKind, string> = {
+  follow_up_due: 'red',
+  absent_streak: 'orange',
+  repeat_type: 'grape',
+  near_level: 'yellow',
+};
+
+function parseKind(v: string | null): EarlyWarningKind | null {
+  return EARLY_WARNING_KINDS.find((k) => k === v) ?? null;
+}
+
+function positive(v: string | null): number | null {
+  const n = Number(v);
+  return Number.isInteger(n) && n > 0 ? n : null;
+}
+
+/** The page of students who need attention before a warning letter is due. */
+export default function EarlyWarningsPage() {
+  const { t } = useTranslation('early-warnings');
+  const { t: tc } = useTranslation();
+  const num = useFormatNumber();
+  const phone = useMediaQuery('(max-width: 48em)');
+  const [sp, setSp] = useSearchParams();
+  const kind = parseKind(sp.get('kind'));
+  const classId = positive(sp.get('class_id'));
+  const page = positive(sp.get('page')) ?? 1;
+  const list = useEarlyWarnings(kind, classId, page);
+  const classes = useClasses();
+  const rows = list.data?.data ?? [];
+  const counts = list.data?.counts;
+
+  const set = (patch: { kind?: EarlyWarningKind | null; classId?: number | null; page?: number }) => {
+    const next = { kind, classId, page: 1, ...patch };
+    const q = new URLSearchParams();
+    if (next.kind) q.set('kind', next.kind);
+    if (next.classId) q.set('class_id', String(next.classId));
+    if (next.page > 1) q.set('page', String(next.page));
+    setSp(q, { replace: true });
+  };
+
+  const tabs = (
+    <Tabs value={kind ?? 'all'} onChange={(v) => set({ kind: parseKind(v) })} variant="pills" keepMounted={false}>
+      <Tabs.List data-testid="ew-tabs" style={{ flexWrap: 'wrap', gap: 'var(--mantine-spacing-xs)' }}>
+        <Tabs.Tab value="all" data-testid="ew-tab-all" rightSection={counts && <Badge variant="light" color="gray" size="sm" data-testid="ew-count-total">{num(counts.total)}</Badge>}>
+          {t('tabs.all')}
+        </Tabs.Tab>
+        {EARLY_WARNING_KINDS.map((k) => (
+          <Tabs.Tab
+            key={k}
+            value={k}
+            data-testid={`ew-tab-${k}`}
+            rightSection={counts && <Badge variant="light" color={KIND_COLOUR[k]} size="sm" data-testid={`ew-count-${k}`}>{num(counts[k])}</Badge>}
+          >
+            {t(`kind.${k}`)}
+          </Tabs.Tab>
+        ))}
+      </Tabs.List>
+    </Tabs>
+  );
+
+  return (
+    <>
+      <PageHeader title={t('title')} description={t('description', { points: num(list.data?.threshold ?? 10) })} />
+      <Card withBorder padding={0}>
+        <Stack gap="sm" p="md">
+          {tabs}
+          <Group gap="sm" align="flex-end" wrap="wrap">
+            <Select
+              label={t('filters.class')}
+              placeholder={t('filters.allClasses')}
+              data={(classes.data?.data ?? []).map((c) => ({ value: String(c.id), label: c.name }))}
+              value={classId ? String(classId) : null}
+              onChange={(v) => set({ classId: v ? Number(v) : null })}
+              searchable
+              clearable
+              w={{ base: '100%', xs: 240 }}
+              data-testid="ew-filter-class"
+            />
+            {counts && (
+              <Text size="sm" c="dimmed" data-testid="ew-summary">
+                {t('summary', { count: counts.total, students: num(counts.total) })}
+              </Text>
+            )}
+          </Group>
+        </Stack>
+
+        {phone ? (
+          <Stack gap={0} data-testid="ew-table">
+            {rows.map((w, i) => (
+              <Stack key={rowKey(w, i)} gap={6} px="md" py="sm" data-testid="ew-row" data-kind={w.kind} style={{ borderTop: '1px solid var(--mantine-color-gray-2)', minWidth: 0 }}>
+                <Group justify="space-between" gap="xs" wrap="nowrap" align="flex-start">
+                  <StudentCell w={w} />
+                  <KindBadge kind={w.kind} />
+                </Group>
+                <Details w={w} />
+                <ActionButton w={w} fullWidth />
+              </Stack>
+            ))}
+          </Stack>
+        ) : (
+          <Table.ScrollContainer minWidth={820}>
+            <Table highlightOnHover verticalSpacing="sm" aria-label={t('title')} data-testid="ew-table">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('fields.student')}</Table.Th>
+                  <Table.Th>{t('fields.class')}</Table.Th>
+                  <Table.Th>{t('fields.kind')}</Table.Th>
+                  <Table.Th>{t('fields.details')}</Table.Th>
+                  <Table.Th>{t('fields.action')}</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {rows.map((w, i) => (
+                  <Table.Tr key={rowKey(w, i)} data-testid="ew-row" data-kind={w.kind}>
+                    <Table.Td>
+                      <StudentCell w={w} />
+                    </Table.Td>
+                    <Table.Td>
+                      <Text size="sm">{w.class_name || t('noClass')}</Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <KindBadge kind={w.kind} />
+                    </Table.Td>
+                    <Table.Td>
+                      <Details w={w} />
+                    </Table.Td>
+                    <Table.Td>
+                      <ActionButton w={w} />
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+
+        {list.isPending && (
+          <Center p="xl">
+            <Loader aria-label={tc('loading')} />
+          </Center>
+        )}
+        {!list.isPending && rows.length === 0 && (
+          <EmptyState
+            message={kind || classId ? t('emptyFiltered') : t('empty')}
+            onClearFilters={kind || classId ? () => setSp(new URLSearchParams(), { replace: true }) : undefined}
+            testId="ew-empty"
+          />
+        )}
+        <ListPager meta={list.data?.meta} onChange={(p) => set({ page: p })} narrow={phone} />
+      </Card>
+    </>
+  );
+}
+
+function rowKey(w: EarlyWarning, i: number) {
+  return `${w.kind}-${w.student_id}-${w.type_id ?? ''}-${w.violation_id ?? ''}-${i}`;
+}
+
+function KindBadge({ kind }: { kind: EarlyWarningKind }) {
+  const { t } = useTranslation('early-warnings');
+  return (
+    <Badge variant="light" color={KIND_COLOUR[kind]} style={{ flexShrink: 0 }}>
+      {t(`kind.${kind}`)}
+    </Badge>
+  );
+}
+
+function StudentCell({ w }: { w: EarlyWarning }) {
+  const { t } = useTranslation('early-warnings');
+  const ids = [w.student_nis && t('fields.nis', { nis: w.student_nis }), w.student_nisn && t('fields.nisn', { nisn: w.student_nisn })].filter(Boolean).join(' · ');
+  return (
+    <Stack gap={0} style={{ minWidth: 0 }}>
+      <Anchor component={Link} to={`/students/${w.student_id}`} fw={600} size="sm" style={{ overflowWrap: 'anywhere' }} data-testid="ew-student">
+        {w.student_name}
+      </Anchor>
+      {ids && (
+        <Text size="xs" c="dimmed">
+          {ids}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+/** What the warning is about, in a sentence or two. */
+function Details({ w }: { w: EarlyWarning }) {
+  const { t } = useTranslation('early-warnings');
+  const fmt = useFormatDate();
+  const num = useFormatNumber();
+  switch (w.kind) {
+    case 'near_level':
+      return (
+        <Stack gap={0}>
+          <Text size="sm" fw={600}>
+            {t('details.toGo', { count: w.points_to_next ?? 0, points: num(w.points_to_next ?? 0), level: w.next_level_name || `SP ${w.next_level ?? ''}` })}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {t('details.points', { count: w.points ?? 0, points: num(w.points ?? 0) })}
+          </Text>
+        </Stack>
+      );
+    case 'absent_streak':
+      return (
+        <Stack gap={2}>
+          <Group gap={6} wrap="wrap">
+            <Text size="sm" fw={600}>
+              {t('details.streak', { count: w.streak_days ?? 0, days: num(w.streak_days ?? 0) })}
+            </Text>
+            {w.ongoing && (
+              <Badge size="xs" color="red" variant="outline">
+                {t('details.ongoing')}
+              </Badge>
+            )}
+          </Group>
+          <Text size="xs" c="dimmed">
+            {t('details.range', { from: fmt(w.streak_from, 'shortDate'), to: fmt(w.streak_to, 'shortDate') })}
+          </Text>
+        </Stack>
+      );
+    case 'repeat_type':
+      return (
+        <Stack gap={0}>
+          <Text size="sm" fw={600}>
+            {t('details.repeat', { type: w.type_name, count: w.dates.length, times: num(w.dates.length) })}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {w.dates.map((d) => fmt(d, 'shortDate')).join(', ')}
+          </Text>
+        </Stack>
+      );
+    case 'follow_up_due':
+      return (
+        <Stack gap={0}>
+          <Text size="sm" fw={600} c={w.overdue_days ? 'red' : undefined}>
+            {w.overdue_days
+              ? t('details.overdue', { date: fmt(w.follow_up_on, 'shortDate'), count: w.overdue_days, days: num(w.overdue_days) })
+              : t('details.dueToday', { date: fmt(w.follow_up_on, 'shortDate') })}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {t('details.violation', { type: w.type_name, date: fmt(w.occurred_on, 'shortDate') })}
+          </Text>
+        </Stack>
+      );
+  }
+}
+
+function ActionButton({ w, fullWidth = false }: { w: EarlyWarning; fullWidth?: boolean }) {
+  const { t } = useTranslation('early-warnings');
+  const handling = w.action.kind === 'record_handling';
+  return (
+    <Button
+      component={Link}
+      to={w.action.path}
+      size="xs"
+      variant={handling ? 'filled' : 'light'}
+      leftSection={handling ? <IconClipboardPlus size={14} aria-hidden /> : <IconUser size={14} aria-hidden />}
+      fullWidth={fullWidth}
+      data-testid="ew-action"
+      data-action={w.action.kind}
+    >
+      {t(`action.${w.action.kind}`)}
+    </Button>
+  );
+}

@@ -1,0 +1,4 @@
+/** Paths of this feature's pages. */
+export const paths = {
+  list: '/peringatan-dini',
+} as const;
