@@ -54,14 +54,16 @@ export default function EarlyWarningsPage() {
 
   const tabs = (
     <Tabs value={kind ?? 'all'} onChange={(v) => set({ kind: parseKind(v) })} variant="pills" keepMounted={false}>
-      <Tabs.List data-testid="ew-tabs" style={{ flexWrap: 'wrap', gap: 'var(--mantine-spacing-xs)' }}>
-        <Tabs.Tab value="all" data-testid="ew-tab-all" rightSection={counts && <Badge variant="light" color="gray" size="sm" data-testid="ew-count-total">{num(counts.total)}</Badge>}>
+      {/* On a phone the tabs scroll sideways in one row rather than taking the screen. */}
+      <Tabs.List data-testid="ew-tabs" style={{ flexWrap: phone ? 'nowrap' : 'wrap', overflowX: phone ? 'auto' : undefined, gap: 'var(--mantine-spacing-xs)' }}>
+        <Tabs.Tab value="all" style={{ flexShrink: 0 }} data-testid="ew-tab-all" rightSection={counts && <Badge variant="light" color="gray" size="sm" data-testid="ew-count-total">{num(counts.total)}</Badge>}>
           {t('tabs.all')}
         </Tabs.Tab>
         {EARLY_WARNING_KINDS.map((k) => (
           <Tabs.Tab
             key={k}
             value={k}
+            style={{ flexShrink: 0 }}
             data-testid={`ew-tab-${k}`}
             rightSection={counts && <Badge variant="light" color={KIND_COLOUR[k]} size="sm" data-testid={`ew-count-${k}`}>{num(counts[k])}</Badge>}
           >
@@ -173,7 +175,13 @@ function rowKey(w: EarlyWarning, i: number) {
 function KindBadge({ kind }: { kind: EarlyWarningKind }) {
   const { t } = useTranslation('early-warnings');
   return (
-    <Badge variant="light" color={KIND_COLOUR[kind]} style={{ flexShrink: 0 }}>
+    <Badge
+      variant="light"
+      color={KIND_COLOUR[kind]}
+      tt="none"
+      style={{ flexShrink: 0, maxWidth: 'none' }}
+      styles={{ root: { height: 'auto', paddingBlock: 2 }, label: { whiteSpace: 'normal', overflow: 'visible' } }}
+    >
       {t(`kind.${kind}`)}
     </Badge>
   );
