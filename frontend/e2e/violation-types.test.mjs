@@ -91,6 +91,8 @@ test('violation-types: system types are locked; create a category and a type; ba
     // Edit and delete sit in one row menu, never as two small icons side by side.
     await row.getByRole('button', { name: /^Pilihan untuk / }).click();
     const menu = page.getByRole('menu');
+    // count() does not wait: the menu must be open before its items are counted.
+    await menu.getByRole('menuitem', { name: /^Ubah / }).waitFor();
     assertEqual(await menu.getByRole('menuitem', { name: /^Hapus / }).count(), 0, `${slug} delete controls`);
     assertEqual(await menu.getByRole('menuitem', { name: /^Ubah / }).count(), 1, `${slug} edit control`);
     await page.keyboard.press('Escape');
