@@ -43,7 +43,8 @@ async function settle(page) {
 }
 
 /** Where each role lands after signing in (issue 10: each role lands where its work is). */
-const LANDING = { bk: '/students', wali_kelas: '/students', other: '/dashboard' };
+// The dashboard has figures for whoever may see violations, attendance, letters or early warnings.
+const LANDING = { bk: '/dashboard', wali_kelas: '/dashboard', other: '/dashboard' };
 
 function slug(p) {
   return p.replace(/^\//, '').replace(/[^a-z0-9]+/gi, '-') || 'home';

@@ -36,13 +36,11 @@ test('sign-in: a wrong password shows the server message, the right one opens wh
   await page.getByRole('button', { name: 'Masuk' }).click();
   await page.waitForURL(/\/users$/);
 
-  // "/" and the dashboard land on the first work page (students for the administrator) until
-  // the dashboard has statistics: no "coming soon" card.
+  // "/" is the dashboard, which has figures for the administrator: no "coming soon" card.
   await page.goto('/');
-  await page.waitForURL(/\/students$/);
-  await expectVisible(page.getByTestId('student-search'), 'students page');
+  await page.waitForURL(/\/dashboard$/);
   await page.goto('/dashboard');
-  await page.waitForURL(/\/students$/);
+  await page.waitForURL(/\/dashboard$/);
   assertEqual(await page.getByTestId('dashboard-placeholder').count(), 0, 'no placeholder card');
   const today = await page.getByTestId('today').first().innerText();
   assertEqual(today, jakartaToday('id-ID'), 'header date in Jakarta');

@@ -53,7 +53,7 @@ export default function EarlyWarningsPage() {
   };
 
   const tabs = (
-    <Tabs value={kind ?? 'all'} onChange={(v) => set({ kind: parseKind(v) })} variant="pills" keepMounted={false}>
+    <>
       {/* On a phone the tabs scroll sideways in one row rather than taking the screen. */}
       <Tabs.List data-testid="ew-tabs" style={{ flexWrap: phone ? 'nowrap' : 'wrap', overflowX: phone ? 'auto' : undefined, gap: 'var(--mantine-spacing-xs)' }}>
         <Tabs.Tab value="all" style={{ flexShrink: 0 }} data-testid="ew-tab-all" rightSection={counts && <Badge variant="light" color="gray" size="sm" data-testid="ew-count-total">{num(counts.total)}</Badge>}>
@@ -71,12 +71,14 @@ export default function EarlyWarningsPage() {
           </Tabs.Tab>
         ))}
       </Tabs.List>
-    </Tabs>
+    </>
   );
 
   return (
     <>
       <PageHeader title={t('title')} description={t('description', { points: num(list.data?.threshold ?? 10) })} />
+      {/* The list below is the chosen tab's panel, so each tab controls a panel that exists. */}
+      <Tabs value={kind ?? 'all'} onChange={(v) => set({ kind: parseKind(v) })} variant="pills" keepMounted={false}>
       <Card withBorder padding={0}>
         <Stack gap="sm" p="md">
           {tabs}
@@ -100,6 +102,7 @@ export default function EarlyWarningsPage() {
           </Group>
         </Stack>
 
+        <Tabs.Panel value={kind ?? 'all'}>
         {phone ? (
           <Stack gap={0} data-testid="ew-table">
             {rows.map((w, i) => (
@@ -163,7 +166,9 @@ export default function EarlyWarningsPage() {
           />
         )}
         <ListPager meta={list.data?.meta} onChange={(p) => set({ page: p })} narrow={phone} />
+        </Tabs.Panel>
       </Card>
+      </Tabs>
     </>
   );
 }
