@@ -53,7 +53,9 @@ type badField struct {
 // batchError collects the problems of a batch: every one is counted, the
 // first maxNamed are named.
 type batchError struct {
-	list    string // "attendances" or "entries"
+	list string // "attendances" or "entries"
+	// latest is the last date a push may carry (see latestDate).
+	latest  string
 	fields  []badField
 	entries map[int]bool
 	total   int
@@ -133,7 +135,7 @@ func parseBatch(body []byte, hours int, fast *laxBatch) (entries []Entry, n int,
 	if len(items) > MaxEntries {
 		return nil, len(items), apperr.New(apperr.TooLarge, "journal.too_many_entries", "count", len(items), "max", MaxEntries)
 	}
-	be := &batchError{list: list, entries: map[int]bool{}}
+	be := &batchError{list: list, entries: map[int]bool{}, latest: latestDate(now())}
 	out := make([]Entry, 0, len(items))
 	for i, it := range items {
 		var re rawEntry
@@ -172,6 +174,8 @@ func parseEntry(i int, re laxEntry, hours int, be *batchError) (Entry, bool) {
 		be.add(i, "date", "journal.entry.date_missing")
 	case !d.ok || !validDate(d.s):
 		be.add(i, "date", "journal.entry.date_invalid")
+	case be.latest != "" && d.s > be.latest:
+		be.add(i, "date", "journal.entry.date_future", "latest", be.latest)
 	default:
 		e.Date = d.s
 	}
@@ -267,6 +271,17 @@ func badText(s string) bool {
 }
 
 var jakarta = mustLoad("Asia/Jakarta")
+
+// now is the clock (tests set it).
+var now = time.Now
+
+// latestDate is the last school day a push may carry: today in Jakarta,
+// read ten minutes ahead so a journal whose clock runs a little fast is
+// not refused just after midnight. Attendance of a day that has not come
+// yet would create violations and letters for it.
+func latestDate(t time.Time) string {
+	return t.Add(10 * time.Minute).In(jakarta).Format(time.DateOnly)
+}
 
 func mustLoad(name string) *time.Location {
 	loc, err := time.LoadLocation(name)

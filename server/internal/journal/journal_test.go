@@ -392,7 +392,9 @@ func TestMalformedBatch(t *testing.T) {
 			with("notes", 5),
 			with("status", 3),
 			good(),
+			with("date", time.Now().UTC().AddDate(0, 0, 2).Format(time.DateOnly)),
 		}}, "journal.batch_invalid", map[string]string{
+			"attendances[16].date":              "journal.entry.date_future",
 			"attendances[1].status":             "journal.entry.status_invalid",
 			"attendances[2].date":               "journal.entry.date_invalid",
 			"attendances[3].lesson_hour":        "journal.entry.hour_range",
@@ -440,11 +442,11 @@ func TestMalformedBatch(t *testing.T) {
 	f.admin.Do("GET", "/api/v1/settings/journal-pushes?per_page=100", nil, "Accept-Language", "en").Want(200).JSON(&pushes)
 	var every *api.JournalPush
 	for i := range pushes.Data {
-		if pushes.Data[i].Entries == 16 {
+		if pushes.Data[i].Entries == 17 {
 			every = &pushes.Data[i]
 		}
 	}
-	if every == nil || every.ErrorCode != "journal.batch_invalid" || len(every.Errors) != 14 || every.Error == "" ||
+	if every == nil || every.ErrorCode != "journal.batch_invalid" || len(every.Errors) != 15 || every.Error == "" ||
 		!strings.HasPrefix(every.Errors[0], "attendances[1].status: ") {
 		t.Errorf("logged refusal %+v", every)
 	}

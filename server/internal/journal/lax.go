@@ -130,7 +130,7 @@ func parseFast(lb *laxBatch, hours int) (entries []Entry, n int, err error, ok b
 	if len(*items) > MaxEntries {
 		return nil, 0, nil, false
 	}
-	be := &batchError{list: list, entries: map[int]bool{}}
+	be := &batchError{list: list, entries: map[int]bool{}, latest: latestDate(now())}
 	out := make([]Entry, 0, len(*items))
 	for i, re := range *items {
 		if !re.SourceStudentID.set && !re.StudentID.set && !re.Date.set && !re.LessonHour.set && !re.Status.set && !re.Notes.set {

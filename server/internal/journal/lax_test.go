@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tatib/tatib/server/internal/apperr"
 )
@@ -47,6 +48,23 @@ func TestFastPathMatchesSlowPath(t *testing.T) {
 		sa, _ := apperr.As(serr)
 		if fa != nil && !reflect.DeepEqual(fa.Fields, sa.Fields) {
 			t.Errorf("%s: fields differ\nfast %v\nslow %v", b, fa.Fields, sa.Fields)
+		}
+	}
+}
+
+// The last day a push may carry is today in Jakarta, ten minutes ahead:
+// 16:45 UTC on the 23rd is 23:45 in Jakarta (read as 23:55: the 24th is
+// refused); 16:52 UTC reads as 00:02 on the 24th, so the 24th is taken.
+func TestLatestDate(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ at, want string }{
+		{"2026-11-23T16:45:00Z", "2026-11-23"},
+		{"2026-11-23T16:52:00Z", "2026-11-24"},
+		{"2026-11-23T23:30:00Z", "2026-11-24"},
+	} {
+		at, _ := time.Parse(time.RFC3339, c.at)
+		if got := latestDate(at); got != c.want {
+			t.Errorf("latestDate(%s) = %s, want %s", c.at, got, c.want)
 		}
 	}
 }
