@@ -209,7 +209,7 @@ test('an unknown route shows the 404 page', async (ctx) => {
   await expectVisible(nf.getByRole('button', { name: 'Kembali' }), 'Back button');
   await shot(page, '12-not-found');
   await nf.getByRole('button', { name: 'Dasbor' }).click();
-  await page.waitForURL(/\/students$/);
+  await page.waitForURL(/\/dashboard$/);
 });
 
 test('a server that cannot be reached gets a clear message and a retry', async (ctx) => {
