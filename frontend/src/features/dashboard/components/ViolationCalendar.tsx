@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { ActionIcon, Alert, Anchor, Badge, Group, Loader, Paper, Stack, Text, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Alert, Anchor, Badge, Group, Loader, Paper, Stack, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
 import { errorMessage } from '@/components/serverErrors';
 import { useFormatDate } from '@/lib/useFormatDate';
@@ -12,11 +12,12 @@ import { intensity, monthGrid, shiftMonth } from '../months';
 const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 
 /** Background and text per intensity step: light to dark red; the number is always written too. */
+// Each pair keeps 4.5:1 (WCAG AA): dark text on the light steps, white only on red-9.
 const SHADES = [
   { bg: 'transparent', fg: 'inherit' },
-  { bg: 'var(--mantine-color-red-1)', fg: 'var(--mantine-color-red-9)' },
-  { bg: 'var(--mantine-color-red-3)', fg: 'var(--mantine-color-red-9)' },
-  { bg: 'var(--mantine-color-red-6)', fg: '#fff' },
+  { bg: 'var(--mantine-color-red-1)', fg: 'var(--mantine-color-gray-9)' },
+  { bg: 'var(--mantine-color-red-3)', fg: 'var(--mantine-color-gray-9)' },
+  { bg: 'var(--mantine-color-red-5)', fg: '#000' },
   { bg: 'var(--mantine-color-red-9)', fg: '#fff' },
 ] as const;
 
@@ -92,7 +93,6 @@ export function ViolationCalendar({ today }: { today: string }) {
                 <div role="gridcell" key={date}>
                   <UnstyledButton
                     onClick={() => setChosen(date === chosen ? null : date)}
-                    aria-label={`${fmt(date, 'weekdayDate')}: ${t('calendar.count', { count: n, n: num(n) })}`}
                     aria-pressed={date === chosen}
                     data-testid={`vcal-day-${date}`}
                     data-count={n}
@@ -112,8 +112,14 @@ export function ViolationCalendar({ today }: { today: string }) {
                       textDecoration: date === today ? 'underline' : undefined,
                     }}
                   >
+                    {/* Named by its text (the visible day first), not an aria-label the visible text is not part of. */}
                     <span style={{ fontSize: 12 }}>{Number(date.slice(8))}</span>
-                    {n > 0 && <span style={{ fontSize: 12, fontWeight: 700 }}>{num(n)}</span>}
+                    <VisuallyHidden>{`, ${fmt(date, 'weekdayDate')}: ${t('calendar.count', { count: n, n: num(n) })}`}</VisuallyHidden>
+                    {n > 0 && (
+                      <span aria-hidden="true" style={{ fontSize: 12, fontWeight: 700 }}>
+                        {num(n)}
+                      </span>
+                    )}
                   </UnstyledButton>
                 </div>
               );
