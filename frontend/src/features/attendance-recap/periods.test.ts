@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isMonth, mondayOf, monthGrid, percentage, shiftMonth, shiftPeriod, todayISO } from './periods';
+import { monthGrid, shiftMonth } from '@/lib/months';
+import { isMonth, mondayOf, percentage, shiftPeriod, todayISO } from './periods';
 
 describe('periods', () => {
   it('takes today from Jakarta, not the device', () => {

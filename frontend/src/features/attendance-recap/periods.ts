@@ -40,25 +40,6 @@ export function monthOf(date: string): string {
   return date.slice(0, 7);
 }
 
-/** The month step months after month (negative: before). */
-export function shiftMonth(month: string, step: number): string {
-  return inJakarta(`${month}-01`).add(step, 'month').format('YYYY-MM');
-}
-
-/**
- * The cells of a month calendar, Monday first: null for the blanks before the 1st and after
- * the last day, else the date YYYY-MM-DD. Always whole weeks.
- */
-export function monthGrid(month: string): (string | null)[] {
-  const first = inJakarta(`${month}-01`);
-  const lead = (first.day() + 6) % 7;
-  const days = first.daysInMonth();
-  const cells: (string | null)[] = Array.from({ length: lead }, () => null);
-  for (let d = 1; d <= days; d++) cells.push(first.date(d).format('YYYY-MM-DD'));
-  while (cells.length % 7 !== 0) cells.push(null);
-  return cells;
-}
-
 /** Present hours (H + T) of stored hours, as the server computes it; null when nothing is stored. */
 export function percentage(c: { h: number; s: number; i: number; a: number; t: number }): number | null {
   const n = c.h + c.s + c.i + c.a + c.t;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { change, intensity, monthGrid, shiftMonth } from './months';
+import { monthGrid, shiftMonth } from '@/lib/months';
+import { change, intensity } from './months';
 
 describe('months', () => {
   it('shifts across years', () => {

@@ -7,7 +7,8 @@ import { errorMessage } from '@/components/serverErrors';
 import { useFormatDate } from '@/lib/useFormatDate';
 import { useFormatNumber } from '@/lib/numbers';
 import { DAY_LIST_SIZE, useDayViolations, useViolationCalendar } from '../calendarQueries';
-import { intensity, monthGrid, shiftMonth } from '../months';
+import { monthGrid, shiftMonth } from '@/lib/months';
+import { intensity } from '../months';
 
 const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 
