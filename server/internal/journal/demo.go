@@ -12,7 +12,6 @@ import (
 	"github.com/tatib/tatib/server/internal/attendance"
 	"github.com/tatib/tatib/server/internal/audit"
 	"github.com/tatib/tatib/server/internal/journal/journalsim"
-	"github.com/tatib/tatib/server/internal/pg"
 	"github.com/tatib/tatib/server/internal/school"
 	"github.com/tatib/tatib/shared/api"
 )
@@ -60,9 +59,6 @@ func BootDemo(ctx context.Context, d app.Deps) error {
 // attendance was never loaded; one transaction; a second call does
 // nothing.
 func LoadDemo(ctx context.Context, db *sqlx.DB, log *slog.Logger, o DemoOptions) (DemoResult, error) {
-	if skip, err := demoSkip(ctx, db); err != nil || skip {
-		return DemoResult{}, err
-	}
 	if o.Seed == 0 {
 		o.Seed = school.DemoSeed
 	}
@@ -71,24 +67,17 @@ func LoadDemo(ctx context.Context, db *sqlx.DB, log *slog.Logger, o DemoOptions)
 	}
 	start := time.Now()
 	var res DemoResult
-	err := pg.InTx(ctx, db, func(tx *sqlx.Tx) error {
-		if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtext('tatib.journal.demo'))`); err != nil {
-			return fmt.Errorf("journal: demo lock: %w", err)
-		}
-		// Another replica may have loaded it while this one waited.
-		if skip, err := demoSkip(ctx, tx); err != nil || skip {
-			return err
-		}
+	loaded, err := school.DemoOnce(ctx, db, keyDemoAttendance, "attendance", func(tx *sqlx.Tx) (any, error) {
 		prof, err := school.LoadProfile(ctx, tx)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		var rows []struct {
 			Source int64 `db:"source_id"`
 			ID     int64 `db:"id"`
 		}
 		if err := tx.SelectContext(ctx, &rows, `SELECT source_id, id FROM students WHERE active ORDER BY id`); err != nil {
-			return fmt.Errorf("journal: demo students: %w", err)
+			return nil, fmt.Errorf("journal: demo students: %w", err)
 		}
 		students := make([]journalsim.Student, len(rows))
 		ids := make(map[int64]int64, len(rows))
@@ -111,7 +100,7 @@ func LoadDemo(ctx context.Context, db *sqlx.DB, log *slog.Logger, o DemoOptions)
 		res.Entries = len(entries)
 		if len(entries) > 0 {
 			if res.Result, err = attendance.ApplyTx(ctx, tx, entries, attendance.Origin{Journal: true, Actor: audit.Actor{Name: "sistem (demo)"}}); err != nil {
-				return err
+				return nil, err
 			}
 			// The pushes' notifications date from their school day (the
 			// afternoon the journal sent it); only the last few stay unread.
@@ -120,16 +109,12 @@ func LoadDemo(ctx context.Context, db *sqlx.DB, log *slog.Logger, o DemoOptions)
 				    read_at = CASE WHEN (params->>'date')::date < (now() AT TIME ZONE 'Asia/Jakarta')::date - 3
 				        THEN ((params->>'date')::date + time '17:00') AT TIME ZONE 'Asia/Jakarta' END
 				WHERE kind = 'attendance' AND created_at = now()`); err != nil {
-				return fmt.Errorf("journal: demo notification times: %w", err)
+				return nil, fmt.Errorf("journal: demo notification times: %w", err)
 			}
 		}
-		res.Loaded = true
-		if _, err := tx.ExecContext(ctx, `INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING`, keyDemoAttendance,
-			fmt.Sprintf(`{"seed": %d, "days": %d, "entries": %d}`, o.Seed, len(res.Days), res.Entries)); err != nil {
-			return fmt.Errorf("journal: demo marker: %w", err)
-		}
-		return nil
+		return map[string]any{"seed": o.Seed, "days": len(res.Days), "entries": res.Entries}, nil
 	})
+	res.Loaded = loaded
 	if err != nil || !res.Loaded {
 		return DemoResult{}, err
 	}
@@ -137,17 +122,4 @@ func LoadDemo(ctx context.Context, db *sqlx.DB, log *slog.Logger, o DemoOptions)
 	log.Info("loaded the demo attendance", "days", len(res.Days), "entries", res.Entries,
 		"violations", res.Result.ViolationsCreated, "letters", res.Result.LettersIssued, "took", res.Took.Round(time.Millisecond))
 	return res, nil
-}
-
-// demoSkip reports whether the demo attendance must not be loaded.
-func demoSkip(ctx context.Context, q sqlx.QueryerContext) (bool, error) {
-	const stmt = `SELECT NOT EXISTS (SELECT 1 FROM settings WHERE key = 'demo')
-		OR EXISTS (SELECT 1 FROM settings WHERE key = $1)
-		OR EXISTS (SELECT 1 FROM attendance)
-		OR EXISTS (SELECT 1 FROM settings WHERE key = 'student_affairs' AND coalesce(value->>'url', '') <> '')`
-	var skip bool
-	if err := sqlx.GetContext(ctx, q, &skip, stmt, keyDemoAttendance); err != nil {
-		return false, fmt.Errorf("journal: demo check: %w", err)
-	}
-	return skip, nil
 }

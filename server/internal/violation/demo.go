@@ -15,7 +15,6 @@ import (
 	"github.com/tatib/tatib/server/internal/app"
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/audit"
-	"github.com/tatib/tatib/server/internal/pg"
 	"github.com/tatib/tatib/server/internal/school"
 	"github.com/tatib/tatib/shared/api"
 )
@@ -63,9 +62,6 @@ func BootDemo(ctx context.Context, d app.Deps) error {
 // set-based statements. Everything is one transaction; the same seed and
 // day give the same data. A second call does nothing.
 func LoadDemo(ctx context.Context, db *sqlx.DB, log *slog.Logger, o DemoOptions) (DemoResult, error) {
-	if skip, err := demoSkip(ctx, db); err != nil || skip {
-		return DemoResult{}, err
-	}
 	if o.Seed == 0 {
 		o.Seed = school.DemoSeed
 	}
@@ -74,29 +70,18 @@ func LoadDemo(ctx context.Context, db *sqlx.DB, log *slog.Logger, o DemoOptions)
 	}
 	start := time.Now()
 	var res DemoResult
-	err := pg.InTx(ctx, db, func(tx *sqlx.Tx) error {
-		if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtext('tatib.violation.demo'))`); err != nil {
-			return fmt.Errorf("violation: demo lock: %w", err)
-		}
-		// Another replica may have loaded it while this one waited.
-		if skip, err := demoSkip(ctx, tx); err != nil || skip {
-			return err
-		}
+	loaded, err := school.DemoOnce(ctx, db, keyDemoViolations, "violations", func(tx *sqlx.Tx) (any, error) {
 		g, err := newDemoGen(ctx, tx, o)
 		if err != nil || g == nil {
-			return err
+			return nil, err
 		}
 		if err := g.load(ctx, tx, &res); err != nil {
-			return err
+			return nil, err
 		}
-		res.Loaded = true
-		if _, err := tx.ExecContext(ctx, `INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING`, keyDemoViolations,
-			fmt.Sprintf(`{"seed": %d, "violations": %d, "handlings": %d, "letters": %d}`, o.Seed, res.Violations, res.Handlings, res.Letters)); err != nil {
-			return fmt.Errorf("violation: demo marker: %w", err)
-		}
-		return audit.Record(ctx, tx, audit.Actor{Name: "sistem (demo)"}, "demo.violations", "violation", "",
-			map[string]any{"seed": o.Seed, "violations": res.Violations, "handlings": res.Handlings, "letters": res.Letters})
+		marker := map[string]any{"seed": o.Seed, "violations": res.Violations, "handlings": res.Handlings, "letters": res.Letters}
+		return marker, audit.Record(ctx, tx, audit.Actor{Name: "sistem (demo)"}, "demo.violations", "violation", "", marker)
 	})
+	res.Loaded = loaded
 	if err != nil || !res.Loaded {
 		return DemoResult{}, err
 	}
@@ -104,19 +89,6 @@ func LoadDemo(ctx context.Context, db *sqlx.DB, log *slog.Logger, o DemoOptions)
 	log.Info("loaded the demo violations", "violations", res.Violations, "handlings", res.Handlings, "letters", res.Letters,
 		"took", res.Took.Round(time.Millisecond))
 	return res, nil
-}
-
-// demoSkip reports whether the demo violations must not be loaded.
-func demoSkip(ctx context.Context, q sqlx.QueryerContext) (bool, error) {
-	const stmt = `SELECT NOT EXISTS (SELECT 1 FROM settings WHERE key = 'demo')
-		OR EXISTS (SELECT 1 FROM settings WHERE key = $1)
-		OR EXISTS (SELECT 1 FROM violations)
-		OR EXISTS (SELECT 1 FROM settings WHERE key = 'student_affairs' AND coalesce(value->>'url', '') <> '')`
-	var skip bool
-	if err := sqlx.GetContext(ctx, q, &skip, stmt, keyDemoViolations); err != nil {
-		return false, fmt.Errorf("violation: demo check: %w", err)
-	}
-	return skip, nil
 }
 
 type demoStudent struct {
