@@ -2,13 +2,15 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
+import { faceAssets } from './scripts/face-assets.mjs';
 
 // The Go server serves the build at / (server/internal/web); `make dev` runs this dev server
 // with the API proxied to the Go server on 127.0.0.1:8080.
 const apiTarget = process.env.TATIB_API_TARGET ?? 'http://127.0.0.1:8080';
 
 export default defineConfig({
-  plugins: [react()],
+  // faceAssets: the face engine's models and wasm at /face/models/ and /face/wasm/ (dev and build).
+  plugins: [react(), faceAssets()],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },

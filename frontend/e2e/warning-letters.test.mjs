@@ -119,12 +119,22 @@ test('warning-letters: the letter issued at SP 1 is listed, its PDF is a PDF, it
   await page.getByTestId('clear-filters').click();
   await expectVisible(row, 'back after clearing');
 
-  // One step, after a confirmation.
-  await page.getByTestId(`letter-step-${letter.id}`).click();
+  // One step, after a confirmation. The seed's notification toasts go first: a clean-clone CI
+  // run once lost the open dialog before its button was clicked (not reproduced in 3 runs alone);
+  // if it is gone, the case says so in its output and opens it once more.
+  await noNotifications(page);
   const dialog = page.getByRole('dialog', { name: 'Tandai surat sudah dicetak?' });
+  await page.getByTestId(`letter-step-${letter.id}`).click();
   await expectVisible(dialog, 'confirmation');
   await shot(page, 'warning-letters-11-confirm-id');
-  await dialog.getByTestId('letter-step-confirm').click();
+  try {
+    await dialog.getByTestId('letter-step-confirm').click({ timeout: 5_000 });
+  } catch {
+    const rows = await page.getByTestId('letters-table').innerText().catch(() => '(no table)');
+    console.log(`# the step dialog closed by itself; the list now reads: ${rows.replace(/\s+/g, ' ').slice(0, 400)}`);
+    await page.getByTestId(`letter-step-${letter.id}`).click();
+    await dialog.getByTestId('letter-step-confirm').click();
+  }
   await page.waitForFunction((id) => document.querySelector(`[data-testid="letter-row-${id}"]`)?.getAttribute('data-status') === 'printed', letter.id);
   assertEqual(await page.getByTestId(`letter-step-${letter.id}`).innerText(), 'Tandai ditandatangani', 'next step offered');
   const server = await apiCall(page, 'GET', `/api/v1/warning-letters/${letter.id}`);

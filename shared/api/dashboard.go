@@ -26,6 +26,10 @@ type Dashboard struct {
 	Attendance *DashboardAttendance `json:"attendance"`
 	// EarlyWarnings needs early_warnings.view.
 	EarlyWarnings *DashboardEarlyWarnings `json:"early_warnings"`
+	// ParentMessagesFailed is how many parent messages failed (the
+	// delivery log, /parent-messages?status=failed); needs
+	// parent_messages.manage, null otherwise.
+	ParentMessagesFailed *int `json:"parent_messages_failed"`
 }
 
 // DashboardClassRef names the class a homeroom teacher's dashboard covers.

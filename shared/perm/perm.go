@@ -59,6 +59,11 @@ type Permission struct {
 	// nature: a homeroom teacher granted it sees all of it, not only their
 	// class (docs/decisions.md, "Users and roles").
 	SchoolWide bool `json:"school_wide"`
+	// AdminOnly marks a permission only the administrator holds: it cannot
+	// be granted to another role, and a stored grant of it is ignored
+	// (docs/data-safety.md: resetting or copying out the whole school's
+	// data is the administrator's act alone).
+	AdminOnly bool `json:"admin_only"`
 }
 
 // The permissions. Every route names one of these, or Public/Authenticated.
@@ -104,6 +109,18 @@ const (
 
 	ReportsView       Name = "reports.view"
 	EarlyWarningsView Name = "early_warnings.view"
+
+	ParentMessagesView   Name = "parent_messages.view"
+	ParentMessagesManage Name = "parent_messages.manage"
+	StudentsEditContact  Name = "students.edit_contact"
+
+	DataReset  Name = "data.reset"
+	DataBackup Name = "data.backup"
+
+	FaceConsent Name = "face.consent"
+	FaceEnrol   Name = "face.enrol"
+	FaceReview  Name = "face.review"
+	FaceManage  Name = "face.manage"
 )
 
 // Public and Authenticated are route markers, not permissions: Public needs
@@ -169,6 +186,18 @@ var Catalogue = []Permission{
 
 	{Name: ReportsView, Group: "reports", Label: "Lihat dan cetak laporan rekap pelanggaran", LabelEN: "View and print the violation recap report", DefaultRoles: with(leaders, BK, WaliKelas)},
 	{Name: EarlyWarningsView, Group: "reports", Label: "Lihat peringatan dini siswa", LabelEN: "View early warnings", DefaultRoles: with(leaders, BK, WaliKelas)},
+
+	{Name: ParentMessagesView, Group: "parent_messages", Label: "Lihat log pesan ke orang tua", LabelEN: "View the parent message log", DefaultRoles: with(leaders, BK, WaliKelas)},
+	{Name: ParentMessagesManage, Group: "parent_messages", Label: "Kirim ulang dan batalkan pesan ke orang tua, lihat nomor lengkap", LabelEN: "Retry and cancel parent messages, see full numbers", DefaultRoles: []Role{BK}},
+	{Name: StudentsEditContact, Group: "students", Label: "Ubah nama dan nomor HP orang tua siswa", LabelEN: "Edit a student's parent name and phone", DefaultRoles: []Role{BK, WaliKelas}},
+
+	{Name: FaceConsent, Group: "face", Label: "Catat dan cabut persetujuan orang tua untuk Face-ID", LabelEN: "Record and withdraw a parent's Face-ID consent", DefaultRoles: []Role{BK}},
+	{Name: FaceEnrol, Group: "face", Label: "Daftarkan dan hapus data wajah siswa", LabelEN: "Enrol and delete students' face data", DefaultRoles: []Role{BK}},
+	{Name: FaceReview, Group: "face", Label: "Lihat log pindai wajah dan konfirmasi hasil yang ragu", LabelEN: "View the face scan log and confirm uncertain scans", DefaultRoles: []Role{BK}, SchoolWide: true},
+	{Name: FaceManage, Group: "face", Label: "Kelola kiosk gerbang dan pengaturan Face-ID", LabelEN: "Manage gate kiosks and Face-ID settings", DefaultRoles: []Role{}, SchoolWide: true},
+
+	{Name: DataReset, Group: "data", Label: "Reset data aplikasi (sebagian)", LabelEN: "Reset application data (selectively)", DefaultRoles: []Role{}, AdminOnly: true, SchoolWide: true},
+	{Name: DataBackup, Group: "data", Label: "Unduh dan pulihkan cadangan database", LabelEN: "Download and restore database backups", DefaultRoles: []Role{}, AdminOnly: true, SchoolWide: true},
 }
 
 // Lookup returns the catalogue entry for n.
@@ -190,6 +219,12 @@ func Defaults(r Role) []Name {
 		}
 	}
 	return out
+}
+
+// AdminOnly reports whether n is held by the administrator alone.
+func AdminOnly(n Name) bool {
+	p, ok := Lookup(n)
+	return ok && p.AdminOnly
 }
 
 // Sensitive reports whether n lets a role manage users or access rights.

@@ -113,6 +113,14 @@ export function fileNameFromDisposition(header: string | null): string | undefin
   return plain?.[1]?.trim();
 }
 
+/**
+ * Calls the API and hands back the Response itself, for a body read as a stream (a backup).
+ * Errors, 401 included, are handled as for JSON calls.
+ */
+export function apiResponse(path: string, opts: RequestOptions = {}, accept = '*/*'): Promise<Response> {
+  return send(path, opts, accept);
+}
+
 /** Fetches a file from the API (with the same error handling as JSON calls). */
 export async function apiDownload(path: string, query?: Record<string, QueryValue>): Promise<DownloadedFile> {
   const res = await send(path, { query }, '*/*');

@@ -9,7 +9,7 @@ import { setUnauthorizedHandler } from '@/api/client';
 import { signInPath } from '@/auth/RequireAuth';
 import { createQueryClient } from './queryClient';
 import { createRouter } from './router';
-import { theme } from './theme';
+import { cssVariablesResolver, theme } from './theme';
 
 export function App() {
   const { i18n } = useTranslation();
@@ -28,7 +28,7 @@ export function App() {
   }, [router, queryClient]);
 
   return (
-    <MantineProvider theme={theme} defaultColorScheme="light">
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
       <DatesProvider settings={{ locale: i18n.resolvedLanguage ?? 'id', firstDayOfWeek: 1 }}>
         <Notifications position="top-right" />
         <QueryClientProvider client={queryClient}>

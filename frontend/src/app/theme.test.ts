@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mergeMantineTheme, DEFAULT_THEME } from '@mantine/core';
-import { contrastRatio, over, readableOn, textOn, theme } from './theme';
+import { ERROR_SHADE, contrastRatio, cssVariablesResolver, over, readableOn, textOn, theme } from './theme';
 
 const full = mergeMantineTheme(DEFAULT_THEME, theme);
 const COLORS = Object.keys(DEFAULT_THEME.colors).filter((c) => c !== 'dark');
@@ -39,6 +39,14 @@ describe('theme colours reach WCAG AA (4.5:1) for text', () => {
     const dimmed = full.colors.gray[6];
     for (const bg of ['#ffffff', full.colors.gray[0], full.colors.gray[1]]) {
       expect(contrastRatio(dimmed, bg), bg).toBeGreaterThanOrEqual(4.5);
+    }
+  });
+
+  it('field errors on white and on the tint of an invalid input', () => {
+    expect(cssVariablesResolver(full).light['--mantine-color-error']).toBe(`var(--mantine-color-red-${ERROR_SHADE})`);
+    const error = full.colors.red[ERROR_SHADE];
+    for (const bg of ['#ffffff', over(full.colors.red[6], 0.1)]) {
+      expect(contrastRatio(error, bg), bg).toBeGreaterThanOrEqual(4.5);
     }
   });
 

@@ -2,10 +2,13 @@ package main
 
 import (
 	"context"
+	"time"
 
 	"github.com/tatib/tatib/server/internal/app"
+	"github.com/tatib/tatib/server/internal/face"
 	"github.com/tatib/tatib/server/internal/journal"
 	"github.com/tatib/tatib/server/internal/notify"
+	"github.com/tatib/tatib/server/internal/parentmsg/worker"
 	"github.com/tatib/tatib/server/internal/school"
 	"github.com/tatib/tatib/server/internal/violation"
 	"github.com/tatib/tatib/server/internal/violationtype"
@@ -27,7 +30,18 @@ func boot(ctx context.Context, d app.Deps) error {
 }
 
 // background starts features' long-running workers (schedules, outboxes).
-func background(ctx context.Context, d app.Deps) {
+// wait blocks until the parent-message sends in flight when ctx ended are
+// recorded, or ShutdownWait has passed.
+func background(ctx context.Context, d app.Deps) (wait func()) {
 	school.Background(ctx, d)
 	notify.Background(ctx, d)
+	face.Background(ctx, d)
+	sending := worker.Background(ctx, d)
+	return func() {
+		select {
+		case <-sending:
+		case <-time.After(worker.ShutdownWait):
+			d.Log.Warn("parent messages: stopped without waiting for a send in flight")
+		}
+	}
 }

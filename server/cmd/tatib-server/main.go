@@ -1,5 +1,6 @@
 // Command tatib-server is Tatib's central server: the API, the journal sync
-// API and the front end. Subcommands: serve (default), migrate.
+// API and the front end. Subcommands: serve (default), migrate, backup,
+// restore.
 package main
 
 import (
@@ -37,11 +38,15 @@ func main() {
 		err = serve(ctx)
 	case "migrate":
 		err = migrate(ctx)
+	case "backup":
+		err = backupCmd(ctx, os.Args[2:])
+	case "restore":
+		err = restoreCmd(ctx, os.Args[2:])
 	case "help", "-h", "--help":
-		fmt.Println("usage: tatib-server [serve|migrate]\n\nConfiguration comes from environment variables; see README.md.")
+		fmt.Println("usage: tatib-server [serve|migrate|backup > file|restore [--force [--yes]] file]\n\nConfiguration comes from environment variables; see README.md.")
 		return
 	default:
-		err = fmt.Errorf("unknown command %q (want serve or migrate)", cmd)
+		err = fmt.Errorf("unknown command %q (want serve, migrate, backup or restore)", cmd)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "tatib-server:", err)
@@ -125,7 +130,7 @@ func serve(ctx context.Context) error {
 		return err
 	}
 	srv := api.New(deps)
-	background(ctx, deps)
+	waitBackground := background(ctx, deps)
 
 	hs := &http.Server{Addr: cfg.Addr, Handler: srv, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
 	log.Info("tatib serving", "addr", ln.Addr().String(), "url", cfg.BaseURL)
@@ -139,7 +144,9 @@ func serve(ctx context.Context) error {
 	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	log.Info("shutting down")
-	return hs.Shutdown(shutdown)
+	err = hs.Shutdown(shutdown)
+	waitBackground()
+	return err
 }
 
 func every(ctx context.Context, d time.Duration, fn func()) {

@@ -3,7 +3,8 @@
 // in the deployed student-affairs system's shape (bearer token, Laravel
 // paging), with optional injected faults for testing. Subcommand journal
 // pushes a school day of attendance to Tatib the way the deployed E-Jurnal
-// does.
+// does. Subcommand wa serves a simulated WhatsApp gateway (Fonnte, Wablas,
+// go-whatsapp-web-multidevice or a webhook) for parent messaging.
 package main
 
 import (
@@ -25,6 +26,7 @@ import (
 	_ "time/tzdata"
 
 	"github.com/tatib/tatib/server/internal/journal/journalsim"
+	"github.com/tatib/tatib/server/internal/parentmsg/wasim"
 	"github.com/tatib/tatib/server/internal/school"
 	"github.com/tatib/tatib/server/internal/school/schoolsim"
 )
@@ -37,11 +39,14 @@ func main() {
 			run = studentAffairs
 		case "journal":
 			run = journalPush
+		case "wa":
+			run = whatsApp
 		}
 	}
 	if run == nil {
 		fmt.Fprintln(os.Stderr, "usage: tatib-sim student-affairs [flags]   serve the student-affairs system\n"+
 			"       tatib-sim journal [flags]           push a school day of attendance as the E-Jurnal does\n"+
+			"       tatib-sim wa [flags]                serve a WhatsApp gateway (fonnte, wablas, gowa, webhook)\n"+
 			"(tatib-sim <command> -h for flags)")
 		os.Exit(2)
 	}
@@ -195,6 +200,68 @@ func journalPush(args []string) error {
 	fmt.Println(strings.TrimSpace(string(answer)))
 	if res.StatusCode != http.StatusOK {
 		return fmt.Errorf("the server refused the push (HTTP %d)", res.StatusCode)
+	}
+	return nil
+}
+
+// whatsApp serves a simulated WhatsApp gateway in the foreground until
+// interrupted.
+func whatsApp(args []string) error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return serveWhatsApp(ctx, args, os.Stdout, os.Stderr)
+}
+
+// serveWhatsApp runs the gateway simulator until ctx ends. The first line
+// on stdout is the base URL to enter in Tatib, so a test that starts it as
+// a child process reads where it listens.
+func serveWhatsApp(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("wa", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	kind := fs.String("kind", env("TATIB_SIM_WA_KIND", wasim.Fonnte), "gateway to simulate: fonnte, wablas, gowa or webhook (TATIB_SIM_WA_KIND)")
+	addr := fs.String("addr", env("TATIB_SIM_WA_ADDR", "127.0.0.1:9100"), "listen address; port 0 picks a free one (TATIB_SIM_WA_ADDR)")
+	token := fs.String("token", env("TATIB_SIM_WA_TOKEN", ""), "token callers must send (fonnte, wablas; webhook as a bearer token); empty accepts any (TATIB_SIM_WA_TOKEN)")
+	user := fs.String("user", env("TATIB_SIM_WA_USER", ""), "basic-auth user (gowa, webhook); empty accepts any (TATIB_SIM_WA_USER)")
+	password := fs.String("password", env("TATIB_SIM_WA_PASSWORD", ""), "basic-auth password (TATIB_SIM_WA_PASSWORD)")
+	mode := fs.String("mode", "ok", "how sends are answered: "+strings.Join(wasim.Modes, ", "))
+	failFirst := fs.Int("fail-first", 0, "with -mode: only the first N sends fail that way, the rest succeed")
+	delay := fs.Duration("delay", 0, "wait this long before every answer (the wait of -mode slow)")
+	numeric := fs.Bool("numeric-ids", false, "fonnte: answer message ids as numbers instead of strings")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return err
+	}
+	switch *kind {
+	case wasim.Fonnte, wasim.Wablas, wasim.Gowa, wasim.Webhook:
+	default:
+		return fmt.Errorf("-kind %q: want fonnte, wablas, gowa or webhook", *kind)
+	}
+	sim := wasim.New(*kind)
+	sim.Token, sim.Username, sim.Password = *token, *user, *password
+	if err := sim.SetMode(wasim.Mode{Mode: *mode, FailFirst: *failFirst, DelayMS: int(delay.Milliseconds()), NumericIDs: *numeric}); err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	base := sim.BaseURL("http://" + ln.Addr().String())
+	fmt.Fprintln(stdout, base)
+	fmt.Fprintf(stderr, "tatib-sim wa: %s gateway, mode %s\n  base URL: %s\n", *kind, *mode, base)
+	switch *kind {
+	case wasim.Gowa:
+		fmt.Fprintf(stderr, "  basic auth: %q / %q\n", *user, *password)
+	default:
+		fmt.Fprintf(stderr, "  token: %q\n", *token)
+	}
+	fmt.Fprintf(stderr, "  control: POST %[1]s/_sim/mode {\"mode\",\"fail_first\",\"delay_ms\"}, GET %[1]s/_sim/messages, POST %[1]s/_sim/reset\n",
+		"http://"+ln.Addr().String())
+	hs := &http.Server{Handler: sim, ReadHeaderTimeout: 10 * time.Second}
+	go func() { <-ctx.Done(); _ = hs.Shutdown(context.Background()) }()
+	if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		return err
 	}
 	return nil
 }

@@ -16,15 +16,19 @@ import (
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/attendance"
 	"github.com/tatib/tatib/server/internal/attendancerecap"
+	"github.com/tatib/tatib/server/internal/backup"
 	"github.com/tatib/tatib/server/internal/config"
 	"github.com/tatib/tatib/server/internal/dashboard"
+	"github.com/tatib/tatib/server/internal/datareset"
 	"github.com/tatib/tatib/server/internal/earlywarning"
+	"github.com/tatib/tatib/server/internal/face"
 	"github.com/tatib/tatib/server/internal/handling"
 	"github.com/tatib/tatib/server/internal/httpx"
 	"github.com/tatib/tatib/server/internal/journal"
 	"github.com/tatib/tatib/server/internal/letter"
 	"github.com/tatib/tatib/server/internal/locale"
 	"github.com/tatib/tatib/server/internal/notify"
+	"github.com/tatib/tatib/server/internal/parentmsg"
 	"github.com/tatib/tatib/server/internal/report"
 	"github.com/tatib/tatib/server/internal/school"
 	"github.com/tatib/tatib/server/internal/users"
@@ -115,6 +119,10 @@ func mount(r *httpx.Router, d Deps) {
 	report.Mount(r, d)
 	earlywarning.Mount(r, d)
 	dashboard.Mount(r, d)
+	parentmsg.Mount(r, d)
+	face.Mount(r, d)
+	datareset.Mount(r, d)
+	backup.Mount(r, d)
 }
 
 // allowed lists the methods the route of r's path serves, for Allow.

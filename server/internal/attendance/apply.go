@@ -16,6 +16,7 @@ import (
 	"github.com/tatib/tatib/server/internal/audit"
 	"github.com/tatib/tatib/server/internal/locale"
 	"github.com/tatib/tatib/server/internal/notify"
+	"github.com/tatib/tatib/server/internal/parentmsg"
 	"github.com/tatib/tatib/server/internal/school"
 	"github.com/tatib/tatib/server/internal/violation"
 	"github.com/tatib/tatib/server/internal/violationtype"
@@ -142,6 +143,8 @@ func ApplyTx(ctx context.Context, tx *sqlx.Tx, entries []Entry, o Origin) (api.A
 	action := "attendance.record"
 	if o.Journal {
 		action = "attendance.sync"
+	} else if o.Kiosk != "" {
+		action = "attendance.face"
 	}
 	first, last := dates[0], dates[0]
 	for _, d := range dates {
@@ -158,6 +161,8 @@ func ApplyTx(ctx context.Context, tx *sqlx.Tx, entries []Entry, o Origin) (api.A
 	source := notify.SourceForm
 	if o.Journal {
 		source = notify.SourceJournal
+	} else if o.Kiosk != "" {
+		source = notify.SourceFace
 	}
 	return res, notify.AttendanceTx(ctx, tx, auto.created, source, o.UserID)
 }
@@ -512,6 +517,11 @@ func recomputeAuto(ctx context.Context, tx *sqlx.Tx, days []dayHours, o Origin) 
 		}
 	}
 	if err := violation.PointAuditTx(ctx, tx, audits, o.Actor); err != nil {
+		return out, err
+	}
+	// The parents' messages of the new automatic violations (when the
+	// school includes them), before the letters' ones.
+	if err := parentmsg.AutoViolationsTx(ctx, tx, out.created); err != nil {
 		return out, err
 	}
 	if out.letters, err = violation.SettleLettersTx(ctx, tx, standings, o.Actor); err != nil {

@@ -23,11 +23,15 @@ type Entry struct {
 
 // Origin says who stores. Journal: recorded_by of automatic violations is
 // NULL and from_journal is true; otherwise UserID is the form's saver
-// (violations.recorded_by, attendance.updated_by).
+// (violations.recorded_by, attendance.updated_by; 0 for a kiosk's scan).
 type Origin struct {
 	Journal bool
 	UserID  int64
 	Actor   audit.Actor
+	// Kiosk is the gate kiosk's name when a Face-ID scan (or its
+	// confirmation) stores: the audit action is attendance.face and the
+	// notification's source face.
+	Kiosk string
 }
 
 // statusWords maps every accepted spelling (lower case) to its code: the

@@ -38,7 +38,9 @@ func (s *Service) Middleware(next http.Handler) http.Handler {
 				token, viaCookie = c.Value, true
 			}
 		}
-		if token != "" {
+		// A gate kiosk's device token ("kiosk_…") is no session: the face
+		// package checks it on its own routes, and it opens nothing else.
+		if token != "" && !strings.HasPrefix(token, "kiosk_") {
 			p, err := s.Authenticate(r.Context(), token)
 			if err == nil {
 				p.ViaCookie = viaCookie

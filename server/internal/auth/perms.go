@@ -55,7 +55,10 @@ func (c *permCache) drop(r perm.Role) {
 
 // Permissions returns the permission names role r has: admin has all; for
 // other roles the matrix row decides, and the catalogue's default roles
-// decide where the matrix has no row.
+// decide where the matrix has no row. An admin-only permission is never
+// among another role's, whatever role_permissions holds: a row written by
+// hand or by an older version must not hand out resetting or copying the
+// school's data.
 func (s *Service) Permissions(ctx context.Context, r perm.Role) ([]perm.Name, error) {
 	if p, ok := s.perms.get(r); ok {
 		return p, nil
@@ -78,6 +81,9 @@ func (s *Service) Permissions(ctx context.Context, r perm.Role) ([]perm.Name, er
 			set[perm.Name(row.Permission)] = row.Granted
 		}
 		for _, p := range perm.Catalogue {
+			if p.AdminOnly {
+				continue
+			}
 			granted, ok := set[p.Name]
 			if !ok {
 				granted = slices.Contains(p.DefaultRoles, r)
@@ -98,6 +104,9 @@ func (s *Service) Permissions(ctx context.Context, r perm.Role) ([]perm.Name, er
 func (s *Service) Can(ctx context.Context, r perm.Role, p perm.Name) (bool, error) {
 	if r == perm.Admin {
 		return true, nil
+	}
+	if perm.AdminOnly(p) {
+		return false, nil
 	}
 	names, err := s.Permissions(ctx, r)
 	if err != nil {
@@ -130,6 +139,9 @@ func (s *Service) SetRolePermissions(ctx context.Context, actor audit.Actor, r p
 // a role an admin has configured. The cache is dropped here and, through
 // NOTIFY, on every replica.
 //
+// An admin-only permission is not the matrix's to give: any change to one,
+// for any role and by anyone, is refused (422 on permissions, naming it).
+//
 // Delegation must not amount to admin: a caller who is not an admin (by
 // role) cannot change their own role, cannot grant or withdraw a sensitive
 // permission (one that manages users or rights: granting it to another role
@@ -155,6 +167,15 @@ func (s *Service) SetRolePermissionsAs(ctx context.Context, actor audit.Actor, a
 	}
 	if actorRole != perm.Admin && r == actorRole {
 		return api.RoleInfo{}, apperr.New(apperr.Forbidden, "roles.own_role", "role", RoleName(r))
+	}
+	for _, p := range perm.Catalogue {
+		// before never holds one (Permissions skips them), so asking for
+		// one is the change.
+		if p.AdminOnly && want[p.Name] {
+			label := locale.Texts{locale.ID: p.Label, locale.EN: p.LabelEN}
+			return api.RoleInfo{}, apperr.New(apperr.Invalid, "datareset.permission_admin_only", "permission", label).
+				WithField("permissions", "datareset.permission_admin_only", "permission", label)
+		}
 	}
 	before, err := s.Permissions(ctx, r)
 	if err != nil {

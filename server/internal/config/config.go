@@ -33,6 +33,9 @@ type Config struct {
 	// DefaultMaxUploadBytes.
 	MaxUploadBytes int64 // TATIB_MAX_UPLOAD_BYTES
 	TrustProxy     bool  // TATIB_TRUST_PROXY: take the client address from X-Forwarded-For
+	// MessagingWorkers is how many parent messages this process sends at
+	// once; 0 sends none (another replica does).
+	MessagingWorkers int // TATIB_MESSAGING_WORKERS (default 2)
 }
 
 // FromEnv reads the configuration. repoRoot is where the default data folder
@@ -68,6 +71,9 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		errs = append(errs, err)
 	}
 	c.MaxUploadBytes = int64(mb)
+	if c.MessagingWorkers, err = integer(getenv, "TATIB_MESSAGING_WORKERS", 2); err != nil {
+		errs = append(errs, err)
+	}
 	if abs, err := filepath.Abs(c.DataDir); err == nil {
 		c.DataDir = abs
 	}
@@ -97,6 +103,9 @@ func (c Config) Validate() error {
 	}
 	if c.MaxUploadBytes != 0 && c.MaxUploadBytes < c.MaxBodyBytes {
 		return errors.New("config: TATIB_MAX_UPLOAD_BYTES must not be below TATIB_MAX_BODY_BYTES")
+	}
+	if c.MessagingWorkers < 0 || c.MessagingWorkers > 64 {
+		return errors.New("config: TATIB_MESSAGING_WORKERS must be 0 to 64")
 	}
 	return nil
 }

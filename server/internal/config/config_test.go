@@ -14,8 +14,14 @@ func TestFromEnv(t *testing.T) {
 			t.Fatal(err)
 		}
 		if c.Addr != "127.0.0.1:8080" || c.SessionIdle != 8*time.Hour || !c.Demo || c.BaseURL != "http://127.0.0.1:8080" || c.Secure() ||
-			c.MaxBodyBytes != 1<<20 || c.MaxUploadBytes != DefaultMaxUploadBytes {
+			c.MaxBodyBytes != 1<<20 || c.MaxUploadBytes != DefaultMaxUploadBytes || c.MessagingWorkers != 2 {
 			t.Fatalf("%+v", c)
+		}
+	})
+	t.Run("MessagingWorkersOff", func(t *testing.T) {
+		c, err := FromEnv(env(map[string]string{"TATIB_MESSAGING_WORKERS": "0"}))
+		if err != nil || c.MessagingWorkers != 0 {
+			t.Fatalf("%+v %v", c, err)
 		}
 	})
 	t.Run("HTTPSIsSecure", func(t *testing.T) {
@@ -25,13 +31,15 @@ func TestFromEnv(t *testing.T) {
 		}
 	})
 	for name, m := range map[string]map[string]string{
-		"ErrIdleOverMax":     {"TATIB_SESSION_IDLE": "48h", "TATIB_SESSION_MAX_AGE": "24h"},
-		"ErrDuration":        {"TATIB_SESSION_IDLE": "sebentar"},
-		"ErrBaseURL":         {"TATIB_BASE_URL": "tatib"},
-		"ErrLogFormat":       {"TATIB_LOG_FORMAT": "xml"},
-		"ErrPort":            {"TATIB_DB_PORT": "x"},
-		"ErrUploadBelowBody": {"TATIB_MAX_BODY_BYTES": "2000000", "TATIB_MAX_UPLOAD_BYTES": "1000000"},
-		"ErrUpload":          {"TATIB_MAX_UPLOAD_BYTES": "8MB"},
+		"ErrIdleOverMax":          {"TATIB_SESSION_IDLE": "48h", "TATIB_SESSION_MAX_AGE": "24h"},
+		"ErrDuration":             {"TATIB_SESSION_IDLE": "sebentar"},
+		"ErrBaseURL":              {"TATIB_BASE_URL": "tatib"},
+		"ErrLogFormat":            {"TATIB_LOG_FORMAT": "xml"},
+		"ErrPort":                 {"TATIB_DB_PORT": "x"},
+		"ErrUploadBelowBody":      {"TATIB_MAX_BODY_BYTES": "2000000", "TATIB_MAX_UPLOAD_BYTES": "1000000"},
+		"ErrUpload":               {"TATIB_MAX_UPLOAD_BYTES": "8MB"},
+		"ErrMessagingWorkers":     {"TATIB_MESSAGING_WORKERS": "-1"},
+		"ErrMessagingWorkersWord": {"TATIB_MESSAGING_WORKERS": "dua"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			if _, err := FromEnv(env(m)); err == nil {

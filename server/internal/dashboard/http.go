@@ -50,6 +50,8 @@ func SectionsFor(role perm.Role, names []perm.Name) Sections {
 		Letters:       has(perm.WarningLettersView),
 		Attendance:    has(perm.AttendanceView),
 		EarlyWarnings: has(perm.EarlyWarningsView),
+		// The failures are for whoever can retry them.
+		ParentMessagesFailed: has(perm.ParentMessagesManage),
 	}
 }
 

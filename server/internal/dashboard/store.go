@@ -9,6 +9,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/tatib/tatib/server/internal/earlywarning"
+	"github.com/tatib/tatib/server/internal/parentmsg"
 	"github.com/tatib/tatib/server/internal/school"
 	"github.com/tatib/tatib/server/internal/violationlist"
 	"github.com/tatib/tatib/shared/api"
@@ -23,6 +24,8 @@ type Scope struct {
 // Sections says which parts of the dashboard the caller may see.
 type Sections struct {
 	Violations, Caseload, Letters, Attendance, EarlyWarnings bool
+	// ParentMessagesFailed: the count of failed parent messages.
+	ParentMessagesFailed bool
 }
 
 // Store reads the figures.
@@ -106,6 +109,14 @@ func (s *Store) Dashboard(ctx context.Context, sc Scope, sec Sections, now time.
 		tasks = append(tasks, task{"early-warning counts", func(ctx context.Context) error {
 			c, err := earlywarning.Counts(ctx, s.db, sc.HomeroomID, p.Today)
 			e.Counts = c
+			return err
+		}})
+	}
+	if sec.ParentMessagesFailed {
+		n := new(int)
+		out.ParentMessagesFailed = n
+		tasks = append(tasks, task{"failed parent messages", func(ctx context.Context) (err error) {
+			*n, err = parentmsg.FailedCount(ctx, s.db, sc.HomeroomID)
 			return err
 		}})
 	}

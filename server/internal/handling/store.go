@@ -13,6 +13,7 @@ import (
 
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/audit"
+	"github.com/tatib/tatib/server/internal/parentmsg"
 	"github.com/tatib/tatib/server/internal/pg"
 	"github.com/tatib/tatib/server/internal/violationlist"
 	"github.com/tatib/tatib/shared/api"
@@ -119,6 +120,10 @@ func (s *Store) Create(ctx context.Context, actor audit.Actor, sc violationlist.
 			if err := setStatus(ctx, tx, violationID, api.HandlingInProgress); err != nil {
 				return err
 			}
+		}
+		// A type that summons the parent queues their message.
+		if err := parentmsg.SummonsTx(ctx, tx, id, actor.ID); err != nil {
+			return err
 		}
 		if err := audit.Record(ctx, tx, actor, "handling.create", "violation", strconv.FormatInt(violationID, 10), map[string]any{
 			"handling_id": id, "handling_type_id": in.HandlingTypeID, "handled_on": in.HandledOn, "follow_up_on": in.FollowUpOn,

@@ -38,6 +38,7 @@ func (h *Handler) Routes(r *httpx.Router) {
 	r.Get("/warning-letters/{id}", perm.WarningLettersView, h.get)
 	r.Post("/warning-letters/{id}/status", perm.WarningLettersManage, h.setStatus)
 	r.Get("/warning-letters/{id}/pdf", perm.WarningLettersView, h.pdf)
+	r.Get("/academic-year", perm.Authenticated, h.academicYear)
 }
 
 // parseFilter reads the list's query; every bad value is a field error.
@@ -85,6 +86,13 @@ func parseFilter(r *http.Request) (Filter, error) {
 		return &t
 	}
 	f.From, f.To = date("from"), date("to")
+	if v := strings.TrimSpace(q.Get("academic_year")); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 2000 || n > 2100 {
+			fe.Add("academic_year", "letter.filter.academic_year")
+		}
+		f.AcademicYear = n
+	}
 	if f.From != nil && f.To != nil && f.To.Before(*f.From) {
 		fe.Add("to", "letter.filter.date_order")
 	}

@@ -38,6 +38,12 @@ type Letter struct {
 	// Number is the letter's reference, "SP1/0012/BK/XI/2026" (see
 	// Number).
 	Number string `json:"number" db:"-"`
+	// AcademicYear names the academic year the letter was issued for,
+	// "2025/2026".
+	AcademicYear string `json:"academic_year" db:"-"`
+	// PastYear is true for a letter of an academic year before the
+	// current one: it stays and prints, but its status no longer moves.
+	PastYear bool `json:"past_year" db:"-"`
 }
 
 // Number is the reference printed on a letter: SP<level>/<id, 4 digits>/
@@ -84,6 +90,9 @@ type Filter struct {
 	Status    string
 	// From and To bound the issue day (Asia/Jakarta), inclusive.
 	From, To *time.Time
+	// AcademicYear is the calendar year the letter's academic year began
+	// in (2025 for 2025/2026), as reports name a year.
+	AcademicYear int
 }
 
 // statuses a list may be filtered by.

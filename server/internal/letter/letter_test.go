@@ -36,6 +36,9 @@ type fixture struct {
 	classA, classB int64
 	// typeID is a violation type of 30 points, typeID2 of 25.
 	typeID, typeID2 int64
+	// yearStart is the academic year (YYYY-MM-DD) the letter helper stores
+	// letters for: the one running today unless a test sets it.
+	yearStart string
 }
 
 func must(t testing.TB, err error) {
@@ -49,7 +52,8 @@ func setup(t *testing.T) *fixture {
 	t.Helper()
 	env := apitest.New(t)
 	must(t, violationtype.Boot(context.Background(), env.Deps))
-	f := &fixture{env: env, bk: env.As(perm.BK), admin: env.As(perm.Admin), wali: env.As(perm.WaliKelas)}
+	f := &fixture{env: env, bk: env.As(perm.BK), admin: env.As(perm.Admin), wali: env.As(perm.WaliKelas),
+		yearStart: currentYearStart().Format(time.DateOnly)}
 	db := env.DB
 	must(t, db.Get(&f.classA, `INSERT INTO classes (name, grade, homeroom_teacher_id) VALUES ('XI IPA 1', 11, $1) RETURNING id`, f.wali.UserID))
 	must(t, db.Get(&f.classB, `INSERT INTO classes (name, grade) VALUES ('XI IPS 2', 11) RETURNING id`))
@@ -61,6 +65,19 @@ func setup(t *testing.T) *fixture {
 }
 
 var seq int64 = 1000
+
+// currentYearStart is the start of the academic year running today in
+// Jakarta by the default setting (1 July).
+func currentYearStart() time.Time {
+	j, _ := time.LoadLocation("Asia/Jakarta")
+	y, m, d := time.Now().In(j).Date()
+	day := time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+	s := time.Date(y, time.July, 1, 0, 0, 0, 0, time.UTC)
+	if s.After(day) {
+		s = s.AddDate(-1, 0, 0)
+	}
+	return s
+}
 
 // student stores a student in class.
 func (f *fixture) student(t *testing.T, name, nisn string, class int64) int64 {
@@ -88,8 +105,8 @@ func (f *fixture) letter(t *testing.T, student, class int64, level, points int, 
 	t.Helper()
 	var id int64
 	must(t, f.env.DB.Get(&id, `INSERT INTO warning_letters (student_id, class_id, class_name, level, name, min_points, academic_year_start, points, issued_at)
-		VALUES ($1, $2, (SELECT name FROM classes WHERE id = $2), $3::int, 'SP ' || $3::int, $3::int * 50, '2026-07-01', $4, $5) RETURNING id`,
-		student, class, level, points, issued))
+		VALUES ($1, $2, (SELECT name FROM classes WHERE id = $2), $3::int, 'SP ' || $3::int, $3::int * 50, $6, $4, $5) RETURNING id`,
+		student, class, level, points, issued, f.yearStart))
 	_, err := f.env.DB.Exec(`INSERT INTO warning_letter_events (letter_id, status, at, actor_name) VALUES ($1, 'draft', $2, 'sistem')`, id, issued)
 	must(t, err)
 	return id
@@ -338,6 +355,7 @@ func poppler(t *testing.T, pdf []byte, tool string, args ...string) string {
 func TestPDF(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
+	f.yearStart = "2026-07-01"
 	f.admin.Do("PUT", "/api/v1/settings/school", map[string]any{
 		"name": "SMA Negeri 3 Contoh", "address": "Jl. Pahlawan No. 7, Semarang", "phone": "024 555 0101",
 		"principal_name": "Dra. Sri Wahyuni, M.Pd.", "principal_nip": "19720315 200003 1 002",
@@ -479,6 +497,7 @@ func TestPDF(t *testing.T) {
 func TestPDFManyPages(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
+	f.yearStart = "2026-07-01"
 	st := f.student(t, "Dewi Lestari", "0044", f.classB)
 	issued := time.Date(2027, 3, 1, 3, 0, 0, 0, time.UTC)
 	for i := 0; i < 60; i++ {

@@ -40,10 +40,18 @@ const columns = `wl.id, wl.student_id, s.full_name AS student_name, s.nisn AS st
 const scoped = `($1::bigint = 0 OR EXISTS (SELECT 1 FROM classes hc
 	WHERE hc.homeroom_teacher_id = $1 AND (hc.id = s.class_id OR hc.id = wl.class_id)))`
 
-// finish derives what is not stored: the number, the withdrawal reason in
-// the request's language.
-func finish(ctx context.Context, l *Letter) {
+// finish derives what is not stored: the number, the academic year and
+// whether the letter is past (current is the start of the year running
+// now, as YYYY-MM-DD), the withdrawal reason in the request's language.
+func finish(ctx context.Context, l *Letter, current string) {
 	l.Number = Number(l.ID, l.Level, l.IssuedAt)
+	if start, err := time.Parse(time.DateOnly, l.AcademicYearStart); err == nil {
+		l.AcademicYear = YearLabel(start)
+	}
+	// Past: its year has ended and so had the letter's own working time.
+	// A letter issued this year for last year's points (a violation of
+	// June recorded in July) is worked this year like any other.
+	l.PastYear = l.AcademicYearStart < current && l.IssuedAt.In(jakarta).Format(time.DateOnly) < current
 	if l.WithdrawnReason != "" && locale.Has(l.WithdrawnReason) {
 		l.WithdrawnReason = locale.T(ctx, l.WithdrawnReason)
 	}
@@ -59,19 +67,24 @@ func (s *Store) List(ctx context.Context, sc Scope, f Filter, limit, offset int)
 		  AND ($4::bigint = 0 OR wl.class_id = $4)
 		  AND ($5::text = '' OR wl.status = $5)
 		  AND ($6::date IS NULL OR wl.issued_at >= ($6::date)::timestamp AT TIME ZONE 'Asia/Jakarta')
-		  AND ($7::date IS NULL OR wl.issued_at < ($7::date + 1)::timestamp AT TIME ZONE 'Asia/Jakarta')`
-	args := []any{sc.HomeroomID, f.StudentID, f.Level, f.ClassID, f.Status, day(f.From), day(f.To)}
+		  AND ($7::date IS NULL OR wl.issued_at < ($7::date + 1)::timestamp AT TIME ZONE 'Asia/Jakarta')
+		  AND ($8::int = 0 OR extract(year FROM wl.academic_year_start)::int = $8)`
+	args := []any{sc.HomeroomID, f.StudentID, f.Level, f.ClassID, f.Status, day(f.From), day(f.To), f.AcademicYear}
 	var total int
 	if err := s.db.GetContext(ctx, &total, `SELECT count(*)`+where, args...); err != nil {
 		return nil, 0, fmt.Errorf("letter: count: %w", err)
 	}
 	out := []Letter{}
-	q := `SELECT ` + columns + where + ` ORDER BY wl.issued_at DESC, wl.id DESC LIMIT $8 OFFSET $9`
+	q := `SELECT ` + columns + where + ` ORDER BY wl.issued_at DESC, wl.id DESC LIMIT $9 OFFSET $10`
 	if err := s.db.SelectContext(ctx, &out, q, append(args, limit, offset)...); err != nil {
 		return nil, 0, fmt.Errorf("letter: list: %w", err)
 	}
+	current, err := s.currentStart(ctx, s.db)
+	if err != nil {
+		return nil, 0, err
+	}
 	for i := range out {
-		finish(ctx, &out[i])
+		finish(ctx, &out[i], current)
 	}
 	return out, total, nil
 }
@@ -113,7 +126,11 @@ func (s *Store) get(ctx context.Context, q sqlx.QueryerContext, sc Scope, id int
 	if err := sqlx.SelectContext(ctx, q, &l.Events, qe, id); err != nil {
 		return Letter{}, fmt.Errorf("letter: events: %w", err)
 	}
-	finish(ctx, &l)
+	current, err := s.currentStart(ctx, q)
+	if err != nil {
+		return Letter{}, err
+	}
+	finish(ctx, &l, current)
 	return l, nil
 }
 
@@ -133,6 +150,11 @@ func (s *Store) SetStatus(ctx context.Context, sc Scope, actor audit.Actor, id i
 			return err
 		}
 		switch next := nextStatus(l.Status); {
+		case l.PastYear:
+			// Points and the SP ladder started again with the new
+			// academic year; a letter of a year that has ended is a
+			// record now, not work (docs/data-safety.md).
+			return apperr.New(apperr.Conflict, "letter.past_year", "year", l.AcademicYear)
 		case l.Status == api.LetterWithdrawn:
 			return apperr.New(apperr.Conflict, "letter.status.withdrawn")
 		case l.Status == status:
@@ -219,7 +241,11 @@ func (s *Store) Printout(ctx context.Context, sc Scope, id int64) (Printout, err
 	if err != nil {
 		return Printout{}, fmt.Errorf("letter: printout: %w", err)
 	}
-	finish(ctx, &p.Letter)
+	current, err := s.currentStart(ctx, s.db)
+	if err != nil {
+		return Printout{}, err
+	}
+	finish(ctx, &p.Letter, current)
 	p.Violations = []Violation{}
 	const qv = `SELECT v.occurred_on, vt.name AS type_name, v.points
 		FROM violations v JOIN violation_types vt ON vt.id = v.violation_type_id

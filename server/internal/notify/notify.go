@@ -86,18 +86,19 @@ func ViolationsTx(ctx context.Context, tx *sqlx.Tx, violationIDs []int64, record
 const (
 	SourceJournal = "journal"
 	SourceForm    = "form"
+	SourceFace    = "face" // a gate kiosk's Face-ID scan
 )
 
 // AttendanceTx writes, in the attendance save's transaction, one grouped
 // notification per recipient and date for the automatic violations it
 // created (kind attendance): the alpha and late counts of what that
 // recipient may see, and the class when they are all of one class. One
-// statement whatever the size of the push. source is journal or form.
+// statement whatever the size of the push. source is journal, form or face.
 func AttendanceTx(ctx context.Context, tx *sqlx.Tx, violationIDs []int64, source string, recorderID int64) error {
 	if len(violationIDs) == 0 {
 		return nil
 	}
-	if !slices.Contains([]string{SourceJournal, SourceForm}, source) {
+	if !slices.Contains([]string{SourceJournal, SourceForm, SourceFace}, source) {
 		return fmt.Errorf("notify: attendance: unknown source %q", source)
 	}
 	const q = `WITH seen AS (

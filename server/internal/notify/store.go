@@ -59,8 +59,8 @@ func (r row) render(lang locale.Lang) (title, body string) {
 		return title, locale.Render(lang, "notify.violation.body", p)
 	case api.NotificationAttendance:
 		src := SourceForm
-		if str("source") == SourceJournal {
-			src = SourceJournal
+		if s := str("source"); s == SourceJournal || s == SourceFace {
+			src = s
 		}
 		title = locale.Render(lang, "notify.attendance.title."+src, p)
 		body = locale.Render(lang, "notify.attendance.body", p)

@@ -32,6 +32,7 @@ func (h *Handler) Routes(r *httpx.Router) {
 	r.Patch("/classes/{id}", perm.ClassesManage, h.patchClass)
 	r.Get("/students", perm.StudentsView, h.students)
 	r.Get("/students/{id}", perm.StudentsView, h.student)
+	r.Patch("/students/{id}", perm.StudentsEditContact, h.patchStudent)
 	r.Post("/students/sync", perm.StudentsSync, h.startSync)
 	r.Get("/students/sync/status", perm.StudentsSync, h.syncStatus)
 	r.Get("/students/sync/latest", perm.StudentsSync, h.latestSync)
@@ -179,6 +180,24 @@ func (h *Handler) student(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	st, err := h.store.Student(r.Context(), scope(r.Context()), id)
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusOK, st)
+}
+
+// patchStudent edits the parent's name and phone (the rest of a student
+// belongs to student affairs).
+func (h *Handler) patchStudent(w http.ResponseWriter, r *http.Request) error {
+	id, err := httpx.IDParam(r, "id")
+	if err != nil {
+		return err
+	}
+	var in api.ParentContactInput
+	if err := httpx.DecodeJSON(r, &in); err != nil {
+		return err
+	}
+	st, err := h.store.EditParentContact(r.Context(), h.auth.Actor(r), scope(r.Context()), id, in)
 	if err != nil {
 		return err
 	}

@@ -10,15 +10,14 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
-	"github.com/tatib/tatib/server/internal/config"
 	"github.com/tatib/tatib/server/internal/locale"
+	"github.com/tatib/tatib/server/internal/netguard"
 )
 
 // RequestTimeout bounds one request to the student-affairs system (connect,
@@ -79,60 +78,6 @@ func (e *SourceError) onPage(n int) *SourceError {
 	return e
 }
 
-// LocalSourcesAllowed reports whether TATIB_ALLOW_LOCAL_SOURCES lets the
-// student-affairs connection reach loopback, link-local and unspecified
-// addresses (the simulator on 127.0.0.1 in development and the demo).
-// Production leaves it unset: a settings screen must not become a way to
-// probe the server's own ports.
-func LocalSourcesAllowed() bool {
-	switch strings.ToLower(strings.TrimSpace(config.Env("TATIB_ALLOW_LOCAL_SOURCES"))) {
-	case "1", "true", "yes":
-		return true
-	}
-	return false
-}
-
-// errLocalTarget is returned by the dialer for a refused address.
-var errLocalTarget = errors.New("school: refusing a loopback, link-local or unspecified address")
-
-// localAddr reports whether ip is loopback (127/8, ::1), link-local
-// (169.254/16, fe80::/10, and their multicast), unspecified (0.0.0.0, ::)
-// or in 0.0.0.0/8, which Linux also delivers to the host itself.
-func localAddr(ip netip.Addr) bool {
-	ip = ip.Unmap()
-	return ip.IsLoopback() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() || ip.IsUnspecified() ||
-		(ip.Is4() && ip.As4()[0] == 0)
-}
-
-// refuseLocal is the dialer's Control: it sees the address actually
-// dialled, after name resolution and for every redirect, so neither a name
-// resolving to 127.0.0.1 nor a redirect to it gets through.
-func refuseLocal(_, address string, _ syscall.RawConn) error {
-	host, _, err := net.SplitHostPort(address)
-	if err != nil {
-		return errLocalTarget
-	}
-	ip, err := netip.ParseAddr(host)
-	if err != nil || localAddr(ip.WithZone("")) {
-		return errLocalTarget
-	}
-	return nil
-}
-
-// localHost reports whether the URL's host is a local name or address on
-// its face (checked before connecting, so a proxy cannot carry the request
-// there either).
-func localHost(host string) bool {
-	h := strings.ToLower(strings.TrimSuffix(host, "."))
-	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
-		return true
-	}
-	if ip, err := netip.ParseAddr(strings.Trim(h, "[]")); err == nil {
-		return localAddr(ip.WithZone(""))
-	}
-	return false
-}
-
 // source talks to one student-affairs system.
 type source struct {
 	base   *url.URL
@@ -181,12 +126,12 @@ func newSource(baseURL, token string, allowLocal bool) (*source, error) {
 		return nil, srcErr(KindBadURL, key)
 	}
 	u, _ := url.Parse(norm)
-	if !allowLocal && localHost(u.Hostname()) {
+	if !allowLocal && netguard.LocalHost(u.Hostname()) {
 		return nil, srcErr(KindLocal, "school.source.local_refused", "host", u.Host)
 	}
 	d := &net.Dialer{Timeout: min(10*time.Second, RequestTimeout), KeepAlive: 30 * time.Second}
 	if !allowLocal {
-		d.Control = refuseLocal
+		d.Control = netguard.RefuseLocal
 	}
 	tr := &http.Transport{
 		Proxy:                 http.ProxyFromEnvironment,
@@ -291,7 +236,7 @@ func classify(err error, host string) *SourceError {
 	var verify *tls.CertificateVerificationError
 	var recordHeader tls.RecordHeaderError
 	switch {
-	case errors.Is(err, errLocalTarget):
+	case errors.Is(err, netguard.ErrLocalTarget):
 		return srcErr(KindLocal, "school.source.local_refused", "host", host)
 	case errors.As(err, &dns):
 		return srcErr(KindDNS, "school.source.dns", "host", host)

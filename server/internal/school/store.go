@@ -15,6 +15,7 @@ import (
 	"github.com/tatib/tatib/server/internal/audit"
 	"github.com/tatib/tatib/server/internal/httpx"
 	"github.com/tatib/tatib/server/internal/pg"
+	"github.com/tatib/tatib/server/internal/phone"
 	"github.com/tatib/tatib/shared/perm"
 )
 
@@ -120,31 +121,40 @@ func schoolLevel(g int) string {
 // Student is a student as Tatib keeps it. SourceID is the student-affairs
 // id (what the journal sends as source_student_id).
 type Student struct {
-	ID             int64      `json:"id" db:"id"`
-	SourceID       int64      `json:"source_id" db:"source_id"`
-	NISN           string     `json:"nisn" db:"nisn"`
-	NIS            string     `json:"nis" db:"nis"`
-	FullName       string     `json:"full_name" db:"full_name"`
-	Gender         string     `json:"gender" db:"gender"` // L, P or ""
-	PlaceOfBirth   string     `json:"place_of_birth" db:"place_of_birth"`
-	DateOfBirth    *string    `json:"date_of_birth" db:"date_of_birth"` // YYYY-MM-DD
-	Address        string     `json:"address" db:"address"`
-	Phone          string     `json:"phone" db:"phone"`
-	Email          string     `json:"email" db:"email"`
-	ParentName     string     `json:"parent_name" db:"parent_name"`
-	ParentPhone    string     `json:"parent_phone" db:"parent_phone"`
-	PhotoPath      string     `json:"photo_path" db:"photo_path"`
-	Active         bool       `json:"active" db:"active"`
-	ClassID        *int64     `json:"class_id" db:"class_id"`
-	ClassName      *string    `json:"class_name" db:"class_name"`
-	Grade          *int       `json:"grade" db:"grade"`
-	GradeLabel     string     `json:"grade_label" db:"-"`
-	DepartmentID   *int64     `json:"department_id" db:"department_id"`
-	DepartmentCode *string    `json:"department_code" db:"department_code"`
-	DepartmentName *string    `json:"department_name" db:"department_name"`
-	SyncedAt       *time.Time `json:"synced_at" db:"synced_at"`
-	CreatedAt      time.Time  `json:"created_at" db:"created_at"`
-	UpdatedAt      time.Time  `json:"updated_at" db:"updated_at"`
+	ID           int64   `json:"id" db:"id"`
+	SourceID     int64   `json:"source_id" db:"source_id"`
+	NISN         string  `json:"nisn" db:"nisn"`
+	NIS          string  `json:"nis" db:"nis"`
+	FullName     string  `json:"full_name" db:"full_name"`
+	Gender       string  `json:"gender" db:"gender"` // L, P or ""
+	PlaceOfBirth string  `json:"place_of_birth" db:"place_of_birth"`
+	DateOfBirth  *string `json:"date_of_birth" db:"date_of_birth"` // YYYY-MM-DD
+	Address      string  `json:"address" db:"address"`
+	Phone        string  `json:"phone" db:"phone"`
+	Email        string  `json:"email" db:"email"`
+	ParentName   string  `json:"parent_name" db:"parent_name"`
+	ParentPhone  string  `json:"parent_phone" db:"parent_phone"`
+	// ParentContactSource is "sync" (the parent's name and phone follow
+	// student affairs) or "staff" (edited in Tatib; syncs only update the
+	// Synced* values shown beside them).
+	ParentContactSource string `json:"parent_contact_source" db:"parent_contact_source"`
+	SyncedParentName    string `json:"synced_parent_name" db:"synced_parent_name"`
+	SyncedParentPhone   string `json:"synced_parent_phone" db:"synced_parent_phone"`
+	// ParentPhoneIssue says why ParentPhone cannot receive a WhatsApp
+	// message: "", "missing", "invalid" or "not_mobile".
+	ParentPhoneIssue string     `json:"parent_phone_issue" db:"-"`
+	PhotoPath        string     `json:"photo_path" db:"photo_path"`
+	Active           bool       `json:"active" db:"active"`
+	ClassID          *int64     `json:"class_id" db:"class_id"`
+	ClassName        *string    `json:"class_name" db:"class_name"`
+	Grade            *int       `json:"grade" db:"grade"`
+	GradeLabel       string     `json:"grade_label" db:"-"`
+	DepartmentID     *int64     `json:"department_id" db:"department_id"`
+	DepartmentCode   *string    `json:"department_code" db:"department_code"`
+	DepartmentName   *string    `json:"department_name" db:"department_name"`
+	SyncedAt         *time.Time `json:"synced_at" db:"synced_at"`
+	CreatedAt        time.Time  `json:"created_at" db:"created_at"`
+	UpdatedAt        time.Time  `json:"updated_at" db:"updated_at"`
 }
 
 // StudentFilter narrows the student list.
@@ -285,7 +295,7 @@ func (s *Store) SetHomeroomTeacher(ctx context.Context, actor audit.Actor, sc Sc
 
 const studentSelect = `SELECT s.id, s.source_id, s.nisn, s.nis, s.full_name, s.gender, s.place_of_birth,
 		to_char(s.date_of_birth, 'YYYY-MM-DD') AS date_of_birth, s.address, s.phone, s.email, s.parent_name, s.parent_phone,
-		s.photo_path, s.active, s.class_id, c.name AS class_name, c.grade, c.department_id, d.code AS department_code,
+		s.parent_contact_source, s.synced_parent_name, s.synced_parent_phone, s.photo_path, s.active, s.class_id, c.name AS class_name, c.grade, c.department_id, d.code AS department_code,
 		d.name AS department_name, s.synced_at, s.created_at, s.updated_at`
 
 const studentFrom = ` FROM students s
@@ -344,26 +354,39 @@ func (st *Student) fill() {
 	if st.Grade != nil {
 		st.GradeLabel = gradeLabel(*st.Grade)
 	}
+	_, p := phone.Normalize(st.ParentPhone)
+	st.ParentPhoneIssue = string(p)
 }
 
 // Student returns one student within the caller's scope. Another class's
 // student is Forbidden to a homeroom teacher ("not in your class", nothing
 // of the student); an id that does not exist is NotFound.
 func (s *Store) Student(ctx context.Context, sc Scope, id int64) (Student, error) {
+	return getStudent(ctx, s.db, sc, id)
+}
+
+func getStudent(ctx context.Context, q sqlx.QueryerContext, sc Scope, id int64) (Student, error) {
 	var st Student
-	err := s.db.GetContext(ctx, &st, studentSelect+studentFrom+` WHERE s.id = $1 AND ($2::bigint = 0 OR c.homeroom_teacher_id = $2)`, id, sc.HomeroomID)
-	if err != nil && sc.HomeroomID != 0 && errors.Is(err, sql.ErrNoRows) {
-		var exists bool
-		if err := s.db.GetContext(ctx, &exists, `SELECT EXISTS (SELECT 1 FROM students WHERE id = $1)`, id); err != nil {
-			return st, fmt.Errorf("school: student exists: %w", err)
-		}
-		if exists {
-			return Student{}, apperr.New(apperr.Forbidden, "school.student_not_in_class")
-		}
-	}
+	err := sqlx.GetContext(ctx, q, &st, studentSelect+studentFrom+` WHERE s.id = $1 AND ($2::bigint = 0 OR c.homeroom_teacher_id = $2)`, id, sc.HomeroomID)
 	if err != nil {
-		return Student{}, pg.Error(err, "entity.student")
+		return Student{}, studentNotFound(ctx, q, sc, id, err)
 	}
 	st.fill()
 	return st, nil
+}
+
+// studentNotFound turns a query's "no rows" for student id into what the
+// caller may know: Forbidden ("not in your class", nothing of the student)
+// for a homeroom teacher when the student exists, else NotFound.
+func studentNotFound(ctx context.Context, q sqlx.QueryerContext, sc Scope, id int64, err error) error {
+	if sc.HomeroomID != 0 && errors.Is(err, sql.ErrNoRows) {
+		var exists bool
+		if err := sqlx.GetContext(ctx, q, &exists, `SELECT EXISTS (SELECT 1 FROM students WHERE id = $1)`, id); err != nil {
+			return fmt.Errorf("school: student exists: %w", err)
+		}
+		if exists {
+			return apperr.New(apperr.Forbidden, "school.student_not_in_class")
+		}
+	}
+	return pg.Error(err, "entity.student")
 }

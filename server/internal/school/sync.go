@@ -17,6 +17,7 @@ import (
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/audit"
 	"github.com/tatib/tatib/server/internal/locale"
+	"github.com/tatib/tatib/server/internal/netguard"
 	"github.com/tatib/tatib/server/internal/pg"
 )
 
@@ -152,7 +153,7 @@ type Syncer struct {
 // NewSyncer returns a Syncer; TATIB_ALLOW_LOCAL_SOURCES decides whether it
 // may reach local addresses.
 func NewSyncer(db *sqlx.DB, log *slog.Logger) *Syncer {
-	return &Syncer{db: db, log: log, allowLocal: LocalSourcesAllowed()}
+	return &Syncer{db: db, log: log, allowLocal: netguard.LocalAllowed()}
 }
 
 // Wait blocks until every sync this Syncer started has finished.
@@ -565,7 +566,10 @@ func applyStudents(ctx context.Context, tx *sqlx.Tx, recs []sourceStudent, res *
 	}
 
 	// The source is authoritative, except that an empty NISN, NIS, class,
-	// parent name or parent phone keeps what is stored.
+	// parent name or parent phone keeps what is stored. The parent's name
+	// and phone always land in synced_parent_*; they reach parent_name and
+	// parent_phone only while the contact follows student affairs
+	// (parent_contact_source 'sync'): a staff edit survives the sync.
 	const upsert = `WITH i AS (
 			SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
 				$9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::boolean[])
@@ -574,9 +578,9 @@ func applyStudents(ctx context.Context, tx *sqlx.Tx, recs []sourceStudent, res *
 		prev AS (SELECT s.source_id, s.active FROM students s JOIN i USING (source_id)),
 		up AS (
 			INSERT INTO students AS s (source_id, nisn, nis, full_name, gender, place_of_birth, date_of_birth, address, phone, email,
-				class_id, parent_name, parent_phone, photo_path, active, synced_at)
+				class_id, parent_name, parent_phone, synced_parent_name, synced_parent_phone, photo_path, active, synced_at)
 			SELECT i.source_id, i.nisn, i.nis, i.full_name, i.gender, i.place_of_birth, NULLIF(i.dob, '')::date, i.address, i.phone, i.email,
-				c.id, i.parent_name, i.parent_phone, i.photo_path, i.active, $16
+				c.id, i.parent_name, i.parent_phone, i.parent_name, i.parent_phone, i.photo_path, i.active, $16
 			FROM i LEFT JOIN classes c ON c.name = i.class_name
 			ON CONFLICT (source_id) DO UPDATE SET
 				nisn = COALESCE(NULLIF(EXCLUDED.nisn, ''), s.nisn),
@@ -584,16 +588,21 @@ func applyStudents(ctx context.Context, tx *sqlx.Tx, recs []sourceStudent, res *
 				full_name = EXCLUDED.full_name, gender = EXCLUDED.gender, place_of_birth = EXCLUDED.place_of_birth,
 				date_of_birth = EXCLUDED.date_of_birth, address = EXCLUDED.address, phone = EXCLUDED.phone, email = EXCLUDED.email,
 				class_id = COALESCE(EXCLUDED.class_id, s.class_id),
-				parent_name = COALESCE(NULLIF(EXCLUDED.parent_name, ''), s.parent_name),
-				parent_phone = COALESCE(NULLIF(EXCLUDED.parent_phone, ''), s.parent_phone),
+				parent_name = CASE WHEN s.parent_contact_source = 'sync' THEN COALESCE(NULLIF(EXCLUDED.parent_name, ''), s.parent_name) ELSE s.parent_name END,
+				parent_phone = CASE WHEN s.parent_contact_source = 'sync' THEN COALESCE(NULLIF(EXCLUDED.parent_phone, ''), s.parent_phone) ELSE s.parent_phone END,
+				synced_parent_name = COALESCE(NULLIF(EXCLUDED.synced_parent_name, ''), s.synced_parent_name),
+				synced_parent_phone = COALESCE(NULLIF(EXCLUDED.synced_parent_phone, ''), s.synced_parent_phone),
 				photo_path = EXCLUDED.photo_path, active = EXCLUDED.active, updated_at = now()
 			WHERE (s.nisn, s.nis, s.full_name, s.gender, s.place_of_birth, s.date_of_birth, s.address, s.phone, s.email,
-					s.class_id, s.parent_name, s.parent_phone, s.photo_path, s.active)
+					s.class_id, s.parent_name, s.parent_phone, s.synced_parent_name, s.synced_parent_phone, s.photo_path, s.active)
 				IS DISTINCT FROM
 				(COALESCE(NULLIF(EXCLUDED.nisn, ''), s.nisn), COALESCE(NULLIF(EXCLUDED.nis, ''), s.nis), EXCLUDED.full_name, EXCLUDED.gender,
 					EXCLUDED.place_of_birth, EXCLUDED.date_of_birth, EXCLUDED.address, EXCLUDED.phone, EXCLUDED.email,
-					COALESCE(EXCLUDED.class_id, s.class_id), COALESCE(NULLIF(EXCLUDED.parent_name, ''), s.parent_name),
-					COALESCE(NULLIF(EXCLUDED.parent_phone, ''), s.parent_phone), EXCLUDED.photo_path, EXCLUDED.active)
+					COALESCE(EXCLUDED.class_id, s.class_id),
+					CASE WHEN s.parent_contact_source = 'sync' THEN COALESCE(NULLIF(EXCLUDED.parent_name, ''), s.parent_name) ELSE s.parent_name END,
+					CASE WHEN s.parent_contact_source = 'sync' THEN COALESCE(NULLIF(EXCLUDED.parent_phone, ''), s.parent_phone) ELSE s.parent_phone END,
+					COALESCE(NULLIF(EXCLUDED.synced_parent_name, ''), s.synced_parent_name),
+					COALESCE(NULLIF(EXCLUDED.synced_parent_phone, ''), s.synced_parent_phone), EXCLUDED.photo_path, EXCLUDED.active)
 			RETURNING s.source_id, (s.xmax = 0) AS inserted, s.active
 		)
 		SELECT count(*) FILTER (WHERE up.inserted),

@@ -11,6 +11,7 @@ import (
 	"github.com/lib/pq"
 
 	"github.com/tatib/tatib/server/internal/audit"
+	"github.com/tatib/tatib/server/internal/parentmsg"
 )
 
 // Set-based pieces for features that change many students' points in one
@@ -142,12 +143,19 @@ func SettleLettersTx(ctx context.Context, tx *sqlx.Tx, standings []YearStanding,
 		w AS (UPDATE warning_letters wl SET status = 'withdrawn', withdrawn_at = now(), withdrawn_reason = $4, updated_at = now()
 		    FROM u WHERE wl.student_id = u.student_id AND wl.academic_year_start = u.start
 		      AND wl.status = 'draft' AND wl.min_points > u.total
+		      AND (wl.academic_year_start >= ($7::timestamptz AT TIME ZONE 'Asia/Jakarta')::date OR wl.issued_at >= $7::timestamptz)
 		    RETURNING wl.id),
 		e AS (INSERT INTO warning_letter_events (letter_id, status, actor_id, actor_name)
 		    SELECT id, 'withdrawn', $5, $6 FROM w)
 		SELECT id FROM w ORDER BY id`
+	// Letters of an ended year issued before this one began are read-only
+	// (letterWorkable).
+	cur, _, err := AcademicYear(ctx, tx, JakartaDay(time.Now()))
+	if err != nil {
+		return out, err
+	}
 	if err := tx.SelectContext(ctx, &out.Withdrawn, withdraw, pq.Array(ids), pq.Array(starts), pq.Array(totals),
-		WithdrawReason, actorID, actor.Display()); err != nil {
+		WithdrawReason, actorID, actor.Display(), cur); err != nil {
 		return out, fmt.Errorf("violation: withdraw letters: %w", err)
 	}
 	const issue = `WITH u AS (SELECT * FROM unnest($1::bigint[], $2::date[], $3::int[], $4::bigint[]) AS u(student_id, start, total, violation_id)),
@@ -171,6 +179,9 @@ func SettleLettersTx(ctx context.Context, tx *sqlx.Tx, standings []YearStanding,
 		if err := audit.Record(ctx, tx, actor, "warning_letter.issue", "warning_letter", strconv.FormatInt(out.Issued[0], 10), map[string]any{
 			"ids": out.Issued,
 		}); err != nil {
+			return out, err
+		}
+		if err := parentmsg.LettersTx(ctx, tx, out.Issued, actor.ID); err != nil {
 			return out, err
 		}
 	}

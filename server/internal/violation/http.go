@@ -45,6 +45,7 @@ func (h *Handler) Routes(r *httpx.Router) {
 	r.Get("/violations/{id}/photos/{photo_id}", perm.ViolationsView, h.photo(false))
 	r.Get("/violations/{id}/photos/{photo_id}/thumbnail", perm.ViolationsView, h.photo(true))
 	r.Get("/students/{id}/points", perm.ViolationsView, h.points)
+	r.Get("/students/{id}/years", perm.ViolationsView, h.years)
 	r.Get("/point-audit", perm.PointAuditView, h.pointAudit)
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/tatib/tatib/server/internal/audit"
 	"github.com/tatib/tatib/server/internal/locale"
 	"github.com/tatib/tatib/server/internal/notify"
+	"github.com/tatib/tatib/server/internal/parentmsg"
 	"github.com/tatib/tatib/server/internal/pg"
 	"github.com/tatib/tatib/server/internal/school"
 	"github.com/tatib/tatib/shared/api"
@@ -219,6 +220,15 @@ func RecordTx(ctx context.Context, tx *sqlx.Tx, in Record, actor audit.Actor) (R
 	}); err != nil {
 		return res, err
 	}
+	// The parents' messages, in the recording's transaction (the
+	// violation's before its letters').
+	queue := func() error { return parentmsg.ViolationsTx(ctx, tx, res.ViolationIDs, actor.ID) }
+	if in.Source == api.SourceAttendance {
+		queue = func() error { return parentmsg.AutoViolationsTx(ctx, tx, res.ViolationIDs) }
+	}
+	if err := queue(); err != nil {
+		return res, err
+	}
 	first := res.ViolationIDs[0]
 	if res.Letters, err = issueLetters(ctx, tx, st.ID, start, res.After, &first, actor); err != nil {
 		return res, err
@@ -328,7 +338,20 @@ func issueLetters(ctx context.Context, tx *sqlx.Tx, studentID int64, start time.
 	}); err != nil {
 		return nil, err
 	}
+	if err := parentmsg.LettersTx(ctx, tx, ids, actor.ID); err != nil {
+		return nil, err
+	}
 	return letters, nil
+}
+
+// letterWorkable is the SQL condition (on warning_letters, unqualified)
+// that a letter may still change status: the letters of an ended academic
+// year issued before the running one began are read-only (docs/data-safety.md,
+// "The new academic year"), so deleting one of that year's violations
+// leaves them as they are. $n is the running year's first day (Jakarta).
+func letterWorkable(n int) string {
+	p := "$" + strconv.Itoa(n)
+	return "(academic_year_start >= (" + p + "::timestamptz AT TIME ZONE 'Asia/Jakarta')::date OR issued_at >= " + p + "::timestamptz)"
 }
 
 // WithdrawReason is the withdrawn_reason of a draft letter whose level the
@@ -386,11 +409,16 @@ func (s *Store) Delete(ctx context.Context, sc Scope, actor audit.Actor, id int6
 		if actor.ID != 0 {
 			actorID = &actor.ID
 		}
+		cur, _, err := AcademicYear(ctx, tx, JakartaDay(time.Now()))
+		if err != nil {
+			return err
+		}
 		var withdrawn []int64
 		if err := tx.SelectContext(ctx, &withdrawn, `UPDATE warning_letters SET status = 'withdrawn', withdrawn_at = now(),
 				withdrawn_reason = $4, updated_at = now()
 			WHERE student_id = $1 AND academic_year_start = $2::date AND status = 'draft' AND min_points > $3
-			RETURNING id`, studentID, start.Format(time.DateOnly), after, WithdrawReason); err != nil {
+			  AND `+letterWorkable(5)+`
+			RETURNING id`, studentID, start.Format(time.DateOnly), after, WithdrawReason, cur); err != nil {
 			return fmt.Errorf("violation: withdraw letters: %w", err)
 		}
 		if len(withdrawn) > 0 {

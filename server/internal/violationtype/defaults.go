@@ -47,6 +47,10 @@ var DefaultHandlingTypes = []string{
 	"Home Visit", "Skorsing", "Tugas Sosial", "Lainnya",
 }
 
+// DefaultSummonsHandlingTypes are the default handling types that summon
+// the parent (summons_parent): recording one queues the summons message.
+var DefaultSummonsHandlingTypes = []string{"Panggilan Orang Tua"}
+
 type defaultType struct {
 	Category, Name, Slug  string
 	Points                int
@@ -57,9 +61,9 @@ type defaultType struct {
 // (or the first category when an admin renamed it).
 var SystemTypes = []defaultType{
 	{"Ringan", "Alpha", SlugAlpha, 15, "Pembinaan oleh wali kelas",
-		"Tidak hadir tanpa keterangan. Dicatat otomatis dari presensi: poin per hari = poin ÷ 10 × jam alpha, dibulatkan, minimal 1."},
+		"Tidak hadir tanpa keterangan. Dicatat otomatis dari absensi: poin per hari = poin ÷ 10 × jam alpha, dibulatkan, minimal 1."},
 	{"Ringan", "Terlambat", SlugTerlambat, 2, "Teguran lisan",
-		"Terlambat datang ke sekolah. Dicatat otomatis dari presensi dengan poin tetap."},
+		"Terlambat datang ke sekolah. Dicatat otomatis dari absensi dengan poin tetap."},
 }
 
 // EnsureDefaults creates the default master data that is missing, through q
@@ -101,10 +105,10 @@ func EnsureDefaults(ctx context.Context, q sqlx.ExtContext) error {
 		return fmt.Errorf("violationtype: default thresholds: %w", err)
 	}
 
-	const qHand = `INSERT INTO handling_types (name, sort_order)
-		SELECT name, ord FROM unnest($1::text[]) WITH ORDINALITY AS t(name, ord)
+	const qHand = `INSERT INTO handling_types (name, sort_order, summons_parent)
+		SELECT name, ord, name = ANY($2::text[]) FROM unnest($1::text[]) WITH ORDINALITY AS t(name, ord)
 		WHERE NOT EXISTS (SELECT 1 FROM handling_types)`
-	if _, err := q.ExecContext(ctx, qHand, pq.Array(DefaultHandlingTypes)); err != nil {
+	if _, err := q.ExecContext(ctx, qHand, pq.Array(DefaultHandlingTypes), pq.Array(DefaultSummonsHandlingTypes)); err != nil {
 		return fmt.Errorf("violationtype: default handling types: %w", err)
 	}
 

@@ -529,7 +529,7 @@ func (s *Store) ReplaceThresholds(ctx context.Context, actor audit.Actor, in Thr
 
 // ---- handling types ----------------------------------------------------------
 
-const handlingSelect = `SELECT id, name, sort_order, active, created_at, updated_at FROM handling_types`
+const handlingSelect = `SELECT id, name, sort_order, active, summons_parent, created_at, updated_at FROM handling_types`
 
 // ListHandlingTypes returns the handling types in screen order, optionally
 // only active (or inactive) ones.
@@ -563,16 +563,18 @@ func (s *Store) CreateHandlingType(ctx context.Context, actor audit.Actor, in Ha
 	}
 	var h HandlingType
 	err := pg.InTx(ctx, s.db, func(tx *sqlx.Tx) error {
-		const q = `INSERT INTO handling_types (name, sort_order, active)
-			VALUES ($1, coalesce($2, (SELECT coalesce(max(sort_order), 0) + 1 FROM handling_types)), $3)
-			RETURNING id, name, sort_order, active, created_at, updated_at`
-		if err := tx.GetContext(ctx, &h, q, *in.Name, in.SortOrder, in.Active == nil || *in.Active); err != nil {
+		const q = `INSERT INTO handling_types (name, sort_order, active, summons_parent)
+			VALUES ($1, coalesce($2, (SELECT coalesce(max(sort_order), 0) + 1 FROM handling_types)), $3, $4)
+			RETURNING id, name, sort_order, active, summons_parent, created_at, updated_at`
+		summons := in.SummonsParent != nil && *in.SummonsParent
+		if err := tx.GetContext(ctx, &h, q, *in.Name, in.SortOrder, in.Active == nil || *in.Active, summons); err != nil {
 			if pg.IsUnique(err, "handling_types_name_key") {
 				return handlingNameTaken(*in.Name)
 			}
 			return fmt.Errorf("violationtype: create handling type: %w", err)
 		}
-		return audit.Record(ctx, tx, actor, "handling_type.create", "handling_type", id(h.ID), map[string]any{"name": h.Name})
+		return audit.Record(ctx, tx, actor, "handling_type.create", "handling_type", id(h.ID),
+			map[string]any{"name": h.Name, "summons_parent": h.SummonsParent})
 	})
 	return h, err
 }
@@ -591,16 +593,17 @@ func (s *Store) UpdateHandlingType(ctx context.Context, actor audit.Actor, htID 
 			return err
 		}
 		const q = `UPDATE handling_types SET name = coalesce($2, name), sort_order = coalesce($3, sort_order),
-			active = coalesce($4, active), updated_at = now() WHERE id = $1
-			RETURNING id, name, sort_order, active, created_at, updated_at`
-		if err := tx.GetContext(ctx, &h, q, htID, in.Name, in.SortOrder, in.Active); err != nil {
+			active = coalesce($4, active), summons_parent = coalesce($5, summons_parent), updated_at = now() WHERE id = $1
+			RETURNING id, name, sort_order, active, summons_parent, created_at, updated_at`
+		if err := tx.GetContext(ctx, &h, q, htID, in.Name, in.SortOrder, in.Active, in.SummonsParent); err != nil {
 			if pg.IsUnique(err, "handling_types_name_key") {
 				return handlingNameTaken(*in.Name)
 			}
 			return fmt.Errorf("violationtype: update handling type: %w", err)
 		}
 		return audit.Record(ctx, tx, actor, "handling_type.update", "handling_type", id(h.ID), changes(
-			"name", before.Name, h.Name, "sort_order", before.SortOrder, h.SortOrder, "active", before.Active, h.Active))
+			"name", before.Name, h.Name, "sort_order", before.SortOrder, h.SortOrder, "active", before.Active, h.Active,
+			"summons_parent", before.SummonsParent, h.SummonsParent))
 	})
 	return h, err
 }

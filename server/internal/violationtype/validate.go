@@ -51,6 +51,8 @@ type HandlingTypeInput struct {
 	Name      *string `json:"name"`
 	SortOrder *int    `json:"sort_order"`
 	Active    *bool   `json:"active"`
+	// SummonsParent: absent keeps what is stored (false on create).
+	SummonsParent *bool `json:"summons_parent"`
 }
 
 // MantineColours are the colour names the screens understand besides hex.

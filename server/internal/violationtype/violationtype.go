@@ -85,12 +85,15 @@ type Threshold struct {
 
 // HandlingType is a kind of follow-up (Teguran Lisan, Home Visit, ...).
 type HandlingType struct {
-	ID        int64     `json:"id" db:"id"`
-	Name      string    `json:"name" db:"name"`
-	SortOrder int       `json:"sort_order" db:"sort_order"`
-	Active    bool      `json:"active" db:"active"`
-	CreatedAt time.Time `json:"created_at" db:"created_at"`
-	UpdatedAt time.Time `json:"updated_at" db:"updated_at"`
+	ID        int64  `json:"id" db:"id"`
+	Name      string `json:"name" db:"name"`
+	SortOrder int    `json:"sort_order" db:"sort_order"`
+	Active    bool   `json:"active" db:"active"`
+	// SummonsParent: recording a handling of this type summons the parent,
+	// and queues the WhatsApp summons message (docs/parent-messaging.md).
+	SummonsParent bool      `json:"summons_parent" db:"summons_parent"`
+	CreatedAt     time.Time `json:"created_at" db:"created_at"`
+	UpdatedAt     time.Time `json:"updated_at" db:"updated_at"`
 }
 
 // Mount registers the violation master-data routes.

@@ -488,3 +488,75 @@ func TestOpenAPI(t *testing.T) {
 		}
 	}
 }
+
+// TestHandlingTypeSummonsParent: the flag that makes a handling queue the
+// parent's summons message is read, set on create and changed on update;
+// the default "Panggilan Orang Tua" carries it, before and after a reset.
+func TestHandlingTypeSummonsParent(t *testing.T) {
+	t.Parallel()
+	env, bk := newEnv(t)
+	summoning := func() []string {
+		t.Helper()
+		var l struct{ Data []violationtype.HandlingType }
+		bk.Do("GET", "/api/v1/handling-types", nil).Want(http.StatusOK).JSON(&l)
+		var out []string
+		for _, h := range l.Data {
+			if h.SummonsParent {
+				out = append(out, h.Name)
+			}
+		}
+		return out
+	}
+	t.Run("OKDefaults", func(t *testing.T) {
+		if got := summoning(); len(got) != 1 || got[0] != "Panggilan Orang Tua" {
+			t.Fatalf("summoning defaults: %v", got)
+		}
+	})
+	t.Run("OKCreateUpdate", func(t *testing.T) {
+		var h violationtype.HandlingType
+		bk.Do("POST", "/api/v1/handling-types", map[string]any{"name": "Undangan Wali", "summons_parent": true}).
+			Want(http.StatusCreated).JSON(&h)
+		if !h.SummonsParent {
+			t.Fatalf("created: %+v", h)
+		}
+		var plain violationtype.HandlingType
+		bk.Do("POST", "/api/v1/handling-types", map[string]any{"name": "Refleksi Diri"}).Want(http.StatusCreated).JSON(&plain)
+		if plain.SummonsParent {
+			t.Fatalf("created without the flag: %+v", plain)
+		}
+		// Absent keeps; false clears.
+		var u violationtype.HandlingType
+		bk.Do("PATCH", "/api/v1/handling-types/"+itoa(h.ID), map[string]any{"name": "Undangan Orang Tua/Wali"}).Want(http.StatusOK).JSON(&u)
+		if !u.SummonsParent {
+			t.Fatalf("rename dropped the flag: %+v", u)
+		}
+		bk.Do("PATCH", "/api/v1/handling-types/"+itoa(h.ID), map[string]any{"summons_parent": false}).Want(http.StatusOK).JSON(&u)
+		if u.SummonsParent || u.Name != "Undangan Orang Tua/Wali" {
+			t.Fatalf("cleared: %+v", u)
+		}
+		var change string
+		env.DB.Get(&change, `SELECT details->'summons_parent'->>'from' || '→' || (details->'summons_parent'->>'to') FROM audit_log
+			WHERE action = 'handling_type.update' AND entity_id = $1 ORDER BY id DESC LIMIT 1`, itoa(h.ID))
+		if change != "true→false" {
+			t.Errorf("audit change: %q", change)
+		}
+		bk.Do("PATCH", "/api/v1/handling-types/"+itoa(plain.ID), map[string]any{"summons_parent": true}).Want(http.StatusOK).JSON(&u)
+		if !u.SummonsParent {
+			t.Fatalf("set: %+v", u)
+		}
+	})
+	t.Run("OKAfterReset", func(t *testing.T) {
+		ctx := context.Background()
+		env.DB.MustExec(`DELETE FROM handlings; DELETE FROM handling_types`)
+		tx := env.DB.MustBeginTx(ctx, nil)
+		if err := violationtype.EnsureDefaults(ctx, tx); err != nil {
+			t.Fatal(err)
+		}
+		if err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		if got := summoning(); len(got) != 1 || got[0] != "Panggilan Orang Tua" {
+			t.Fatalf("summoning after reset: %v", got)
+		}
+	})
+}

@@ -116,6 +116,8 @@ export interface Dashboard {
   letters: DashboardLetters | null;
   attendance: DashboardAttendance | null;
   early_warnings: { counts: EarlyWarningCounts; link: string } | null;
+  /** Parent messages that failed to send; a number only for callers with parent_messages.manage. */
+  parent_messages_failed?: number | null;
 }
 
 export interface ViolationCalendarDay {

@@ -15,6 +15,8 @@ export interface Permission {
   allows_en?: string;
   /** Administrative data of the whole school: not limited to a homeroom teacher's class. */
   school_wide: boolean;
+  /** The administrator's alone (resetting, backing up): no other role can be given it. */
+  admin_only: boolean;
 }
 
 export interface RoleInfo {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Permission, RoleInfo } from './api';
-import { changeCount, dirtyRoles, groupPermissions, isDirty, permissionAllows, permissionLabel, toggle } from './matrix';
+import { cellLocked, changeCount, dirtyRoles, groupPermissions, isDirty, permissionAllows, permissionLabel, toggle } from './matrix';
 
-const p = (name: string, group: string): Permission => ({ name, group, label: `L ${name}`, label_en: `E ${name}`, default_roles: [], sensitive: false, school_wide: false });
+const p = (name: string, group: string): Permission => ({ name, group, label: `L ${name}`, label_en: `E ${name}`, default_roles: [], sensitive: false, school_wide: false, admin_only: false });
 const staff: RoleInfo = { role: 'staff', label: 'Staf', locked: false, permissions: ['dashboard.view'] };
 
 describe('role matrix', () => {
@@ -46,5 +46,12 @@ describe('role matrix', () => {
     expect(permissionAllows(s, 'id')).toBe('Mengubah');
     expect(permissionAllows(s, 'en')).toBe('Change');
     expect(permissionAllows({ ...s, sensitive: false }, 'en')).toBe('');
+  });
+  it('locks the admin column and every admin-only permission', () => {
+    const reset = { ...p('data.reset', 'data'), admin_only: true };
+    const admin: RoleInfo = { role: 'admin', label: 'Administrator', locked: true, permissions: [] };
+    expect(cellLocked(staff, reset)).toBe(true);
+    expect(cellLocked(staff, p('audit.view', 'settings'))).toBe(false);
+    expect(cellLocked(admin, p('audit.view', 'settings'))).toBe(true);
   });
 });

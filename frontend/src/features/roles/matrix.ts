@@ -38,6 +38,14 @@ export function toggle(draft: Draft, role: RoleInfo, permission: PermissionName,
   return { ...draft, [role.role]: [...current] };
 }
 
+/**
+ * Whether a cell cannot be changed: the admin column (always everything) and every admin-only
+ * permission (the administrator's alone; the server refuses to give it to another role).
+ */
+export function cellLocked(role: RoleInfo, p: Permission): boolean {
+  return role.locked || p.admin_only;
+}
+
 /** How many cells (role × permission) differ from what the server has, over every role. */
 export function changeCount(roles: readonly RoleInfo[], draft: Draft): number {
   let n = 0;

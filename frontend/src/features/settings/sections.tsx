@@ -3,6 +3,11 @@ import type { RoutePermission } from '@/app/feature';
 import { SchoolProfileSection } from './components/SchoolProfileSection';
 import { StudentAffairsSection } from './components/StudentAffairsSection';
 import { JournalIntegration } from './components/JournalIntegration';
+import { MessagingSettings } from './components/MessagingSettings';
+import { FaceKiosks } from './components/FaceKiosks';
+import { FaceSettingsForm } from './components/FaceSettingsForm';
+import { BackupPanel } from '@/features/data-safety/BackupPanel';
+import { ResetPanel } from '@/features/data-safety/ResetPanel';
 
 /**
  * The Settings page is a set of tabs, each a list of sections. A later feature adds its
@@ -38,6 +43,30 @@ export const settingsTabs: SettingsTab[] = [
     sections: [
       { id: 'student-affairs', permission: 'settings.manage', element: <StudentAffairsSection /> },
       { id: 'journal', permission: 'settings.manage', element: <JournalIntegration /> },
+    ],
+  },
+  {
+    id: 'messaging',
+    labelKey: 'tabs.messaging',
+    permission: 'settings.view',
+    sections: [{ id: 'parent-messaging', permission: 'settings.view', element: <MessagingSettings /> }],
+  },
+  {
+    id: 'face',
+    labelKey: 'tabs.face',
+    permission: 'face.manage',
+    sections: [
+      { id: 'face-kiosks', permission: 'face.manage', element: <FaceKiosks /> },
+      { id: 'face-settings', permission: 'face.manage', element: <FaceSettingsForm /> },
+    ],
+  },
+  {
+    id: 'data',
+    labelKey: 'tabs.data',
+    permission: 'data.backup',
+    sections: [
+      { id: 'backups', permission: 'data.backup', element: <BackupPanel /> },
+      { id: 'reset', permission: 'data.reset', element: <ResetPanel /> },
     ],
   },
 ];

@@ -1,6 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { studentsApi } from './api';
 import type { StudentFilters } from './filters';
+import type { ParentContactInput } from './types';
 import { SYNC_POLL_MS } from './sync';
 
 /** Query keys of the school data; classes/ and settings/ use them too. */
@@ -28,6 +29,18 @@ export function useStudents(f: StudentFilters, perPage: number) {
 
 export function useStudent(id: number) {
   return useQuery({ queryKey: schoolKeys.student(id), queryFn: ({ signal }) => studentsApi.get(id, signal), enabled: id > 0 });
+}
+
+/** Edit (or hand back to student affairs) a student's parent contact. */
+export function useEditParentContact(id: number) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (input: ParentContactInput) => studentsApi.editParentContact(id, input),
+    onSuccess: (st) => {
+      qc.setQueryData(schoolKeys.student(id), st);
+      void qc.invalidateQueries({ queryKey: ['students', 'list'] });
+    },
+  });
 }
 
 export function useDepartments() {

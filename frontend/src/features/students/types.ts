@@ -57,6 +57,16 @@ export interface SchoolClass {
   homeroom_teacher: HomeroomTeacher | null;
 }
 
+export type ParentContactSource = 'sync' | 'staff';
+export type ParentPhoneIssue = '' | 'missing' | 'invalid' | 'not_mobile';
+
+/** PATCH /students/{id}: absent fields keep what is stored; source 'sync' alone hands the contact back. */
+export interface ParentContactInput {
+  parent_name?: string;
+  parent_phone?: string;
+  parent_contact_source?: ParentContactSource;
+}
+
 export interface Student {
   id: number;
   /** The student-affairs id. */
@@ -72,6 +82,13 @@ export interface Student {
   email: string;
   parent_name: string;
   parent_phone: string;
+  /** sync: the parent contact follows student affairs; staff: edited in Tatib (syncs keep it). */
+  parent_contact_source: ParentContactSource;
+  /** What student affairs last said (shown beside a staff edit). */
+  synced_parent_name: string;
+  synced_parent_phone: string;
+  /** Why parent_phone cannot receive a WhatsApp message; '' when it can. */
+  parent_phone_issue: ParentPhoneIssue;
   photo_path: string;
   active: boolean;
   class_id: number | null;

@@ -87,6 +87,8 @@ export interface HandlingType {
   name: string;
   sort_order: number;
   active: boolean;
+  /** Recording a handling of this type summons the parent (a WhatsApp message is queued). */
+  summons_parent: boolean;
   created_at: string;
   updated_at: string;
 }
@@ -95,6 +97,7 @@ export interface HandlingTypeInput {
   name?: string;
   sort_order?: number;
   active?: boolean;
+  summons_parent?: boolean;
 }
 
 /** Why a row was skipped or rejected: the text in the request's language and its catalogue key. */

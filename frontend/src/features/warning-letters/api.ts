@@ -1,5 +1,6 @@
 import { api, apiDownload, type DownloadedFile } from '@/api/client';
 import type { Page } from '@/api/types';
+import type { AcademicYear } from './academicYear';
 
 /** Wire types: shared/api/violations.go (WarningLetter, StudentPoints, PointAuditEntry). */
 
@@ -23,6 +24,10 @@ export interface WarningLetter {
   name: string;
   min_points: number;
   academic_year_start: string;
+  /** The academic year it was issued for ("2025/2026"). */
+  academic_year?: string;
+  /** A letter of an academic year that has ended: it prints, its status no longer moves. */
+  past_year?: boolean;
   /** The student's total when the letter was issued. */
   points: number;
   violation_id: number | null;
@@ -57,6 +62,21 @@ export interface StudentPoints {
   next_level_min_points: number | null;
   points_to_next: number | null;
   academic_year_start: string;
+}
+
+/** GET /students/{id}/years: a student's record per academic year, newest first. */
+export interface StudentYears {
+  current_start: string;
+  data: StudentYear[];
+}
+
+export interface StudentYear {
+  start: string;
+  label: string;
+  current: boolean;
+  total: number;
+  violations: number;
+  letters: { id: number; level: number; name: string; status: LetterStatus }[];
 }
 
 export type PointAction = 'record' | 'delete' | 'update' | 'auto_record' | 'auto_update' | 'auto_delete';
@@ -95,6 +115,8 @@ export interface LetterFilters {
   /** YYYY-MM-DD, Jakarta. */
   from: string | null;
   to: string | null;
+  /** The first calendar year of the letters' academic year (2025 for 2025/2026). */
+  academicYear: number | null;
   page: number;
 }
 
@@ -104,12 +126,24 @@ export const lettersApi = {
   list: (f: LetterFilters, perPage: number, signal?: AbortSignal) =>
     api.get<Page<WarningLetter>>(
       '/warning-letters',
-      { level: f.level, class_id: f.classId, status: f.status, student_id: f.studentId, from: f.from, to: f.to, page: f.page, per_page: perPage },
+      {
+        level: f.level,
+        class_id: f.classId,
+        status: f.status,
+        student_id: f.studentId,
+        from: f.from,
+        to: f.to,
+        academic_year: f.academicYear,
+        page: f.page,
+        per_page: perPage,
+      },
       signal,
     ),
   get: (id: number, signal?: AbortSignal) => api.get<WarningLetter>(`/warning-letters/${id}`, undefined, signal),
   setStatus: (id: number, status: LetterStatus) => api.post<WarningLetter>(`/warning-letters/${id}/status`, { status }),
   pdf: (id: number): Promise<DownloadedFile> => apiDownload(`/warning-letters/${id}/pdf`),
+  academicYear: (signal?: AbortSignal) => api.get<AcademicYear>('/academic-year', undefined, signal),
+  studentYears: (studentId: number, signal?: AbortSignal) => api.get<StudentYears>(`/students/${studentId}/years`, undefined, signal),
   points: (studentId: number, signal?: AbortSignal) => api.get<StudentPoints>(`/students/${studentId}/points`, undefined, signal),
   studentViolations: (studentId: number, perPage: number, signal?: AbortSignal) =>
     api.get<Page<ViolationSummary>>('/violations', { student_id: studentId, per_page: perPage }, signal),

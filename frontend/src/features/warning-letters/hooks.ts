@@ -11,6 +11,8 @@ export const letterKeys = {
   list: (f: LetterFilters, perPage: number) => ['warning-letters', 'list', f, perPage] as const,
   one: (id: number) => ['warning-letters', 'one', id] as const,
   points: (studentId: number) => ['student-points', studentId] as const,
+  years: (studentId: number) => ['student-points', studentId, 'years'] as const,
+  academicYear: ['academic-year'] as const,
   studentViolations: (studentId: number, perPage: number) => ['violations', 'student', studentId, perPage] as const,
   pointAudit: (studentId: number | null, page: number, perPage: number) => ['point-audit', studentId, page, perPage] as const,
 };
@@ -42,6 +44,21 @@ export function useStudentPoints(studentId: number, enabled = true) {
   return useQuery({
     queryKey: letterKeys.points(studentId),
     queryFn: ({ signal }) => lettersApi.points(studentId, signal),
+    enabled: enabled && studentId > 0,
+    staleTime: 0,
+  });
+}
+
+/** The academic year running today (every signed-in user may ask). */
+export function useAcademicYear(enabled = true) {
+  return useQuery({ queryKey: letterKeys.academicYear, queryFn: ({ signal }) => lettersApi.academicYear(signal), enabled, staleTime: 5 * 60_000 });
+}
+
+/** A student's record per academic year (violations.view). */
+export function useStudentYears(studentId: number, enabled = true) {
+  return useQuery({
+    queryKey: letterKeys.years(studentId),
+    queryFn: ({ signal }) => lettersApi.studentYears(studentId, signal),
     enabled: enabled && studentId > 0,
     staleTime: 0,
   });

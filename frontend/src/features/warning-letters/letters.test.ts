@@ -79,13 +79,15 @@ describe('letterFileName', () => {
 
 describe('letter filters in the URL', () => {
   it('round-trips and leaves defaults out', () => {
-    const f = { level: 2, classId: 5, status: 'printed' as const, studentId: 9, from: '2026-07-01', to: '2026-07-31', page: 3 };
+    const f = { level: 2, classId: 5, status: 'printed' as const, studentId: 9, from: '2026-07-01', to: '2026-07-31', academicYear: 2025, page: 3 };
     expect(lettersFiltersFromSearch(lettersFiltersToSearch(f))).toEqual(f);
     expect(lettersFiltersToSearch(DEFAULT_LETTER_FILTERS).toString()).toBe('');
     expect(isFiltered(DEFAULT_LETTER_FILTERS)).toBe(false);
     expect(isFiltered(f)).toBe(true);
+    expect(isFiltered({ ...DEFAULT_LETTER_FILTERS, academicYear: 2025 })).toBe(true);
   });
   it('ignores what it cannot read', () => {
-    expect(lettersFiltersFromSearch(new URLSearchParams('level=x&status=lost&from=1%2F7&page=-1'))).toEqual(DEFAULT_LETTER_FILTERS);
+    expect(lettersFiltersFromSearch(new URLSearchParams('level=x&status=lost&from=1%2F7&page=-1&academic_year=1999'))).toEqual(DEFAULT_LETTER_FILTERS);
+    expect(lettersFiltersFromSearch(new URLSearchParams('academic_year=2025%2F2026')).academicYear).toBeNull();
   });
 });

@@ -61,7 +61,7 @@ export function letterFileName(l: { id: number; level: number; student_name: str
   return `SP${l.level}-${student || 'siswa'}-${l.id}.pdf`;
 }
 
-export const DEFAULT_LETTER_FILTERS: LetterFilters = { level: null, classId: null, status: null, studentId: null, from: null, to: null, page: 1 };
+export const DEFAULT_LETTER_FILTERS: LetterFilters = { level: null, classId: null, status: null, studentId: null, from: null, to: null, academicYear: null, page: 1 };
 
 function positiveInt(v: string | null): number | null {
   if (!v || !/^\d+$/.test(v)) return null;
@@ -70,6 +70,12 @@ function positiveInt(v: string | null): number | null {
 }
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** An academic year's first calendar year (2000–2100), else null. */
+function year(v: string | null): number | null {
+  const n = positiveInt(v);
+  return n !== null && n >= 2000 && n <= 2100 ? n : null;
+}
 
 /** The list's filters from the page's URL; anything unreadable falls back to "all". */
 export function lettersFiltersFromSearch(sp: URLSearchParams): LetterFilters {
@@ -83,6 +89,7 @@ export function lettersFiltersFromSearch(sp: URLSearchParams): LetterFilters {
     studentId: positiveInt(sp.get('student_id')),
     from: from && DAY.test(from) ? from : null,
     to: to && DAY.test(to) ? to : null,
+    academicYear: year(sp.get('academic_year')),
     page: positiveInt(sp.get('page')) ?? 1,
   };
 }
@@ -96,10 +103,11 @@ export function lettersFiltersToSearch(f: LetterFilters): URLSearchParams {
   if (f.studentId) sp.set('student_id', String(f.studentId));
   if (f.from) sp.set('from', f.from);
   if (f.to) sp.set('to', f.to);
+  if (f.academicYear) sp.set('academic_year', String(f.academicYear));
   if (f.page > 1) sp.set('page', String(f.page));
   return sp;
 }
 
 export function isFiltered(f: LetterFilters): boolean {
-  return !!(f.level || f.classId || f.status || f.studentId || f.from || f.to);
+  return !!(f.level || f.classId || f.status || f.studentId || f.from || f.to || f.academicYear);
 }

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Alert, Anchor, Badge, Button, Card, Group, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { BarChart, DonutChart, LineChart } from '@mantine/charts';
 import { useMediaQuery } from '@mantine/hooks';
-import { IconArrowDownRight, IconArrowRight, IconArrowUpRight, IconClipboardCheck } from '@tabler/icons-react';
+import { IconArrowDownRight, IconArrowRight, IconArrowUpRight, IconBrandWhatsapp, IconClipboardCheck } from '@tabler/icons-react';
 import { useFormatDate } from '@/lib/useFormatDate';
 import { useFormatNumber } from '@/lib/numbers';
 import { change } from '../months';
@@ -296,6 +296,18 @@ export default function DashboardView({ d, role }: { d: Dashboard; role: string 
     </Section>
   );
 
+  // Failed parent messages: only for those who may send them again (parent_messages.manage).
+  const pmFailed = typeof d.parent_messages_failed === 'number' && (
+    <Card key="pm-failed" withBorder padding="sm" radius="md" component={Link} to="/pesan-orang-tua?status=failed" data-testid="dash-pm-failed" style={{ textDecoration: 'none', color: 'inherit' }}>
+      <Group gap="sm" wrap="nowrap">
+        <IconBrandWhatsapp size={22} aria-hidden color={d.parent_messages_failed > 0 ? 'var(--mantine-color-red-8)' : 'var(--mantine-color-dimmed)'} />
+        <Text size="sm" fw={d.parent_messages_failed > 0 ? 700 : 400} c={d.parent_messages_failed > 0 ? 'red.8' : undefined}>
+          {t('parentMessagesFailed', { n: num(d.parent_messages_failed) })}
+        </Text>
+      </Group>
+    </Card>
+  );
+
   const side = (
     <SimpleGrid key="side" cols={{ base: 1, md: 3 }} spacing="sm">
       {nearest}
@@ -314,10 +326,10 @@ export default function DashboardView({ d, role }: { d: Dashboard; role: string 
   // their open cases.
   const order: ReactNode[] =
     role === 'wali_kelas'
-      ? [attendance, counts, charts, side, trend, calendar]
+      ? [attendance, counts, charts, side, trend, calendar, pmFailed]
       : role === 'bk'
-        ? [caseload, counts, attendance, charts, side, classes, trend, calendar]
-        : [counts, attendance, charts, classes, side, trend, calendar, caseload];
+        ? [caseload, pmFailed, counts, attendance, charts, side, classes, trend, calendar]
+        : [counts, pmFailed, attendance, charts, classes, side, trend, calendar, caseload];
   return (
     <Stack gap="sm" data-testid={`dashboard-${d.scope}`}>
       {d.class && (

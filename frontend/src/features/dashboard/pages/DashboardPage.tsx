@@ -1,7 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { Navigate, Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Card, Group, Text, ThemeIcon, Title } from '@mantine/core';
+import { Alert, Badge, Button, Card, Group, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconUserCircle, IconHandStop } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { api } from '@/api/client';
@@ -10,6 +10,7 @@ import { PageHeader } from '@/components/PageHeader';
 import { PageLoader } from '@/components/PageLoader';
 import { errorMessage } from '@/components/serverErrors';
 import { useSession } from '@/auth/session';
+import { useAcademicYear } from '@/features/warning-letters/hooks';
 import { navItems } from '@/registry';
 import { useDashboard } from '../hooks';
 import { hasFigures, landingPath, needsClasses, type HomeroomClass } from '../landing';
@@ -30,6 +31,8 @@ export default function DashboardPage() {
   const role = me?.user.role ?? 'other';
   const figures = hasFigures(permissions);
   const dashboard = useDashboard(figures);
+  // Points and letters count per academic year: the header names the one running.
+  const year = useAcademicYear(figures);
   const wantClasses = !figures && needsClasses(role, permissions);
   const classes = useQuery({
     queryKey: ['dashboard', 'homeroom-classes'],
@@ -45,7 +48,17 @@ export default function DashboardPage() {
   if (figures) {
     return (
       <>
-        <PageHeader title={t('title')} description={t('welcome', { name: me.user.name })} />
+        <PageHeader
+          title={t('title')}
+          description={t('welcome', { name: me.user.name })}
+          actions={
+            year.data && (
+              <Badge variant="light" size="lg" data-testid="dashboard-year">
+                {t('year', { year: year.data.label })}
+              </Badge>
+            )
+          }
+        />
         {dashboard.isError && <Alert color="red">{errorMessage(dashboard.error, tc)}</Alert>}
         {dashboard.isPending ? (
           <PageLoader />

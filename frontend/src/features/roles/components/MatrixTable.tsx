@@ -4,7 +4,7 @@ import { ActionIcon, Box, Button, Center, Checkbox, Group, Stack, Table, Text, T
 import { IconArrowBackUp, IconDeviceFloppy, IconLock } from '@tabler/icons-react';
 import type { PermissionName } from '@/api/types';
 import type { RoleInfo } from '../api';
-import { isDirty, permissionLabel, type Draft, type PermissionGroup } from '../matrix';
+import { cellLocked, isDirty, permissionLabel, type Draft, type PermissionGroup } from '../matrix';
 import { PermissionLabel } from './PermissionLabel';
 
 interface Props {
@@ -108,7 +108,7 @@ export function MatrixTable({ groups, roles, draft, saving, roleName, granted, o
                         <Center>
                           <Checkbox
                             checked={granted(r, p.name)}
-                            disabled={r.locked || saving !== null}
+                            disabled={cellLocked(r, p) || saving !== null}
                             onChange={(e) => onToggle(r, p.name, e.currentTarget.checked)}
                             aria-label={t('cellLabel', { permission: label, role: roleName(r) })}
                             data-testid={`perm-${r.role}-${p.name}`}

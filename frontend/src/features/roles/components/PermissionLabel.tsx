@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Badge, Group, Stack, Text } from '@mantine/core';
-import { IconAlertTriangle, IconBuildingCommunity } from '@tabler/icons-react';
+import { IconAlertTriangle, IconBuildingCommunity, IconLock } from '@tabler/icons-react';
 import type { Permission } from '../api';
 import { permissionAllows, permissionLabel } from '../matrix';
 
@@ -23,7 +23,17 @@ export function PermissionLabel({ permission }: { permission: Permission }) {
             {t('sensitive')}
           </Badge>
         )}
+        {permission.admin_only && (
+          <Badge size="sm" color="gray" variant="light" leftSection={<IconLock size={12} aria-hidden />} data-testid={`admin-only-${permission.name}`}>
+            {t('adminOnly')}
+          </Badge>
+        )}
       </Group>
+      {permission.admin_only && (
+        <Text size="xs" c="dimmed">
+          {t('adminOnlyNote')}
+        </Text>
+      )}
       {allows && (
         <Text size="xs" c="dimmed">
           {allows}

@@ -3,7 +3,7 @@ import { Alert, Card, Divider, Select, Stack, Switch, Text } from '@mantine/core
 import { IconLock } from '@tabler/icons-react';
 import type { PermissionName, Role } from '@/api/types';
 import type { RoleInfo } from '../api';
-import { isDirty, permissionLabel, type Draft, type PermissionGroup } from '../matrix';
+import { cellLocked, isDirty, permissionLabel, type Draft, type PermissionGroup } from '../matrix';
 import { PermissionLabel } from './PermissionLabel';
 
 interface Props {
@@ -49,7 +49,7 @@ export function RoleSwitchList({ groups, roles, role, draft, saving, roleName, g
                 {i > 0 && <Divider />}
                 <Switch
                   checked={granted(role, p.name)}
-                  disabled={role.locked || saving !== null}
+                  disabled={cellLocked(role, p) || saving !== null}
                   onChange={(e) => onToggle(role, p.name, e.currentTarget.checked)}
                   label={<PermissionLabel permission={p} />}
                   aria-label={t('cellLabel', { permission: permissionLabel(p, lang), role: roleName(role) })}

@@ -6,9 +6,12 @@ import { IconArrowLeft, IconBrandWhatsapp, IconPhone } from '@tabler/icons-react
 import { NotFoundPage } from '@/components/errors';
 import { StudentAttendanceSection } from '@/features/attendance-recap/components';
 import { StudentDisciplineSection } from '@/features/warning-letters/components/StudentDisciplineSection';
+import { FaceCard } from '@/features/face/components';
 import { PageLoader } from '@/components/PageLoader';
 import { useFormatDate } from '@/lib/useFormatDate';
+import { ParentContactCard } from '../components/ParentContactCard';
 import { StudentAvatar } from '../components/StudentAvatar';
+import { YearHistory } from '../components/YearHistory';
 import { useClass, useStudent } from '../hooks';
 import { phoneLinks } from '../phone';
 import { gradeLabel } from '../types';
@@ -112,7 +115,9 @@ export default function StudentPage() {
       </Card>
 
       <StudentDisciplineSection studentId={s.id} />
+      <YearHistory studentId={s.id} />
       <StudentAttendanceSection studentId={s.id} />
+      <FaceCard studentId={s.id} />
 
       <Grid gutter="md">
         <Grid.Col span={{ base: 12, md: 7 }}>
@@ -145,10 +150,7 @@ export default function StudentPage() {
               <Field label={t('fields.department')} value={s.department_name ? `${s.department_code} — ${s.department_name}` : ''} />
               <Field label={t('fields.homeroomTeacher')} value={teacher ? teacher.name : s.class_id && cls.isSuccess ? t('noTeacher') : ''} testId="student-teacher" />
             </Section>
-            <Section title={t('sections.parent')}>
-              <Field label={t('fields.parentName')} value={s.parent_name} />
-              <Field label={t('fields.parentPhone')} value={s.parent_phone && <Phone number={s.parent_phone} testId="student-parent-phone" />} />
-            </Section>
+            <ParentContactCard student={s} />
           </Stack>
         </Grid.Col>
         <Grid.Col span={12}>

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RowMenu } from '../components/RowMenu';
 import { useTouchSize } from '../touch';
-import { ActionIcon, Badge, Button, Card, Center, Group, Loader, Switch, Text, TextInput } from '@mantine/core';
+import { ActionIcon, Badge, Button, Card, Center, Checkbox, Group, Loader, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconCheck, IconPencil, IconPlus, IconTrash, IconX } from '@tabler/icons-react';
 import { isApiError } from '@/api/errors';
 import { useSession } from '@/auth/session';
@@ -70,6 +70,15 @@ function HandlingRow({
       },
     );
 
+  const setSummons = (summons_parent: boolean) =>
+    save.mutate(
+      { id: item.id, input: { summons_parent } },
+      {
+        onSuccess: (h) => notifySuccess(summons_parent ? t('handling.summonsOn', { name: h.name }) : t('handling.summonsOff', { name: h.name })),
+        onError: (err) => notifyError(err, tc),
+      },
+    );
+
   return (
     <Group
       data-testid={`handling-row-${index}`}
@@ -120,9 +129,27 @@ function HandlingRow({
             </Group>
           </form>
         ) : (
-          <Text size="sm" fw={500} c={item.active ? undefined : 'dimmed'} style={{ overflowWrap: 'anywhere' }}>
-            {item.name}
-          </Text>
+          <Stack gap={4} style={{ minWidth: 0 }}>
+            <Text size="sm" fw={500} c={item.active ? undefined : 'dimmed'} style={{ overflowWrap: 'anywhere' }}>
+              {item.name}
+            </Text>
+            {canManage ? (
+              <Checkbox
+                size="xs"
+                label={t('handling.summonsParent')}
+                aria-label={`${t('handling.summonsParent')}: ${item.name}`}
+                checked={item.summons_parent}
+                disabled={save.isPending}
+                onChange={(e) => setSummons(e.currentTarget.checked)}
+              />
+            ) : (
+              item.summons_parent && (
+                <Badge variant="light" color="grape" size="sm">
+                  {t('handling.summonsBadge')}
+                </Badge>
+              )
+            )}
+          </Stack>
         )}
       </Group>
       {!editing && (
@@ -205,6 +232,7 @@ export default function HandlingTypesPage() {
   const create = useSaveHandlingType();
   const reorder = useSaveHandlingType();
   const [name, setName] = useState('');
+  const [summons, setSummons] = useState(false);
   const [createError, setCreateError] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<HandlingType | null>(null);
   const [moving, setMoving] = useState(false);
@@ -217,11 +245,12 @@ export default function HandlingTypesPage() {
       return;
     }
     create.mutate(
-      { input: { name: name.trim() } },
+      { input: { name: name.trim(), summons_parent: summons } },
       {
         onSuccess: (h) => {
           notifySuccess(t('handling.created', { name: h.name }));
           setName('');
+          setSummons(false);
         },
         onError: (err) => setCreateError(fieldOrMessage(err, tc)),
       },
@@ -266,6 +295,12 @@ export default function HandlingTypesPage() {
                 {t('handling.add')}
               </Button>
             </Group>
+            <Checkbox
+              mt="sm"
+              label={t('handling.summonsParent')}
+              checked={summons}
+              onChange={(e) => setSummons(e.currentTarget.checked)}
+            />
           </form>
         </Card>
       )}

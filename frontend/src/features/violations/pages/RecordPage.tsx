@@ -13,6 +13,7 @@ import { applyServerErrors } from '@/components/serverErrors';
 import { useStudent } from '@/features/students/hooks';
 import type { Student } from '@/features/students/types';
 import { groupByCategory } from '@/features/violation-types/grouping';
+import { yearLabel } from '@/features/warning-letters/academicYear';
 import { useFormatNumber } from '@/lib/numbers';
 import { useFormatDate } from '@/lib/useFormatDate';
 import { CategoryBadge, PointsBadge } from '../components/Badges';
@@ -177,9 +178,16 @@ export default function RecordPage() {
   const previewCard = (
     <Card withBorder data-testid="points-preview" style={narrow ? undefined : { alignSelf: 'start', position: 'sticky', top: 76 }}>
       <Stack gap="md">
-        <Title order={2} size="h4">
-          {t('preview.title')}
-        </Title>
+        <Stack gap={0}>
+          <Title order={2} size="h4">
+            {t('preview.title')}
+          </Title>
+          {points.data && (
+            <Text size="sm" c="dimmed" data-testid="points-year">
+              {t('preview.year', { year: yearLabel(points.data.academic_year_start) })}
+            </Text>
+          )}
+        </Stack>
         {!student && (
           <Text size="sm" c="dimmed">
             {t('preview.pickStudent')}
@@ -199,7 +207,7 @@ export default function RecordPage() {
           <>
             <PointsProgress points={points.data} label={t('preview.now')} testId="points-now" />
             <Text size="xs" c="dimmed">
-              {t('preview.lifetime', { n: num(points.data.lifetime_total), date: fmt(points.data.academic_year_start, 'date') })}
+              {t('preview.lifetime', { n: num(points.data.lifetime_total), year: yearLabel(points.data.academic_year_start), date: fmt(points.data.academic_year_start, 'date') })}
             </Text>
             {preview.added > 0 && (
               <>

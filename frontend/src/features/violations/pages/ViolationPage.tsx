@@ -8,6 +8,8 @@ import { PageHeader } from '@/components/PageHeader';
 import { PageLoader } from '@/components/PageLoader';
 import { notifyError, notifySuccess } from '@/components/serverErrors';
 import { ViewOnlyList } from '@/components/ViewOnly';
+import { yearLabel, yearStartOf } from '@/features/warning-letters/academicYear';
+import { useAcademicYear } from '@/features/warning-letters/hooks';
 import { useFormatNumber } from '@/lib/numbers';
 import { useFormatDate } from '@/lib/useFormatDate';
 import { CategoryBadge, HandlingStatusBadge, PointsBadge, VerifiedBadge } from '../components/Badges';
@@ -87,6 +89,9 @@ function Details({ v }: { v: Violation }) {
   const { t } = useTranslation('violations');
   const { can } = useSession();
   const fmt = useFormatDate();
+  // The academic year the violation counts in; a handling stays open across the turn of the year.
+  const year = useAcademicYear();
+  const start = year.data ? yearStartOf(v.occurred_on, year.data.start_month_day) : null;
   return (
     <ViewOnlyList
       fields={[
@@ -104,6 +109,18 @@ function Details({ v }: { v: Violation }) {
         { label: t('fields.classThen'), value: v.class_name || t('noClass') },
         { label: t('fields.department'), value: v.department_name },
         { label: t('fields.when'), value: <span data-testid="occurred-at">{fmt(v.occurred_at, 'dateTime')}</span> },
+        ...(start && year.data
+          ? [
+              {
+                label: t('fields.year'),
+                value: (
+                  <span data-testid="violation-year" data-past={start < year.data.start}>
+                    {start < year.data.start ? t('yearPast', { year: yearLabel(start) }) : yearLabel(start)}
+                  </span>
+                ),
+              },
+            ]
+          : []),
         { label: t('fields.location'), value: v.location },
         {
           label: t('fields.type'),

@@ -3,15 +3,17 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useDebouncedValue, useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { Anchor, Button, Card, Center, Collapse, Group, Loader, Select, Stack, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
-import { DatePickerInput } from '@mantine/dates';
-import { IconCalendar, IconChevronRight, IconFileSpreadsheet, IconFilter, IconPlus, IconSchool, IconSearch } from '@tabler/icons-react';
+import { IconChevronRight, IconFileSpreadsheet, IconFilter, IconPlus, IconSchool, IconSearch } from '@tabler/icons-react';
 import { useSession } from '@/auth/session';
+import { DateRangeFilter } from '@/components/DateRangeFilter';
 import { EmptyState } from '@/components/EmptyState';
 import { ListPager } from '@/components/ListPager';
 import { PageHeader } from '@/components/PageHeader';
 import { notifyError } from '@/components/serverErrors';
 import { useClasses, useDepartments } from '@/features/students/hooks';
 import { gradeLabel, gradesOf } from '@/features/students/types';
+import { yearLabel, yearStartOf } from '@/features/warning-letters/academicYear';
+import { useAcademicYear } from '@/features/warning-letters/hooks';
 import { useFormatNumber } from '@/lib/numbers';
 import { useFormatDate } from '@/lib/useFormatDate';
 import { saveFile } from '@/platform';
@@ -41,6 +43,20 @@ function Recorder({ v }: { v: Violation }) {
   return <>{v.recorded_by === null ? t('journal') : v.recorded_by_name || '—'}</>;
 }
 
+/** "TA 2025/2026" under a violation of an earlier academic year: open handlings carry over the turn of the year, its points do not. */
+function PastYear({ v }: { v: Violation }) {
+  const { t } = useTranslation('violations');
+  const year = useAcademicYear();
+  if (!year.data) return null;
+  const start = yearStartOf(v.occurred_on, year.data.start_month_day);
+  if (start >= year.data.start) return null;
+  return (
+    <Text size="xs" c="dimmed" data-testid={`violation-past-year-${v.id}`}>
+      {t('yearShort', { year: yearLabel(start) })}
+    </Text>
+  );
+}
+
 function ViolationCard({ v }: { v: Violation }) {
   const { t } = useTranslation('violations');
   const fmt = useFormatDate();
@@ -52,9 +68,12 @@ function ViolationCard({ v }: { v: Violation }) {
             <Text fw={600} size="sm" truncate>
               {v.student_name}
             </Text>
-            <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-              {fmt(v.occurred_at, 'dateTime')}
-            </Text>
+            <Stack gap={0} align="flex-end">
+              <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+                {fmt(v.occurred_at, 'dateTime')}
+              </Text>
+              <PastYear v={v} />
+            </Stack>
           </Group>
           <Text size="xs" c="dimmed">
             {v.class_name || t('noClass')} · {t('fields.nis')} {v.student_nis || '—'}
@@ -248,22 +267,14 @@ export default function ViolationsPage() {
   );
 
   const period = (
-    <DatePickerInput
-      type="range"
+    <DateRangeFilter
       label={t('filters.period')}
       placeholder={t('filters.allDates')}
-      leftSection={<IconCalendar size={16} aria-hidden />}
-      valueFormat="D MMM YYYY"
-      value={[filters.from || null, filters.to || null]}
-      onChange={([from, to]) => {
-        // A range is applied once both ends are chosen, or when it is cleared.
-        if ((from && to) || (!from && !to)) update({ from: from ?? '', to: to ?? '' });
-      }}
-      clearable
-      clearButtonProps={{ 'aria-label': t('filters.clear') }}
-      allowSingleDateInRange
-      style={{ flex: '1 1 230px', minWidth: 0 }}
-      data-testid="period-filter"
+      clearLabel={t('filters.clear')}
+      from={filters.from}
+      to={filters.to}
+      onChange={(from, to) => update({ from, to })}
+      testId="period-filter"
     />
   );
 
@@ -363,6 +374,7 @@ export default function ViolationsPage() {
                         <Text size="xs" c="dimmed">
                           {fmt(v.occurred_at, 'time')}
                         </Text>
+                        <PastYear v={v} />
                       </Table.Td>
                       <Table.Td>
                         <Anchor component={Link} to={paths.detail(v.id)} fw={500} size="sm" onClick={(e) => e.stopPropagation()}>

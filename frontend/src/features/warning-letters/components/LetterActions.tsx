@@ -46,7 +46,11 @@ export function PdfButton({ letter, fullWidth = false }: { letter: WarningLetter
   );
 }
 
-/** The next status step ("Tandai dicetak" → "Tandai ditandatangani" → "Tandai diterima"), after a confirmation. */
+/**
+ * The next status step ("Tandai dicetak" → "Tandai ditandatangani" → "Tandai diterima"), after a
+ * confirmation. A letter of an academic year that has ended takes no step (the server refuses it
+ * with 409 letter.past_year); it says so instead.
+ */
 export function StepButton({ letter, fullWidth = false }: { letter: WarningLetter; fullWidth?: boolean }) {
   const { t } = useTranslation('warning-letters');
   const { t: tc } = useTranslation();
@@ -56,6 +60,13 @@ export function StepButton({ letter, fullWidth = false }: { letter: WarningLette
   const step = useSetLetterStatus();
   const next = nextStatus(letter.status);
   if (!next || !can('warning_letters.manage')) return null;
+  if (letter.past_year) {
+    return (
+      <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }} data-testid={`letter-readonly-${letter.id}`}>
+        {t('pastYear.short')}
+      </Text>
+    );
+  }
 
   const confirm = () =>
     step.mutate(

@@ -2,6 +2,7 @@ import { Group, Progress, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { mantineColour } from '@/features/violation-types/grouping';
 import { useFormatNumber } from '@/lib/numbers';
+import { yearLabel } from '../academicYear';
 import type { StudentPoints } from '../api';
 import { levelName, pointsToNext, progressOf } from '../letters';
 import { LevelBadge } from './LevelBadge';
@@ -71,8 +72,8 @@ export function PointsProgress({ points, compact = false, testId = 'points-progr
             <Text size="xl" fw={700} lh={1.1} data-testid={`${testId}-total`}>
               {num(points.total)}
             </Text>
-            <Text size="xs" c="dimmed">
-              {t('progress.thisYear')}
+            <Text size="xs" c="dimmed" data-testid={`${testId}-year`}>
+              {points.academic_year_start ? t('progress.yearTotal', { year: yearLabel(points.academic_year_start) }) : t('progress.thisYear')}
             </Text>
           </Stack>
         </Group>

@@ -7,6 +7,7 @@ import { NotFoundPage } from '@/components/errors';
 import { PageLoader } from '@/components/PageLoader';
 import { useFormatNumber } from '@/lib/numbers';
 import { useFormatDate } from '@/lib/useFormatDate';
+import { yearLabel } from '../academicYear';
 import type { WarningLetter, WarningLetterEvent } from '../api';
 import { PdfButton, StepButton } from '../components/LetterActions';
 import { LevelBadge } from '../components/LevelBadge';
@@ -72,6 +73,12 @@ export default function LetterPage() {
         </Stack>
       </Card>
 
+      {l.past_year && (
+        <Alert color="gray" icon={<IconInfoCircle />} title={t('pastYear.title', { year: l.academic_year ?? yearLabel(l.academic_year_start) })} data-testid="letter-past-year">
+          {t('pastYear.body')}
+        </Alert>
+      )}
+
       {l.status === 'withdrawn' && (
         <Alert color="gray" icon={<IconInfoCircle />} title={t('withdrawn.title')}>
           {l.withdrawn_reason || t('withdrawn.body')}
@@ -92,7 +99,9 @@ export default function LetterPage() {
               )}
               <Text size="sm">{t('fields.pointsAtIssue', { points: num(l.points), min: num(l.min_points) })}</Text>
               <Text size="sm">{t('fields.issuedOn', { date: fmt(l.issued_at, 'dateTime') })}</Text>
-              <Text size="sm">{t('fields.yearFrom', { date: fmt(l.academic_year_start, 'date') })}</Text>
+              <Text size="sm" data-testid="letter-year">
+                {t('fields.yearFrom', { year: l.academic_year ?? yearLabel(l.academic_year_start), date: fmt(l.academic_year_start, 'date') })}
+              </Text>
               <Group gap="md" wrap="wrap">
                 <Anchor component={Link} to={`/students/${l.student_id}`} size="sm">
                   {t('openStudent')}

@@ -12,12 +12,13 @@ import { useClasses } from '@/features/students/hooks';
 
 import { useFormatNumber } from '@/lib/numbers';
 import { useFormatDate } from '@/lib/useFormatDate';
+import { yearLabel } from '../academicYear';
 import { LETTERS_PER_PAGE, type LetterFilters, type LetterStatus, type WarningLetter } from '../api';
 import { LetterActionsCell } from '../components/LetterActionsCell';
 import { LevelBadge } from '../components/LevelBadge';
 import { StatusBadge } from '../components/StatusBadge';
 import { StudentPicker } from '../components/StudentPicker';
-import { useLetters, useLevelColour, useLevelThresholds } from '../hooks';
+import { useAcademicYear, useLetters, useLevelColour, useLevelThresholds } from '../hooks';
 import { DEFAULT_LETTER_FILTERS, isFiltered, LETTER_STATUSES, lettersFiltersFromSearch, lettersFiltersToSearch } from '../letters';
 import { letterPath } from '../paths';
 
@@ -33,6 +34,10 @@ export default function LettersPage() {
   const letters = useLetters(f, LETTERS_PER_PAGE);
   const classes = useClasses();
   const thresholds = useLevelThresholds(can('violation_types.view'));
+  const year = useAcademicYear();
+  // This year and the four before, newest first (letters older than that are rare).
+  const first = year.data ? Number(year.data.start.slice(0, 4)) : null;
+  const yearOptions = first ? [0, 1, 2, 3, 4].map((i) => ({ value: String(first - i), label: yearLabel(`${first - i}-01-01`) })) : [];
 
   const set = (patch: Partial<LetterFilters>) => setSp(lettersFiltersToSearch({ ...f, page: 1, ...patch }), { replace: true });
   const levels = thresholds.data?.data.length ? thresholds.data.data.map((th) => ({ value: String(th.level), label: th.name || `SP ${th.level}` })) : [1, 2, 3].map((l) => ({ value: String(l), label: `SP ${l}` }));
@@ -56,7 +61,7 @@ export default function LettersPage() {
     <>
       <PageHeader title={t('title')} description={t('description')} />
       <Card withBorder padding={0}>
-        <SimpleGrid cols={{ base: 1, xs: 2, md: 3, lg: 5 }} p="md" spacing="sm" data-testid="letters-filters">
+        <SimpleGrid cols={{ base: 1, xs: 2, md: 3, lg: 6 }} p="md" spacing="sm" data-testid="letters-filters">
           <Select
             label={t('filters.level')}
             placeholder={t('filters.all')}
@@ -97,6 +102,15 @@ export default function LettersPage() {
             onChange={([from, to]) => set({ from: from ?? null, to: to ?? null })}
             data-testid="letters-filter-dates"
           />
+          <Select
+            label={t('fields.year')}
+            placeholder={t('filters.all')}
+            data={yearOptions}
+            value={f.academicYear ? String(f.academicYear) : null}
+            onChange={(v) => set({ academicYear: v ? Number(v) : null })}
+            clearable
+            data-testid="letters-filter-year"
+          />
           <StudentPicker label={t('filters.student')} value={f.studentId} onChange={(studentId) => set({ studentId })} testId="letters-filter-student" />
         </SimpleGrid>
 
@@ -116,15 +130,15 @@ export default function LettersPage() {
                   <Text size="sm">{t('fields.pointsValue', { count: l.points, points: num(l.points) })}</Text>
                   <StatusBadge status={l.status} />
                 </Group>
-                <Text size="xs" c="dimmed">
-                  {t('fields.issuedOn', { date: fmt(l.issued_at, 'date') })}
+                <Text size="xs" c="dimmed" data-testid={`letter-year-${l.id}`}>
+                  {t('fields.issuedOn', { date: fmt(l.issued_at, 'date') })} · {t('fields.yearLabel', { year: l.academic_year ?? yearLabel(l.academic_year_start) })}
                 </Text>
                 <LetterActionsCell letter={l} stacked />
               </Stack>
             ))}
           </Stack>
         ) : (
-          <Table.ScrollContainer minWidth={900}>
+          <Table.ScrollContainer minWidth={980}>
             <Table highlightOnHover verticalSpacing="sm" aria-label={t('title')} data-testid="letters-table">
               <Table.Thead>
                 <Table.Tr>
@@ -134,6 +148,7 @@ export default function LettersPage() {
                   <Table.Th ta="right">{t('fields.points')}</Table.Th>
                   <Table.Th>{t('fields.status')}</Table.Th>
                   <Table.Th>{t('fields.issued')}</Table.Th>
+                  <Table.Th>{t('fields.year')}</Table.Th>
                   <Table.Th>{t('fields.actions')}</Table.Th>
                 </Table.Tr>
               </Table.Thead>
@@ -158,6 +173,11 @@ export default function LettersPage() {
                     <Table.Td>
                       <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
                         {fmt(l.issued_at, 'shortDate')}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <Text size="sm" c={l.past_year ? 'dimmed' : undefined} style={{ whiteSpace: 'nowrap' }} data-testid={`letter-year-${l.id}`}>
+                        {l.academic_year ?? yearLabel(l.academic_year_start)}
                       </Text>
                     </Table.Td>
                     <Table.Td>

@@ -1,0 +1,1 @@
+export { FaceCard } from './FaceCard';

@@ -1,0 +1,66 @@
+package letter
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/tatib/tatib/server/internal/httpx"
+	"github.com/tatib/tatib/server/internal/school"
+)
+
+// AcademicYear is GET /academic-year: the academic year running today, so
+// every screen that shows a total can say which year it counts.
+type AcademicYear struct {
+	// Start is its first day, End the first day of the next (YYYY-MM-DD).
+	Start string `json:"start"`
+	End   string `json:"end"`
+	// Label names it, "2026/2027".
+	Label string `json:"label"`
+	// StartMonthDay is the school's setting (MM-DD): a screen finds the
+	// year of any day from it.
+	StartMonthDay string `json:"start_month_day"`
+}
+
+// YearLabel names the academic year starting on start: "2025/2026".
+func YearLabel(start time.Time) string {
+	return strconv.Itoa(start.Year()) + "/" + strconv.Itoa(start.Year()+1)
+}
+
+// today is the current Jakarta date.
+func today() time.Time {
+	y, m, d := time.Now().In(jakarta).Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, jakarta)
+}
+
+// currentYear returns the academic year running today by the school's
+// start setting.
+func currentYear(ctx context.Context, q sqlx.QueryerContext) (AcademicYear, error) {
+	p, err := school.LoadProfile(ctx, q)
+	if err != nil {
+		return AcademicYear{}, fmt.Errorf("letter: profile: %w", err)
+	}
+	start := p.AcademicYearStartOn(today())
+	return AcademicYear{
+		Start: start.Format(time.DateOnly), End: start.AddDate(1, 0, 0).Format(time.DateOnly),
+		Label: YearLabel(start), StartMonthDay: start.Format("01-02"),
+	}, nil
+}
+
+// currentStart is the first day of the academic year running today.
+func (s *Store) currentStart(ctx context.Context, q sqlx.QueryerContext) (string, error) {
+	y, err := currentYear(ctx, q)
+	return y.Start, err
+}
+
+func (h *Handler) academicYear(w http.ResponseWriter, r *http.Request) error {
+	y, err := currentYear(r.Context(), h.store.db)
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusOK, y)
+}

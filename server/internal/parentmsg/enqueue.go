@@ -1,0 +1,312 @@
+package parentmsg
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/lib/pq"
+
+	"github.com/tatib/tatib/server/internal/phone"
+	"github.com/tatib/tatib/server/internal/school"
+	"github.com/tatib/tatib/shared/api"
+)
+
+// The outbox. The code that records a violation, issues a letter or saves a
+// summons calls one of these in its own transaction: the messages commit
+// or roll back with what caused them, and a worker (parentmsg/worker) sends
+// them later. Each reads the settings in the transaction, renders every
+// message from one SELECT and writes them with one INSERT; a source row
+// already queued is skipped by the unique indexes, so a hook run twice
+// queues once.
+
+// Channel is the LISTEN/NOTIFY channel that wakes the workers when a
+// queued message commits.
+const Channel = "tatib_parent_messages"
+
+// MaxBody is the longest message body stored (the table's limit).
+const MaxBody = 4000
+
+// Skip reasons of a message that cannot be sent.
+const (
+	SkipNoPhone      = "no_phone"
+	SkipInvalidPhone = "invalid_phone"
+)
+
+// Jakarta is the school's time zone: dates in messages and the quiet hours
+// are Jakarta's whatever the host's zone is.
+var Jakarta = func() *time.Location {
+	if l, err := time.LoadLocation("Asia/Jakarta"); err == nil {
+		return l
+	}
+	// Jakarta has kept UTC+7 without daylight saving since 1964.
+	return time.FixedZone("WIB", 7*3600)
+}()
+
+// months are the Indonesian month names, as parents read dates.
+var months = [...]string{"Januari", "Februari", "Maret", "April", "Mei", "Juni", "Juli",
+	"Agustus", "September", "Oktober", "November", "Desember"}
+
+// LongDate writes t's Jakarta calendar day in Indonesian: "3 November
+// 2026". A date-only value (midnight UTC, as the driver returns a date
+// column) is taken as that calendar day.
+func LongDate(t time.Time) string {
+	if t.Location() != time.UTC || t.Hour() != 0 || t.Minute() != 0 || t.Second() != 0 || t.Nanosecond() != 0 {
+		t = t.In(Jakarta)
+	}
+	return fmt.Sprintf("%d %s %d", t.Day(), months[t.Month()-1], t.Year())
+}
+
+// QuietUntil reports whether t falls in the quiet hours q (Jakarta,
+// "HH:MM", may span midnight: 21:00–06:00) and when they end. A nil q, an
+// unreadable one or From equal to To means no quiet hours.
+func QuietUntil(q *api.QuietHours, t time.Time) (time.Time, bool) {
+	if q == nil {
+		return time.Time{}, false
+	}
+	from, ok1 := clock(q.From)
+	to, ok2 := clock(q.To)
+	if !ok1 || !ok2 || from == to {
+		return time.Time{}, false
+	}
+	j := t.In(Jakarta)
+	now := j.Hour()*60 + j.Minute()
+	midnight := time.Date(j.Year(), j.Month(), j.Day(), 0, 0, 0, 0, Jakarta)
+	at := func(days, minutes int) time.Time {
+		return midnight.AddDate(0, 0, days).Add(time.Duration(minutes) * time.Minute)
+	}
+	switch {
+	case from < to: // 12:00–13:00, the same day
+		if now >= from && now < to {
+			return at(0, to), true
+		}
+	case now >= from: // 21:00–06:00, before midnight
+		return at(1, to), true
+	case now < to: // 21:00–06:00, after midnight
+		return at(0, to), true
+	}
+	return time.Time{}, false
+}
+
+// clock reads "HH:MM" as minutes after midnight.
+func clock(s string) (int, bool) {
+	h, m, ok := strings.Cut(s, ":")
+	if !ok {
+		return 0, false
+	}
+	hh, err1 := strconv.Atoi(h)
+	mm, err2 := strconv.Atoi(m)
+	if err1 != nil || err2 != nil || hh < 0 || hh > 23 || mm < 0 || mm > 59 {
+		return 0, false
+	}
+	return hh*60 + mm, true
+}
+
+// source is one message's facts, read in one SELECT per batch.
+type source struct {
+	ID          int64     `db:"source_id"`
+	StudentID   int64     `db:"student_id"`
+	Name        string    `db:"full_name"`
+	NIS         string    `db:"nis"`
+	NISN        string    `db:"nisn"`
+	Class       string    `db:"class_name"`
+	ParentName  string    `db:"parent_name"`
+	ParentPhone string    `db:"parent_phone"`
+	TypeName    string    `db:"type_name"`
+	Points      int       `db:"points"`
+	Total       int       `db:"total"`
+	Level       string    `db:"level_name"`
+	Day         time.Time `db:"day"`
+	SummonsDay  time.Time `db:"summons_day"`
+}
+
+// yearTotal is the student's points in the academic year containing the
+// date expression d, the year starting on month $2, day $3.
+func yearTotal(d string) string {
+	start := `make_date(extract(year FROM ` + d + `)::int - (to_char(` + d + `, 'MM-DD') < lpad($2::int::text, 2, '0') || '-' || lpad($3::int::text, 2, '0'))::int, $2::int, $3::int)`
+	return `COALESCE((SELECT sum(y.points) FROM violations y WHERE y.student_id = s.id
+		AND y.occurred_on >= ` + start + ` AND y.occurred_on < (` + start + ` + interval '1 year')::date), 0)`
+}
+
+const studentColumns = `s.id AS student_id, s.full_name, s.nis, s.nisn, s.parent_name, s.parent_phone`
+
+// The SELECTs of each event; $1 is the source ids, $2 and $3 the month and
+// day the academic year starts.
+var (
+	// total: the point audit's total after the recording (what the
+	// recording saw), else the year's sum.
+	violationSources = `SELECT v.id AS source_id, ` + studentColumns + `, v.class_name, vt.name AS type_name, v.points,
+		    COALESCE((SELECT pa.points_after FROM point_audit pa WHERE pa.student_id = v.student_id AND pa.violation_id = v.id
+		        AND pa.action IN ('record', 'auto_record') ORDER BY pa.id DESC LIMIT 1), ` + yearTotal("v.occurred_on") + `) AS total,
+		    '' AS level_name, v.occurred_on AS day, v.occurred_on AS summons_day
+		FROM violations v JOIN students s ON s.id = v.student_id JOIN violation_types vt ON vt.id = v.violation_type_id
+		WHERE v.id = ANY($1::bigint[]) AND $2::int > 0 AND $3::int > 0 ORDER BY v.id`
+	letterSources = `SELECT w.id AS source_id, ` + studentColumns + `, w.class_name, COALESCE(vt.name, '') AS type_name,
+		    COALESCE(v.points, 0) AS points, w.points AS total, w.name AS level_name,
+		    (w.issued_at AT TIME ZONE 'Asia/Jakarta')::date AS day, (w.issued_at AT TIME ZONE 'Asia/Jakarta')::date AS summons_day
+		FROM warning_letters w JOIN students s ON s.id = w.student_id
+		LEFT JOIN violations v ON v.id = w.violation_id LEFT JOIN violation_types vt ON vt.id = v.violation_type_id
+		WHERE w.id = ANY($1::bigint[]) AND $2::int > 0 AND $3::int > 0 ORDER BY w.id`
+	summonsSources = `SELECT h.id AS source_id, ` + studentColumns + `, v.class_name, vt.name AS type_name, v.points,
+		    ` + yearTotal("v.occurred_on") + ` AS total,
+		    COALESCE((SELECT w.name FROM warning_letters w WHERE w.student_id = s.id AND w.status <> 'withdrawn'
+		        ORDER BY w.academic_year_start DESC, w.level DESC LIMIT 1), '') AS level_name,
+		    h.handled_on AS day, COALESCE(h.follow_up_on, h.handled_on) AS summons_day
+		FROM handlings h JOIN handling_types ht ON ht.id = h.handling_type_id AND ht.summons_parent
+		JOIN violations v ON v.id = h.violation_id JOIN students s ON s.id = v.student_id
+		JOIN violation_types vt ON vt.id = v.violation_type_id
+		WHERE h.id = ANY($1::bigint[]) AND $2::int > 0 AND $3::int > 0 ORDER BY h.id`
+)
+
+// ViolationsTx queues the message of each manual violation in
+// violationIDs (the recording's transaction, which holds them), when the
+// violation event is on and the violation reaches its minimum points.
+func ViolationsTx(ctx context.Context, tx *sqlx.Tx, violationIDs []int64, actorID int64) error {
+	return enqueue(ctx, tx, api.ParentEventViolation, violationIDs, actorID, false)
+}
+
+// AutoViolationsTx queues the message of each automatic alpha or late
+// violation attendance created, when the violation event is on and
+// includes the automatic ones.
+func AutoViolationsTx(ctx context.Context, tx *sqlx.Tx, violationIDs []int64) error {
+	return enqueue(ctx, tx, api.ParentEventViolation, violationIDs, 0, true)
+}
+
+// LettersTx queues the message of each warning letter just issued.
+func LettersTx(ctx context.Context, tx *sqlx.Tx, letterIDs []int64, actorID int64) error {
+	return enqueue(ctx, tx, api.ParentEventWarningLetter, letterIDs, actorID, false)
+}
+
+// SummonsTx queues the summons message of a handling, when its type
+// summons the parent.
+func SummonsTx(ctx context.Context, tx *sqlx.Tx, handlingID int64, actorID int64) error {
+	return enqueue(ctx, tx, api.ParentEventSummons, []int64{handlingID}, actorID, false)
+}
+
+func enqueue(ctx context.Context, tx *sqlx.Tx, event string, ids []int64, actorID int64, automatic bool) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	set, err := Load(ctx, tx)
+	if err != nil {
+		return err
+	}
+	var ev api.MessagingEvent
+	var q string
+	switch event {
+	case api.ParentEventViolation:
+		ev, q = set.Events.Violation, violationSources
+		if automatic && !ev.IncludeAutomatic {
+			return nil
+		}
+	case api.ParentEventWarningLetter:
+		ev, q = set.Events.WarningLetter, letterSources
+	case api.ParentEventSummons:
+		ev, q = set.Events.Summons, summonsSources
+	}
+	if !set.Configured() || !ev.Enabled {
+		return nil
+	}
+	profile, err := school.LoadProfile(ctx, tx)
+	if err != nil {
+		return fmt.Errorf("parentmsg: profile: %w", err)
+	}
+	month, day := yearStart(profile.AcademicYearStart)
+	var srcs []source
+	if err := tx.SelectContext(ctx, &srcs, q, pq.Array(ids), month, day); err != nil {
+		return fmt.Errorf("parentmsg: read %s: %w", event, err)
+	}
+	nextAt := ""
+	if until, quiet := QuietUntil(set.QuietHours, time.Now()); quiet {
+		nextAt = until.UTC().Format(time.RFC3339Nano)
+	}
+	n := len(srcs)
+	srcIDs, students := make([]int64, 0, n), make([]int64, 0, n)
+	names, raws, phones, bodies, statuses, reasons := make([]string, 0, n), make([]string, 0, n), make([]string, 0, n),
+		make([]string, 0, n), make([]string, 0, n), make([]string, 0, n)
+	for _, s := range srcs {
+		if event == api.ParentEventViolation && s.Points < ev.MinPoints {
+			continue
+		}
+		body := Render(ev.Template, s.values(profile.Name))
+		number, problem := phone.Normalize(s.ParentPhone)
+		status, reason := api.ParentMessageQueued, ""
+		switch problem {
+		case phone.None:
+		case phone.Missing:
+			status, reason = api.ParentMessageSkipped, SkipNoPhone
+		default:
+			status, reason = api.ParentMessageSkipped, SkipInvalidPhone
+		}
+		srcIDs, students = append(srcIDs, s.ID), append(students, s.StudentID)
+		names, raws, phones = append(names, s.ParentName), append(raws, s.ParentPhone), append(phones, number)
+		bodies, statuses, reasons = append(bodies, truncate(body, MaxBody)), append(statuses, status), append(reasons, reason)
+	}
+	if len(srcIDs) == 0 {
+		return nil
+	}
+	// The source column is chosen by the event; ON CONFLICT DO NOTHING
+	// meets the per-source unique indexes. The NOTIFY is delivered at
+	// commit, and only when something is due to be sent.
+	const ins = `WITH ins AS (
+		INSERT INTO parent_messages (student_id, event, violation_id, letter_id, handling_id, parent_name, phone_raw, phone,
+		    body, status, skip_reason, next_attempt_at, created_by)
+		SELECT u.student_id, $1,
+		    CASE WHEN $1 = 'violation' THEN u.source_id END, CASE WHEN $1 = 'warning_letter' THEN u.source_id END,
+		    CASE WHEN $1 = 'summons' THEN u.source_id END,
+		    u.parent_name, u.phone_raw, u.phone, u.body, u.status, u.skip_reason,
+		    COALESCE(NULLIF($2, '')::timestamptz, now()), NULLIF($3::bigint, 0)
+		FROM unnest($4::bigint[], $5::bigint[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[])
+		    WITH ORDINALITY AS u(source_id, student_id, parent_name, phone_raw, phone, body, status, skip_reason, ord)
+		ORDER BY u.ord
+		ON CONFLICT DO NOTHING
+		RETURNING status)
+		SELECT pg_notify('` + Channel + `', '') FROM (SELECT 1 FROM ins WHERE status = 'queued' LIMIT 1) q`
+	if _, err := tx.ExecContext(ctx, ins, event, nextAt, actorID, pq.Array(srcIDs), pq.Array(students), pq.Array(names),
+		pq.Array(raws), pq.Array(phones), pq.Array(bodies), pq.Array(statuses), pq.Array(reasons)); err != nil {
+		return fmt.Errorf("parentmsg: queue %s: %w", event, err)
+	}
+	return nil
+}
+
+// values are the placeholders' values of s.
+func (s source) values(schoolName string) map[string]string {
+	return map[string]string{
+		"nama_siswa":        s.Name,
+		"nis":               s.NIS,
+		"nisn":              s.NISN,
+		"kelas":             s.Class,
+		"nama_orang_tua":    s.ParentName,
+		"jenis_pelanggaran": s.TypeName,
+		"poin":              strconv.Itoa(s.Points),
+		"total_poin":        strconv.Itoa(s.Total),
+		"level_sp":          s.Level,
+		"tanggal":           LongDate(s.Day),
+		"tanggal_panggilan": LongDate(s.SummonsDay),
+		"nama_sekolah":      schoolName,
+	}
+}
+
+// yearStart reads the profile's "MM-DD" (default 1 July).
+func yearStart(mmdd string) (int, int) {
+	m, d, ok := strings.Cut(mmdd, "-")
+	mm, err1 := strconv.Atoi(m)
+	dd, err2 := strconv.Atoi(d)
+	if !ok || err1 != nil || err2 != nil || mm < 1 || mm > 12 || dd < 1 || dd > 31 {
+		return 7, 1
+	}
+	return mm, dd
+}
+
+// truncate cuts s to at most n characters.
+func truncate(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n])
+}

@@ -1,0 +1,329 @@
+package parentmsg_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/tatib/tatib/server/internal/attendance"
+	"github.com/tatib/tatib/server/internal/handling"
+	"github.com/tatib/tatib/server/internal/parentmsg"
+	"github.com/tatib/tatib/server/internal/parentmsg/worker/outboxtest"
+	"github.com/tatib/tatib/server/internal/pg"
+	"github.com/tatib/tatib/server/internal/pg/pgtest"
+	"github.com/tatib/tatib/server/internal/violationlist"
+	"github.com/tatib/tatib/shared/api"
+)
+
+// enqEveryPlaceholder is a template naming every placeholder, so a test
+// sees each value.
+const enqEveryPlaceholder = "siswa={nama_siswa} nis={nis} nisn={nisn} kelas={kelas} ortu={nama_orang_tua} " +
+	"jenis={jenis_pelanggaran} poin={poin} total={total_poin} sp={level_sp} tgl={tanggal} " +
+	"panggil={tanggal_panggilan} sekolah={nama_sekolah}"
+
+// enqAt is 3 November 2026, 10:00 in Jakarta (03:00 UTC).
+var enqAt = time.Date(2026, 11, 3, 3, 0, 0, 0, time.UTC)
+
+func enqSchool(t *testing.T, change func(*parentmsg.Settings)) (*outboxtest.School, *sqlx.DB) {
+	t.Helper()
+	db := pgtest.New(t)
+	s := outboxtest.New(t, db)
+	outboxtest.Configure(t, db, "http://127.0.0.1:9", func(set *parentmsg.Settings) {
+		set.Events.Violation.Template = enqEveryPlaceholder
+		set.Events.WarningLetter.Template = enqEveryPlaceholder
+		set.Events.Summons.Template = enqEveryPlaceholder
+		if change != nil {
+			change(set)
+		}
+	})
+	return s, db
+}
+
+// enqField is one "name=value" of a body rendered from enqEveryPlaceholder.
+func enqField(t *testing.T, body, name string) string {
+	t.Helper()
+	i := strings.Index(body, name+"=")
+	if i < 0 {
+		t.Fatalf("no %s in %q", name, body)
+	}
+	rest := body[i+len(name)+1:]
+	// values may hold spaces: up to the next " key="
+	for _, k := range []string{" nis=", " nisn=", " kelas=", " ortu=", " jenis=", " poin=", " total=", " sp=", " tgl=", " panggil=", " sekolah="} {
+		if j := strings.Index(rest, k); j >= 0 {
+			rest = rest[:j]
+		}
+	}
+	return rest
+}
+
+// enqOf keeps the messages of event.
+func enqOf(msgs []outboxtest.Message, event string) []outboxtest.Message {
+	var out []outboxtest.Message
+	for _, m := range msgs {
+		if m.Event == event {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func TestViolationQueuesTheParentsMessage(t *testing.T) {
+	s, db := enqSchool(t, nil)
+	st := s.Student(t, "Budi Santoso", "Pak Santoso", "0812-3456-7890")
+	res := s.Record(t, st, enqAt, false, s.T40)
+	msgs := outboxtest.Messages(t, db)
+	if len(msgs) != 1 {
+		t.Fatalf("messages: %+v", msgs)
+	}
+	m := msgs[0]
+	if m.Event != api.ParentEventViolation || m.ViolationID == nil || *m.ViolationID != res.ViolationIDs[0] || m.StudentID != st {
+		t.Fatalf("message: %+v", m)
+	}
+	if m.Status != api.ParentMessageQueued || m.Phone != "6281234567890" || m.PhoneRaw != "0812-3456-7890" || m.ParentName != "Pak Santoso" {
+		t.Fatalf("message: %+v", m)
+	}
+	if m.CreatedBy == nil || *m.CreatedBy != s.Actor.ID {
+		t.Fatalf("created_by %v", m.CreatedBy)
+	}
+	want := map[string]string{"siswa": "Budi Santoso", "kelas": "XI TKJ 2", "ortu": "Pak Santoso", "jenis": "Membolos",
+		"poin": "40", "total": "40", "sp": "", "tgl": "3 November 2026", "sekolah": outboxtest.SchoolName}
+	for k, v := range want {
+		if got := enqField(t, m.Body, k); got != v {
+			t.Errorf("%s = %q, want %q (body %q)", k, got, v, m.Body)
+		}
+	}
+	if enqField(t, m.Body, "nis") == "" || enqField(t, m.Body, "nisn") == "" {
+		t.Errorf("nis/nisn empty: %q", m.Body)
+	}
+	if time.Since(m.NextAttemptAt) < 0 || time.Since(m.NextAttemptAt) > time.Minute {
+		t.Errorf("next_attempt_at %v: want now", m.NextAttemptAt)
+	}
+
+	// total_poin is the year's total after each violation.
+	s.Record(t, st, enqAt.Add(time.Hour), false, s.T10)
+	msgs = enqOf(outboxtest.Messages(t, db), api.ParentEventViolation)
+	if len(msgs) != 2 || enqField(t, msgs[1].Body, "total") != "50" || enqField(t, msgs[1].Body, "poin") != "10" {
+		t.Fatalf("second: %+v", msgs)
+	}
+}
+
+func TestRolledBackViolationQueuesNothing(t *testing.T) {
+	s, db := enqSchool(t, nil)
+	st := s.Student(t, "Budi", "Pak Budi", "081234567890")
+	s.Record(t, st, enqAt, true, s.T60)
+	var n int
+	outboxtest.Must(t, db.Get(&n, `SELECT count(*) FROM parent_messages`))
+	if n != 0 {
+		t.Fatalf("%d messages after a rolled-back violation", n)
+	}
+}
+
+func TestStudentWithoutUsablePhoneIsSkipped(t *testing.T) {
+	s, db := enqSchool(t, nil)
+	none := s.Student(t, "Tanpa Nomor", "", "")
+	landline := s.Student(t, "Telepon Rumah", "Bu Rumah", "021-555-1234")
+	junk := s.Student(t, "Nomor Asal", "Pak Asal", "tidak ada")
+	for _, st := range []int64{none, landline, junk} {
+		s.Record(t, st, enqAt, false, s.T10)
+	}
+	msgs := outboxtest.Messages(t, db)
+	if len(msgs) != 3 {
+		t.Fatalf("messages: %+v", msgs)
+	}
+	want := []string{parentmsg.SkipNoPhone, parentmsg.SkipInvalidPhone, parentmsg.SkipInvalidPhone}
+	for i, m := range msgs {
+		if m.Status != api.ParentMessageSkipped || m.SkipReason != want[i] || m.Phone != "" || m.Body == "" {
+			t.Errorf("message %d: %+v, want skipped %s", i, m, want[i])
+		}
+	}
+}
+
+func TestMinPointsAndSwitches(t *testing.T) {
+	t.Run("MinPoints", func(t *testing.T) {
+		s, db := enqSchool(t, func(set *parentmsg.Settings) { set.Events.Violation.MinPoints = 40 })
+		st := s.Student(t, "Budi", "Pak Budi", "081234567890")
+		s.Record(t, st, enqAt, false, s.T10, s.T40)
+		msgs := enqOf(outboxtest.Messages(t, db), api.ParentEventViolation)
+		if len(msgs) != 1 || enqField(t, msgs[0].Body, "poin") != "40" {
+			t.Fatalf("messages: %+v", msgs)
+		}
+	})
+	t.Run("EventOff", func(t *testing.T) {
+		s, db := enqSchool(t, func(set *parentmsg.Settings) { set.Events.Violation.Enabled = false })
+		st := s.Student(t, "Budi", "Pak Budi", "081234567890")
+		s.Record(t, st, enqAt, false, s.T10)
+		if msgs := outboxtest.Messages(t, db); len(msgs) != 0 {
+			t.Fatalf("messages: %+v", msgs)
+		}
+	})
+	t.Run("NoGateway", func(t *testing.T) {
+		s, db := enqSchool(t, func(set *parentmsg.Settings) { set.Gateway = parentmsg.Gateway{} })
+		st := s.Student(t, "Budi", "Pak Budi", "081234567890")
+		s.Record(t, st, enqAt, false, s.T60, s.T60)
+		if msgs := outboxtest.Messages(t, db); len(msgs) != 0 {
+			t.Fatalf("messages: %+v", msgs)
+		}
+	})
+}
+
+func TestLetterQueuesItsMessage(t *testing.T) {
+	s, db := enqSchool(t, nil)
+	st := s.Student(t, "Citra Lestari", "Ibu Lestari", "+62 813 1111 2222")
+	s.Record(t, st, enqAt, false, s.T40)
+	res := s.Record(t, st, enqAt.Add(time.Hour), false, s.T60) // 100 points: SP 1 (50) and SP 2 (100)
+	if len(res.Letters) != 2 {
+		t.Fatalf("letters: %+v", res.Letters)
+	}
+	msgs := outboxtest.Messages(t, db)
+	// the violation's message comes before its letters'
+	if len(msgs) != 4 || msgs[1].Event != api.ParentEventViolation || msgs[2].Event != api.ParentEventWarningLetter {
+		t.Fatalf("messages: %+v", msgs)
+	}
+	today := parentmsg.LongDate(time.Now())
+	for i, l := range res.Letters {
+		m := msgs[2+i]
+		if m.LetterID == nil || *m.LetterID != l.ID || m.Phone != "6281311112222" {
+			t.Fatalf("letter message: %+v", m)
+		}
+		if got := enqField(t, m.Body, "sp"); got != l.Name {
+			t.Errorf("level_sp %q, want %q", got, l.Name)
+		}
+		if enqField(t, m.Body, "total") != "100" || enqField(t, m.Body, "jenis") != "Berkelahi" || enqField(t, m.Body, "tgl") != today {
+			t.Errorf("letter body %q", m.Body)
+		}
+	}
+}
+
+func TestSummonsQueuesItsMessage(t *testing.T) {
+	s, db := enqSchool(t, nil)
+	st := s.Student(t, "Dodi", "Pak Dodi", "081299998888")
+	res := s.Record(t, st, enqAt, false, s.T10)
+	store := handling.NewStore(db)
+	ctx := context.Background()
+	follow := "2026-11-10"
+	// a handling of a type that does not summon queues nothing
+	if _, err := store.Create(ctx, s.Actor, violationlist.Scope{}, res.ViolationIDs[0],
+		api.CreateHandlingRequest{HandlingTypeID: s.Reprimand, HandledOn: "2026-11-04"}); err != nil {
+		t.Fatal(err)
+	}
+	h, err := store.Create(ctx, s.Actor, violationlist.Scope{}, res.ViolationIDs[0],
+		api.CreateHandlingRequest{HandlingTypeID: s.Summons, HandledOn: "2026-11-05", FollowUpOn: &follow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs := outboxtest.Messages(t, db)
+	if len(msgs) != 2 || msgs[1].Event != api.ParentEventSummons || msgs[1].HandlingID == nil || *msgs[1].HandlingID != h.ID {
+		t.Fatalf("messages: %+v", msgs)
+	}
+	b := msgs[1].Body
+	if enqField(t, b, "panggil") != "10 November 2026" || enqField(t, b, "tgl") != "5 November 2026" || enqField(t, b, "jenis") != "Terlambat masuk kelas" {
+		t.Fatalf("summons body %q", b)
+	}
+}
+
+func TestAutomaticViolationsQueueOnlyWhenIncluded(t *testing.T) {
+	for _, include := range []bool{false, true} {
+		t.Run(map[bool]string{false: "Excluded", true: "Included"}[include], func(t *testing.T) {
+			s, db := enqSchool(t, func(set *parentmsg.Settings) { set.Events.Violation.IncludeAutomatic = include })
+			st := s.Student(t, "Eka", "Bu Eka", "081277776666")
+			ctx := context.Background()
+			var entries []attendance.Entry
+			for h := 1; h <= 10; h++ {
+				entries = append(entries, attendance.Entry{StudentID: st, Date: "2026-11-03", LessonHour: h, Status: "A"})
+			}
+			err := pg.InTx(ctx, db, func(tx *sqlx.Tx) error {
+				_, err := attendance.ApplyTx(ctx, tx, entries, attendance.Origin{UserID: s.Actor.ID, Actor: s.Actor})
+				return err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var autos int
+			outboxtest.Must(t, db.Get(&autos, `SELECT count(*) FROM violations WHERE auto_kind IS NOT NULL`))
+			if autos == 0 {
+				t.Fatal("no automatic violation")
+			}
+			msgs := outboxtest.Messages(t, db)
+			var violations int
+			for _, m := range msgs {
+				if m.Event == api.ParentEventViolation {
+					violations++
+					if m.CreatedBy != nil || enqField(t, m.Body, "tgl") != "3 November 2026" {
+						t.Errorf("automatic message: %+v", m)
+					}
+				}
+			}
+			if want := map[bool]int{false: 0, true: autos}[include]; violations != want {
+				t.Fatalf("%d violation messages, want %d: %+v", violations, want, msgs)
+			}
+		})
+	}
+}
+
+func TestQuietHoursHoldTheMessageUntilTheyEnd(t *testing.T) {
+	// Quiet hours from an hour ago to an hour from now (Jakarta), across
+	// midnight when now is late.
+	now := time.Now().In(parentmsg.Jakarta)
+	from, to := now.Add(-time.Hour).Format("15:04"), now.Add(time.Hour).Format("15:04")
+	s, db := enqSchool(t, func(set *parentmsg.Settings) { set.QuietHours = &api.QuietHours{From: from, To: to} })
+	st := s.Student(t, "Fajar", "Pak Fajar", "081255554444")
+	s.Record(t, st, enqAt, false, s.T10)
+	msgs := outboxtest.Messages(t, db)
+	if len(msgs) != 1 {
+		t.Fatalf("messages: %+v", msgs)
+	}
+	want := now.Add(time.Hour).Truncate(time.Minute)
+	if got := msgs[0].NextAttemptAt.In(parentmsg.Jakarta); !got.Equal(want) {
+		t.Fatalf("next_attempt_at %v, want %v", got, want)
+	}
+}
+
+func TestQuietUntil(t *testing.T) {
+	at := func(h, m int) time.Time { return time.Date(2026, 11, 3, h, m, 0, 0, parentmsg.Jakarta) }
+	night := &api.QuietHours{From: "21:00", To: "06:00"}
+	noon := &api.QuietHours{From: "12:00", To: "13:00"}
+	for _, c := range []struct {
+		name  string
+		q     *api.QuietHours
+		t     time.Time
+		until time.Time
+		quiet bool
+	}{
+		{"BeforeMidnight", night, at(22, 30), time.Date(2026, 11, 4, 6, 0, 0, 0, parentmsg.Jakarta), true},
+		{"AfterMidnight", night, at(2, 0), at(6, 0), true},
+		{"AtStart", night, at(21, 0), time.Date(2026, 11, 4, 6, 0, 0, 0, parentmsg.Jakarta), true},
+		{"AtEnd", night, at(6, 0), time.Time{}, false},
+		{"Day", night, at(10, 0), time.Time{}, false},
+		{"SameDay", noon, at(12, 15), at(13, 0), true},
+		{"SameDayOutside", noon, at(13, 15), time.Time{}, false},
+		{"None", nil, at(22, 0), time.Time{}, false},
+		{"Equal", &api.QuietHours{From: "10:00", To: "10:00"}, at(10, 0), time.Time{}, false},
+		// the host's zone does not matter: 15:30 UTC is 22:30 in Jakarta
+		{"UTCInput", night, time.Date(2026, 11, 3, 15, 30, 0, 0, time.UTC), time.Date(2026, 11, 4, 6, 0, 0, 0, parentmsg.Jakarta), true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			until, quiet := parentmsg.QuietUntil(c.q, c.t)
+			if quiet != c.quiet || !until.Equal(c.until) {
+				t.Fatalf("QuietUntil = %v, %v; want %v, %v", until, quiet, c.until, c.quiet)
+			}
+		})
+	}
+}
+
+func TestLongDate(t *testing.T) {
+	for _, c := range []struct {
+		t    time.Time
+		want string
+	}{
+		{time.Date(2026, 11, 3, 0, 0, 0, 0, time.UTC), "3 November 2026"},           // a date column
+		{time.Date(2026, 11, 3, 18, 0, 0, 0, time.UTC), "4 November 2026"},          // 01:00 in Jakarta
+		{time.Date(2026, 1, 31, 10, 0, 0, 0, parentmsg.Jakarta), "31 Januari 2026"}, // a Jakarta time
+	} {
+		if got := parentmsg.LongDate(c.t); got != c.want {
+			t.Errorf("LongDate(%v) = %q, want %q", c.t, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,72 @@
+package api
+
+import "time"
+
+// Reset data sets (docs/data-safety.md).
+const (
+	ResetViolations     = "violations"
+	ResetAttendance     = "attendance"
+	ResetNotifications  = "notifications"
+	ResetParentMessages = "parent_messages"
+	ResetStudents       = "students"
+	ResetViolationTypes = "violation_types"
+	ResetUsers          = "users"
+)
+
+// ResetSet is one data set as GET /admin/reset answers it.
+type ResetSet struct {
+	ID          string `json:"id"`
+	Label       string `json:"label"`
+	Description string `json:"description"`
+	// Rows is how many rows resetting the set removes, per table.
+	Rows  map[string]int64 `json:"rows"`
+	Total int64            `json:"total"`
+	// Requires are the sets that must be reset with this one.
+	Requires []string `json:"requires"`
+}
+
+// ResetInfo is GET /admin/reset.
+type ResetInfo struct {
+	Sets       []ResetSet `json:"sets"`
+	SchoolName string     `json:"school_name"`
+	LastBackup *Backup    `json:"last_backup"`
+}
+
+// ResetRequest is POST /admin/reset.
+type ResetRequest struct {
+	Sets       []string `json:"sets"`
+	SchoolName string   `json:"school_name"`
+	Password   string   `json:"password"`
+}
+
+// ResetResult says what was removed and re-created.
+type ResetResult struct {
+	Sets      []string         `json:"sets"`
+	Removed   map[string]int64 `json:"removed"`
+	Recreated []string         `json:"recreated"`
+	AuditID   int64            `json:"audit_id"`
+}
+
+// Backup is one backup as GET /admin/backups lists it.
+type Backup struct {
+	ID            int64      `json:"id" db:"id"`
+	StartedAt     time.Time  `json:"started_at" db:"started_at"`
+	FinishedAt    *time.Time `json:"finished_at" db:"finished_at"`
+	Status        string     `json:"status" db:"status"`
+	SizeBytes     int64      `json:"size_bytes" db:"size_bytes"`
+	SHA256        string     `json:"sha256" db:"sha256"`
+	Filename      string     `json:"filename" db:"filename"`
+	Via           string     `json:"via" db:"via"`
+	Error         string     `json:"error" db:"error"`
+	CreatedByName string     `json:"created_by_name" db:"created_by_name"`
+}
+
+// BackupList is GET /admin/backups.
+type BackupList struct {
+	Data []Backup `json:"data"`
+	// PgDump is the pg_dump found on the server ("" when none: the screen
+	// says what to install).
+	PgDump        string `json:"pg_dump"`
+	PgDumpVersion string `json:"pg_dump_version"`
+	Install       string `json:"install,omitempty"`
+}
