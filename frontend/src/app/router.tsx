@@ -27,6 +27,11 @@ function loadShell() {
 }
 const Shell = lazy(() => loadShell().then((m) => ({ default: m.Shell })));
 
+// The gate kiosk (/kiosk) runs outside the shell and without sign-in, like the sign-in page,
+// but in its own chunk: the face engine and the kiosk's styles never weigh on the first download.
+export const KIOSK_PATH = '/kiosk';
+const KioskPage = lazy(() => import('@/features/face/kiosk/KioskPage'));
+
 function LazyShell() {
   return (
     <Suspense fallback={<PageLoader fullScreen />}>
@@ -42,6 +47,15 @@ function Home() {
 
 export const routes: RouteObject[] = [
   { path: '/sign-in', element: <SignInPage />, errorElement: <RouteError /> },
+  {
+    path: KIOSK_PATH,
+    element: (
+      <Suspense fallback={<PageLoader fullScreen />}>
+        <KioskPage />
+      </Suspense>
+    ),
+    errorElement: <RouteError />,
+  },
   {
     element: <RequireAuth />,
     errorElement: <RouteError />,
@@ -67,8 +81,8 @@ export const routes: RouteObject[] = [
 ];
 
 export function createRouter() {
-  // Anywhere but the sign-in page the shell is needed as soon as /auth/me answers: fetch it
-  // alongside that call instead of after it.
-  if (typeof window !== 'undefined' && window.location.pathname !== '/sign-in') void loadShell();
+  // Anywhere but the sign-in page and the kiosk the shell is needed as soon as /auth/me
+  // answers: fetch it alongside that call instead of after it.
+  if (typeof window !== 'undefined' && window.location.pathname !== '/sign-in' && window.location.pathname !== KIOSK_PATH) void loadShell();
   return createBrowserRouter(routes);
 }
