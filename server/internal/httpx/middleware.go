@@ -107,7 +107,9 @@ func SecurityHeaders(baseURL string) func(http.Handler) http.Handler {
 	if u, err := url.Parse(baseURL); err == nil && u.Host != "" {
 		connect += " wss://" + u.Host + " ws://" + u.Host
 	}
-	csp := "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; connect-src " + connect +
+	// 'wasm-unsafe-eval' lets the face pages compile the face engine's WebAssembly (served
+	// from /face/wasm/); it allows no JavaScript eval.
+	csp := "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; connect-src " + connect +
 		"; frame-ancestors 'none'; base-uri 'self'; form-action 'self'"
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
