@@ -47,7 +47,8 @@ export async function shot(page, name) {
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
 }
 
-export function launchBrowser() {
+/** Debian's Chromium, headless; `extraArgs` adds switches (a face case's fake camera, …). */
+export function launchBrowser(extraArgs = []) {
   return chromium.launch({
     executablePath: process.env.TATIB_CHROMIUM ?? '/usr/bin/chromium',
     headless: true,
@@ -59,6 +60,7 @@ export function launchBrowser() {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      ...extraArgs,
     ],
   });
 }
