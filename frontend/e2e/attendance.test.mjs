@@ -216,7 +216,9 @@ test('attendance: a counselor sets cells with the keyboard on a desktop; the gua
   await expectVisible(page.getByTestId('attendance-grid'), 'the grid for yesterday');
   const hours = await page.getByTestId(`student-row-${adi.id}`).locator('[role="gridcell"]').count();
 
-  // One tab stop: the grid's roving focus starts at the first student's first hour.
+  // One tab stop: the grid's roving focus starts at the first student's first hour (set once
+  // the grid has its rows: wait for it on a busy machine).
+  await page.getByTestId('attendance-grid').locator('[tabindex="0"]').first().waitFor({ timeout: 10_000 });
   assertEqual(await page.getByTestId('attendance-grid').locator('[tabindex="0"]').count(), 1, 'one tab stop');
   await page.getByTestId('attendance-grid').locator('[tabindex="0"]').focus();
   const focused = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? '');
