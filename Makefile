@@ -123,12 +123,14 @@ test-desktop: build desktop
 
 # Go benchmarks (attendancebench generates a school year of 3 million attendance rows first:
 # about a minute on 2 cores), then the first load in the browser: sizes per file of the sign-in
-# page and a homeroom teacher's first screen, and the time to first screen on slow 4G and 3G.
+# page and a homeroom teacher's first screen, and the time to first screen on slow 4G and 3G;
+# then the gate kiosk (Face-ID) with a fake camera: face in view → answer and its parts.
 bench: build
 	@if [ -z "$${TATIB_TEST_DATABASE_URL:-}" ]; then scripts/db.sh start; fi
 	@export TATIB_TEST_DATABASE_URL=$${TATIB_TEST_DATABASE_URL:-$$(scripts/db.sh url postgres)}; \
 	 (cd server && TZ=UTC go test -run '^$$' -bench . -benchmem ./...) && \
-	 cd frontend && TZ=UTC TATIB_SERVER_BIN=$(BIN)/tatib-server node e2e/bench-load.mjs
+	 cd frontend && TZ=UTC TATIB_SERVER_BIN=$(BIN)/tatib-server node e2e/bench-load.mjs && \
+	 TZ=UTC TATIB_SERVER_BIN=$(BIN)/tatib-server node e2e/bench-kiosk.mjs
 
 clean:
 	rm -rf $(BIN) frontend/dist
