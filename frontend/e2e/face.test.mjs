@@ -743,6 +743,15 @@ cameraTest('face camera: a still photo of A fails the liveness check (no blink)'
   assertEqual(scan.outcome, 'liveness_failed', 'logged as liveness_failed');
   assertEqual(scan.challenge_passed, false, 'challenge not passed');
   assertEqual(scan.student_id, null, 'no student on a failed check');
+
+  // The camera unplugged mid-day: the kiosk stops and says so, with a way to try again.
+  await page.evaluate(() => {
+    for (const track of document.querySelector('[data-testid=kiosk-camera]')?.srcObject?.getVideoTracks() ?? []) track.dispatchEvent(new Event('ended'));
+  });
+  const lost = page.getByTestId('kiosk-camera-error');
+  await expectVisible(lost, 'the camera-lost message');
+  assertEqual(await lost.getAttribute('data-problem'), 'lost', 'camera problem');
+  assert((await lost.innerText()).includes('Kamera terputus'), 'said in Indonesian');
 });
 
 cameraTest('face camera: B, not enrolled, is not recognised', 'b-blink.y4m', async (ctx, cam) => {

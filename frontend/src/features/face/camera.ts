@@ -4,7 +4,7 @@
  */
 
 /** Why the camera could not start (i18n face:camera.<code>). */
-export type CameraProblem = 'unsupported' | 'denied' | 'no_camera' | 'busy' | 'failed';
+export type CameraProblem = 'unsupported' | 'denied' | 'no_camera' | 'busy' | 'failed' | 'lost';
 
 export const CAMERA_CONSTRAINTS: MediaStreamConstraints = {
   audio: false,

@@ -103,6 +103,13 @@ function useCameraAndEngine(videoRef: React.RefObject<HTMLVideoElement | null>, 
       }
       setEngine(eng.value);
       setSetup({ state: 'ready' });
+      // A camera unplugged or taken by the system mid-day: stop the loop and say so, with Retry.
+      const lost = () => {
+        if (stopped) return;
+        setEngine(null);
+        setSetup({ state: 'camera', problem: 'lost' });
+      };
+      cam.value.getVideoTracks().forEach((track) => track.addEventListener('ended', lost, { once: true }));
     };
     return () => {
       stopped = true;
