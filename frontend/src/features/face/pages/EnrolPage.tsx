@@ -95,6 +95,19 @@ function Capture({ status, onRestart }: { status: FaceStatus; onRestart: () => v
       engineRef.current = eng.value;
       setSetup({ state: 'ready' });
       void live();
+      // A camera unplugged mid-capture: no more samples from its frozen last frame.
+      cam.value.getVideoTracks().forEach((track) =>
+        track.addEventListener(
+          'ended',
+          () => {
+            if (stopped) return;
+            engineRef.current = null;
+            setQuality(null);
+            setSetup({ state: 'camera', problem: 'lost' });
+          },
+          { once: true },
+        ),
+      );
     })();
 
     return () => {
