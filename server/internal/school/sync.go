@@ -289,15 +289,24 @@ func (s *Syncer) run(ctx context.Context, id int64, actor audit.Actor, cfg Stude
 	// The run's own context may be what ended; the outcome is still written.
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
+	// The audit entry and the run's status in one transaction: whoever sees the run failed
+	// also finds it in the audit log.
 	const failed = `UPDATE student_syncs SET status = 'failed', phase = 'done', finished_at = now(), error = '', error_code = $2, error_params = $3
 		WHERE id = $1`
-	if _, err := s.db.ExecContext(wctx, failed, id, m.Key, m.Params); err != nil {
-		s.log.Error("student sync: record failure", "id", id, "err", err)
-	}
 	text := m.Render(locale.ID)
-	if err := audit.Record(wctx, s.db, actor, "students.sync.failed", "student_sync", strconv.FormatInt(id, 10),
-		map[string]any{"error": text, "error_code": m.Key}); err != nil {
-		s.log.Error("student sync: audit failure", "id", id, "err", err)
+	if err := pg.InTx(wctx, s.db, func(tx *sqlx.Tx) error {
+		if err := audit.Record(wctx, tx, actor, "students.sync.failed", "student_sync", strconv.FormatInt(id, 10),
+			map[string]any{"error": text, "error_code": m.Key}); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(wctx, failed, id, m.Key, m.Params)
+		return err
+	}); err != nil {
+		s.log.Error("student sync: record failure with its audit entry", "id", id, "err", err)
+		// The run must not stay "running": its status alone, then.
+		if _, err := s.db.ExecContext(wctx, failed, id, m.Key, m.Params); err != nil {
+			s.log.Error("student sync: record failure", "id", id, "err", err)
+		}
 	}
 	s.log.Warn("student sync failed", "id", id, "error", text)
 }
