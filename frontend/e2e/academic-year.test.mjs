@@ -1,33 +1,14 @@
 // End-to-end case for the new academic year (issue 17): points and the SP ladder start again
 // each academic year; last year's letter stays, read-only; the student page keeps the history
 // per year; the year is named where totals are shown. Only this: E2E_ONLY=academic-year npm run e2e
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { assert, assertEqual, checkA11y, shot, test } from './harness.mjs';
 import { ADMIN_PASSWORD } from './cases.mjs';
-import { PHONE, apiCall, expectVisible, newPage, noSidewaysScroll, signIn } from './helpers.mjs';
+import { PHONE, apiCall, databaseOf, expectVisible, newPage, noSidewaysScroll, signIn } from './helpers.mjs';
 
 const suffix = randomBytes(3).toString('hex');
 const BK = { username: `bk.year.${suffix}`, name: `Guru BK Tahun ${suffix}`, role: 'bk', email: '', phone: '', password: 'bk-year-Rahasia1' };
 const WIDE = { width: 1366, height: 768 };
-
-const psql = (url, sql) => execFileSync('psql', [url, '-v', 'ON_ERROR_STOP=1', '-qAt', '-c', sql], { encoding: 'utf8' }).trim();
-
-/** The URL of this run's database: the tatib_e2e_* one that holds our BK user. */
-function runDatabase(userId) {
-  const admin = process.env.TATIB_TEST_DATABASE_URL;
-  const dbs = psql(admin, "SELECT datname FROM pg_database WHERE datname LIKE 'tatib_e2e_%'").split('\n').filter(Boolean);
-  for (const db of dbs) {
-    const url = new URL(admin);
-    url.pathname = `/${db}`;
-    try {
-      if (psql(url.toString(), `SELECT id FROM users WHERE username = '${BK.username}'`) === String(userId)) return url.toString();
-    } catch {
-      // another run's database, gone or not migrated yet
-    }
-  }
-  throw new Error(`no e2e database holds ${BK.username}`);
-}
 
 const yearOf = (start) => `${Number(start.slice(0, 4))}/${Number(start.slice(0, 4)) + 1}`;
 
@@ -45,29 +26,26 @@ test('academic-year: last year stays on the student page, its letter is read-onl
 
   // Last year: two violations (on its first day), the SP 1 they led to (delivered) and an SP 2
   // left a draft, both issued last year.
-  const db = runDatabase(user.body.id);
+  const sql = databaseOf(BK.username, user.body.id);
   const cur = year.body.start;
   const prev = `${Number(cur.slice(0, 4)) - 1}${cur.slice(4)}`;
   const sourceId = 910000000 + Math.floor(Math.random() * 1000000);
-  const classId = psql(db, `INSERT INTO classes (name, grade) VALUES ('XII TA ${suffix}', 12) RETURNING id`).split('\n')[0];
+  const classId = sql(`INSERT INTO classes (name, grade) VALUES ('XII TA ${suffix}', 12) RETURNING id`).split('\n')[0];
   const studentId = Number(
-    psql(db, `INSERT INTO students (source_id, nisn, nis, full_name, gender, class_id) VALUES (${sourceId}, '00${sourceId}', 'TA${suffix}', 'Dimas Pratama ${suffix}', 'L', ${classId}) RETURNING id`).split('\n')[0],
+    sql(`INSERT INTO students (source_id, nisn, nis, full_name, gender, class_id) VALUES (${sourceId}, '00${sourceId}', 'TA${suffix}', 'Dimas Pratama ${suffix}', 'L', ${classId}) RETURNING id`).split('\n')[0],
   );
-  psql(
-    db,
+  sql(
     `INSERT INTO violations (student_id, class_id, class_name, violation_type_id, occurred_at, occurred_on, points)
      SELECT ${studentId}, ${classId}, 'XII TA ${suffix}', ${type.body.id}, '${prev}T02:00:00Z', '${prev}', 30 FROM generate_series(1, 2)`,
   );
   const oldLetter = Number(
-    psql(
-      db,
+    sql(
       `INSERT INTO warning_letters (student_id, class_id, class_name, level, name, min_points, academic_year_start, points, status, issued_at, delivered_at)
        VALUES (${studentId}, ${classId}, 'XII TA ${suffix}', 1, 'SP 1', 50, '${prev}', 60, 'delivered', '${prev}'::date + 1, '${prev}'::date + 20) RETURNING id`,
     ).split('\n')[0],
   );
   const oldDraft = Number(
-    psql(
-      db,
+    sql(
       `INSERT INTO warning_letters (student_id, class_id, class_name, level, name, min_points, academic_year_start, points, issued_at)
        VALUES (${studentId}, ${classId}, 'XII TA ${suffix}', 2, 'SP 2', 100, '${prev}', 100, '${prev}'::date + 60) RETURNING id`,
     ).split('\n')[0],

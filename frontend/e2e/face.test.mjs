@@ -16,7 +16,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, assert, assertEqual, axeViolations, checkA11y, launchBrowser, shot, test } from './harness.mjs';
 import { ADMIN_PASSWORD } from './cases.mjs';
-import { DESKTOP, apiCall, expectVisible, newPage, signIn } from './helpers.mjs';
+import { DESKTOP, apiCall, databaseOf, expectVisible, newPage, signIn } from './helpers.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const suffix = Date.now().toString(36).slice(-5);
@@ -28,23 +28,6 @@ const MODEL = 'human-3.3.6-faceres';
 /** Today in Jakarta (UTC+7, no daylight saving), YYYY-MM-DD. */
 function jakartaDay() {
   return new Date(Date.now() + 7 * 3600_000).toISOString().slice(0, 10);
-}
-
-/** This run's database (the tatib_e2e_* one that holds the user): a psql runner for it. */
-function databaseOf(username, userId) {
-  const admin = process.env.TATIB_TEST_DATABASE_URL;
-  const q = (url, sql) => execFileSync('psql', [url, '-v', 'ON_ERROR_STOP=1', '-qAt', '-c', sql], { encoding: 'utf8' }).trim();
-  const dbs = q(admin, "SELECT datname FROM pg_database WHERE datname LIKE 'tatib_e2e_%'").split('\n').filter(Boolean);
-  for (const db of dbs) {
-    const url = new URL(admin);
-    url.pathname = `/${db}`;
-    try {
-      if (q(url.toString(), `SELECT id FROM users WHERE username = '${username}'`) === String(userId)) return (sql) => q(url.toString(), sql);
-    } catch {
-      /* another run's database */
-    }
-  }
-  throw new Error(`no e2e database holds ${username}`);
 }
 
 let school = null;

@@ -85,6 +85,33 @@ export function psql(url, sql) {
   execFileSync('psql', [url, '-v', 'ON_ERROR_STOP=1', '-q', '-c', sql], { stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
+/** A psql runner for one database: (sql) → its output, unaligned; `.url` is the database's URL. */
+export function sqlRunner(url) {
+  const run = (sql) => execFileSync('psql', [url, '-v', 'ON_ERROR_STOP=1', '-qAt', '-c', sql], { encoding: 'utf8' }).trim();
+  run.url = url;
+  return run;
+}
+
+/**
+ * This run's database: the tatib_e2e_* one whose `username` has `userId` (the e2e runner
+ * makes one database per run; a case file that seeds rows finds it through a user it created).
+ */
+export function databaseOf(username, userId) {
+  const admin = sqlRunner(process.env.TATIB_TEST_DATABASE_URL);
+  const dbs = admin("SELECT datname FROM pg_database WHERE datname LIKE 'tatib_e2e_%'").split('\n').filter(Boolean);
+  for (const db of dbs) {
+    const url = new URL(admin.url);
+    url.pathname = `/${db}`;
+    const sql = sqlRunner(url.toString());
+    try {
+      if (sql(`SELECT id FROM users WHERE username = '${username}'`) === String(userId)) return sql;
+    } catch {
+      /* another run's database, gone or not migrated yet */
+    }
+  }
+  throw new Error(`no e2e database holds ${username}`);
+}
+
 /** Waits until the server answers /readyz, failing early when it exits. */
 export async function waitReady(baseURL, server, ms = 60_000) {
   const until = Date.now() + ms;

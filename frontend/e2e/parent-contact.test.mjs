@@ -3,11 +3,10 @@
 // user edits it to a mobile number (a landline typed in the dialog is refused at the field),
 // the card then offers the student-affairs data back, and taking it restores the landline.
 // Only these: E2E_ONLY=parent-contact npm run e2e
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { assert, assertEqual, checkA11y, shot, test } from './harness.mjs';
 import { ADMIN_PASSWORD } from './cases.mjs';
-import { PHONE, apiCall, expectVisible, newPage, noSidewaysScroll, signIn } from './helpers.mjs';
+import { PHONE, apiCall, databaseOf, expectVisible, newPage, noSidewaysScroll, signIn } from './helpers.mjs';
 
 const suffix = randomBytes(3).toString('hex');
 const BK = { username: `bk.ortu.${suffix}`, name: `Guru BK Ortu ${suffix}`, role: 'bk', email: '', phone: '', password: 'bk-ortu-Rahasia1' };
@@ -15,35 +14,19 @@ const LANDLINE = '021-5551234';
 const PARENT = 'Bapak Hartono';
 const MOBILE = '0813-2222-3333';
 
-const psql = (url, sql) => execFileSync('psql', [url, '-v', 'ON_ERROR_STOP=1', '-qAt', '-c', sql], { encoding: 'utf8' }).trim();
-
 /**
  * Adds a student to this run's database as a sync would leave it (students only come from a
  * sync, and this file must run alone too): parent contact from student affairs, a landline.
  */
 function insertStudent(userId) {
-  const admin = process.env.TATIB_TEST_DATABASE_URL;
-  const dbs = psql(admin, "SELECT datname FROM pg_database WHERE datname LIKE 'tatib_e2e_%'").split('\n').filter(Boolean);
-  for (const db of dbs) {
-    const url = new URL(admin);
-    url.pathname = `/${db}`;
-    let found = '';
-    try {
-      found = psql(url.toString(), `SELECT id FROM users WHERE username = '${BK.username}'`);
-    } catch {
-      continue; // another run's database, gone or not migrated yet
-    }
-    if (found !== String(userId)) continue;
-    const sourceId = 910000000 + Math.floor(Math.random() * 1000000);
-    const classId = psql(url.toString(), `INSERT INTO classes (name, grade) VALUES ('X ORTU ${suffix}', 10) RETURNING id`).split('\n')[0];
-    const id = psql(
-      url.toString(),
-      `INSERT INTO students (source_id, nisn, nis, full_name, gender, class_id, parent_name, parent_phone, synced_parent_name, synced_parent_phone, parent_contact_source)
-       VALUES (${sourceId}, '01${sourceId}', 'OT${suffix}', 'Dimas Hartono ${suffix}', 'L', ${classId}, '${PARENT}', '${LANDLINE}', '${PARENT}', '${LANDLINE}', 'sync') RETURNING id`,
-    ).split('\n')[0];
-    return Number(id);
-  }
-  throw new Error(`no e2e database holds ${BK.username}`);
+  const sql = databaseOf(BK.username, userId);
+  const sourceId = 910000000 + Math.floor(Math.random() * 1000000);
+  const classId = sql(`INSERT INTO classes (name, grade) VALUES ('X ORTU ${suffix}', 10) RETURNING id`).split('\n')[0];
+  const id = sql(
+    `INSERT INTO students (source_id, nisn, nis, full_name, gender, class_id, parent_name, parent_phone, synced_parent_name, synced_parent_phone, parent_contact_source)
+     VALUES (${sourceId}, '01${sourceId}', 'OT${suffix}', 'Dimas Hartono ${suffix}', 'L', ${classId}, '${PARENT}', '${LANDLINE}', '${PARENT}', '${LANDLINE}', 'sync') RETURNING id`,
+  ).split('\n')[0];
+  return Number(id);
 }
 
 test('parent-contact: a landline is flagged, BK edits the number, and hands the contact back to student affairs', async (ctx) => {

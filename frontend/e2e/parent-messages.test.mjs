@@ -13,7 +13,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, assert, assertEqual, checkA11y, shot, test } from './harness.mjs';
 import { ADMIN_PASSWORD } from './cases.mjs';
-import { DESKTOP, PHONE, apiCall, expectVisible, newPage, noSidewaysScroll, signIn } from './helpers.mjs';
+import { DESKTOP, PHONE, apiCall, databaseOf, expectVisible, newPage, noSidewaysScroll, signIn } from './helpers.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '../..');
@@ -64,23 +64,6 @@ async function simMessages() {
   assertEqual(res.status, 200, 'GET /_sim/messages');
   const body = await res.json();
   return Array.isArray(body) ? body : (body.messages ?? body.data ?? []);
-}
-
-/** This run's database (the tatib_e2e_* one that holds the user). */
-function databaseOf(username, userId) {
-  const admin = process.env.TATIB_TEST_DATABASE_URL;
-  const q = (url, sql) => execFileSync('psql', [url, '-v', 'ON_ERROR_STOP=1', '-qAt', '-c', sql], { encoding: 'utf8' }).trim();
-  const dbs = q(admin, "SELECT datname FROM pg_database WHERE datname LIKE 'tatib_e2e_%'").split('\n').filter(Boolean);
-  for (const db of dbs) {
-    const url = new URL(admin);
-    url.pathname = `/${db}`;
-    try {
-      if (q(url.toString(), `SELECT id FROM users WHERE username = '${username}'`) === String(userId)) return (sql) => q(url.toString(), sql);
-    } catch {
-      /* another run's database */
-    }
-  }
-  throw new Error(`no e2e database holds ${username}`);
 }
 
 let school = null;
