@@ -5,14 +5,13 @@
 // own class on a phone and a student's calendar on the student page. Attendance rows go in with
 // psql (attendance and attendance_days kept consistent, as the core keeps them):
 // E2E_ONLY=attendance-recap npm run e2e
-import { execFileSync } from 'node:child_process';
 import zlib from 'node:zlib';
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { assert, assertEqual, shot, test } from './harness.mjs';
 import { ADMIN_PASSWORD } from './cases.mjs';
-import { DESKTOP, PHONE, apiCall, expectVisible, newPage, noSidewaysScroll, signIn } from './helpers.mjs';
+import { DESKTOP, PHONE, apiCall, databaseOf, expectVisible, newPage, noSidewaysScroll, signIn } from './helpers.mjs';
 
 const suffix = Date.now().toString(36).slice(-5);
 const BK = { username: `bk.rekap${suffix}`, name: 'Guru BK Rekap', password: 'bk-rekap-e2e-1', role: 'bk', email: '', phone: '' };
@@ -35,23 +34,6 @@ function tenthOfPreviousMonth(date) {
   const d = new Date(`${date.slice(0, 7)}-01T00:00:00Z`);
   d.setUTCMonth(d.getUTCMonth() - 1);
   return `${d.toISOString().slice(0, 7)}-10`;
-}
-
-/** This run's database (the tatib_e2e_* one that holds the user). */
-function databaseOf(username, userId) {
-  const admin = process.env.TATIB_TEST_DATABASE_URL;
-  const q = (url, sql) => execFileSync('psql', [url, '-v', 'ON_ERROR_STOP=1', '-qAt', '-c', sql], { encoding: 'utf8' }).trim();
-  const dbs = q(admin, "SELECT datname FROM pg_database WHERE datname LIKE 'tatib_e2e_%'").split('\n').filter(Boolean);
-  for (const db of dbs) {
-    const url = new URL(admin);
-    url.pathname = `/${db}`;
-    try {
-      if (q(url.toString(), `SELECT id FROM users WHERE username = '${username}'`) === String(userId)) return (sql) => q(url.toString(), sql);
-    } catch {
-      /* another run's database */
-    }
-  }
-  throw new Error(`no e2e database holds ${username}`);
 }
 
 /** Stores a student's day: hour i+1 gets hours[i], then that day's counts from attendance. */

@@ -4,11 +4,10 @@
 // keyboard on a desktop (arrows, letters, Backspace, a whole hour from its header) with the
 // unsaved-changes guard; a school leader only views. Makes its own class and students:
 // E2E_ONLY=attendance npm run e2e
-import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { assert, assertEqual, axeViolations, SCREENSHOT_DIR, shot, test } from './harness.mjs';
 import { ADMIN_PASSWORD } from './cases.mjs';
-import { DESKTOP, PHONE, apiCall, expectVisible, newPage, noSidewaysScroll, signIn } from './helpers.mjs';
+import { DESKTOP, PHONE, apiCall, databaseOf, expectVisible, newPage, noSidewaysScroll, signIn } from './helpers.mjs';
 
 const suffix = Date.now().toString(36).slice(-5);
 const BK = { username: `bk.abs${suffix}`, name: 'Guru BK Absensi', password: 'bk-abs-e2e-1', role: 'bk', email: '', phone: '' };
@@ -18,23 +17,6 @@ const HEAD = { username: `kepsek.abs${suffix}`, name: 'Kepala Absensi', password
 /** Today in Jakarta (UTC+7, no daylight saving), YYYY-MM-DD. */
 function jakartaDay(offsetDays = 0) {
   return new Date(Date.now() + 7 * 3600_000 + offsetDays * 86400_000).toISOString().slice(0, 10);
-}
-
-/** This run's database (the tatib_e2e_* one that holds the user). */
-function databaseOf(username, userId) {
-  const admin = process.env.TATIB_TEST_DATABASE_URL;
-  const q = (url, sql) => execFileSync('psql', [url, '-v', 'ON_ERROR_STOP=1', '-qAt', '-c', sql], { encoding: 'utf8' }).trim();
-  const dbs = q(admin, "SELECT datname FROM pg_database WHERE datname LIKE 'tatib_e2e_%'").split('\n').filter(Boolean);
-  for (const db of dbs) {
-    const url = new URL(admin);
-    url.pathname = `/${db}`;
-    try {
-      if (q(url.toString(), `SELECT id FROM users WHERE username = '${username}'`) === String(userId)) return (sql) => q(url.toString(), sql);
-    } catch {
-      /* another run's database */
-    }
-  }
-  throw new Error(`no e2e database holds ${username}`);
 }
 
 let school = null;

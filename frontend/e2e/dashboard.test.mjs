@@ -4,10 +4,9 @@
 // calendar a month back and forth (each month its own request), open a day and its violations;
 // desktop and 360 px screenshots. Rows go in with psql:
 // E2E_ONLY=dashboard npm run e2e
-import { execFileSync } from 'node:child_process';
 import { assert, assertEqual, shot, test } from './harness.mjs';
 import { ADMIN_PASSWORD } from './cases.mjs';
-import { DESKTOP, PHONE, apiCall, expectVisible, newPage, noSidewaysScroll, signIn } from './helpers.mjs';
+import { DESKTOP, PHONE, apiCall, databaseOf, expectVisible, newPage, noSidewaysScroll, signIn } from './helpers.mjs';
 
 const suffix = Date.now().toString(36).slice(-5);
 const KS = { username: `ks.dasbor${suffix}`, name: 'Kepala Sekolah Dasbor', password: 'ks-dasbor-e2e-1', role: 'kepala_sekolah', email: '', phone: '' };
@@ -24,23 +23,6 @@ function tenthOfPreviousMonth(date) {
   const d = new Date(`${date.slice(0, 7)}-01T00:00:00Z`);
   d.setUTCMonth(d.getUTCMonth() - 1);
   return `${d.toISOString().slice(0, 7)}-10`;
-}
-
-/** This run's database (the tatib_e2e_* one that holds the user). */
-function databaseOf(username, userId) {
-  const admin = process.env.TATIB_TEST_DATABASE_URL;
-  const q = (url, sql) => execFileSync('psql', [url, '-v', 'ON_ERROR_STOP=1', '-qAt', '-c', sql], { encoding: 'utf8' }).trim();
-  const dbs = q(admin, "SELECT datname FROM pg_database WHERE datname LIKE 'tatib_e2e_%'").split('\n').filter(Boolean);
-  for (const db of dbs) {
-    const url = new URL(admin);
-    url.pathname = `/${db}`;
-    try {
-      if (q(url.toString(), `SELECT id FROM users WHERE username = '${username}'`) === String(userId)) return (sql) => q(url.toString(), sql);
-    } catch {
-      /* another run's database */
-    }
-  }
-  throw new Error(`no e2e database holds ${username}`);
 }
 
 let school = null;

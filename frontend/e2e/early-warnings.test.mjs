@@ -3,10 +3,9 @@
 // follow-up overdue), filters by kind and follows a row's next step to the violation; a homeroom
 // teacher on a phone sees their class only, as cards. The school's data goes in with psql:
 // E2E_ONLY=early-warnings npm run e2e
-import { execFileSync } from 'node:child_process';
 import { assert, assertEqual, shot, test } from './harness.mjs';
 import { ADMIN_PASSWORD } from './cases.mjs';
-import { DESKTOP, PHONE, apiCall, expectVisible, newPage, noSidewaysScroll, signIn } from './helpers.mjs';
+import { DESKTOP, PHONE, apiCall, databaseOf, expectVisible, newPage, noSidewaysScroll, signIn } from './helpers.mjs';
 
 const suffix = Date.now().toString(36).slice(-5);
 const BK = { username: `bk.dini${suffix}`, name: 'Guru BK Dini', password: 'bk-dini-e2e-1', role: 'bk', email: '', phone: '' };
@@ -15,23 +14,6 @@ const WALI = { username: `wali.dini${suffix}`, name: 'Wali Dini', password: 'wal
 /** Jakarta's date k days ago (UTC+7, no daylight saving), YYYY-MM-DD. */
 function daysAgo(k) {
   return new Date(Date.now() + 7 * 3600_000 - k * 86400_000).toISOString().slice(0, 10);
-}
-
-/** This run's database (the tatib_e2e_* one that holds the user). */
-function databaseOf(username, userId) {
-  const admin = process.env.TATIB_TEST_DATABASE_URL;
-  const q = (url, sql) => execFileSync('psql', [url, '-v', 'ON_ERROR_STOP=1', '-qAt', '-c', sql], { encoding: 'utf8' }).trim();
-  const dbs = q(admin, "SELECT datname FROM pg_database WHERE datname LIKE 'tatib_e2e_%'").split('\n').filter(Boolean);
-  for (const db of dbs) {
-    const url = new URL(admin);
-    url.pathname = `/${db}`;
-    try {
-      if (q(url.toString(), `SELECT id FROM users WHERE username = '${username}'`) === String(userId)) return (sql) => q(url.toString(), sql);
-    } catch {
-      /* another run's database */
-    }
-  }
-  throw new Error(`no e2e database holds ${username}`);
 }
 
 let school = null;

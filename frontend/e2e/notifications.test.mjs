@@ -5,33 +5,15 @@
 // the notification leads to the violation; the admin marks all read on the notifications page
 // and the badge goes to 0. Makes its own users, classes and student:
 // E2E_ONLY=notifications npm run e2e
-import { execFileSync } from 'node:child_process';
 import { assert, assertEqual, checkA11y, shot, test } from './harness.mjs';
 import { ADMIN_PASSWORD } from './cases.mjs';
-import { DESKTOP, PHONE, apiCall, expectVisible, newPage, noSidewaysScroll, signIn } from './helpers.mjs';
+import { DESKTOP, PHONE, apiCall, databaseOf, expectVisible, newPage, noSidewaysScroll, signIn } from './helpers.mjs';
 
 const suffix = Date.now().toString(36).slice(-5);
 const BK = { username: `bk.notif${suffix}`, name: 'Guru BK Notifikasi', password: 'bk-notif-e2e-1', role: 'bk', email: '', phone: '' };
 const RECORDER = { username: `bk.catat${suffix}`, name: 'Guru BK Pencatat', password: 'bk-catat-e2e-1', role: 'bk', email: '', phone: '' };
 const WALI_A = { username: `wali.a${suffix}`, name: 'Wali Kelas A', password: 'wali-a-e2e-1', role: 'wali_kelas', email: '', phone: '' };
 const WALI_B = { username: `wali.b${suffix}`, name: 'Wali Kelas B', password: 'wali-b-e2e-1', role: 'wali_kelas', email: '', phone: '' };
-
-/** This run's database (the tatib_e2e_* one that holds the user). */
-function databaseOf(username, userId) {
-  const admin = process.env.TATIB_TEST_DATABASE_URL;
-  const q = (url, sql) => execFileSync('psql', [url, '-v', 'ON_ERROR_STOP=1', '-qAt', '-c', sql], { encoding: 'utf8' }).trim();
-  const dbs = q(admin, "SELECT datname FROM pg_database WHERE datname LIKE 'tatib_e2e_%'").split('\n').filter(Boolean);
-  for (const db of dbs) {
-    const url = new URL(admin);
-    url.pathname = `/${db}`;
-    try {
-      if (q(url.toString(), `SELECT id FROM users WHERE username = '${username}'`) === String(userId)) return (sql) => q(url.toString(), sql);
-    } catch {
-      /* another run's database */
-    }
-  }
-  throw new Error(`no e2e database holds ${username}`);
-}
 
 let school = null;
 

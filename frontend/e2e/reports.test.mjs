@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { assert, assertEqual, shot, test } from './harness.mjs';
 import { ADMIN_PASSWORD } from './cases.mjs';
-import { DESKTOP, PHONE, apiCall, expectVisible, newPage, noSidewaysScroll, signIn } from './helpers.mjs';
+import { DESKTOP, PHONE, apiCall, databaseOf, expectVisible, newPage, noSidewaysScroll, signIn } from './helpers.mjs';
 
 const suffix = Date.now().toString(36).slice(-5);
 const WALI = { username: `wali.lap${suffix}`, name: 'Wali Laporan', password: 'wali-laporan-e2e-1', role: 'wali_kelas', email: '', phone: '' };
@@ -16,23 +16,6 @@ const WALI = { username: `wali.lap${suffix}`, name: 'Wali Laporan', password: 'w
 /** Today in Jakarta (UTC+7, no daylight saving), YYYY-MM-DD. */
 function jakartaToday() {
   return new Date(Date.now() + 7 * 3600_000).toISOString().slice(0, 10);
-}
-
-/** This run's database (the tatib_e2e_* one that holds the user). */
-function databaseOf(username, userId) {
-  const admin = process.env.TATIB_TEST_DATABASE_URL;
-  const q = (url, sql) => execFileSync('psql', [url, '-v', 'ON_ERROR_STOP=1', '-qAt', '-c', sql], { encoding: 'utf8' }).trim();
-  const dbs = q(admin, "SELECT datname FROM pg_database WHERE datname LIKE 'tatib_e2e_%'").split('\n').filter(Boolean);
-  for (const db of dbs) {
-    const url = new URL(admin);
-    url.pathname = `/${db}`;
-    try {
-      if (q(url.toString(), `SELECT id FROM users WHERE username = '${username}'`) === String(userId)) return (sql) => q(url.toString(), sql);
-    } catch {
-      /* another run's database */
-    }
-  }
-  throw new Error(`no e2e database holds ${username}`);
 }
 
 let school = null;

@@ -3,14 +3,13 @@
 // violation page with verification and the handling timeline, deleting, and the homeroom
 // teacher's scope. Makes its own classes, students and types, so it runs alone too:
 // E2E_ONLY=violations npm run e2e
-import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { assert, assertEqual, axeViolations, SCREENSHOT_DIR, shot, test } from './harness.mjs';
 import { ADMIN_PASSWORD } from './cases.mjs';
-import { PHONE, apiCall, expectVisible, newPage, noSidewaysScroll, signIn } from './helpers.mjs';
+import { PHONE, apiCall, databaseOf, expectVisible, newPage, noSidewaysScroll, signIn } from './helpers.mjs';
 
 const LAPTOP = { width: 1366, height: 768 };
 const suffix = Date.now().toString(36).slice(-5);
@@ -118,23 +117,6 @@ function readXlsx(buf) {
 // ---- the school this file works in -------------------------------------------------------
 
 let school = null;
-
-/** This run's database (the tatib_e2e_* one that holds the user). */
-function databaseOf(username, userId) {
-  const admin = process.env.TATIB_TEST_DATABASE_URL;
-  const q = (url, sql) => execFileSync('psql', [url, '-v', 'ON_ERROR_STOP=1', '-qAt', '-c', sql], { encoding: 'utf8' }).trim();
-  const dbs = q(admin, "SELECT datname FROM pg_database WHERE datname LIKE 'tatib_e2e_%'").split('\n').filter(Boolean);
-  for (const db of dbs) {
-    const url = new URL(admin);
-    url.pathname = `/${db}`;
-    try {
-      if (q(url.toString(), `SELECT id FROM users WHERE username = '${username}'`) === String(userId)) return (sql) => q(url.toString(), sql);
-    } catch {
-      /* another run's database */
-    }
-  }
-  throw new Error(`no e2e database holds ${username}`);
-}
 
 /**
  * Two users (BK, a homeroom teacher), two classes (the teacher's and another) with a student
