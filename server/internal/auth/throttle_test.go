@@ -71,9 +71,12 @@ func TestLoginThrottleConcurrent(t *testing.T) {
 		}
 		reqs[60].Password = "rahasia123"
 		n := count(loginAll(s, reqs, func(i int) string { return fmt.Sprintf("10.0.0.%d", i) }))
+		// At most 5 wrong passwords reach the check. The right one, if checked, withdraws its own
+		// reservation (a success is no failure), so one more attempt may be checked after it:
+		// a CI run saw 6 checks, 5 failures and the success.
 		checks := auth.PasswordChecks(s)
-		if checks > 5 || n[apperr.Unauthorized]+n[""] != int(checks) || n[apperr.RateLimited] != 100-int(checks) {
-			t.Fatalf("%d password checks, answers %v; want at most 5 checks and 429 for every other attempt", checks, n)
+		if n[apperr.Unauthorized] > 5 || n[""] > 1 || n[apperr.Unauthorized]+n[""] != int(checks) || n[apperr.RateLimited] != 100-int(checks) {
+			t.Fatalf("%d password checks, answers %v; want at most 5 failed checks, the right password at most once, and 429 for every other attempt", checks, n)
 		}
 		if n[""] == 0 {
 			// The right password was not among the checked ones: with five
