@@ -9,7 +9,7 @@ GO_MODULES := shared migrations server
 FRONT_SRC := $(shell find frontend/src frontend/public -type f 2>/dev/null) $(wildcard frontend/index.html frontend/vite.config.* frontend/tsconfig*.json frontend/scripts/*.mjs)
 WEB_DIST := server/internal/web/dist
 
-.PHONY: run dev build frontend frontend-deps test test-go test-frontend test-size test-e2e vet bench db-start db-stop desktop test-desktop test-fuzz clean help
+.PHONY: run dev build frontend frontend-deps test test-deps test-go test-frontend test-size test-e2e vet bench db-start db-stop desktop test-desktop test-fuzz clean help
 
 help:
 	@echo "make run       build and start Tatib on the private PostgreSQL cluster (with a demo school)"
@@ -89,7 +89,7 @@ test-size: frontend
 test-e2e: build
 	@if [ -z "$${TATIB_TEST_DATABASE_URL:-}" ]; then scripts/db.sh start; fi
 	@export TATIB_TEST_DATABASE_URL=$${TATIB_TEST_DATABASE_URL:-$$(scripts/db.sh url postgres)}; \
-	 cd frontend && TZ=UTC TATIB_SERVER_BIN=$(BIN)/tatib-server npm run e2e --if-present
+	 cd frontend && TZ=UTC E2E_WORKERS=$${E2E_WORKERS:-2} TATIB_SERVER_BIN=$(BIN)/tatib-server npm run e2e --if-present
 
 # The import parser's fuzz test beyond its seed corpus, briefly; run it
 # longer by hand with FUZZTIME=10m make test-fuzz.
@@ -97,7 +97,14 @@ FUZZTIME ?= 10s
 test-fuzz:
 	cd server && go test -run '^$$' -fuzz=FuzzParseImport -fuzztime=$(FUZZTIME) ./internal/violationtype/
 
-test: test-go test-fuzz test-frontend test-size test-e2e test-desktop
+# Installs what the tests need on a fresh Debian machine when run as root, or stops with the
+# exact apt-get command (scripts/test-deps.sh).
+test-deps:
+	@scripts/test-deps.sh
+
+# Each stage in order, with the time each took printed at the end.
+test:
+	@MAKE="$(MAKE)" scripts/test-stages.sh test-deps test-go test-fuzz test-frontend test-size test-e2e test-desktop
 
 ## Desktop ------------------------------------------------------------------
 
