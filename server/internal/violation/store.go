@@ -95,7 +95,8 @@ func RecordTx(ctx context.Context, tx *sqlx.Tx, in Record, actor audit.Actor) (R
 		return res, err
 	}
 	if in.Scope.HomeroomID != 0 && st.Homeroom != in.Scope.HomeroomID {
-		return res, apperr.New(apperr.Forbidden, "violation.student.not_your_class", "name", st.Name)
+		// Never the student's name: looping over ids would list the school.
+		return res, apperr.New(apperr.Forbidden, "violation.student.not_your_class")
 	}
 	f := apperr.Fields{}
 	if !st.Active {

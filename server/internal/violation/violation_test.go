@@ -355,6 +355,12 @@ func TestScope(t *testing.T) {
 		if e.Error.MessageCode != "violation.student.not_your_class" {
 			t.Fatalf("%+v", e.Error)
 		}
+		// The answer names nobody outside the caller's class (issue 25).
+		var name string
+		must(t, s.env.DB.Get(&name, `SELECT full_name FROM students WHERE id = $1`, s.inB))
+		if strings.Contains(e.Error.Message, name) {
+			t.Fatalf("the 403 names the student: %q", e.Error.Message)
+		}
 	})
 	own := record(t, s.wali, s.inA, s.t10)
 	body, ct := multipartBody(t, map[string]any{"student_id": s.inB, "type_ids": []int64{s.t10}}, namedFile{"b.jpg", testJPEG(t, 30, 30)})
