@@ -19,6 +19,7 @@ const (
 	CodeConflict             = "conflict"               // 409
 	CodeTooLarge             = "too_large"              // 413
 	CodeUnsupportedMediaType = "unsupported_media_type" // 415
+	CodeRequestTimeout       = "timeout"                // 408
 	CodeRateLimited          = "rate_limited"           // 429
 	CodeInternal             = "internal"               // 500
 	CodeUnavailable          = "unavailable"            // 503

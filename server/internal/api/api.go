@@ -78,7 +78,7 @@ func New(d Deps) *Server {
 		// The violation form carries up to five phone photos.
 		photos := httpx.UploadLimit{Method: http.MethodPost, Path: Prefix + "/violations", Bytes: violation.MaxRequestBytes}
 		// A journal push carries a whole school day and answers its own 413.
-		journalPush := httpx.UploadLimit{Method: http.MethodPost, Path: Prefix + journal.SyncPath, Bytes: journal.MaxRequestBytes, Own: true}
+		journalPush := httpx.UploadLimit{Method: http.MethodPost, Path: Prefix + journal.SyncPath, Bytes: journal.MaxRequestBytes, Own: true, ReadTimeout: 2 * time.Minute}
 		ar.Use(httpx.CleanText, httpx.LimitBody(d.Config.MaxBodyBytes, upload, photos, journalPush), d.Auth.Middleware)
 		router = httpx.NewRouter(ar, Prefix, d.Auth.Guard)
 		router.Get("/openapi.json", perm.Public, serveOpenAPI)

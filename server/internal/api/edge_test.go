@@ -326,7 +326,7 @@ func TestErrorCodesDocumented(t *testing.T) {
 		t.Fatal(err)
 	}
 	codes := []string{wire.CodeInvalid, wire.CodeBadRequest, wire.CodeUnauthorized, wire.CodeForbidden, wire.CodeNotFound,
-		wire.CodeMethodNotAllowed, wire.CodeConflict, wire.CodeTooLarge, wire.CodeUnsupportedMediaType, wire.CodeRateLimited,
+		wire.CodeMethodNotAllowed, wire.CodeConflict, wire.CodeTooLarge, wire.CodeUnsupportedMediaType, wire.CodeRequestTimeout, wire.CodeRateLimited,
 		wire.CodeInternal, wire.CodeUnavailable}
 	enum := doc.Components.Schemas.Error.Properties.Error.Properties.Code.Enum
 	if fmt.Sprint(enum) != fmt.Sprint(codes) {

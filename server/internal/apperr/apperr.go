@@ -24,6 +24,7 @@ const (
 	Conflict             = api.CodeConflict
 	TooLarge             = api.CodeTooLarge
 	UnsupportedMediaType = api.CodeUnsupportedMediaType
+	RequestTimeout       = api.CodeRequestTimeout
 	RateLimited          = api.CodeRateLimited
 	Internal             = api.CodeInternal
 	Unavailable          = api.CodeUnavailable

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"mime"
 	"net/http"
+	"os"
 	"reflect"
 	"strconv"
 	"strings"
@@ -56,6 +57,8 @@ func Status(code string) int {
 		return http.StatusRequestEntityTooLarge
 	case apperr.UnsupportedMediaType:
 		return http.StatusUnsupportedMediaType
+	case apperr.RequestTimeout:
+		return http.StatusRequestTimeout
 	case apperr.RateLimited:
 		return http.StatusTooManyRequests
 	case apperr.Unavailable:
@@ -164,6 +167,8 @@ func decodeError(err error) error {
 	switch {
 	case errors.As(err, &tooBig):
 		return apperr.New(apperr.TooLarge, "request.too_large", "limit", tooBig.Limit)
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return apperr.New(apperr.RequestTimeout, "request.body_timeout")
 	case errors.Is(err, io.EOF):
 		return apperr.New(apperr.BadRequest, "request.empty")
 	case errors.Is(err, io.ErrUnexpectedEOF):

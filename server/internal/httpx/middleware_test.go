@@ -1,12 +1,16 @@
 package httpx
 
 import (
+	"bufio"
 	"bytes"
+	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestLoggingOneLinePerRequest(t *testing.T) {
@@ -53,5 +57,55 @@ func TestDecodeJSONErrors(t *testing.T) {
 	r := httptest.NewRequest("POST", "/", strings.NewReader(`{"n":3,"extra":true}`))
 	if err := DecodeJSON(r, &v); err != nil || v.N != 3 {
 		t.Fatalf("valid body: %v %+v", err, v)
+	}
+}
+
+// A client that sends its body a byte at a time is cut off at the route's
+// read deadline with a 408, through the logging wrapper the server uses,
+// and the handler is freed (issue 25: one byte a second held a sign-in 40 s).
+func TestLimitBodySlowClient(t *testing.T) {
+	done := make(chan error, 1)
+	h := Logging(slog.New(slog.DiscardHandler))(LimitBody(1<<20, 8<<20,
+		UploadLimit{Method: "POST", Path: "/slow", ReadTimeout: 300 * time.Millisecond})(
+		http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			var v map[string]any
+			err := DecodeJSON(r, &v)
+			done <- err
+			if err != nil {
+				Error(w, r, err)
+			}
+		})))
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	conn, err := net.Dial("tcp", srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := io.WriteString(conn, "POST /slow HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 40\r\n\r\n{"); err != nil {
+		t.Fatal(err)
+	}
+	go func() { // a byte every 100 ms: 4 s for the whole body
+		for range 39 {
+			time.Sleep(100 * time.Millisecond)
+			if _, err := conn.Write([]byte(" ")); err != nil {
+				return
+			}
+		}
+	}()
+	select {
+	case err := <-done:
+		if c := errCode(err); c != "timeout" {
+			t.Fatalf("handler got %v (code %q), want the read deadline", err, c)
+		}
+	case <-time.After(3 * time.Second):
+		t.Fatal("the handler was still reading after 3 s")
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusRequestTimeout {
+		t.Fatalf("status %d", resp.StatusCode)
 	}
 }
