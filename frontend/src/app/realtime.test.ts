@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
+  CLOSE_TOO_MANY,
   RealtimeClient,
   backoffDelay,
   browserSocketURL,
@@ -251,5 +252,18 @@ describe('helpers', () => {
     a.set('20');
     expect(a.get()).toBe('30');
     expect(b.get()).toBe('');
+  });
+});
+
+describe('a socket closed for too many tabs', () => {
+  it('waits to be shown again instead of reconnecting by itself', () => {
+    const t = setup();
+    t.client.start();
+    t.last().accept();
+    t.last().onclose?.({ code: CLOSE_TOO_MANY });
+    t.advance(120_000);
+    expect(t.sockets).toHaveLength(1);
+    t.client.reconnectNow();
+    expect(t.sockets).toHaveLength(2);
   });
 });

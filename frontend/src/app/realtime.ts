@@ -49,6 +49,9 @@ export interface LastSeenStore {
   set(id: string): void;
 }
 
+/** The server's close code for a socket closed because its session opened too many (notify.CloseTooMany). */
+export const CLOSE_TOO_MANY = 4429;
+
 export type RealtimeState = 'connecting' | 'open' | 'waiting' | 'stopped';
 
 export interface RealtimeOptions {
@@ -170,10 +173,16 @@ export class RealtimeClient {
     s.onerror = () => {
       /* onclose follows and decides */
     };
-    s.onclose = () => {
+    s.onclose = (ev) => {
       if (this.socket !== s) return;
       this.socket = null;
       if (this.openedAt && this.o.now() - this.openedAt >= this.o.stableAfter) this.failures = 0;
+      // The server closed this, the session's oldest socket, for a newer one (too many tabs):
+      // reconnecting by itself would only close another tab's. The page reconnects when shown.
+      if ((ev as { code?: number } | null)?.code === CLOSE_TOO_MANY) {
+        this.o.onState?.('waiting');
+        return;
+      }
       this.scheduleRetry();
     };
   }

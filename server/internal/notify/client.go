@@ -18,6 +18,7 @@ type client struct {
 	conn  *websocket.Conn
 	user  int64
 	token []byte // the session's token hash
+	seq   uint64 // order of arrival in the hub
 	lang  locale.Lang
 	send  chan []byte
 

@@ -42,6 +42,20 @@ const (
 	// CloseSessionEnded: signed out, deactivated or the password was
 	// reset; reconnecting needs a new sign-in.
 	CloseSessionEnded = 4401
+	// CloseTooMany: the session (or the user) opened more sockets than
+	// allowed and this, its oldest, was closed; the page reconnects when it
+	// is shown again, not by itself.
+	CloseTooMany = 4429
+)
+
+// Sockets one session, and one user across their sessions, may hold on one
+// replica: a person with many tabs and two devices stays well under, and a
+// script opening thousands (about 37 KB each) cannot exhaust the process's
+// files. Past either, the oldest socket of that session (or user) is
+// closed with CloseTooMany.
+const (
+	MaxSocketsPerSession = 10
+	MaxSocketsPerUser    = 20
 )
 
 // Options tune the hub; zero values take the defaults.
@@ -63,6 +77,7 @@ type Hub struct {
 
 	mu      sync.Mutex
 	users   map[int64]map[*client]struct{}
+	seq     uint64 // order of arrival, for closing the oldest socket
 	started bool
 	closed  bool
 	ready   chan struct{}
@@ -165,8 +180,40 @@ func (h *Hub) add(c *client) bool {
 		cs = map[*client]struct{}{}
 		h.users[c.user] = cs
 	}
+	h.seq++
+	c.seq = h.seq
 	cs[c] = struct{}{}
+	// At most one socket is over a limit after an add: close the oldest.
+	if old := oldestOver(cs, c); old != nil {
+		delete(cs, old)
+		go old.end(CloseTooMany, "too many connections")
+	}
 	return true
+}
+
+// oldestOver returns the oldest socket to close when the user's sockets cs
+// (c just added) pass a limit: of c's session first, else of the user.
+func oldestOver(cs map[*client]struct{}, c *client) *client {
+	var oldest, oldestSession *client
+	session := 0
+	for o := range cs {
+		if oldest == nil || o.seq < oldest.seq {
+			oldest = o
+		}
+		if bytes.Equal(o.token, c.token) {
+			session++
+			if oldestSession == nil || o.seq < oldestSession.seq {
+				oldestSession = o
+			}
+		}
+	}
+	switch {
+	case session > MaxSocketsPerSession:
+		return oldestSession
+	case len(cs) > MaxSocketsPerUser:
+		return oldest
+	}
+	return nil
 }
 
 func (h *Hub) remove(c *client) {

@@ -413,3 +413,43 @@ func TestWebSocketSessionEnd(t *testing.T) {
 		waitClosed(ws)
 	})
 }
+
+// One session may hold MaxSocketsPerSession sockets on a replica; the next
+// one closes the oldest with CloseTooMany, and the newest keep working
+// (issue 25: a guest session opened 3,000).
+func TestWebSocketCapPerSession(t *testing.T) {
+	s := newSchool(t)
+	b := newReplica(t, s.URL)
+	guest := s.A.Env.As(perm.Other)
+	var conns []*websocket.Conn
+	for range notify.MaxSocketsPerSession + 1 {
+		ws, _, err := dial(t, b, guest.Token, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		next(t, ws, wire.WSUnread, 2*time.Second)
+		conns = append(conns, ws)
+	}
+	_ = conns[0].SetReadDeadline(time.Now().Add(2 * time.Second))
+	for {
+		_, _, err := conns[0].ReadMessage()
+		if err == nil {
+			continue
+		}
+		if !websocket.IsCloseError(err, notify.CloseTooMany) {
+			t.Fatalf("the oldest closed with %v, want %d", err, notify.CloseTooMany)
+		}
+		break
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for notify.HubOf(b.Deps).Sockets() != notify.MaxSocketsPerSession && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := notify.HubOf(b.Deps).Sockets(); n != notify.MaxSocketsPerSession {
+		t.Fatalf("%d sockets open, want %d", n, notify.MaxSocketsPerSession)
+	}
+	// The newest still gets its messages (a ping answered: the read loop runs).
+	if err := conns[len(conns)-1].WriteControl(websocket.PingMessage, nil, time.Now().Add(time.Second)); err != nil {
+		t.Fatalf("newest socket: %v", err)
+	}
+}
