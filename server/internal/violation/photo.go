@@ -8,6 +8,7 @@ import (
 	"image/color"
 	"image/jpeg"
 	"net/http"
+	"runtime"
 	"time"
 
 	// Decoders image.Decode knows: phone cameras send JPEG, screenshots
@@ -15,6 +16,8 @@ import (
 	// (the standard library has no decoder for it).
 	_ "image/gif"
 	_ "image/png"
+
+	"golang.org/x/sync/semaphore"
 
 	"github.com/tatib/tatib/server/internal/apperr"
 )
@@ -29,9 +32,17 @@ type Photo struct {
 	Thumbnail     []byte
 }
 
-// decodeSlots bounds how many photos are decoded at once in this process:
-// a decoded 40-megapixel photo takes up to 160 MB.
-var decodeSlots = make(chan struct{}, 2)
+// decodeBudget bounds the bytes of decoded pictures this process holds at
+// once, whatever the number of uploads: one 40-megapixel photo (160 MB), or
+// many phone photos (12 MP, 48 MB each) side by side. A photo waits for its
+// share (pixels × bytes per pixel) and gives it back once downscaled, after
+// a collection when it was large, so the garbage of one big decode is gone
+// before the next starts (three uploads of 5 × 40 MP peaked at 835 MB with
+// two fixed slots). A variable for the test.
+var decodeBudget = semaphore.NewWeighted(maxDecodedBytes)
+
+// collectAbove: a decode this large is collected before its share returns.
+const collectAbove = 64 << 20
 
 // decodeWait is how long a photo waits for a decode slot before the
 // request is answered 503.
@@ -69,21 +80,21 @@ func PreparePhoto(ctx context.Context, field, name string, data []byte) (Photo, 
 	if cfg.Width <= 0 || cfg.Height <= 0 || pixels > MaxPhotoPixels || pixels*bytesPerPixel(cfg.ColorModel) > maxDecodedBytes {
 		return Photo{}, bad("violation.photo.too_many_pixels", "mp", MaxPhotoPixels/1_000_000)
 	}
+	share := max(1, pixels*bytesPerPixel(cfg.ColorModel))
 	wait, cancel := context.WithTimeout(ctx, decodeWait)
 	defer cancel()
-	select {
-	case decodeSlots <- struct{}{}:
-	case <-wait.Done():
+	if err := decodeBudget.Acquire(wait, share); err != nil {
 		return Photo{}, apperr.New(apperr.Unavailable, "violation.photo.busy")
 	}
 	img, _, err := image.Decode(bytes.NewReader(data))
 	if err != nil {
-		<-decodeSlots
+		img = nil
+		releaseDecode(share)
 		return Photo{}, bad("violation.photo.damaged")
 	}
 	small := downscale(img, MaxPhotoSide)
 	img = nil
-	<-decodeSlots
+	releaseDecode(share)
 	small = orient(small, exifOrientation(data))
 	thumb := downscale(small, MaxThumbnailSide)
 	var full, th bytes.Buffer
@@ -95,6 +106,15 @@ func PreparePhoto(ctx context.Context, field, name string, data []byte) (Photo, 
 	}
 	b := small.Bounds()
 	return Photo{Width: b.Dx(), Height: b.Dy(), Image: full.Bytes(), Thumbnail: th.Bytes()}, nil
+}
+
+// releaseDecode gives a decode's share back, collecting first when it was
+// large so its pixels are freed before another decode takes the share.
+func releaseDecode(share int64) {
+	if share > collectAbove {
+		runtime.GC()
+	}
+	decodeBudget.Release(share)
 }
 
 func bytesPerPixel(m color.Model) int64 {
