@@ -67,6 +67,12 @@ type User struct {
 type LoginRequest struct {
 	Username string `json:"username"`
 	Password string `json:"password"`
+	// DeviceToken is the token of a device that signed in before: failures
+	// from elsewhere do not lock it out. A browser sends it as the HttpOnly
+	// cookie tatib_device instead; a client that keeps it itself (the
+	// desktop app) sends it here, "" for "give me one", and gets it back in
+	// LoginResponse.DeviceToken.
+	DeviceToken *string `json:"device_token,omitempty"`
 }
 
 // Me is the signed-in user with the role's permission names.
@@ -81,6 +87,9 @@ type LoginResponse struct {
 	Permissions []perm.Name `json:"permissions"`
 	Token       string      `json:"token"`
 	ExpiresAt   time.Time   `json:"expires_at"`
+	// DeviceToken answers a request that carried device_token: this
+	// device's token for the next sign-ins.
+	DeviceToken string `json:"device_token,omitempty"`
 }
 
 // PageMeta describes one page of a list.

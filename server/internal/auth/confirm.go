@@ -23,7 +23,7 @@ func (s *Service) ConfirmPassword(r *http.Request, pw string) (bool, error) {
 	if err := s.db.GetContext(ctx, &hash, `SELECT password_hash FROM users WHERE id = $1`, p.User.ID); err != nil {
 		return false, fmt.Errorf("auth: confirm password: %w", err)
 	}
-	at, err := s.reserve(ctx, p.User.Username, httpx.ClientAddr(r, s.opt.TrustProxy))
+	at, err := s.reserve(ctx, p.User.Username, httpx.ClientAddr(r, s.opt.TrustProxy), 0)
 	if err != nil {
 		return false, err
 	}

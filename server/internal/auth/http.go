@@ -28,11 +28,21 @@ func (s *Service) login(w http.ResponseWriter, r *http.Request) error {
 	if err := httpx.DecodeJSON(r, &in); err != nil {
 		return err
 	}
+	// A browser's device token travels in its HttpOnly cookie, never in
+	// the JSON a script could read; a client that asks in the body keeps it.
+	browser := in.DeviceToken == nil
+	if c, err := r.Cookie(DeviceCookieName); browser && err == nil {
+		in.DeviceToken = &c.Value
+	}
 	out, err := s.Login(r.Context(), in, httpx.ClientAddr(r, s.opt.TrustProxy), r.UserAgent())
 	if err != nil {
 		return err
 	}
 	http.SetCookie(w, s.cookie(out.Token))
+	if browser {
+		http.SetCookie(w, s.deviceCookie(out.DeviceToken))
+		out.DeviceToken = ""
+	}
 	return httpx.JSON(w, http.StatusOK, out)
 }
 
@@ -88,7 +98,7 @@ func (s *Service) changePassword(w http.ResponseWriter, r *http.Request) error {
 	// The current password is guessed like a sign-in: same throttle, same
 	// bound on password checks (a stolen session must not become an
 	// unthrottled password oracle).
-	at, err := s.reserve(r.Context(), p.User.Username, httpx.ClientAddr(r, s.opt.TrustProxy))
+	at, err := s.reserve(r.Context(), p.User.Username, httpx.ClientAddr(r, s.opt.TrustProxy), 0)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -60,7 +61,15 @@ func (s *Service) Login(ctx context.Context, in api.LoginRequest, addr, userAgen
 	}
 	addr = httpx.CleanHeader(addr, 100)
 
-	at, err := s.reserve(ctx, username, addr)
+	var deviceToken string
+	if in.DeviceToken != nil {
+		deviceToken = *in.DeviceToken
+	}
+	device, err := s.trustedDevice(ctx, username, deviceToken)
+	if err != nil {
+		return api.LoginResponse{}, err
+	}
+	at, err := s.reserve(ctx, username, addr, device)
 	if err != nil {
 		return api.LoginResponse{}, err
 	}
@@ -90,11 +99,16 @@ func (s *Service) Login(ctx context.Context, in api.LoginRequest, addr, userAgen
 		return api.LoginResponse{}, fmt.Errorf("auth: last login: %w", err)
 	}
 	u.LastLoginAt = &now
+	newDevice, err := s.rememberDevice(ctx, u.ID, device)
+	if err != nil {
+		return api.LoginResponse{}, err
+	}
 	perms, err := s.Permissions(ctx, u.Role)
 	if err != nil {
 		return api.LoginResponse{}, err
 	}
-	return api.LoginResponse{User: u, Permissions: perms, Token: token, ExpiresAt: now.Add(s.opt.MaxAge)}, nil
+	return api.LoginResponse{User: u, Permissions: perms, Token: token, ExpiresAt: now.Add(s.opt.MaxAge),
+		DeviceToken: cmp.Or(newDevice, deviceToken)}, nil
 }
 
 // check returns the active user whose password pw is, or errBadCredentials;

@@ -7,6 +7,8 @@ import (
 	"math"
 	"time"
 
+	"github.com/jmoiron/sqlx"
+
 	"github.com/tatib/tatib/server/internal/apperr"
 )
 
@@ -16,6 +18,8 @@ import (
 // limits reach the password check; a success withdraws its own row only.
 type attempt struct {
 	id int64
+	// device is the trusted device the attempt came from (0: none).
+	device int64
 	// addrLocked: the address is past its limit and this attempt passed only
 	// because its username has no failure in the window. Such an attempt
 	// never spends bcrypt on an unknown username.
@@ -36,12 +40,21 @@ type attempt struct {
 //     school's shared address stays usable for colleagues who type their
 //     password right, while an attacker behind it gets one guess per
 //     username per window.
-func (s *Service) reserve(ctx context.Context, username, addr string) (attempt, error) {
+//
+// An attempt from a trusted device (device != 0: one that signed in as this
+// username before, see trustedDevice) is counted apart: UserFailures
+// failures of that device lock that device only, and failures from
+// anywhere else never lock it. An anonymous guesser can then keep an
+// account's untrusted sign-ins out, but not its owner on their own device.
+func (s *Service) reserve(ctx context.Context, username, addr string, device int64) (attempt, error) {
 	tx, err := s.db.BeginTxx(ctx, nil)
 	if err != nil {
 		return attempt{}, fmt.Errorf("auth: throttle: %w", err)
 	}
 	defer tx.Rollback()
+	if device != 0 {
+		return s.reserveDevice(ctx, tx, username, addr, device)
+	}
 
 	const lock = `SELECT pg_advisory_xact_lock(hashtext('tatib.login.username'), hashtext(lower($1))),
 		pg_advisory_xact_lock(hashtext('tatib.login.address'), hashtext($2))`
@@ -51,8 +64,8 @@ func (s *Service) reserve(ctx context.Context, username, addr string) (attempt, 
 	now := s.now()
 	// nth newest failure: once it leaves the window, the count is under the
 	// limit again.
-	const q = `WITH u AS (SELECT at FROM login_failures WHERE lower(username) = lower($1) AND at > $3),
-		a AS (SELECT at FROM login_failures WHERE address = $2 AND at > $3)
+	const q = `WITH u AS (SELECT at FROM login_failures WHERE lower(username) = lower($1) AND at > $3 AND device_id IS NULL),
+		a AS (SELECT at FROM login_failures WHERE address = $2 AND at > $3 AND device_id IS NULL)
 		SELECT (SELECT count(*) FROM u), (SELECT max(at) FROM u),
 			(SELECT at FROM u ORDER BY at DESC OFFSET $4 - 1 LIMIT 1),
 			(SELECT count(*) FROM a),
@@ -78,6 +91,34 @@ func (s *Service) reserve(ctx context.Context, username, addr string) (attempt, 
 	}
 	const ins = `INSERT INTO login_failures (username, address, at) VALUES ($1, $2, $3) RETURNING id`
 	if err := tx.QueryRowContext(ctx, ins, username, addr, now).Scan(&a.id); err != nil {
+		return attempt{}, fmt.Errorf("auth: reserve attempt: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return attempt{}, fmt.Errorf("auth: reserve attempt: %w", err)
+	}
+	return a, nil
+}
+
+// reserveDevice is reserve for an attempt from a trusted device: its own
+// failures only, under the device's own lock.
+func (s *Service) reserveDevice(ctx context.Context, tx *sqlx.Tx, username, addr string, device int64) (attempt, error) {
+	if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtext('tatib.login.device'), $1::int)`, device%(1<<31)); err != nil {
+		return attempt{}, fmt.Errorf("auth: throttle lock: %w", err)
+	}
+	now := s.now()
+	var n int
+	var nth sql.NullTime
+	const q = `WITH d AS (SELECT at FROM login_failures WHERE device_id = $1 AND at > $2)
+		SELECT (SELECT count(*) FROM d), (SELECT at FROM d ORDER BY at DESC OFFSET $3 - 1 LIMIT 1)`
+	if err := tx.QueryRowContext(ctx, q, device, now.Add(-s.opt.Window), s.opt.UserFailures).Scan(&n, &nth); err != nil {
+		return attempt{}, fmt.Errorf("auth: throttle: %w", err)
+	}
+	if n >= s.opt.UserFailures {
+		return attempt{}, s.throttledUntil(nth.Time.Add(s.opt.Window))
+	}
+	a := attempt{device: device}
+	const ins = `INSERT INTO login_failures (username, address, at, device_id) VALUES ($1, $2, $3, $4) RETURNING id`
+	if err := tx.QueryRowContext(ctx, ins, username, addr, now, device).Scan(&a.id); err != nil {
 		return attempt{}, fmt.Errorf("auth: reserve attempt: %w", err)
 	}
 	if err := tx.Commit(); err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -245,4 +246,60 @@ func TestLoginUnstorableText(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// A device that signed in before is not locked out by failures from
+// elsewhere (issue 25: five wrong passwords from anywhere kept "admin" out
+// for 15 minutes); its own failures lock it alone, and another user's
+// device token, or none, is treated as anywhere.
+func TestLoginTrustedDevice(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	_, name := env.CreateUser(perm.BK)
+	anon := env.Anonymous()
+	deviceOf := func(r *apitest.Response) string {
+		t.Helper()
+		for _, c := range (&http.Response{Header: r.Header}).Cookies() {
+			if c.Name == auth.DeviceCookieName {
+				if !c.HttpOnly || c.Path != "/api/v1/auth/login" {
+					t.Fatalf("device cookie %+v", c)
+				}
+				return c.Value
+			}
+		}
+		t.Fatal("no device cookie")
+		return ""
+	}
+	// The owner's browser signs in once: it is trusted from now on; the
+	// token never appears in the JSON a script reads.
+	first := anon.Do("POST", "/api/v1/auth/login", creds{"username": name, "password": "rahasia123"}).Want(200)
+	device := deviceOf(first)
+	if strings.Contains(string(first.Body), device) {
+		t.Fatal("the device token is in the JSON body")
+	}
+	// An attacker elsewhere spends the username's five failures.
+	for range 5 {
+		anon.Do("POST", "/api/v1/auth/login", creds{"username": name, "password": "salah"}, "X-Forwarded-For", "203.0.113.9").Want(401)
+	}
+	anon.Do("POST", "/api/v1/auth/login", creds{"username": name, "password": "rahasia123"}).Want(429)
+	// The owner's browser still gets in.
+	withDevice := func(pw string) *apitest.Response {
+		return anon.Do("POST", "/api/v1/auth/login", creds{"username": name, "password": pw}, "Cookie", auth.DeviceCookieName+"="+device)
+	}
+	withDevice("rahasia123").Want(200)
+	// A client that keeps the token itself (the desktop app) sends it in the body.
+	var out api.LoginResponse
+	anon.Do("POST", "/api/v1/auth/login", map[string]any{"username": name, "password": "rahasia123", "device_token": device}).Want(200).JSON(&out)
+	if out.DeviceToken != device {
+		t.Fatalf("desktop device token %q, want the one it sent", out.DeviceToken)
+	}
+	// Five failures on the device lock that device, not the other way round.
+	for range 5 {
+		withDevice("salah").Want(401)
+	}
+	withDevice("rahasia123").Want(429)
+	// Another user's device token counts as anywhere: still locked.
+	_, other := env.CreateUser(perm.BK)
+	otherDevice := deviceOf(anon.Do("POST", "/api/v1/auth/login", creds{"username": other, "password": "rahasia123"}).Want(200))
+	anon.Do("POST", "/api/v1/auth/login", creds{"username": name, "password": "rahasia123"}, "Cookie", auth.DeviceCookieName+"="+otherDevice).Want(429)
 }
