@@ -1,8 +1,11 @@
 // Accessibility: axe-core (WCAG 2 A/AA, colour contrast included) on every page each role can
 // open, at a laptop (1366×768) and a phone (360×740) width, in Indonesian and English. The pages
 // come from the signed-in navigation itself, so a new feature's pages are checked without
-// editing this file; the profile, the 403 and the 404 pages are added. Serious and critical
-// violations fail the case; every page is photographed (a11y-<role>-<lang>-<size>-<page>.png).
+// editing this file; the profile, the 403 and the 404 pages are added. Each distinct page is
+// swept once per language and width: the admin (who opens everything) goes first, and a later
+// role sweeps only its landing page (the dashboard shows each role its own figures), the 403
+// page once, and any page the roles before it did not open. Serious and critical violations fail
+// the case; every swept page is photographed (a11y-<role>-<lang>-<size>-<page>.png).
 import { axeViolations, shot, test } from './harness.mjs';
 import { ADMIN_PASSWORD } from './cases.mjs';
 import { apiCall, newPage, signIn } from './helpers.mjs';
@@ -11,6 +14,8 @@ const SIZES = { laptop: { width: 1366, height: 768 }, phone: { width: 360, heigh
 const LANGS = ['id', 'en'];
 const PASSWORD = 'a11y-e2e-Rahasia1';
 const ROLES = ['admin', 'bk', 'wali_kelas', 'kepala_sekolah', 'other'];
+/** Pages already swept, by "lang size path" ("403" for the forbidden page, the same for every role). */
+const swept = new Set();
 
 /** Creates the role's test user once (the admin is built in). */
 async function ensureUser(ctx, role) {
@@ -81,6 +86,9 @@ async function checkRole(ctx, role) {
       const extra = ['/profile', '/no-such-page', ...(role === 'admin' ? [] : ['/roles'])];
       const paths = [...new Set([landing, ...nav, ...extra])];
       for (const p of paths) {
+        const key = `${lang} ${sizeName} ${p === '/roles' && role !== 'admin' ? '403' : p}`;
+        if (p !== landing && swept.has(key)) continue;
+        swept.add(key);
         if (p !== landing) {
           await page.goto(p);
           await settle(page);

@@ -11,6 +11,13 @@ export const SCREENSHOT_DIR = path.resolve(here, '../../screenshots');
 
 const cases = [];
 const afterAllHooks = [];
+/** The file whose cases are being registered (run.mjs sets it before importing each file). */
+let currentFile = 'cases.mjs';
+
+/** Names the file that the next test() calls come from. */
+export function registeringFile(name) {
+  currentFile = name;
+}
 
 /** Registers a clean-up step run once after every case (stop a helper process, …). */
 export function afterAll(fn) {
@@ -30,7 +37,7 @@ export async function runAfterAll() {
 
 /** Registers a case: fn({ browser, baseURL, shot }) */
 export function test(name, fn, { timeout = 90_000 } = {}) {
-  cases.push({ name, fn, timeout });
+  cases.push({ name, fn, timeout, file: currentFile });
 }
 
 export function assert(cond, message) {
@@ -74,8 +81,9 @@ function withTimeout(promise, ms, name) {
 }
 
 /** Runs every registered case (or those whose name contains `only`); returns the counts. */
-export async function runAll(ctx, only) {
-  const selected = only ? cases.filter((c) => c.name.includes(only)) : cases;
+export async function runAll(ctx, only, files) {
+  let selected = only ? cases.filter((c) => c.name.includes(only)) : cases;
+  if (files) selected = selected.filter((c) => files.has(c.file));
   let passed = 0;
   let failed = 0;
   console.log(`1..${selected.length}`);

@@ -98,7 +98,10 @@ export function sqlRunner(url) {
  */
 export function databaseOf(username, userId) {
   const admin = sqlRunner(process.env.TATIB_TEST_DATABASE_URL);
-  const dbs = admin("SELECT datname FROM pg_database WHERE datname LIKE 'tatib_e2e_%'").split('\n').filter(Boolean);
+  // run.mjs names its database; a file run some other way searches every e2e database.
+  const dbs = process.env.TATIB_E2E_DATABASE
+    ? [process.env.TATIB_E2E_DATABASE]
+    : admin("SELECT datname FROM pg_database WHERE datname LIKE 'tatib_e2e_%'").split('\n').filter(Boolean);
   for (const db of dbs) {
     const url = new URL(admin.url);
     url.pathname = `/${db}`;

@@ -5,6 +5,8 @@
 // Cases: e2e/cases.mjs first, then every e2e/*.test.mjs in name order (a feature adds its
 // own file; each registers cases with harness.mjs's test() and may register afterAll()).
 // E2E_ONLY=<part of a case name> runs matching cases only.
+// E2E_WORKERS=2 runs the files in two worker processes at once, each with its own server,
+// database and browser (`make test-e2e` does); files go to workers by their weight below.
 import { spawn } from 'node:child_process';
 import { createWriteStream, readdirSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
@@ -13,18 +15,102 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
-import { launchBrowser, runAfterAll, runAll } from './harness.mjs';
+import { launchBrowser, registeringFile, runAfterAll, runAll } from './harness.mjs';
 import { ADMIN_PASSWORD } from './cases.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-for (const f of readdirSync(here).filter((n) => n.endsWith('.test.mjs')).sort()) {
+const FILES = ['cases.mjs', ...readdirSync(here).filter((n) => n.endsWith('.test.mjs')).sort()];
+
+// Seconds each file took in a clean-clone run on 2 cores, alone (a new file counts 60 until
+// measured). Only the split between workers depends on them, never what runs.
+const WEIGHTS = {
+  'a11y.test.mjs': 240,
+  'face.test.mjs': 180,
+  'parent-messages.test.mjs': 80,
+  'attendance.test.mjs': 80,
+  'violation-types.test.mjs': 70,
+  'school.test.mjs': 70,
+  'cases.mjs': 60,
+  'violations.test.mjs': 60,
+  'warning-letters.test.mjs': 60,
+  'data-safety.test.mjs': 60,
+  'users-roles.test.mjs': 50,
+  'notifications.test.mjs': 50,
+  'dashboard.test.mjs': 40,
+  'attendance-recap.test.mjs': 40,
+  'audit.test.mjs': 30,
+  'backups.test.mjs': 30,
+  'early-warnings.test.mjs': 25,
+  'parent-contact.test.mjs': 25,
+  'academic-year.test.mjs': 20,
+  'journal.test.mjs': 20,
+  'reports.test.mjs': 20,
+};
+
+/** The files of worker `shard` of `workers`: the heaviest first, each to the lightest worker. */
+export function shardFiles(files, shard, workers) {
+  const load = Array(workers).fill(0);
+  const mine = new Set();
+  const byWeight = [...files].sort((a, b) => (WEIGHTS[b] ?? 60) - (WEIGHTS[a] ?? 60) || a.localeCompare(b));
+  for (const f of byWeight) {
+    const w = load.indexOf(Math.min(...load));
+    load[w] += WEIGHTS[f] ?? 60;
+    if (w === shard) mine.add(f);
+  }
+  return mine;
+}
+
+const workers = Math.max(1, Number(process.env.E2E_WORKERS ?? 1) || 1);
+const shard = process.env.E2E_SHARD === undefined ? null : Number(process.env.E2E_SHARD);
+const myFiles = shard === null ? new Set(FILES) : shardFiles(FILES, shard, workers);
+for (const f of FILES) {
+  if (f === 'cases.mjs' || !myFiles.has(f)) continue;
+  registeringFile(f);
   await import(path.join(here, f));
+}
+
+/** Runs the workers as child processes, prefixes their lines, and adds up their counts. */
+async function runWorkers() {
+  const started = Date.now();
+  const results = await Promise.all(
+    Array.from({ length: workers }, (_, i) =>
+      new Promise((resolve) => {
+        const child = spawn(process.execPath, [fileURLToPath(import.meta.url)], {
+          env: { ...process.env, E2E_SHARD: String(i) },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let last = '';
+        let buf = '';
+        const onData = (chunk) => {
+          buf += chunk;
+          const lines = buf.split('\n');
+          buf = lines.pop();
+          for (const l of lines) {
+            if (/^\d+ passed, \d+ failed$/.test(l)) last = l;
+            else console.log(`[w${i + 1}] ${l}`);
+          }
+        };
+        child.stdout.setEncoding('utf8').on('data', onData);
+        child.stderr.setEncoding('utf8').on('data', onData);
+        child.on('exit', (code) => {
+          const m = /^(\d+) passed, (\d+) failed$/.exec(last);
+          resolve(m ? { passed: Number(m[1]), failed: Number(m[2]) + (code !== 0 && m[2] === '0' ? 1 : 0) } : { passed: 0, failed: 1 });
+        });
+      }),
+    ),
+  );
+  const passed = results.reduce((n, r) => n + r.passed, 0);
+  const failed = results.reduce((n, r) => n + r.failed, 0);
+  console.log(`# ${workers} workers in ${Math.round((Date.now() - started) / 1000)} s`);
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exit(failed > 0 ? 1 : 0);
 }
 
 async function main() {
   const bin = path.resolve(need('TATIB_SERVER_BIN', 'run.mjs'));
   const adminURL = need('TATIB_TEST_DATABASE_URL', 'run.mjs');
   const dbName = `tatib_e2e_${randomBytes(5).toString('hex')}`;
+  process.env.TATIB_E2E_DATABASE = dbName;
   const dbURL = new URL(adminURL);
   dbURL.pathname = `/${dbName}`;
 
@@ -60,7 +146,7 @@ async function main() {
   let counts = { passed: 0, failed: 1 };
   try {
     psql(adminURL, `CREATE DATABASE ${dbName}`);
-    const log = createWriteStream(path.join(resultsDir, 'e2e-server.log'));
+    const log = createWriteStream(path.join(resultsDir, shard === null ? 'e2e-server.log' : `e2e-server-w${shard + 1}.log`));
     server = spawn(bin, ['serve'], {
       env: {
         ...process.env,
@@ -79,7 +165,7 @@ async function main() {
     await waitReady(baseURL, server);
     console.log(`# server ${bin} on ${baseURL}, database ${dbName}`);
     browser = await launchBrowser();
-    counts = await runAll({ browser, baseURL }, process.env.E2E_ONLY);
+    counts = await runAll({ browser, baseURL }, process.env.E2E_ONLY, myFiles);
   } catch (err) {
     console.log(`# e2e setup failed: ${err?.stack ?? err}`);
   } finally {
@@ -89,4 +175,5 @@ async function main() {
   process.exit(counts.failed > 0 ? 1 : 0);
 }
 
-await main();
+if (workers > 1 && shard === null) await runWorkers();
+else await main();
