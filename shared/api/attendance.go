@@ -140,6 +140,17 @@ type JournalPush struct {
 	DurationMS int      `json:"duration_ms"`
 }
 
+// JournalAuthFailure counts the pushes (and pings) one address sent with a
+// wrong or missing token in one minute: kept apart from the push log, so a
+// flood of them never evicts a real push.
+type JournalAuthFailure struct {
+	Address   string    `json:"address" db:"address"`
+	Minute    time.Time `json:"minute" db:"minute"`
+	Attempts  int       `json:"attempts" db:"attempts"`
+	ErrorCode string    `json:"error_code" db:"error_code"`
+	LastAt    time.Time `json:"last_at" db:"last_at"`
+}
+
 // ParkedAttendance is an entry the journal sent for a student Tatib does
 // not know yet.
 type ParkedAttendance struct {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -42,11 +43,14 @@ type Handler struct {
 	auth       *auth.Service
 	log        *slog.Logger
 	trustProxy bool
+	// slots holds a token for each push being read or applied (gate.go).
+	slots chan struct{}
 }
 
 // Mount registers the journal routes.
 func Mount(r *httpx.Router, d app.Deps) {
-	h := &Handler{store: NewStore(d.DB), db: d.DB, auth: d.Auth, log: d.Log, trustProxy: d.Config.TrustProxy}
+	h := &Handler{store: NewStore(d.DB), db: d.DB, auth: d.Auth, log: d.Log, trustProxy: d.Config.TrustProxy,
+		slots: make(chan struct{}, MaxPushesAtOnce)}
 	if h.log == nil {
 		h.log = slog.Default()
 	}
@@ -58,6 +62,15 @@ func Mount(r *httpx.Router, d app.Deps) {
 	r.Post("/settings/journal-token", perm.SettingsManage, h.regenerate)
 	r.Get("/settings/journal-pushes", perm.SettingsManage, h.pushes)
 	r.Get("/settings/journal-parked", perm.SettingsManage, h.parked)
+	r.Get("/settings/journal-auth-failures", perm.SettingsManage, h.authFailures)
+}
+
+func (h *Handler) authFailures(w http.ResponseWriter, r *http.Request) error {
+	out, err := h.store.AuthFailures(r.Context(), h.db)
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusOK, out)
 }
 
 // failure is every refused journal answer: the E-Jurnal reads success and
@@ -115,7 +128,30 @@ func (h *Handler) sync(w http.ResponseWriter, r *http.Request) error {
 	if r.ContentLength > MaxRequestBytes {
 		return h.refuse(w, r, p, start, tooLarge())
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxRequestBytes))
+	// The token before the body (gate.go): from a header or the query, else
+	// from the body's first bytes; a wrong one costs no more than those.
+	checked := false
+	if given := givenToken(r, nil); given != "" {
+		if err := h.checkToken(ctx, given); err != nil {
+			return h.refuse(w, r, p, start, err)
+		}
+		checked = true
+	}
+	prefix, rest := peekPrefix(http.MaxBytesReader(w, r.Body, MaxRequestBytes))
+	if !checked {
+		if t, ok := tokenInPrefix(prefix); ok {
+			if err := h.checkToken(ctx, t); err != nil {
+				return h.refuse(w, r, p, start, err)
+			}
+			checked = true
+		}
+	}
+	release, err := h.waitTurn(ctx)
+	if err != nil {
+		return h.refuse(w, r, p, start, err)
+	}
+	defer release()
+	body, err := io.ReadAll(rest)
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
@@ -137,8 +173,10 @@ func (h *Handler) sync(w http.ResponseWriter, r *http.Request) error {
 		}
 		return bodyToken(body)
 	}
-	if err := h.checkToken(ctx, givenToken(r, fromBody)); err != nil {
-		return h.refuse(w, r, p, start, err)
+	if !checked {
+		if err := h.checkToken(ctx, givenToken(r, fromBody)); err != nil {
+			return h.refuse(w, r, p, start, err)
+		}
 	}
 	prof, err := school.LoadProfile(ctx, h.db)
 	if err != nil {
@@ -182,8 +220,14 @@ func (h *Handler) refuse(w http.ResponseWriter, r *http.Request, p *pushLog, sta
 	if errors.As(err, &be) {
 		p.Errors = be.fields[:min(len(be.fields), maxLogged)]
 	}
-	// The answer goes out whatever happens to the log line.
-	if lerr := h.store.LogPush(context.WithoutCancel(r.Context()), p); lerr != nil {
+	// The answer goes out whatever happens to the log line. A refused token
+	// is counted apart: a flood of them never evicts a real push.
+	logCtx := context.WithoutCancel(r.Context())
+	if p.Outcome == OutcomeUnauthorized {
+		if lerr := h.store.LogAuthFailure(logCtx, p.Address, p.ErrorCode, time.Now()); lerr != nil {
+			h.log.Warn("journal: log refused token", "err", lerr)
+		}
+	} else if lerr := h.store.LogPush(logCtx, p); lerr != nil {
 		h.log.Warn("journal: log push", "err", lerr)
 	}
 	return h.answer(w, r, e, be)
@@ -215,6 +259,9 @@ func (h *Handler) answer(w http.ResponseWriter, r *http.Request, e *apperr.Error
 			k := strings.NewReplacer("[", ".", "]", "").Replace(f.Field)
 			out.Errors[k] = append(out.Errors[k], d.Fields[f.Field])
 		}
+	}
+	if e.RetryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(e.RetryAfter))
 	}
 	return httpx.JSON(w, httpx.Status(e.Code), out)
 }

@@ -1,11 +1,13 @@
 package journal_test
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -281,9 +283,19 @@ func TestUnauthorized(t *testing.T) {
 	if n := f.count(`SELECT count(*) FROM audit_log WHERE details::text LIKE '%' || $1 || '%' OR details::text LIKE '%' || $2 || '%'`, old, newer); n != 0 {
 		t.Errorf("token in the audit log")
 	}
-	if n := f.count(`SELECT count(*) FROM journal_pushes WHERE outcome = 'unauthorized' AND error_code LIKE 'journal.token_%'`); n != 7 {
-		t.Errorf("unauthorized pushes logged: %d", n)
+	// Refused tokens are counted apart from the push log (issue 25).
+	if n := f.count(`SELECT COALESCE(sum(attempts), 0) FROM journal_auth_failures WHERE error_code LIKE 'journal.token_%'`); n != 7 {
+		t.Errorf("refused tokens counted: %d", n)
 	}
+	if n := f.count(`SELECT count(*) FROM journal_pushes WHERE outcome = 'unauthorized'`); n != 0 {
+		t.Errorf("refused tokens in the push log: %d", n)
+	}
+	var refused []api.JournalAuthFailure
+	f.admin.Do("GET", "/api/v1/settings/journal-auth-failures", nil).Want(200).JSON(&refused)
+	if len(refused) == 0 || refused[0].Attempts == 0 || refused[0].Address == "" {
+		t.Errorf("refused tokens listed: %+v", refused)
+	}
+	f.env.As(perm.BK).Do("GET", "/api/v1/settings/journal-auth-failures", nil).Want(403)
 
 	// Ping.
 	f.admin.Do("PUT", "/api/v1/settings/school", map[string]any{"name": "SMK Uji Jurnal"}).Want(200)
@@ -610,5 +622,50 @@ func TestConcurrentOverlappingPushes(t *testing.T) {
 	if n := f.count(`SELECT count(*) FROM attendance_days d WHERE d.h + d.s + d.i + d.a + d.t <>
 		(SELECT count(*) FROM attendance a WHERE a.student_id = d.student_id AND a.date = d.date)`); n != 0 {
 		t.Errorf("%d day counts out of step", n)
+	}
+}
+
+// A flood of wrong tokens never evicts a real push from the log: they are
+// counted per address and minute, apart (issue 25: 5,100 bad-token requests
+// pushed every real push out of Settings).
+func TestBadTokenFloodKeepsPushLog(t *testing.T) {
+	t.Parallel()
+	f := setup(t, 2, true)
+	f.push(map[string]any{"token": f.token, "attendances": []any{}}, 200)
+	if _, err := f.env.DB.Exec(`SELECT setval('journal_pushes_id_seq', 4999)`); err != nil {
+		t.Fatal(err)
+	}
+	for range 120 {
+		f.push(map[string]any{"token": "salah", "attendances": []any{}}, 401)
+	}
+	if n := f.count(`SELECT count(*) FROM journal_pushes WHERE outcome = 'applied'`); n != 1 {
+		t.Errorf("real pushes kept: %d", n)
+	}
+	if n := f.count(`SELECT count(*) FROM journal_auth_failures`); n > 3 {
+		t.Errorf("%d rows for 120 refusals from one address", n)
+	}
+}
+
+// A token in a header is checked before the body is read: a push that
+// announces 16 MB and sends 100 bytes is refused at once.
+func TestTokenBeforeBody(t *testing.T) {
+	t.Parallel()
+	f := setup(t, 2, true)
+	conn, err := net.Dial("tcp", strings.TrimPrefix(f.env.Server.URL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	head := "POST /api/v1/attendance/sync HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nX-Journal-Token: salah\r\nContent-Length: 16000000\r\n\r\n"
+	if _, err := io.WriteString(conn, head+`{"attendances":[`+strings.Repeat(" ", 84)); err != nil {
+		t.Fatal(err)
+	}
+	_ = conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("no answer before the body: %v", err)
+	}
+	if res.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("status %d", res.StatusCode)
 	}
 }

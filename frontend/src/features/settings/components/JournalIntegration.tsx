@@ -25,6 +25,7 @@ import { ListPager } from '@/components/ListPager';
 import { PageLoader } from '@/components/PageLoader';
 import { useFormatNumber } from '@/lib/numbers';
 import { useFormatDate } from '@/lib/useFormatDate';
+import { JournalRefusedTokens } from './JournalRefusedTokens';
 import {
   curlExample,
   journalUrls,
@@ -174,6 +175,7 @@ export function JournalIntegration() {
           </Text>
         </div>
         <PushLog />
+        <JournalRefusedTokens />
         <ParkedList />
       </Stack>
       <Modal opened={confirm} onClose={() => setConfirm(false)} title={t('journal.regenerateTitle')} centered closeButtonProps={{ 'aria-label': tc('actions.cancel') }}>
