@@ -22,24 +22,43 @@ import (
 // a role's permissions changed, so every replica drops its cache.
 const NotifyChannel = "tatib_role_permissions"
 
+// PermissionTTL bounds how long a replica trusts its cached permissions
+// of a role: a change announced on NotifyChannel is dropped at once, and
+// one whose announcement was lost (a listener cut, a pooler that drops
+// LISTEN) still reaches every replica within this time. Re-reading a role
+// costs one indexed query per role and TTL on each replica. Sessions,
+// deactivations and role changes need no such bound: every request reads
+// its session and user from the database.
+const PermissionTTL = 5 * time.Second
+
 type permCache struct {
 	mu    sync.RWMutex
-	roles map[perm.Role][]perm.Name
+	roles map[perm.Role]cachedPerms
 }
 
-func newPermCache() *permCache { return &permCache{roles: map[perm.Role][]perm.Name{}} }
+type cachedPerms struct {
+	names []perm.Name
+	at    time.Time
+}
 
-func (c *permCache) get(r perm.Role) ([]perm.Name, bool) {
+func newPermCache() *permCache { return &permCache{roles: map[perm.Role]cachedPerms{}} }
+
+// get returns role r's cached permissions read less than PermissionTTL
+// before now.
+func (c *permCache) get(r perm.Role, now time.Time) ([]perm.Name, bool) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	p, ok := c.roles[r]
-	return p, ok
+	if !ok || now.Sub(p.at) >= PermissionTTL || now.Before(p.at) {
+		return nil, false
+	}
+	return p.names, true
 }
 
-func (c *permCache) put(r perm.Role, p []perm.Name) {
+func (c *permCache) put(r perm.Role, p []perm.Name, now time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.roles[r] = p
+	c.roles[r] = cachedPerms{names: p, at: now}
 }
 
 // drop forgets role r, or every role when r is "".
@@ -47,7 +66,7 @@ func (c *permCache) drop(r perm.Role) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if r == "" {
-		c.roles = map[perm.Role][]perm.Name{}
+		c.roles = map[perm.Role]cachedPerms{}
 		return
 	}
 	delete(c.roles, r)
@@ -60,7 +79,8 @@ func (c *permCache) drop(r perm.Role) {
 // hand or by an older version must not hand out resetting or copying the
 // school's data.
 func (s *Service) Permissions(ctx context.Context, r perm.Role) ([]perm.Name, error) {
-	if p, ok := s.perms.get(r); ok {
+	now := s.now()
+	if p, ok := s.perms.get(r, now); ok {
 		return p, nil
 	}
 	var out []perm.Name
@@ -96,7 +116,7 @@ func (s *Service) Permissions(ctx context.Context, r perm.Role) ([]perm.Name, er
 	if out == nil {
 		out = []perm.Name{}
 	}
-	s.perms.put(r, out)
+	s.perms.put(r, out, now)
 	return out, nil
 }
 

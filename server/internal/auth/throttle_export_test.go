@@ -1,5 +1,7 @@
 package auth
 
+import "time"
+
 // PasswordChecks returns how many password checks s has run.
 func PasswordChecks(s *Service) int64 { return s.checks.Load() }
 
@@ -15,3 +17,6 @@ func HoldPasswordChecks(s *Service) (release func()) {
 		}
 	}
 }
+
+// SetClock makes s read the time from now.
+func SetClock(s *Service, now func() time.Time) { s.now = now }
