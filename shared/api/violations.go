@@ -135,6 +135,15 @@ type Handling struct {
 	CreatedByName    string                `json:"created_by_name" db:"created_by_name"`
 	CreatedAt        time.Time             `json:"created_at" db:"created_at"`
 	Participants     []HandlingParticipant `json:"participants" db:"-"`
+	// Shared marks a record made by POST /handlings, which may cover
+	// several violations (see handlings.go).
+	Shared bool `json:"shared" db:"shared"`
+	// ViolationCount is how many violations the record covers (1 for a
+	// record made for one violation).
+	ViolationCount int `json:"violation_count" db:"violation_count"`
+	// Covers lists the violations of a shared record the caller may see,
+	// oldest first; empty for a record made for one violation.
+	Covers []HandlingViolation `json:"covers" db:"-"`
 }
 
 // HandlingParticipant is a Tatib user or a free name, with their role

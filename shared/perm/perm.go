@@ -99,6 +99,10 @@ const (
 	HandlingsResolve Name = "handlings.resolve"
 	HandlingsDelete  Name = "handlings.delete"
 	HandlingsReopen  Name = "handlings.reopen"
+	// HandlingsResolveAttendance resolves a class's automatic attendance
+	// violations at once: the homeroom teacher's follow-up, apart from
+	// HandlingsResolve, which a homeroom teacher lacks by default.
+	HandlingsResolveAttendance Name = "handlings.resolve_attendance"
 
 	WarningLettersView   Name = "warning_letters.view"
 	WarningLettersManage Name = "warning_letters.manage"
@@ -176,6 +180,7 @@ var Catalogue = []Permission{
 	{Name: HandlingsResolve, Group: "handlings", Label: "Nyatakan pelanggaran selesai ditangani", LabelEN: "Mark violations as resolved", DefaultRoles: []Role{BK}},
 	{Name: HandlingsDelete, Group: "handlings", Label: "Hapus catatan penanganan", LabelEN: "Delete handling records", DefaultRoles: []Role{BK}},
 	{Name: HandlingsReopen, Group: "handlings", Label: "Buka kembali pelanggaran yang selesai", LabelEN: "Reopen resolved violations", DefaultRoles: []Role{BK}},
+	{Name: HandlingsResolveAttendance, Group: "handlings", Label: "Selesaikan sekaligus pelanggaran absensi (alpha/terlambat) satu kelas", LabelEN: "Resolve a class's attendance violations (alpha/late) at once", DefaultRoles: []Role{BK, WaliKelas}},
 
 	{Name: WarningLettersView, Group: "warning_letters", Label: "Lihat surat peringatan (SP)", LabelEN: "View warning letters (SP)", DefaultRoles: with(leaders, BK, WaliKelas)},
 	{Name: WarningLettersManage, Group: "warning_letters", Label: "Cetak dan ubah status surat peringatan", LabelEN: "Print warning letters and change their status", DefaultRoles: []Role{BK}},

@@ -10,6 +10,12 @@
 // A resolved violation takes no new record (409: reopen it first); deleting
 // a record of a resolved one leaves it resolved. Resolving needs at least
 // one record: the record says what was done.
+//
+// A shared record (shared.go) covers several violations, of one student or
+// of several: made, it moves each as a first record would; resolved, it
+// resolves them all; deleted, it returns each to the status it had before.
+// The homeroom teacher's bulk resolve of a class's automatic attendance
+// violations (attendance.go) is one shared record, made resolved.
 package handling
 
 import (

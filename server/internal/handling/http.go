@@ -30,6 +30,10 @@ func (h *Handler) Routes(r *httpx.Router) {
 	r.Post("/violations/{id}/resolve", perm.HandlingsResolve, h.resolve)
 	r.Post("/violations/{id}/reopen", perm.HandlingsReopen, h.reopen)
 	r.Delete("/handlings/{id}", perm.HandlingsDelete, h.delete)
+	r.Post("/handlings", perm.HandlingsCreate, h.createShared)
+	r.Post("/handlings/{id}/resolve", perm.HandlingsResolve, h.resolveShared)
+	r.Get("/classes/{id}/attendance-violations/open", perm.HandlingsResolveAttendance, h.openAttendance)
+	r.Post("/classes/{id}/attendance-violations/resolve", perm.HandlingsResolveAttendance, h.resolveAttendance)
 }
 
 func (h *Handler) create(w http.ResponseWriter, r *http.Request) error {
@@ -81,4 +85,57 @@ func (h *Handler) delete(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	return httpx.NoContent(w)
+}
+
+func (h *Handler) createShared(w http.ResponseWriter, r *http.Request) error {
+	var in api.CreateSharedHandlingRequest
+	if err := httpx.DecodeJSON(r, &in); err != nil {
+		return err
+	}
+	out, err := h.store.CreateShared(r.Context(), h.auth.Actor(r), violationlist.ScopeFrom(r.Context()), in)
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusCreated, out)
+}
+
+func (h *Handler) resolveShared(w http.ResponseWriter, r *http.Request) error {
+	id, err := httpx.IDParam(r, "id")
+	if err != nil {
+		return err
+	}
+	out, err := h.store.ResolveShared(r.Context(), h.auth.Actor(r), violationlist.ScopeFrom(r.Context()), id)
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusOK, out)
+}
+
+func (h *Handler) openAttendance(w http.ResponseWriter, r *http.Request) error {
+	id, err := httpx.IDParam(r, "id")
+	if err != nil {
+		return err
+	}
+	q := r.URL.Query()
+	out, err := h.store.OpenAttendance(r.Context(), violationlist.ScopeFrom(r.Context()), id, q.Get("from"), q.Get("to"), q.Get("kind"))
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusOK, out)
+}
+
+func (h *Handler) resolveAttendance(w http.ResponseWriter, r *http.Request) error {
+	id, err := httpx.IDParam(r, "id")
+	if err != nil {
+		return err
+	}
+	var in api.ResolveAttendanceRequest
+	if err := httpx.DecodeJSON(r, &in); err != nil {
+		return err
+	}
+	out, err := h.store.ResolveAttendance(r.Context(), h.auth.Actor(r), violationlist.ScopeFrom(r.Context()), id, in)
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusOK, out)
 }

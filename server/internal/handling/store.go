@@ -51,7 +51,7 @@ func lockViolation(ctx context.Context, tx *sqlx.Tx, sc violationlist.Scope, id 
 
 func records(ctx context.Context, tx *sqlx.Tx, violationID int64) (int, error) {
 	var n int
-	if err := tx.GetContext(ctx, &n, `SELECT count(*) FROM handlings WHERE violation_id = $1`, violationID); err != nil {
+	if err := tx.GetContext(ctx, &n, `SELECT count(*) FROM violation_handlings WHERE violation_id = $1`, violationID); err != nil {
 		return 0, fmt.Errorf("handling: count: %w", err)
 	}
 	return n, nil
@@ -79,16 +79,8 @@ func (s *Store) Create(ctx context.Context, actor audit.Actor, sc violationlist.
 		if status == api.HandlingResolved {
 			return apperr.New(apperr.Conflict, "handling.resolved")
 		}
-		var active bool
-		err = tx.GetContext(ctx, &active, `SELECT active FROM handling_types WHERE id = $1`, in.HandlingTypeID)
-		if errors.Is(err, sql.ErrNoRows) {
-			return apperr.New(apperr.Invalid, "handling.invalid").WithField("handling_type_id", "handling.type.not_found")
-		}
-		if err != nil {
-			return fmt.Errorf("handling: type: %w", err)
-		}
-		if !active {
-			return apperr.New(apperr.Invalid, "handling.invalid").WithField("handling_type_id", "handling.type.inactive")
+		if _, err := checkType(ctx, tx, in.HandlingTypeID); err != nil {
+			return err
 		}
 		if err := userNames(ctx, tx, in.Participants); err != nil {
 			return err
@@ -100,21 +92,8 @@ func (s *Store) Create(ctx context.Context, actor audit.Actor, sc violationlist.
 		if err != nil {
 			return fmt.Errorf("handling: insert: %w", err)
 		}
-		if len(in.Participants) > 0 {
-			users := make([]sql.NullInt64, len(in.Participants))
-			names := make([]string, len(in.Participants))
-			roles := make([]string, len(in.Participants))
-			for i, p := range in.Participants {
-				if p.UserID != nil {
-					users[i] = sql.NullInt64{Int64: *p.UserID, Valid: true}
-				}
-				names[i], roles[i] = p.Name, p.Role
-			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO handling_participants (handling_id, user_id, name, role)
-				SELECT $1, u, n, r FROM unnest($2::bigint[], $3::text[], $4::text[]) WITH ORDINALITY AS p(u, n, r, i) ORDER BY i`,
-				id, pq.Array(users), pq.Array(names), pq.Array(roles)); err != nil {
-				return fmt.Errorf("handling: participants: %w", err)
-			}
+		if err := insertParticipants(ctx, tx, id, in.Participants); err != nil {
+			return err
 		}
 		if status == api.HandlingUnhandled {
 			if err := setStatus(ctx, tx, violationID, api.HandlingInProgress); err != nil {
@@ -135,6 +114,48 @@ func (s *Store) Create(ctx context.Context, actor audit.Actor, sc violationlist.
 		return err
 	})
 	return out, err
+}
+
+// checkType refuses a handling type that does not exist or is inactive,
+// and says whether it summons the parent.
+func checkType(ctx context.Context, tx *sqlx.Tx, typeID int64) (summons bool, err error) {
+	var t struct {
+		Active  bool `db:"active"`
+		Summons bool `db:"summons_parent"`
+	}
+	err = tx.GetContext(ctx, &t, `SELECT active, summons_parent FROM handling_types WHERE id = $1`, typeID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, apperr.New(apperr.Invalid, "handling.invalid").WithField("handling_type_id", "handling.type.not_found")
+	}
+	if err != nil {
+		return false, fmt.Errorf("handling: type: %w", err)
+	}
+	if !t.Active {
+		return false, apperr.New(apperr.Invalid, "handling.invalid").WithField("handling_type_id", "handling.type.inactive")
+	}
+	return t.Summons, nil
+}
+
+// insertParticipants stores a record's participants in the order given.
+func insertParticipants(ctx context.Context, tx *sqlx.Tx, handlingID int64, ps []api.HandlingParticipant) error {
+	if len(ps) == 0 {
+		return nil
+	}
+	users := make([]sql.NullInt64, len(ps))
+	names := make([]string, len(ps))
+	roles := make([]string, len(ps))
+	for i, p := range ps {
+		if p.UserID != nil {
+			users[i] = sql.NullInt64{Int64: *p.UserID, Valid: true}
+		}
+		names[i], roles[i] = p.Name, p.Role
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO handling_participants (handling_id, user_id, name, role)
+		SELECT $1, u, n, r FROM unnest($2::bigint[], $3::text[], $4::text[]) WITH ORDINALITY AS p(u, n, r, i) ORDER BY i`,
+		handlingID, pq.Array(users), pq.Array(names), pq.Array(roles)); err != nil {
+		return fmt.Errorf("handling: participants: %w", err)
+	}
+	return nil
 }
 
 func nextStatus(s string) string {
@@ -258,6 +279,12 @@ func (s *Store) Reopen(ctx context.Context, actor audit.Actor, sc violationlist.
 			updated_at = now() WHERE id = $1`, violationID, next); err != nil {
 			return fmt.Errorf("handling: reopen: %w", err)
 		}
+		// Whoever resolves it next, deleting a shared record that covers it
+		// must not take that back.
+		if _, err := tx.ExecContext(ctx, `UPDATE handling_violations SET resolved_here = false
+			WHERE violation_id = $1 AND resolved_here`, violationID); err != nil {
+			return fmt.Errorf("handling: reopen: %w", err)
+		}
 		if err := audit.Record(ctx, tx, actor, "violation.reopen", "violation", strconv.FormatInt(violationID, 10),
 			map[string]any{"status_before": status, "status_after": next, "handled_at_before": before.At, "handled_by_before": before.By}); err != nil {
 			return err
@@ -270,14 +297,19 @@ func (s *Store) Reopen(ctx context.Context, actor audit.Actor, sc violationlist.
 
 // Delete removes one handling record. When none is left and the violation
 // is not resolved, it goes back to unhandled; a resolved one stays
-// resolved.
+// resolved. A shared record returns each of its violations to the status
+// it had before (deleteShared).
 func (s *Store) Delete(ctx context.Context, actor audit.Actor, sc violationlist.Scope, handlingID int64) error {
 	return pg.InTx(ctx, s.db, func(tx *sqlx.Tx) error {
-		var violationID int64
-		err := tx.GetContext(ctx, &violationID, `SELECT violation_id FROM handlings WHERE id = $1`, handlingID)
+		var own *int64
+		err := tx.GetContext(ctx, &own, `SELECT violation_id FROM handlings WHERE id = $1`, handlingID)
 		if err != nil {
 			return pg.Error(err, "handling.entity.handling")
 		}
+		if own == nil {
+			return deleteShared(ctx, tx, actor, sc, handlingID)
+		}
+		violationID := *own
 		status, err := lockViolation(ctx, tx, sc, violationID)
 		if apperr.Code(err) == apperr.NotFound {
 			return pg.Error(sql.ErrNoRows, "handling.entity.handling")

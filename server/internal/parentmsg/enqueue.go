@@ -135,7 +135,9 @@ func yearTotal(d string) string {
 const studentColumns = `s.id AS student_id, s.full_name, s.nis, s.nisn, s.parent_name, s.parent_phone`
 
 // The SELECTs of each event; $1 is the source ids, $2 and $3 the month and
-// day the academic year starts.
+// day the academic year starts. A shared handling record (violation_id null)
+// that summons covers one student's violations (package handling refuses
+// more): the first of them stands for it.
 var (
 	// total: the point audit's total after the recording (what the
 	// recording saw), else the year's sum.
@@ -157,7 +159,8 @@ var (
 		        ORDER BY w.academic_year_start DESC, w.level DESC LIMIT 1), '') AS level_name,
 		    h.handled_on AS day, COALESCE(h.follow_up_on, h.handled_on) AS summons_day
 		FROM handlings h JOIN handling_types ht ON ht.id = h.handling_type_id AND ht.summons_parent
-		JOIN violations v ON v.id = h.violation_id JOIN students s ON s.id = v.student_id
+		JOIN violations v ON v.id = coalesce(h.violation_id, (SELECT min(hv.violation_id) FROM handling_violations hv WHERE hv.handling_id = h.id))
+		JOIN students s ON s.id = v.student_id
 		JOIN violation_types vt ON vt.id = v.violation_type_id
 		WHERE h.id = ANY($1::bigint[]) AND $2::int > 0 AND $3::int > 0 ORDER BY h.id`
 )

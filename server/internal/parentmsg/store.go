@@ -374,7 +374,8 @@ func previewSource(ctx context.Context, q sqlx.QueryerContext, event string, stu
 		sources = letterSources
 	default:
 		find = `SELECT h.id FROM handlings h JOIN handling_types ht ON ht.id = h.handling_type_id AND ht.summons_parent
-			JOIN violations v ON v.id = h.violation_id WHERE v.student_id = $1 ORDER BY h.handled_on DESC, h.id DESC LIMIT 1`
+			JOIN violation_handlings vh ON vh.handling_id = h.id JOIN violations v ON v.id = vh.violation_id
+			WHERE v.student_id = $1 ORDER BY h.handled_on DESC, h.id DESC LIMIT 1`
 		sources = summonsSources
 	}
 	var id int64

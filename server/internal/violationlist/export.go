@@ -69,14 +69,16 @@ const exportSizeSQL = `SELECT count(*),
 		coalesce(max(length(` + recordedNameSQL + `)), 0)` + fromSQL
 
 // exportRowSQL reads one row of the export: handling types in date order,
-// participants once each with their role.
+// participants once each with their role; shared records count for every
+// violation they cover (the view violation_handlings).
 const exportRowSQL = `SELECT v.occurred_at, s.nisn, s.full_name, ` + classNameSQL + `, coalesce(d.name, ''),
 		t.name, cat.name, v.points, v.sanction, v.location, v.description,
 		v.recorded_by IS NULL, ` + recordedNameSQL + `, v.verified_at IS NOT NULL, v.handling_status,
-		coalesce((SELECT string_agg(ht.name, ', ' ORDER BY h.handled_on, h.id) FROM handlings h
-			JOIN handling_types ht ON ht.id = h.handling_type_id WHERE h.violation_id = v.id), ''),
-		coalesce((SELECT string_agg(DISTINCT hp.name || ' (' || hp.role || ')', ', ') FROM handlings h
-			JOIN handling_participants hp ON hp.handling_id = h.id WHERE h.violation_id = v.id), ''),
+		coalesce((SELECT string_agg(ht.name, ', ' ORDER BY h.handled_on, h.id) FROM violation_handlings vh
+			JOIN handlings h ON h.id = vh.handling_id
+			JOIN handling_types ht ON ht.id = h.handling_type_id WHERE vh.violation_id = v.id), ''),
+		coalesce((SELECT string_agg(DISTINCT hp.name || ' (' || hp.role || ')', ', ') FROM violation_handlings vh
+			JOIN handling_participants hp ON hp.handling_id = vh.handling_id WHERE vh.violation_id = v.id), ''),
 		v.created_at` + fromSQL
 
 // Export builds the xlsx of the violations f matches within sc, in f's

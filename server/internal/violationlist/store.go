@@ -94,25 +94,37 @@ func (s *Store) Get(ctx context.Context, q sqlx.QueryerContext, sc Scope, id int
 		v.Photos[i].URL = base + strconv.FormatInt(v.Photos[i].ID, 10)
 		v.Photos[i].ThumbnailURL = v.Photos[i].URL + "/thumbnail"
 	}
-	v.Handlings, err = Handlings(ctx, q, id)
-	return v, err
+	if v.Handlings, err = Handlings(ctx, q, id); err != nil {
+		return v, err
+	}
+	return v, Covers(ctx, q, sc, v.Handlings)
 }
 
-// handlingSelect reads handling records with their type's name.
-const handlingSelect = `SELECT h.id, h.violation_id, h.handling_type_id, ht.name AS handling_type_name,
+// handlingSelect reads handling records with their type's name. A shared
+// record (violation_id null) reads as its first violation's; Handlings
+// puts the violation it was read through instead.
+const handlingSelect = `SELECT h.id,
+		coalesce(h.violation_id, (SELECT min(hv.violation_id) FROM handling_violations hv WHERE hv.handling_id = h.id), 0) AS violation_id,
+		h.handling_type_id, ht.name AS handling_type_name,
 		to_char(h.handled_on, 'YYYY-MM-DD') AS handled_on, h.notes, to_char(h.follow_up_on, 'YYYY-MM-DD') AS follow_up_on,
 		h.created_by, CASE WHEN h.created_by_name <> '' THEN h.created_by_name ELSE coalesce(u.name, '') END AS created_by_name,
-		h.created_at
+		h.created_at, h.violation_id IS NULL AS shared,
+		CASE WHEN h.violation_id IS NULL THEN (SELECT count(*) FROM handling_violations hv WHERE hv.handling_id = h.id) ELSE 1 END AS violation_count
 	FROM handlings h
 	JOIN handling_types ht ON ht.id = h.handling_type_id
 	LEFT JOIN users u ON u.id = h.created_by`
 
 // Handlings returns a violation's handling records in handled_on order,
-// each with its participants. The caller has checked the scope.
+// its own and the shared ones that cover it, each with its participants.
+// The caller has checked the scope.
 func Handlings(ctx context.Context, q sqlx.QueryerContext, violationID int64) ([]api.Handling, error) {
 	out := []api.Handling{}
-	if err := sqlx.SelectContext(ctx, q, &out, handlingSelect+` WHERE h.violation_id = $1 ORDER BY h.handled_on, h.id`, violationID); err != nil {
+	if err := sqlx.SelectContext(ctx, q, &out, handlingSelect+`
+		WHERE h.id IN (SELECT vh.handling_id FROM violation_handlings vh WHERE vh.violation_id = $1) ORDER BY h.handled_on, h.id`, violationID); err != nil {
 		return nil, fmt.Errorf("violationlist: handlings: %w", err)
+	}
+	for i := range out {
+		out[i].ViolationID = violationID
 	}
 	return out, participants(ctx, q, out)
 }
@@ -139,6 +151,7 @@ func participants(ctx context.Context, q sqlx.QueryerContext, hs []api.Handling)
 		ids[i] = hs[i].ID
 		at[hs[i].ID] = i
 		hs[i].Participants = []api.HandlingParticipant{}
+		hs[i].Covers = []api.HandlingViolation{}
 	}
 	var rows []struct {
 		HandlingID int64 `db:"handling_id"`

@@ -1,7 +1,19 @@
 import { api } from '@/api/client';
 import type { Page } from '@/api/types';
 import { listQuery, type ViolationFilters } from './filters';
-import type { CreateHandlingRequest, CreateViolationsRequest, CreateViolationsResponse, Handling, StudentPoints, Violation } from './types';
+import type {
+  AttendanceKind,
+  CreateHandlingRequest,
+  CreateSharedHandlingRequest,
+  CreateViolationsRequest,
+  CreateViolationsResponse,
+  Handling,
+  OpenAttendanceViolations,
+  ResolveAttendanceRequest,
+  ResolveAttendanceResponse,
+  StudentPoints,
+  Violation,
+} from './types';
 
 /** At most this many evidence photos per recording (the server's limit too). */
 export const MAX_PHOTOS = 5;
@@ -25,6 +37,14 @@ export const violationsApi = {
   reopen: (id: number) => api.post<Violation>(`/violations/${id}/reopen`),
   addHandling: (id: number, input: CreateHandlingRequest) => api.post<Handling>(`/violations/${id}/handlings`, input),
   removeHandling: (handlingId: number) => api.delete<void>(`/handlings/${handlingId}`),
+  /** One record for several violations (the list's selection). */
+  addSharedHandling: (input: CreateSharedHandlingRequest) => api.post<Handling>('/handlings', input),
+  /** Resolves every violation a record covers. */
+  resolveHandling: (handlingId: number) => api.post<Handling>(`/handlings/${handlingId}/resolve`),
+  openAttendance: (classId: number, from: string, to: string, kind: AttendanceKind, signal?: AbortSignal) =>
+    api.get<OpenAttendanceViolations>(`/classes/${classId}/attendance-violations/open`, { from, to, kind }, signal),
+  resolveAttendance: (classId: number, input: ResolveAttendanceRequest) =>
+    api.post<ResolveAttendanceResponse>(`/classes/${classId}/attendance-violations/resolve`, input),
   studentPoints: (studentId: number, signal?: AbortSignal) => api.get<StudentPoints>(`/students/${studentId}/points`, undefined, signal),
   /** Users to pick as handling participants (needs users.view). */
   users: (q: string, signal?: AbortSignal) =>

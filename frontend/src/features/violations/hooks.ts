@@ -3,7 +3,7 @@ import { violationTypesApi } from '@/features/violation-types/api';
 import { vtKeys } from '@/features/violation-types/hooks';
 import { violationsApi } from './api';
 import type { ViolationFilters } from './filters';
-import type { CreateHandlingRequest, CreateViolationsRequest } from './types';
+import type { AttendanceKind, CreateHandlingRequest, CreateSharedHandlingRequest, CreateViolationsRequest, ResolveAttendanceRequest } from './types';
 
 export const violationKeys = {
   all: ['violations'] as const,
@@ -11,6 +11,7 @@ export const violationKeys = {
   one: (id: number) => ['violations', 'one', id] as const,
   points: (studentId: number) => ['violations', 'points', studentId] as const,
   users: (q: string) => ['violations', 'users', q] as const,
+  openAttendance: (classId: number, from: string, to: string, kind: AttendanceKind) => ['violations', 'open-attendance', classId, from, to, kind] as const,
 };
 
 export function useViolations(f: ViolationFilters, perPage: number) {
@@ -90,6 +91,34 @@ export function useAddHandling() {
 export function useDeleteHandling() {
   const invalidate = useInvalidate();
   return useMutation({ mutationFn: (handlingId: number) => violationsApi.removeHandling(handlingId), onSuccess: invalidate });
+}
+
+export function useAddSharedHandling() {
+  const invalidate = useInvalidate();
+  return useMutation({ mutationFn: (input: CreateSharedHandlingRequest) => violationsApi.addSharedHandling(input), onSuccess: invalidate });
+}
+
+export function useResolveHandling() {
+  const invalidate = useInvalidate();
+  return useMutation({ mutationFn: (handlingId: number) => violationsApi.resolveHandling(handlingId), onSuccess: invalidate });
+}
+
+/** What a bulk resolve would cover, for its dialog (only while it is open). */
+export function useOpenAttendance(classId: number, from: string, to: string, kind: AttendanceKind, enabled: boolean) {
+  return useQuery({
+    queryKey: violationKeys.openAttendance(classId, from, to, kind),
+    queryFn: ({ signal }) => violationsApi.openAttendance(classId, from, to, kind, signal),
+    enabled: enabled && classId > 0 && !!from && !!to,
+    throwOnError: false,
+  });
+}
+
+export function useResolveAttendance() {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: ({ classId, input }: { classId: number; input: ResolveAttendanceRequest }) => violationsApi.resolveAttendance(classId, input),
+    onSuccess: invalidate,
+  });
 }
 
 // Master data from the violation-types feature, read with this feature's own failure handling:

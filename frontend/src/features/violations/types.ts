@@ -31,6 +31,23 @@ export interface Handling {
   created_by_name: string;
   created_at: string;
   participants: HandlingParticipant[] | null;
+  /** Made by POST /handlings: may cover several violations, listed in covers. */
+  shared: boolean;
+  /** How many violations the record covers (1 for a record made for one violation). */
+  violation_count: number;
+  /** The violations a shared record covers that the user may see, oldest first. */
+  covers: HandlingViolation[] | null;
+}
+
+/** One violation a shared handling record covers. */
+export interface HandlingViolation {
+  id: number;
+  student_id: number;
+  student_name: string;
+  class_name: string;
+  type_name: string;
+  occurred_on: string;
+  handling_status: HandlingStatus;
 }
 
 export interface Violation {
@@ -124,4 +141,42 @@ export interface CreateHandlingRequest {
   notes: string;
   follow_up_on: string | null;
   participants: HandlingParticipant[];
+}
+
+/** One handling record for several violations (POST /handlings); no follow-up date. */
+export interface CreateSharedHandlingRequest {
+  violation_ids: number[];
+  handling_type_id: number;
+  handled_on: string;
+  notes: string;
+  participants: HandlingParticipant[];
+}
+
+export const ATTENDANCE_KINDS = ['late', 'alpha', 'all'] as const;
+export type AttendanceKind = (typeof ATTENDANCE_KINDS)[number];
+
+/** A class's open automatic attendance violations of a range: what a bulk resolve would cover. */
+export interface OpenAttendanceViolations {
+  count: number;
+  students: number;
+  max: number;
+  handling_type_id: number;
+  handling_type_name: string;
+}
+
+export interface ResolveAttendanceRequest {
+  from: string;
+  to: string;
+  kind: AttendanceKind;
+  /** 0: the server's default ("Lainnya"). */
+  handling_type_id?: number;
+  handled_on?: string;
+  notes: string;
+}
+
+export interface ResolveAttendanceResponse {
+  resolved: number;
+  students: number;
+  violation_ids: number[];
+  handling: Handling | null;
 }

@@ -5,10 +5,12 @@ import { ActionIcon, Alert, Autocomplete, Button, Group, Modal, Select, Stack, T
 import { DatePickerInput } from '@mantine/dates';
 import { IconAlertCircle, IconCalendar, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useSession } from '@/auth/session';
+import { isApiError } from '@/api/errors';
 import { applyServerErrors, notifySuccess } from '@/components/serverErrors';
 import { todayInJakarta } from '@/lib/dates';
-import { useAddHandling, useHandlingTypeList, useParticipantUsers } from '../hooks';
+import { useAddHandling, useAddSharedHandling, useHandlingTypeList, useParticipantUsers } from '../hooks';
 import { participantsToSend, ROLE_KEYS, type ParticipantRow, type RoleKey } from '../participants';
+import { refusedIds } from '../selection';
 
 interface Values {
   handling_type_id: string | null;
@@ -18,14 +20,39 @@ interface Values {
   participants: ParticipantRow[];
 }
 
-/** "Tambah penanganan": a handling record with its participants (users or free names, each with a role). */
-export function HandlingForm({ violationId, opened, onClose }: { violationId: number; opened: boolean; onClose: () => void }) {
+/** Several violations at once (the list's "Tangani"): one shared record, no follow-up date. */
+export interface SharedTarget {
+  ids: readonly number[];
+  students: number;
+  /** The server refused these (gone, out of scope, resolved meanwhile): the list lets them go. */
+  onRefused: (ids: number[]) => void;
+}
+
+/**
+ * "Tambah penanganan": a handling record with its participants (users or free names, each with a role),
+ * for one violation, or for several at once (`shared`) as one record linked to all of them.
+ */
+export function HandlingForm({
+  violationId = 0,
+  shared,
+  opened,
+  onClose,
+  onDone,
+}: {
+  violationId?: number;
+  shared?: SharedTarget;
+  opened: boolean;
+  onClose: () => void;
+  onDone?: () => void;
+}) {
   const { t } = useTranslation('violations');
   const { t: tc } = useTranslation();
   const { can } = useSession();
   const types = useHandlingTypeList(opened);
   const users = useParticipantUsers('', opened && can('users.view'));
-  const add = useAddHandling();
+  const addOne = useAddHandling();
+  const addShared = useAddSharedHandling();
+  const pending = addOne.isPending || addShared.isPending;
   const [formError, setFormError] = useState<string | null>(null);
   const roleLabel = (k: RoleKey) => t(`roles.${k}`);
   const today = todayInJakarta().format('YYYY-MM-DD');
@@ -47,20 +74,31 @@ export function HandlingForm({ violationId, opened, onClose }: { violationId: nu
 
   const submit = form.onSubmit(async (v) => {
     setFormError(null);
+    const common = {
+      handling_type_id: Number(v.handling_type_id),
+      handled_on: v.handled_on!,
+      notes: v.notes.trim(),
+      participants: participantsToSend(v.participants, users.data?.data ?? [], roleLabel),
+    };
+    const ids = shared ? [...shared.ids] : [];
     try {
-      await add.mutateAsync({
-        id: violationId,
-        input: {
-          handling_type_id: Number(v.handling_type_id),
-          handled_on: v.handled_on!,
-          notes: v.notes.trim(),
-          follow_up_on: v.follow_up_on || null,
-          participants: participantsToSend(v.participants, users.data?.data ?? [], roleLabel),
-        },
-      });
-      notifySuccess(t('handling.added'));
+      if (shared) {
+        await addShared.mutateAsync({ ...common, violation_ids: ids });
+        notifySuccess(t('selection.handled', { count: ids.length }));
+      } else {
+        await addOne.mutateAsync({ id: violationId, input: { ...common, follow_up_on: v.follow_up_on || null } });
+        notifySuccess(t('handling.added'));
+      }
       close();
+      onDone?.();
     } catch (err) {
+      const refused = shared && isApiError(err) ? refusedIds(err.fields, ids) : [];
+      if (shared && refused.length > 0) {
+        // Named by index only; the list lets them go and the rest can be sent again.
+        shared.onRefused(refused);
+        setFormError(`${(err as Error).message} ${t('selection.refused', { count: refused.length })}`);
+        return;
+      }
       setFormError(applyServerErrors(form, err, tc));
     }
   });
@@ -69,9 +107,21 @@ export function HandlingForm({ violationId, opened, onClose }: { violationId: nu
   const userNames = [...new Set((users.data?.data ?? []).map((u) => u.name))];
 
   return (
-    <Modal opened={opened} onClose={close} title={t('handling.add')} size="lg" centered closeButtonProps={{ 'aria-label': t('close') }}>
+    <Modal
+      opened={opened}
+      onClose={close}
+      title={shared ? t('selection.title', { count: shared.ids.length }) : t('handling.add')}
+      size="lg"
+      centered
+      closeButtonProps={{ 'aria-label': t('close') }}
+    >
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
+          {shared && (
+            <Text size="sm" c="dimmed" data-testid="shared-summary">
+              {t('selection.summary', { count: shared.ids.length, students: t('selection.students', { count: shared.students }) })}
+            </Text>
+          )}
           {formError && (
             <Alert color="red" icon={<IconAlertCircle size={18} aria-hidden />}>
               {formError}
@@ -88,17 +138,19 @@ export function HandlingForm({ violationId, opened, onClose }: { violationId: nu
               {...form.getInputProps('handled_on')}
               style={{ minWidth: 180 }}
             />
-            <DatePickerInput
-              label={t('handling.followUp')}
-              description={t('handling.followUpHint')}
-              clearable
-              clearButtonProps={{ 'aria-label': t('filters.clear') }}
-              valueFormat="D MMMM YYYY"
-              leftSection={<IconCalendar size={16} aria-hidden />}
-              minDate={form.values.handled_on ?? undefined}
-              {...form.getInputProps('follow_up_on')}
-              style={{ minWidth: 180 }}
-            />
+            {!shared && (
+              <DatePickerInput
+                label={t('handling.followUp')}
+                description={t('handling.followUpHint')}
+                clearable
+                clearButtonProps={{ 'aria-label': t('filters.clear') }}
+                valueFormat="D MMMM YYYY"
+                leftSection={<IconCalendar size={16} aria-hidden />}
+                minDate={form.values.handled_on ?? undefined}
+                {...form.getInputProps('follow_up_on')}
+                style={{ minWidth: 180 }}
+              />
+            )}
           </Group>
           <Textarea label={t('handling.notes')} autosize minRows={3} maxLength={5000} {...form.getInputProps('notes')} data-testid="handling-notes" />
           <Stack gap="xs">
@@ -149,7 +201,7 @@ export function HandlingForm({ violationId, opened, onClose }: { violationId: nu
             <Button variant="default" onClick={close}>
               {tc('actions.cancel')}
             </Button>
-            <Button type="submit" loading={add.isPending} data-testid="handling-save">
+            <Button type="submit" loading={pending} disabled={!!shared && shared.ids.length === 0} data-testid="handling-save">
               {tc('actions.save')}
             </Button>
           </Group>

@@ -15,6 +15,7 @@ import { useFormatDate } from '@/lib/useFormatDate';
 import { CategoryBadge, HandlingStatusBadge, PointsBadge, VerifiedBadge } from '../components/Badges';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { HandlingForm } from '../components/HandlingForm';
+import { SharedCovers } from '../components/SharedCovers';
 import { useDeleteHandling, useDeleteViolation, useReopenViolation, useResolveViolation, useVerifyViolation, useViolation } from '../hooks';
 import { shownRole, type RoleKey } from '../participants';
 import { paths } from '../paths';
@@ -81,6 +82,7 @@ function HandlingItem({ h, onDelete }: { h: Handling; onDelete?: () => void }) {
           {t('handling.followUpOn', { date: fmt(h.follow_up_on, 'date') })}
         </Text>
       )}
+      <SharedCovers h={h} currentId={h.violation_id} />
     </Stack>
   );
 }
@@ -340,10 +342,18 @@ export default function ViolationPage() {
         }}
       >
         {handlingToDelete &&
-          t(handlings.length === 1 && !resolved ? 'handling.deleteLast' : 'handling.deleteText', {
-            type: handlingToDelete.handling_type_name,
-            date: fmt(handlingToDelete.handled_on, 'date'),
-          })}
+          t(
+            handlingToDelete.shared && handlingToDelete.violation_count > 1
+              ? 'handling.deleteShared'
+              : handlings.length === 1 && !resolved
+                ? 'handling.deleteLast'
+                : 'handling.deleteText',
+            {
+              type: handlingToDelete.handling_type_name,
+              date: fmt(handlingToDelete.handled_on, 'date'),
+              count: handlingToDelete.violation_count,
+            },
+          )}
       </ConfirmDialog>
     </>
   );

@@ -18,6 +18,8 @@ import { useFormatNumber } from '@/lib/numbers';
 import { useFormatDate } from '@/lib/useFormatDate';
 import { saveFile } from '@/platform';
 import { CategoryBadge, HandlingStatusBadge, PhotoCount, PointsBadge, VerifiedBadge } from '../components/Badges';
+import { BulkResolveAttendance } from '../components/BulkResolveAttendance';
+import { PageCheckbox, RowCheckbox, SelectionBar, useListSelection } from '../components/Selection';
 import {
   activeFilterCount,
   changeFilters,
@@ -122,11 +124,15 @@ export default function ViolationsPage() {
   const list = useViolations(filters, PER_PAGE);
   const rows = list.data?.data ?? [];
   const meta = list.data?.meta;
+  // Rows chosen for one shared handling record ("Tangani"), and the class whose attendance can be resolved at once.
+  const selecting = can('handlings.create');
+  const selection = useListSelection(rows);
 
   const classOptions = (classes.data?.data ?? [])
     .filter((c) => (!filters.departmentId || c.department_id === filters.departmentId) && (!filters.grade || c.grade === filters.grade))
     .map((c) => ({ value: String(c.id), label: c.name }));
   const ownClass = homeroom ? classes.data?.data[0] : undefined;
+  const bulkClass = homeroom ? ownClass : classes.data?.data.find((c) => c.id === filters.classId);
   const categories = types.data?.categories ?? [];
   const typeOptions = (types.data?.data ?? [])
     .filter((ty) => !filters.categoryId || ty.category_id === filters.categoryId)
@@ -285,6 +291,7 @@ export default function ViolationsPage() {
         description={t('description')}
         actions={
           <>
+            {bulkClass && <BulkResolveAttendance classId={bulkClass.id} className={bulkClass.name} />}
             {can('violations.export') && (
               <Button variant="default" leftSection={<IconFileSpreadsheet size={18} aria-hidden />} onClick={runExport} loading={exporting} data-testid="export">
                 {t('export')}
@@ -346,9 +353,12 @@ export default function ViolationsPage() {
         {narrow ? (
           <Stack gap={0} data-testid="violations-table" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
             {rows.map((v) => (
-              <div key={v.id} style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}>
-                <ViolationCard v={v} />
-              </div>
+              <Group key={v.id} gap={0} wrap="nowrap" style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}>
+                {selecting && <RowCheckbox v={v} selection={selection} />}
+                <div style={{ flex: 1, minWidth: 0 }}>
+                  <ViolationCard v={v} />
+                </div>
+              </Group>
             ))}
           </Stack>
         ) : (
@@ -357,6 +367,11 @@ export default function ViolationsPage() {
               <Table striped highlightOnHover verticalSpacing="sm" aria-label={t('title')} data-testid="violations-table">
                 <Table.Thead>
                   <Table.Tr>
+                    {selecting && (
+                      <Table.Th w={44}>
+                        <PageCheckbox selection={selection} />
+                      </Table.Th>
+                    )}
                     <Table.Th>{t('fields.when')}</Table.Th>
                     <Table.Th>{t('fields.student')}</Table.Th>
                     <Table.Th>{t('fields.class')}</Table.Th>
@@ -369,6 +384,11 @@ export default function ViolationsPage() {
                 <Table.Tbody>
                   {rows.map((v) => (
                     <Table.Tr key={v.id} data-testid={`violation-row-${v.id}`} style={{ cursor: 'pointer' }} onClick={() => navigate(paths.detail(v.id))}>
+                      {selecting && (
+                        <Table.Td p={0} onClick={(e) => e.stopPropagation()}>
+                          <RowCheckbox v={v} selection={selection} />
+                        </Table.Td>
+                      )}
                       <Table.Td fz="sm" style={{ whiteSpace: 'nowrap' }}>
                         <div>{fmt(v.occurred_at, 'shortDate')}</div>
                         <Text size="xs" c="dimmed">
@@ -435,6 +455,7 @@ export default function ViolationsPage() {
 
         <ListPager meta={meta} onChange={(page) => update({ page })} narrow={narrow} summaryTestId="violations-summary" />
       </Card>
+      {selecting && <SelectionBar selection={selection} />}
     </>
   );
 }
