@@ -405,6 +405,9 @@ func TestParseConn(t *testing.T) {
 		{"postgres://tatib:s3cret@127.0.0.1:54329/tatib?sslmode=disable", "postgres://tatib@127.0.0.1:54329/tatib?sslmode=disable", "s3cret", "tatib"},
 		{"postgresql://u@h/d?password=p&sslmode=require", "postgresql://u@h/d?sslmode=require", "p", "d"},
 		{"host=/run/pg dbname='my db' user=u password='a b\\'c'", "host='/run/pg' dbname='my db' user='u'", "a b'c", "my db"},
+		// lib/pq's own parameters, which pg_dump refuses, stay behind.
+		{"postgres://u:p@h/d?binary_parameters=yes&sslmode=disable", "postgres://u@h/d?sslmode=disable", "p", "d"},
+		{"host=h dbname=d binary_parameters=yes user=u", "host='h' dbname='d' user='u'", "", "d"},
 	} {
 		c, err := backup.ParseConn(tc.in)
 		if err != nil || c.DSN != tc.dsn || c.Password != tc.pw || c.Database != tc.db {

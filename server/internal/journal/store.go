@@ -188,7 +188,7 @@ func insertPush(ctx context.Context, q sqlx.QueryerContext, p *pushLog) (int64, 
 	const stmt = `INSERT INTO journal_pushes (address, outcome, entries, result, error_code, error_params, errors, duration_ms)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`
 	var id int64
-	if err := q.QueryRowxContext(ctx, stmt, p.Address, p.Outcome, p.Entries, result, p.ErrorCode, ep, eb, p.Duration.Milliseconds()).Scan(&id); err != nil {
+	if err := q.QueryRowxContext(ctx, stmt, p.Address, p.Outcome, p.Entries, string(result), p.ErrorCode, string(ep), string(eb), p.Duration.Milliseconds()).Scan(&id); err != nil {
 		return 0, fmt.Errorf("journal: log push: %w", err)
 	}
 	return id, nil
