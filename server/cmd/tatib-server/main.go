@@ -49,7 +49,7 @@ func main() {
 		err = fmt.Errorf("unknown command %q (want serve, migrate, backup or restore)", cmd)
 	}
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "tatib-server:", err)
+		fmt.Fprintln(os.Stderr, "tatib-server:", pg.Redact(err))
 		os.Exit(1)
 	}
 }
@@ -59,9 +59,13 @@ func setup() (config.Config, *slog.Logger, error) {
 	if err != nil {
 		return cfg, nil, err
 	}
-	var h slog.Handler = slog.NewTextHandler(os.Stderr, nil)
+	// Every error in the log goes through pg.Redact: a database error may
+	// quote a query parameter's value (a session token's hash, a student's
+	// data).
+	opts := &slog.HandlerOptions{ReplaceAttr: pg.RedactAttr}
+	var h slog.Handler = slog.NewTextHandler(os.Stderr, opts)
 	if cfg.LogFormat == "json" {
-		h = slog.NewJSONHandler(os.Stderr, nil)
+		h = slog.NewJSONHandler(os.Stderr, opts)
 	}
 	log := slog.New(h)
 	httpx.Logger = log
