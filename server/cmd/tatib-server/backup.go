@@ -14,7 +14,6 @@ import (
 	"github.com/tatib/tatib/server/internal/audit"
 	"github.com/tatib/tatib/server/internal/backup"
 	"github.com/tatib/tatib/server/internal/locale"
-	"github.com/tatib/tatib/server/internal/pg"
 	"github.com/tatib/tatib/shared/api"
 )
 
@@ -26,7 +25,7 @@ var cliActor = audit.Actor{Name: "sistem (cli)"}
 func backupCmd(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("backup", flag.ContinueOnError)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: tatib-server backup > tatib.dump\n\nWrites a pg_dump custom-format backup of DATABASE_URL to standard output.")
+		fmt.Fprintln(fs.Output(), "usage: tatib-server backup > tatib.dump\n\nWrites a pg_dump custom-format backup of DATABASE_URL's database to standard output\n(pg_dump connects through TATIB_DATABASE_DIRECT_URL when it is set).")
 	}
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -42,12 +41,12 @@ func backupCmd(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	db, err := pg.Open(ctx, cfg.DatabaseURL)
+	db, err := openDatabase(ctx, cfg, 2)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	svc := &backup.Service{DB: db, URL: cfg.DatabaseURL}
+	svc := &backup.Service{DB: db, URL: cfg.DirectURL()}
 	out := bufio.NewWriterSize(os.Stdout, 256<<10)
 	rec, err := svc.Dump(ctx, out, backup.DumpOptions{Via: backup.ViaCLI, Actor: cliActor, Begin: func(api.Backup) {}})
 	if err == nil {
@@ -67,7 +66,7 @@ func restoreCmd(ctx context.Context, args []string) error {
 	force := fs.Bool("force", false, "replace a database that already holds a school (asks for its name; see --yes)")
 	yes := fs.Bool("yes", false, "with --force: do not ask (for scripts)")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: tatib-server restore [--force [--yes]] file\n\nRestores a backup into DATABASE_URL, which must be empty unless --force is given.")
+		fmt.Fprintln(fs.Output(), "usage: tatib-server restore [--force [--yes]] file\n\nRestores a backup into DATABASE_URL's database (through TATIB_DATABASE_DIRECT_URL when it is set),\nwhich must be empty unless --force is given.")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -84,7 +83,14 @@ func restoreCmd(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	res, err := backup.Restore(ctx, backup.RestoreOptions{URL: cfg.DatabaseURL, File: fs.Arg(0), Force: *force, Log: log,
+	// The restore runs wholly on the direct URL (pg_restore's settings must
+	// not be left on pooled connections); the check says it is one.
+	db, err := openDatabase(ctx, cfg, 1)
+	if err != nil {
+		return err
+	}
+	db.Close()
+	res, err := backup.Restore(ctx, backup.RestoreOptions{URL: cfg.DirectURL(), File: fs.Arg(0), Force: *force, Log: log,
 		Confirm: func(database string) (bool, error) {
 			if *yes {
 				return true, nil
