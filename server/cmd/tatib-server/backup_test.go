@@ -20,10 +20,7 @@ import (
 // school unless forced, and never ask a script a question.
 func TestBackupRestoreCommands(t *testing.T) {
 	t.Parallel()
-	bin := filepath.Join(t.TempDir(), "tatib-server")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := serverBin(t)
 	run := func(url string, stdout *os.File, args ...string) (string, error) {
 		cmd := exec.Command(bin, args...)
 		cmd.Env = append(os.Environ(), "DATABASE_URL="+url, "LANG=C", "TATIB_DATA_DIR="+t.TempDir())

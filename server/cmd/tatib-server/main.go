@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 	_ "time/tzdata" // Asia/Jakarta whatever the host has
@@ -111,10 +112,11 @@ func openDatabase(ctx context.Context, cfg config.Config, conns int) (*sqlx.DB, 
 		if cfg.DatabaseDirectURL == "" {
 			which = "DATABASE_URL (TATIB_DATABASE_DIRECT_URL is unset, so DATABASE_URL serves for it)"
 		}
-		return nil, fmt.Errorf("%s gives no session of its own: %w.\n"+
+		why := strings.TrimPrefix(err.Error(), pg.ErrNoSession.Error()+": ")
+		return nil, fmt.Errorf("%s keeps no session of its own: %s.\n"+
 			"Notifications (LISTEN), the migration and backup locks and pg_dump need one. Behind a pooler in transaction mode "+
 			"(PgBouncer's pool_mode = transaction, most managed PostgreSQL poolers) set TATIB_DATABASE_DIRECT_URL to PostgreSQL itself, "+
-			"or to a session-mode pool, of the same database as DATABASE_URL. See docs/deployment.md", which, err)
+			"or to a session-mode pool, of the same database as DATABASE_URL. See docs/deployment.md", which, why)
 	}
 	return db, nil
 }
