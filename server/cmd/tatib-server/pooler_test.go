@@ -45,7 +45,7 @@ func TestBehindTransactionPooler(t *testing.T) {
 	// An empty database: both replicas migrate it at once.
 	conf := pgtestdb.Custom(t, pgtest.Config(t), pgtestdb.NoopMigrator{})
 	direct := conf.URL()
-	pool := startPgBouncer(t, bouncer, conf)
+	pool := startPgBouncer(t, bouncer, conf, "ignore_startup_parameters = extra_float_digits")
 	pooled := pool.url(conf.Database)
 
 	const password = "admin-pooler-1"
@@ -68,6 +68,14 @@ func TestBehindTransactionPooler(t *testing.T) {
 		out, err := cmd.CombinedOutput()
 		refused <- fmt.Sprintf("%v\n%s", err, out)
 	}()
+	// PgBouncer as installed refuses a parameter lib/pq sends: the server
+	// says which setting to add.
+	strict := startPgBouncer(t, bouncer, conf)
+	cmd := exec.Command(bin, "migrate")
+	cmd.Env = append(os.Environ(), "DATABASE_URL="+strict.url(conf.Database), "TATIB_DATABASE_DIRECT_URL="+direct, "TATIB_DATA_DIR="+t.TempDir())
+	if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), "ignore_startup_parameters = extra_float_digits") {
+		t.Errorf("behind a PgBouncer without ignore_startup_parameters: %v\n%s", err, out)
+	}
 	wg.Wait()
 	for i, s := range servers {
 		if !s.waitReady(60 * time.Second) {
@@ -280,7 +288,8 @@ type pgBouncer struct {
 	out                  *syncBuffer
 }
 
-func startPgBouncer(t *testing.T, bin string, conf *pgtestdb.Config) *pgBouncer {
+// startPgBouncer starts one with the extra settings lines.
+func startPgBouncer(t *testing.T, bin string, conf *pgtestdb.Config, extra ...string) *pgBouncer {
 	t.Helper()
 	dir := t.TempDir()
 	p := &pgBouncer{addr: freeAddr(t), user: conf.User, password: conf.Password, out: &syncBuffer{}}
@@ -297,10 +306,8 @@ auth_file = %s
 pool_mode = transaction
 max_client_conn = 200
 default_pool_size = 20
-; lib/pq sends it at connect; PgBouncer passes on only what it knows
-ignore_startup_parameters = extra_float_digits
 admin_users = %s
-`, conf.Host, conf.Port, host, port, filepath.Join(dir, "userlist.txt"), conf.User)
+`, conf.Host, conf.Port, host, port, filepath.Join(dir, "userlist.txt"), conf.User) + strings.Join(extra, "\n") + "\n"
 	if os.Geteuid() == 0 {
 		// PgBouncer refuses to run as root; it drops to this user (it
 		// writes no files: it logs to standard error).

@@ -56,6 +56,13 @@ func OpenPool(ctx context.Context, url string, conns int) (*sqlx.DB, error) {
 	defer cancel()
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()
+		var pe *pq.Error
+		if errors.As(err, &pe) && strings.Contains(pe.Message, "unsupported startup parameter") {
+			// lib/pq sends extra_float_digits when it connects; PgBouncer
+			// refuses parameters it does not know unless told to ignore them.
+			return nil, fmt.Errorf("pg: connect: %w: a pooler refuses a parameter lib/pq sends; "+
+				"PgBouncer: add ignore_startup_parameters = extra_float_digits to pgbouncer.ini (docs/deployment.md)", err)
+		}
 		return nil, fmt.Errorf("pg: connect: %w", err)
 	}
 	return db, nil
