@@ -46,8 +46,16 @@ export function usePreviewAttendance(classId: number, date: string) {
   return useMutation({ mutationFn: (entries: AttendanceEntry[]) => attendanceApi.preview(classId, date, entries) });
 }
 
-/** Answers the journal-conflict notice: keep the people's entries or use the journal's. */
+/**
+ * Answers the journal-conflict notice: keep the people's entries or use the journal's. A refusal
+ * most often means someone else decided first (or a new push came): the form is read again.
+ */
 export function useResolveJournalConflicts(classId: number, date: string) {
+  const qc = useQueryClient();
   const onSuccess = useApplyAnswer(classId, date);
-  return useMutation({ mutationFn: (body: ResolveConflictsRequest) => attendanceApi.resolveConflicts(classId, date, body), onSuccess });
+  return useMutation({
+    mutationFn: (body: ResolveConflictsRequest) => attendanceApi.resolveConflicts(classId, date, body),
+    onSuccess,
+    onError: () => void qc.invalidateQueries({ queryKey: attendanceKeys.form(classId, date) }),
+  });
 }

@@ -37,7 +37,7 @@ export interface JournalKept {
   status: string;
   set_by_name: string;
   set_at: string;
-  /** The server's own line, in the reader's language. */
+  /** "kept: set by <name> at <time> — <student>, <date> hour <n>: …", in the reader's language: shown as it is. */
   text: string;
 }
 

@@ -397,7 +397,9 @@ export default function AttendancePage() {
               data-testid="class-picker"
             />
           )}
-          <Group gap={4} wrap="nowrap" align="flex-end">
+          {/* One line at any width: at 360 px the date field gives up the room "Today" needs
+              (a past date used to make the page 389 px wide). */}
+          <Group gap={4} wrap="nowrap" align="flex-end" maw="100%" miw={0}>
             <ActionIcon
               variant="default"
               size={40}
@@ -416,6 +418,7 @@ export default function AttendancePage() {
               valueFormat="ddd, D MMM YYYY"
               leftSection={<IconCalendar size={16} aria-hidden />}
               w={190}
+              miw={0}
               disabled={!classId}
               data-testid="date-picker"
             />
@@ -429,14 +432,12 @@ export default function AttendancePage() {
             >
               <IconChevronRight size={20} aria-hidden />
             </ActionIcon>
+            {date && date !== today && (
+              <Button variant="subtle" size="sm" h={40} px="xs" style={{ flexShrink: 0 }} onClick={() => go(classId, today)} data-testid="to-today">
+                {t('today')}
+              </Button>
+            )}
           </Group>
-          {/* Its own item of the wrapping toolbar: on a phone it goes to the next line rather
-              than widening the page (a past date at 360 px was 389 px wide). */}
-          {date && date !== today && (
-            <Button variant="subtle" size="sm" h={40} onClick={() => go(classId, today)} data-testid="to-today">
-              {t('today')}
-            </Button>
-          )}
         </Group>
         {date && (
           <Text size="sm" c="dimmed" data-testid="form-date" data-date={date}>

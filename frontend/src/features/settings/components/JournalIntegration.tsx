@@ -247,15 +247,7 @@ function PushLog() {
           <Stack gap={2} mt={4} data-testid="journal-push-kept">
             {p.kept.map((k) => (
               <Text key={`${k.student_id}-${k.date}-${k.lesson_hour}`} size="xs" style={{ wordBreak: 'break-word' }}>
-                {t('journal.keptLine', {
-                  student: k.student_name,
-                  date: fmt(k.date, 'shortDate'),
-                  hour: t('journal.hour', { n: k.lesson_hour }),
-                  journal: k.journal_status,
-                  status: k.status,
-                  name: k.set_by_name || '—',
-                  at: fmt(k.set_at, 'dateTime'),
-                })}
+                {k.text}
               </Text>
             ))}
             {p.results.kept_by_person > p.kept.length && (
