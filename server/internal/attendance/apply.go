@@ -227,8 +227,7 @@ func ApplyDetailedTx(ctx context.Context, tx *sqlx.Tx, entries []Entry, o Origin
 	}
 	details := map[string]any{
 		"entries": len(entries), "stored": n, "students": len(students), "from": first, "to": last,
-		"created": res.Created, "updated": res.Updated, "unchanged": res.Unchanged, "skipped": res.Skipped,
-		"kept_by_person": res.KeptByPerson,
+		"created": res.Created, "updated": res.Updated, "unchanged": res.Unchanged, "skipped": res.Skipped, "kept_by_person": res.KeptByPerson,
 		"violations_created": auto.created, "violations_updated": auto.updated, "violations_removed": auto.removed,
 		"violations_kept": auto.kept, "letters_issued": auto.letters.Issued, "letters_withdrawn": auto.letters.Withdrawn,
 	}
