@@ -311,7 +311,7 @@ test('attendance: a school leader sees the form read-only with who set each cell
   // One of today's hours as the journal would have left it (status unchanged, so the day's
   // counts stay true): the cell carries the journal mark and says so.
   const eko = s.students[4];
-  s.sql(`UPDATE attendance SET from_journal = true, updated_by = NULL WHERE student_id = ${eko.id} AND date = '${jakartaDay()}' AND lesson_hour = 1`);
+  s.sql(`UPDATE attendance SET set_by = 'journal', from_journal = true, updated_by = NULL WHERE student_id = ${eko.id} AND date = '${jakartaDay()}' AND lesson_hour = 1`);
   const page = await pageAs(ctx, HEAD, DESKTOP);
   await page.goto(`/absensi/${s.classId}/${jakartaDay()}`);
   await expectVisible(page.getByTestId('attendance-grid'), 'the grid');
@@ -368,6 +368,7 @@ test('attendance: screens at a laptop and a phone in both languages pass axe and
           await expectVisible(page.getByTestId('recap-period'), `recap ${period} ${lang}`);
           await page.waitForLoadState('networkidle').catch(() => {});
           await fits(page, `recap ${period} ${lang} ${size}`);
+          if (period === 'weekly') await shot(page, `attendance-12-${lang}-recap-weekly-phone`);
         }
       }
       await page.context().close();

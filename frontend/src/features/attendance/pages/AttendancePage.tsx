@@ -415,10 +415,12 @@ export default function AttendancePage() {
               value={date || today}
               onChange={(v) => v && go(classId, String(v).slice(0, 10))}
               maxDate={today}
-              valueFormat="ddd, D MMM YYYY"
+              // On a phone the weekday is in the line under the toolbar: the field keeps one line.
+              valueFormat={narrow ? 'D MMM YYYY' : 'ddd, D MMM YYYY'}
               leftSection={<IconCalendar size={16} aria-hidden />}
-              w={190}
+              w={narrow ? 150 : 190}
               miw={0}
+              styles={{ input: { whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' } }}
               disabled={!classId}
               data-testid="date-picker"
             />
