@@ -230,6 +230,13 @@ func (h *Handler) journalConflicts(w http.ResponseWriter, r *http.Request) error
 	case len(req.Cells) > MaxFormEntries:
 		f.Add("cells", "attendance.entries.too_many", "max", MaxFormEntries)
 	}
+	for i, c := range req.Cells {
+		// No stored hour is outside 1..16 (and the query's smallint would
+		// refuse it).
+		if c.LessonHour < 1 || c.LessonHour > 16 {
+			f.Add("cells["+strconv.Itoa(i)+"]", "attendance.conflicts.not_found")
+		}
+	}
 	if len(f) > 0 {
 		return invalid(f)
 	}
