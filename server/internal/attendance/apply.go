@@ -130,69 +130,10 @@ func ApplyDetailedTx(ctx context.Context, tx *sqlx.Tx, entries []Entry, o Origin
 	// rows (the stored status where kept) and the pair's other stored rows
 	// (the CTEs read the table as it was before the statement). Rows are
 	// only ever added or changed, so a changed pair always keeps a day row.
-	const upsert = `WITH u AS MATERIALIZED (
-		SELECT * FROM unnest($1::bigint[], $2::date[], $3::smallint[], $4::text[], $5::text[]) AS u(student_id, date, lesson_hour, status, notes)),
-	up AS (
-		INSERT INTO attendance AS a (student_id, date, lesson_hour, status, from_journal, set_by, updated_by, notes)
-		SELECT u.student_id, u.date, u.lesson_hour, u.status, $6 = 'journal', $6, $7, NULLIF(u.notes, '') FROM u
-		ON CONFLICT (student_id, date, lesson_hour) DO UPDATE
-		SET status = EXCLUDED.status, notes = CASE WHEN $6 = 'journal' THEN EXCLUDED.notes ELSE a.notes END,
-		    from_journal = EXCLUDED.from_journal, set_by = EXCLUDED.set_by, updated_by = EXCLUDED.updated_by, updated_at = now()
-		WHERE (a.status <> EXCLUDED.status OR ($6 = 'journal' AND a.notes IS DISTINCT FROM EXCLUDED.notes))
-		    AND NOT ($6 IN ('journal', 'kiosk') AND a.set_by IN ('user', 'excuse'))
-		RETURNING a.student_id, a.date, a.lesson_hour, (a.xmax = 0) AS inserted),
-	rest AS MATERIALIZED (
-		SELECT u.student_id, u.date, u.lesson_hour, u.status FROM u
-		WHERE $6 IN ('journal', 'kiosk')
-		    AND NOT EXISTS (SELECT 1 FROM up WHERE up.student_id = u.student_id AND up.date = u.date AND up.lesson_hour = u.lesson_hour)),
-	kept AS MATERIALIZED (
-		SELECT r.student_id, r.date, r.lesson_hour, r.status AS journal_status, a.status, a.updated_by, a.updated_at
-		FROM rest r JOIN attendance a ON a.student_id = r.student_id AND a.date = r.date AND a.lesson_hour = r.lesson_hour
-		WHERE a.set_by IN ('user', 'excuse') AND a.status <> r.status),
-	conflicts AS (
-		INSERT INTO attendance_journal_conflicts AS c (student_id, date, lesson_hour, journal_status)
-		SELECT student_id, date, lesson_hour, journal_status FROM kept WHERE $6 = 'journal'
-		ORDER BY student_id, date, lesson_hour
-		ON CONFLICT (student_id, date, lesson_hour) DO UPDATE SET journal_status = EXCLUDED.journal_status, pushed_at = now()
-		WHERE c.journal_status <> EXCLUDED.journal_status),
-	settled AS (
-		DELETE FROM attendance_journal_conflicts c USING u
-		WHERE $6 IN ('journal', 'user', 'excuse')
-		    AND c.student_id = u.student_id AND c.date = u.date AND c.lesson_hour = u.lesson_hour
-		    AND NOT EXISTS (SELECT 1 FROM kept k WHERE k.student_id = c.student_id AND k.date = c.date AND k.lesson_hour = c.lesson_hour)),
-	p AS MATERIALIZED (SELECT DISTINCT student_id, date FROM up),
-	cur AS (
-		SELECT u.student_id, u.date, COALESCE(k.status, u.status) AS status FROM u JOIN p ON p.student_id = u.student_id AND p.date = u.date
-		LEFT JOIN kept k ON k.student_id = u.student_id AND k.date = u.date AND k.lesson_hour = u.lesson_hour
-		UNION ALL
-		SELECT a.student_id, a.date, a.status FROM p JOIN attendance a ON a.student_id = p.student_id AND a.date = p.date
-		WHERE NOT EXISTS (SELECT 1 FROM u WHERE u.student_id = a.student_id AND u.date = a.date AND u.lesson_hour = a.lesson_hour)),
-	agg AS MATERIALIZED (
-		SELECT student_id, date,
-		    count(*) FILTER (WHERE status = 'H')::smallint AS h, count(*) FILTER (WHERE status = 'S')::smallint AS s,
-		    count(*) FILTER (WHERE status = 'I')::smallint AS i, count(*) FILTER (WHERE status = 'A')::smallint AS a,
-		    count(*) FILTER (WHERE status = 'T')::smallint AS t
-		FROM cur GROUP BY student_id, date),
-	days AS (
-		INSERT INTO attendance_days AS d (student_id, date, h, s, i, a, t)
-		SELECT student_id, date, h, s, i, a, t FROM agg ORDER BY student_id, date
-		ON CONFLICT (student_id, date) DO UPDATE SET h = EXCLUDED.h, s = EXCLUDED.s, i = EXCLUDED.i, a = EXCLUDED.a, t = EXCLUDED.t
-		WHERE (d.h, d.s, d.i, d.a, d.t) IS DISTINCT FROM (EXCLUDED.h, EXCLUDED.s, EXCLUDED.i, EXCLUDED.a, EXCLUDED.t))
-	SELECT (SELECT count(*) FROM up WHERE inserted) AS created, (SELECT count(*) FROM up WHERE NOT inserted) AS updated,
-	    (SELECT count(*) FROM kept) AS kept,
-	    (SELECT COALESCE(json_agg(x ORDER BY x.student_id, x.date, x.lesson_hour), '[]') FROM (
-	        SELECT k.student_id, s.full_name AS student_name, to_char(k.date, 'YYYY-MM-DD') AS date, k.lesson_hour, k.journal_status,
-	            k.status, COALESCE(us.name, '') AS set_by_name, k.updated_at AS set_at
-	        FROM kept k JOIN students s ON s.id = k.student_id LEFT JOIN users us ON us.id = k.updated_by
-	        ORDER BY k.student_id, k.date, k.lesson_hour LIMIT $8) x) AS kept_sample,
-	    (SELECT COALESCE(array_agg(student_id ORDER BY student_id, date), '{}') FROM agg) AS students,
-	    (SELECT COALESCE(array_agg(to_char(date, 'YYYY-MM-DD') ORDER BY student_id, date), '{}') FROM agg) AS dates,
-	    (SELECT COALESCE(array_agg(a ORDER BY student_id, date), '{}') FROM agg) AS a,
-	    (SELECT COALESCE(array_agg(t ORDER BY student_id, date), '{}') FROM agg) AS t`
 	var changedStudents, aHours, tHours pq.Int64Array
 	var changedDates pq.StringArray
 	var keptSample []byte
-	if err := tx.QueryRowxContext(ctx, upsert, pq.Array(sids), pq.Array(dates), pq.Array(hours), pq.Array(statuses),
+	if err := tx.QueryRowxContext(ctx, upsertSQL, pq.Array(sids), pq.Array(dates), pq.Array(hours), pq.Array(statuses),
 		pq.Array(notes), o.setBy(), updatedBy, KeptSample).Scan(&res.Created, &res.Updated, &res.KeptByPerson, &keptSample,
 		&changedStudents, &changedDates, &aHours, &tHours); err != nil {
 		return out, fmt.Errorf("attendance: upsert: %w", err)
@@ -284,6 +225,72 @@ func auditRemovals(ctx context.Context, tx *sqlx.Tx, o Origin, action string, au
 	}
 	return audit.RecordEach(ctx, tx, o.Actor, "warning_letter.withdraw", "warning_letter", ids, details)
 }
+
+// upsertSQL is ApplyDetailedTx's one statement (see the comment there).
+const upsertSQL = `WITH u AS MATERIALIZED (
+	SELECT * FROM unnest($1::bigint[], $2::date[], $3::smallint[], $4::text[], $5::text[]) AS u(student_id, date, lesson_hour, status, notes)),
+up AS (
+	INSERT INTO attendance AS a (student_id, date, lesson_hour, status, from_journal, set_by, updated_by, notes)
+	SELECT u.student_id, u.date, u.lesson_hour, u.status, $6 = 'journal', $6, $7, NULLIF(u.notes, '') FROM u
+	ON CONFLICT (student_id, date, lesson_hour) DO UPDATE
+	SET status = EXCLUDED.status, notes = CASE WHEN $6 = 'journal' THEN EXCLUDED.notes ELSE a.notes END,
+	    from_journal = EXCLUDED.from_journal, set_by = EXCLUDED.set_by, updated_by = EXCLUDED.updated_by, updated_at = now()
+	WHERE (a.status <> EXCLUDED.status OR ($6 = 'journal' AND a.notes IS DISTINCT FROM EXCLUDED.notes))
+	    AND NOT ($6 IN ('journal', 'kiosk') AND a.set_by IN ('user', 'excuse'))
+	RETURNING a.student_id, a.date, a.lesson_hour, (a.xmax = 0) AS inserted),
+rest AS MATERIALIZED (
+	SELECT u.student_id, u.date, u.lesson_hour, u.status FROM u
+	WHERE $6 IN ('journal', 'kiosk')
+	    AND NOT EXISTS (SELECT 1 FROM up WHERE up.student_id = u.student_id AND up.date = u.date AND up.lesson_hour = u.lesson_hour)),
+kept AS MATERIALIZED (
+	SELECT r.student_id, r.date, r.lesson_hour, r.status AS journal_status, a.status, a.updated_by, a.updated_at
+	FROM rest r
+	-- one primary-key probe per entry (LIMIT keeps the planner from a
+	-- scan of the whole table, which it may think cheaper when few cells
+	-- are a person's)
+	CROSS JOIN LATERAL (SELECT a.status, a.set_by, a.updated_by, a.updated_at FROM attendance a
+	    WHERE a.student_id = r.student_id AND a.date = r.date AND a.lesson_hour = r.lesson_hour LIMIT 1) a
+	WHERE a.set_by IN ('user', 'excuse') AND a.status <> r.status),
+conflicts AS (
+	INSERT INTO attendance_journal_conflicts AS c (student_id, date, lesson_hour, journal_status)
+	SELECT student_id, date, lesson_hour, journal_status FROM kept WHERE $6 = 'journal'
+	ORDER BY student_id, date, lesson_hour
+	ON CONFLICT (student_id, date, lesson_hour) DO UPDATE SET journal_status = EXCLUDED.journal_status, pushed_at = now()
+	WHERE c.journal_status <> EXCLUDED.journal_status),
+settled AS (
+	DELETE FROM attendance_journal_conflicts c USING u
+	WHERE $6 IN ('journal', 'user', 'excuse')
+	    AND c.student_id = u.student_id AND c.date = u.date AND c.lesson_hour = u.lesson_hour
+	    AND NOT EXISTS (SELECT 1 FROM kept k WHERE k.student_id = c.student_id AND k.date = c.date AND k.lesson_hour = c.lesson_hour)),
+p AS MATERIALIZED (SELECT DISTINCT student_id, date FROM up),
+cur AS (
+	SELECT u.student_id, u.date, COALESCE(k.status, u.status) AS status FROM u JOIN p ON p.student_id = u.student_id AND p.date = u.date
+	LEFT JOIN kept k ON k.student_id = u.student_id AND k.date = u.date AND k.lesson_hour = u.lesson_hour
+	UNION ALL
+	SELECT a.student_id, a.date, a.status FROM p JOIN attendance a ON a.student_id = p.student_id AND a.date = p.date
+	WHERE NOT EXISTS (SELECT 1 FROM u WHERE u.student_id = a.student_id AND u.date = a.date AND u.lesson_hour = a.lesson_hour)),
+agg AS MATERIALIZED (
+	SELECT student_id, date,
+	    count(*) FILTER (WHERE status = 'H')::smallint AS h, count(*) FILTER (WHERE status = 'S')::smallint AS s,
+	    count(*) FILTER (WHERE status = 'I')::smallint AS i, count(*) FILTER (WHERE status = 'A')::smallint AS a,
+	    count(*) FILTER (WHERE status = 'T')::smallint AS t
+	FROM cur GROUP BY student_id, date),
+days AS (
+	INSERT INTO attendance_days AS d (student_id, date, h, s, i, a, t)
+	SELECT student_id, date, h, s, i, a, t FROM agg ORDER BY student_id, date
+	ON CONFLICT (student_id, date) DO UPDATE SET h = EXCLUDED.h, s = EXCLUDED.s, i = EXCLUDED.i, a = EXCLUDED.a, t = EXCLUDED.t
+	WHERE (d.h, d.s, d.i, d.a, d.t) IS DISTINCT FROM (EXCLUDED.h, EXCLUDED.s, EXCLUDED.i, EXCLUDED.a, EXCLUDED.t))
+SELECT (SELECT count(*) FROM up WHERE inserted) AS created, (SELECT count(*) FROM up WHERE NOT inserted) AS updated,
+    (SELECT count(*) FROM kept) AS kept,
+    (SELECT COALESCE(json_agg(x ORDER BY x.student_id, x.date, x.lesson_hour), '[]') FROM (
+        SELECT k.student_id, s.full_name AS student_name, to_char(k.date, 'YYYY-MM-DD') AS date, k.lesson_hour, k.journal_status,
+            k.status, COALESCE(us.name, '') AS set_by_name, k.updated_at AS set_at
+        FROM kept k JOIN students s ON s.id = k.student_id LEFT JOIN users us ON us.id = k.updated_by
+        ORDER BY k.student_id, k.date, k.lesson_hour LIMIT $8) x) AS kept_sample,
+    (SELECT COALESCE(array_agg(student_id ORDER BY student_id, date), '{}') FROM agg) AS students,
+    (SELECT COALESCE(array_agg(to_char(date, 'YYYY-MM-DD') ORDER BY student_id, date), '{}') FROM agg) AS dates,
+    (SELECT COALESCE(array_agg(a ORDER BY student_id, date), '{}') FROM agg) AS a,
+    (SELECT COALESCE(array_agg(t ORDER BY student_id, date), '{}') FROM agg) AS t`
 
 // dedup normalises the statuses, counts and drops belum, keeps the last
 // entry of each key and sorts by student, date and hour (the order rows

@@ -108,21 +108,7 @@ func (h *Handler) save(w http.ResponseWriter, r *http.Request) error {
 	u := auth.UserFrom(ctx)
 	var out api.SaveAttendanceResponse
 	err = pg.InTx(ctx, h.db, func(tx *sqlx.Tx) error {
-		// The class first: another class of a homeroom teacher is not
-		// found, whatever the entries say.
-		if _, err := loadClass(ctx, tx, classID, homeroom); err != nil {
-			return err
-		}
-		entries, err := h.validate(ctx, tx, classID, date, req.Entries)
-		if err != nil {
-			return err
-		}
-		// Under the students' locks, so no push changes a cell between
-		// the count and the save.
-		if err := lockStudents(ctx, tx, entries); err != nil {
-			return err
-		}
-		ow, err := OverwritesTx(ctx, tx, entries, u.ID)
+		entries, ow, err := h.prepare(ctx, tx, classID, homeroom, date, req.Entries, u.ID)
 		if err != nil {
 			return err
 		}
@@ -145,6 +131,27 @@ func (h *Handler) save(w http.ResponseWriter, r *http.Request) error {
 	}
 	out.Form.CanEdit = true
 	return httpx.JSON(w, http.StatusOK, out)
+}
+
+// prepare is the common start of a save and its preview, through tx: the
+// class (another class of a homeroom teacher is not found, whatever the
+// entries say), the entries checked, the students' locks taken (so no
+// push changes a cell between the count and the save) and the cells the
+// save would change that others set.
+func (h *Handler) prepare(ctx context.Context, tx *sqlx.Tx, classID, homeroom int64, date string, in []api.AttendanceEntry,
+	userID int64) ([]Entry, Overwrites, error) {
+	if _, err := loadClass(ctx, tx, classID, homeroom); err != nil {
+		return nil, Overwrites{}, err
+	}
+	entries, err := h.validate(ctx, tx, classID, date, in)
+	if err != nil {
+		return nil, Overwrites{}, err
+	}
+	if err := lockStudents(ctx, tx, entries); err != nil {
+		return nil, Overwrites{}, err
+	}
+	ow, err := OverwritesTx(ctx, tx, entries, userID)
+	return entries, ow, err
 }
 
 // errDryRun rolls a preview's transaction back.
@@ -170,17 +177,7 @@ func (h *Handler) preview(w http.ResponseWriter, r *http.Request) error {
 	u := auth.UserFrom(ctx)
 	out := api.AttendancePreview{Letters: []api.LetterChange{}}
 	err = pg.InTx(ctx, h.db, func(tx *sqlx.Tx) error {
-		if _, err := loadClass(ctx, tx, classID, auth.HomeroomID(ctx)); err != nil {
-			return err
-		}
-		entries, err := h.validate(ctx, tx, classID, date, req.Entries)
-		if err != nil {
-			return err
-		}
-		if err := lockStudents(ctx, tx, entries); err != nil {
-			return err
-		}
-		ow, err := OverwritesTx(ctx, tx, entries, u.ID)
+		entries, ow, err := h.prepare(ctx, tx, classID, auth.HomeroomID(ctx), date, req.Entries, u.ID)
 		if err != nil {
 			return err
 		}
@@ -229,6 +226,13 @@ func (h *Handler) journalConflicts(w http.ResponseWriter, r *http.Request) error
 		f.Add("cells", "attendance.conflicts.cells_required")
 	case len(req.Cells) > MaxFormEntries:
 		f.Add("cells", "attendance.entries.too_many", "max", MaxFormEntries)
+	}
+	for i, c := range req.Cells {
+		// No stored hour is outside 1..16 (and the query's smallint would
+		// refuse it).
+		if c.LessonHour < 1 || c.LessonHour > 16 {
+			f.Add("cells["+strconv.Itoa(i)+"]", "attendance.conflicts.not_found")
+		}
 	}
 	if len(f) > 0 {
 		return invalid(f)

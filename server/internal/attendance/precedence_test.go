@@ -380,6 +380,11 @@ func TestPrecedenceRoutesScope(t *testing.T) {
 	if got := s.statuses(t, b1, d); got != "S" {
 		t.Errorf("class B's cell %s", got)
 	}
+	e = s.wali.Do("POST", formPath(s.classA, d)+"/journal-conflicts", map[string]any{"action": "keep",
+		"cells": []entry{{"student_id": a1, "lesson_hour": 1 << 20}}}).Want(http.StatusUnprocessableEntity).Err()
+	if e.Error.FieldCodes["cells[0]"].Code != "attendance.conflicts.not_found" {
+		t.Errorf("hour out of range: %+v", e.Error)
+	}
 	e = s.wali.Do("POST", formPath(s.classA, d)+"/journal-conflicts", map[string]any{"action": "overwrite", "cells": []entry{}}).
 		Want(http.StatusUnprocessableEntity).Err()
 	if e.Error.FieldCodes["action"].Code != "attendance.conflicts.action" || e.Error.FieldCodes["cells"].Code != "attendance.conflicts.cells_required" {
