@@ -25,12 +25,23 @@ const (
 	AutoLate  = "late"
 )
 
+// Who set an attendance cell last (AttendanceCell.SetBy). A person's cell
+// (user, excuse) is never overwritten by a machine (journal, kiosk).
+const (
+	SetByUser    = "user"    // someone on the class form
+	SetByJournal = "journal" // the journal (E-Jurnal)
+	SetByKiosk   = "kiosk"   // a Face-ID kiosk's scan (or its confirmation)
+	SetByExcuse  = "excuse"  // an approved parent's excuse
+)
+
 // AttendanceCell is one stored lesson hour of one student on the form.
 type AttendanceCell struct {
 	LessonHour int    `json:"lesson_hour"`
 	Status     string `json:"status"`
-	// FromJournal: the journal (E-Jurnal) pushed it last.
+	// FromJournal: the journal (E-Jurnal) pushed it last (SetBy journal).
 	FromJournal bool `json:"from_journal"`
+	// SetBy is who set it last: user, journal, kiosk or excuse.
+	SetBy string `json:"set_by"`
 	// UpdatedBy is the name of who saved it last on the form ("" for the
 	// journal, or when that account was deleted).
 	UpdatedBy string    `json:"updated_by"`
@@ -62,6 +73,43 @@ type AttendanceForm struct {
 	// CanEdit: the caller may save this form (attendance.record and, for a
 	// homeroom teacher, their own class).
 	CanEdit bool `json:"can_edit"`
+	// JournalConflicts are the cells a journal push kept for a person
+	// because it sent another status (never null).
+	JournalConflicts []JournalConflict `json:"journal_conflicts"`
+}
+
+// JournalConflict is a cell a person set that a journal push sent another
+// status for: the person's entry stands until a person decides.
+type JournalConflict struct {
+	StudentID  int64 `json:"student_id"`
+	LessonHour int   `json:"lesson_hour"`
+	// JournalStatus is what the journal sent; Status what is stored (the
+	// person's).
+	JournalStatus string `json:"journal_status"`
+	Status        string `json:"status"`
+	// SetByName and SetAt: who set the stored status and when.
+	SetByName string    `json:"set_by_name"`
+	SetAt     time.Time `json:"set_at"`
+	// PushedAt: when the journal last sent its status.
+	PushedAt time.Time `json:"pushed_at"`
+}
+
+// Actions on journal conflicts.
+const (
+	ConflictKeep       = "keep"        // the person's entry stands; the notice goes
+	ConflictUseJournal = "use_journal" // the journal's status is stored as the caller's entry
+)
+
+// AttendanceCellKey names one cell of a class form's day.
+type AttendanceCellKey struct {
+	StudentID  int64 `json:"student_id"`
+	LessonHour int   `json:"lesson_hour"`
+}
+
+// JournalConflictsRequest is POST /classes/{id}/attendance/{date}/journal-conflicts.
+type JournalConflictsRequest struct {
+	Action string              `json:"action"`
+	Cells  []AttendanceCellKey `json:"cells"`
 }
 
 // AttendanceEntry is one cell sent by the form.
@@ -76,6 +124,10 @@ type AttendanceEntry struct {
 // transaction.
 type SaveAttendanceRequest struct {
 	Entries []AttendanceEntry `json:"entries"`
+	// Confirm: the caller has seen the preview; without it a save that
+	// would change cells set by the journal, a kiosk or another person is
+	// refused (409 attendance.confirm_required).
+	Confirm bool `json:"confirm"`
 }
 
 // AttendanceResult counts what a save or a push did.
@@ -93,13 +145,56 @@ type AttendanceResult struct {
 	ViolationsKept int `json:"violations_kept"`
 	// LettersIssued counts warning letters the changed points issued.
 	LettersIssued int `json:"letters_issued"`
+	// LettersWithdrawn counts the draft letters the changed points no
+	// longer reach.
+	LettersWithdrawn int `json:"letters_withdrawn"`
+	// KeptByPerson counts the entries of a machine (journal, kiosk) not
+	// stored because a person set the cell with another status.
+	KeptByPerson int `json:"kept_by_person"`
 }
 
-// SaveAttendanceResponse answers a form save: the counts and the form as
-// stored now.
+// Letter changes (LetterChange.Change).
+const (
+	LetterChangeIssued    = "issued"
+	LetterChangeWithdrawn = "withdrawn"
+)
+
+// LetterChange is a warning letter an attendance save issued or withdrew.
+type LetterChange struct {
+	// ID is 0 in a preview of an issue (nothing is stored).
+	ID          int64  `json:"id"`
+	StudentID   int64  `json:"student_id"`
+	StudentName string `json:"student_name"`
+	Level       int    `json:"level"`
+	Name        string `json:"name"` // "SP 1"
+	Change      string `json:"change"`
+}
+
+// SaveAttendanceResponse answers a form save: the counts, the letters it
+// issued or withdrew (never null) and the form as stored now.
 type SaveAttendanceResponse struct {
 	Results AttendanceResult `json:"results"`
+	Letters []LetterChange   `json:"letters"`
 	Form    AttendanceForm   `json:"form"`
+}
+
+// AttendancePreview is POST /classes/{id}/attendance/{date}/preview: what
+// the same save would do, computed by running it and rolling it back.
+type AttendancePreview struct {
+	// CellsChanged: stored cells whose status would change; of those, the
+	// ones the journal, a kiosk or another person (another user, an
+	// excuse) set last.
+	CellsChanged      int `json:"cells_changed"`
+	CellsFromJournal  int `json:"cells_from_journal"`
+	CellsFromKiosk    int `json:"cells_from_kiosk"`
+	CellsFromOthers   int `json:"cells_from_others"`
+	ViolationsCreated int `json:"violations_created"`
+	ViolationsRemoved int `json:"violations_removed"`
+	ViolationsUpdated int `json:"violations_updated"`
+	// Letters the save would issue (id 0) or withdraw (never null).
+	Letters []LetterChange `json:"letters"`
+	// NeedsConfirmation: the save must be sent with confirm true.
+	NeedsConfirmation bool `json:"needs_confirmation"`
 }
 
 // JournalSyncResponse is the answer of POST /attendance/sync, in the shape
@@ -138,6 +233,25 @@ type JournalPush struct {
 	ErrorCode  string   `json:"error_code"`
 	Errors     []string `json:"errors"`
 	DurationMS int      `json:"duration_ms"`
+	// Kept is a sample (the first 20) of the entries kept for a person
+	// (results.kept_by_person counts them all); never null.
+	Kept []JournalKept `json:"kept"`
+}
+
+// JournalKept is an entry of a push not stored because a person set the
+// cell with another status.
+type JournalKept struct {
+	StudentID     int64  `json:"student_id"`
+	StudentName   string `json:"student_name"`
+	Date          string `json:"date"`
+	LessonHour    int    `json:"lesson_hour"`
+	JournalStatus string `json:"journal_status"`
+	Status        string `json:"status"`
+	SetByName     string `json:"set_by_name"`
+	// SetAt: when the person set the stored status.
+	SetAt time.Time `json:"set_at"`
+	// Text: "kept: set by <name> at <time>", in the reader's language.
+	Text string `json:"text"`
 }
 
 // JournalAuthFailure counts the pushes (and pings) one address sent with a
