@@ -233,9 +233,10 @@ type AttendanceRecap struct {
 }
 
 // AttendanceCalendarDay is one date of a month calendar. For a class,
-// Students counts unique students per status and Recorded the students
-// with any stored hour; for a student, Hours counts their hours and State
-// is the day's worst status (A > T > S > I > H, "" when nothing stored).
+// Students counts the students per day status (by the school's day rule)
+// and Recorded the students with any stored hour; for a student, Hours
+// counts their hours and State is the day's status by the day rule ("" when
+// nothing is stored).
 type AttendanceCalendarDay struct {
 	Date     string           `json:"date"`
 	State    string           `json:"state"`

@@ -227,23 +227,5 @@ func Percentage(c api.AttendanceCounts) *float64 {
 	return &p
 }
 
-// Worst is a student's day state: the worst status with an hour, A > T >
-// S > I > H; "" when nothing is stored.
-func Worst(c api.AttendanceCounts) string {
-	switch {
-	case c.A > 0:
-		return api.AttendanceAlpha
-	case c.T > 0:
-		return api.AttendanceLate
-	case c.S > 0:
-		return api.AttendanceSick
-	case c.I > 0:
-		return api.AttendanceExcused
-	case c.H > 0:
-		return api.AttendancePresent
-	}
-	return ""
-}
-
 // monthString is m's YYYY-MM.
 func monthString(m time.Time) string { return m.Format("2006-01") }

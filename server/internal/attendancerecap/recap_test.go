@@ -312,8 +312,10 @@ func TestCalendars(t *testing.T) {
 	if c.Month != "2025-11" || c.Prev != "2025-10" || c.Next != "2025-12" || c.ClassSize != 3 || len(c.Days) != 3 {
 		t.Fatalf("class calendar %+v", c)
 	}
+	// Students per day status (issue 22): Budi's 8 H of 10 are an H day.
 	d := c.Days[0]
-	if d.Date != "2025-11-03" || d.State != "complete" || d.Recorded != 3 || d.Students != (api.AttendanceCounts{H: 2, S: 1, A: 1, T: 1}) {
+	if d.Date != "2025-11-03" || d.State != "complete" || d.Recorded != 3 || d.Students != (api.AttendanceCounts{H: 2, S: 1}) ||
+		d.Hours != (api.AttendanceCounts{H: 18, S: 10, A: 1, T: 1}) {
 		t.Errorf("3 Nov %+v", d)
 	}
 	if c.Days[1].Date != "2025-11-04" || c.Days[1].State != "partial" || c.Days[1].Recorded != 1 {
@@ -324,8 +326,9 @@ func TestCalendars(t *testing.T) {
 	if c.StudentID != f.budi || len(c.Days) != 3 {
 		t.Fatalf("student calendar %+v", c)
 	}
-	// Worst of the day: A > T > S > I > H.
-	if c.Days[0].State != "A" || c.Days[1].State != "T" || c.Days[2].State != "I" || c.Days[0].Hours != (api.AttendanceCounts{H: 8, A: 1, T: 1}) {
+	// The day's status by the school's rule (majority; a tie I-H is I),
+	// no longer its worst hour (issue 22).
+	if c.Days[0].State != "H" || c.Days[1].State != "H" || c.Days[2].State != "I" || c.Days[0].Hours != (api.AttendanceCounts{H: 8, A: 1, T: 1}) {
 		t.Errorf("Budi's days %+v", c.Days)
 	}
 	// December and January across the year: the neighbours.

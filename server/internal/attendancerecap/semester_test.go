@@ -61,6 +61,18 @@ func TestSemesterJSON(t *testing.T) {
 	if h := sem.Students[0].Hours; h != (api.AttendanceCounts{H: 5, S: 10, A: 5}) {
 		t.Errorf("Budi's hours %+v", h)
 	}
+	// The recap's semester view counts the same days (another code path).
+	r := recap(t, s.BK, s.ClassA, "period=semester&date=2025-09-01")
+	if r.From != sem.From || r.To != sem.To || r.SchoolDays != sem.SchoolDays {
+		t.Errorf("recap semester %s..%s, %d school days", r.From, r.To, r.SchoolDays)
+	}
+	for _, st := range sem.Students {
+		rs := student(t, r, st.ID)
+		if d := rs.DayCounts; d.S != st.Sakit || d.I != st.Izin || d.A != st.Alpa || d.H != st.Hadir || d.T != st.Terlambat ||
+			rs.Counts != st.Hours || rs.DaysRecorded != st.DaysRecorded {
+			t.Errorf("%s: recap %+v %+v, hand-off %+v", st.FullName, rs.DayCounts, rs.Counts, st)
+		}
+	}
 
 	// The semesters either side, and the year written out.
 	s.BK.Do("GET", path+"?year=2025/2026&semester=2", nil).Want(http.StatusOK).JSON(&sem)

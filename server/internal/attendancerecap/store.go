@@ -419,7 +419,8 @@ func (s *Store) SchoolRecap(ctx context.Context, sc Scope, p Period) (api.Attend
 	return out, err
 }
 
-// ClassCalendar is class id's month starting at month.
+// ClassCalendar is class id's month starting at month: per date, the
+// hours per status and the students per day status (the school's rule).
 func (s *Store) ClassCalendar(ctx context.Context, sc Scope, id int64, month time.Time) (api.AttendanceCalendar, error) {
 	out := calendar(month)
 	err := s.readTx(ctx, func(tx *sqlx.Tx) error {
@@ -431,13 +432,19 @@ func (s *Store) ClassCalendar(ctx context.Context, sc Scope, id int64, month tim
 		if err := tx.GetContext(ctx, &out.ClassSize, `SELECT count(*) FROM students WHERE class_id = $1 AND active`, c.ID); err != nil {
 			return fmt.Errorf("attendancerecap: class size: %w", err)
 		}
-		const qs = `SELECT d.date, sum(d.h), sum(d.s), sum(d.i), sum(d.a), sum(d.t),
-				count(*) FILTER (WHERE d.h > 0), count(*) FILTER (WHERE d.s > 0), count(*) FILTER (WHERE d.i > 0),
-				count(*) FILTER (WHERE d.a > 0), count(*) FILTER (WHERE d.t > 0), count(*)
-			FROM students s JOIN attendance_days d ON d.student_id = s.id AND d.date BETWEEN $2 AND $3
-			WHERE s.class_id = $1 AND s.active AND (d.h + d.s + d.i + d.a + d.t) > 0
-			GROUP BY d.date ORDER BY d.date`
-		rows, err := tx.QueryContext(ctx, qs, c.ID, month, month.AddDate(0, 1, -1))
+		rule, err := LoadDayRule(ctx, tx)
+		if err != nil {
+			return err
+		}
+		// Students per day status, as the recaps count them.
+		qs := `SELECT x.date, sum(x.h), sum(x.s), sum(x.i), sum(x.a), sum(x.t),
+				count(*) FILTER (WHERE x.st = 'H'), count(*) FILTER (WHERE x.st = 'S'), count(*) FILTER (WHERE x.st = 'I'),
+				count(*) FILTER (WHERE x.st = 'A'), count(*) FILTER (WHERE x.st = 'T'), count(*)
+			FROM (SELECT d.date, d.h, d.s, d.i, d.a, d.t, ` + dayStatusSQL(4) + ` AS st
+				FROM students s JOIN attendance_days d ON d.student_id = s.id AND d.date BETWEEN $2 AND $3
+				WHERE s.class_id = $1 AND s.active AND (d.h + d.s + d.i + d.a + d.t) > 0) x
+			GROUP BY x.date ORDER BY x.date`
+		rows, err := tx.QueryContext(ctx, qs, c.ID, month, month.AddDate(0, 1, -1), rule.Rule)
 		if err != nil {
 			return fmt.Errorf("attendancerecap: class calendar: %w", err)
 		}
@@ -461,7 +468,8 @@ func (s *Store) ClassCalendar(ctx context.Context, sc Scope, id int64, month tim
 	return out, err
 }
 
-// StudentCalendar is student id's month starting at month. A homeroom
+// StudentCalendar is student id's month starting at month, each day's
+// state its status by the school's day rule. A homeroom
 // teacher sees the students now in their class only: anyone else is
 // NotFound.
 func (s *Store) StudentCalendar(ctx context.Context, sc Scope, id int64, month time.Time) (api.AttendanceCalendar, error) {
@@ -474,10 +482,14 @@ func (s *Store) StudentCalendar(ctx context.Context, sc Scope, id int64, month t
 		if err := tx.GetContext(ctx, &found, visible, id, sc.HomeroomID); err != nil {
 			return pg.Error(err, "entity.student")
 		}
-		const qs = `SELECT student_id, date, h, s, i, a, t FROM attendance_days
-			WHERE student_id = $1 AND date BETWEEN $2 AND $3 ORDER BY date`
+		rule, err := LoadDayRule(ctx, tx)
+		if err != nil {
+			return err
+		}
+		qs := `SELECT d.student_id, d.date, d.h, d.s, d.i, d.a, d.t, ` + dayStatusSQL(4) + ` AS status FROM attendance_days d
+			WHERE d.student_id = $1 AND d.date BETWEEN $2 AND $3 ORDER BY d.date`
 		var days []dayCounts
-		if err := tx.SelectContext(ctx, &days, qs, id, month, month.AddDate(0, 1, -1)); err != nil {
+		if err := tx.SelectContext(ctx, &days, qs, id, month, month.AddDate(0, 1, -1), rule.Rule); err != nil {
 			return fmt.Errorf("attendancerecap: student calendar: %w", err)
 		}
 		for _, d := range days {
@@ -485,7 +497,7 @@ func (s *Store) StudentCalendar(ctx context.Context, sc Scope, id int64, month t
 			if total(c) == 0 {
 				continue
 			}
-			out.Days = append(out.Days, api.AttendanceCalendarDay{Date: d.Date.Format(time.DateOnly), State: Worst(c),
+			out.Days = append(out.Days, api.AttendanceCalendarDay{Date: d.Date.Format(time.DateOnly), State: d.Status.String,
 				Hours: c, Students: anyOf(c), Recorded: 1})
 		}
 		return nil
