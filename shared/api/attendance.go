@@ -297,8 +297,14 @@ type AttendanceRecapStudent struct {
 	Hours []string `json:"hours,omitempty"`
 	// Days (weekly): hour counts per day of Dates, in order.
 	Days []AttendanceCounts `json:"days,omitempty"`
+	// DayStatuses (daily and weekly): the status of each day of Dates by
+	// the school's day rule, "" when nothing is stored.
+	DayStatuses []string `json:"day_statuses,omitempty"`
 	// Counts: hour counts over the period.
 	Counts AttendanceCounts `json:"counts"`
+	// DayCounts: days per day status over the period (each day with a
+	// stored hour counts once, under its status by the school's day rule).
+	DayCounts AttendanceCounts `json:"day_counts"`
 	// DaysRecorded: days with at least one stored hour; Percentage:
 	// present hours (H + T) of stored hours, 0..100, one decimal (null
 	// when nothing is stored).
@@ -306,23 +312,33 @@ type AttendanceRecapStudent struct {
 	Percentage   *float64 `json:"percentage"`
 }
 
-// AttendanceRecapDay is one date's statistics: unique students per status
-// (a student with two A hours counts once under A).
+// AttendanceRecapDay is one date's statistics: students per day status
+// (each student with a stored hour counts once, under their day's status
+// by the school's day rule), so Students + Unrecorded is the class (or the
+// school).
 type AttendanceRecapDay struct {
 	Date     string           `json:"date"`
 	Students AttendanceCounts `json:"students"`
-	// Recorded: students with at least one stored hour that day.
-	Recorded int `json:"recorded"`
+	// Recorded: students with at least one stored hour that day;
+	// Unrecorded: the active students with none.
+	Recorded   int `json:"recorded"`
+	Unrecorded int `json:"unrecorded"`
 }
 
 // AttendanceRecap is GET /classes/{id}/attendance-recap.
 type AttendanceRecap struct {
-	Period      string `json:"period"` // daily, weekly, monthly
+	Period      string `json:"period"` // daily, weekly, monthly, semester
 	ClassID     int64  `json:"class_id"`
 	ClassName   string `json:"class_name"`
 	From        string `json:"from"`
 	To          string `json:"to"`
 	LessonHours int    `json:"lesson_hours"`
+	// Year and Semester (semester period only): the academic year by its
+	// first calendar year (2026 = 2026/2027) and 1 or 2.
+	Year     int `json:"year,omitempty"`
+	Semester int `json:"semester,omitempty"`
+	// DayRule: the school's day rule the day figures follow.
+	DayRule string `json:"day_rule"`
 	// Dates are the days of the period, in order (weekly: Monday..Sunday).
 	Dates    []string                 `json:"dates"`
 	Students []AttendanceRecapStudent `json:"students"`
@@ -332,12 +348,20 @@ type AttendanceRecap struct {
 	// whole period, and the class's hour counts.
 	StudentsWith AttendanceCounts `json:"students_with"`
 	Hours        AttendanceCounts `json:"hours"`
+	// Days: student-days per day status over the period; SchoolDays: the
+	// dates on which any student of the class has a stored hour;
+	// DaysUnrecorded: the student-days of those dates with nothing stored.
+	// Days + DaysUnrecorded = students × SchoolDays.
+	Days           AttendanceCounts `json:"days"`
+	SchoolDays     int              `json:"school_days"`
+	DaysUnrecorded int              `json:"days_unrecorded"`
 }
 
 // AttendanceCalendarDay is one date of a month calendar. For a class,
-// Students counts unique students per status and Recorded the students
-// with any stored hour; for a student, Hours counts their hours and State
-// is the day's worst status (A > T > S > I > H, "" when nothing stored).
+// Students counts the students per day status (by the school's day rule)
+// and Recorded the students with any stored hour; for a student, Hours
+// counts their hours and State is the day's status by the day rule ("" when
+// nothing is stored).
 type AttendanceCalendarDay struct {
 	Date     string           `json:"date"`
 	State    string           `json:"state"`
@@ -371,16 +395,29 @@ type AttendanceRecapClass struct {
 	Hours        AttendanceCounts `json:"hours"`
 	StudentsWith AttendanceCounts `json:"students_with"`
 	Percentage   *float64         `json:"percentage"`
+	// Days, SchoolDays, DaysUnrecorded: as in AttendanceRecap, for the
+	// class.
+	Days           AttendanceCounts `json:"days"`
+	SchoolDays     int              `json:"school_days"`
+	DaysUnrecorded int              `json:"days_unrecorded"`
 }
 
 // AttendanceSchoolRecap is GET /attendance-recap: every class (a homeroom
-// teacher: theirs only) over a daily, weekly or monthly period.
+// teacher: theirs only) over a daily, weekly, monthly or semester period.
 type AttendanceSchoolRecap struct {
 	Period       string                 `json:"period"`
 	From         string                 `json:"from"`
 	To           string                 `json:"to"`
+	Year         int                    `json:"year,omitempty"`
+	Semester     int                    `json:"semester,omitempty"`
+	DayRule      string                 `json:"day_rule"`
 	Classes      []AttendanceRecapClass `json:"classes"`
 	Summary      []AttendanceRecapDay   `json:"summary"`
 	StudentsWith AttendanceCounts       `json:"students_with"`
 	Hours        AttendanceCounts       `json:"hours"`
+	// Size: the active students of the classes listed; Days and
+	// DaysUnrecorded: the classes' student-days summed.
+	Size           int              `json:"size"`
+	Days           AttendanceCounts `json:"days"`
+	DaysUnrecorded int              `json:"days_unrecorded"`
 }

@@ -6,6 +6,7 @@ import { JournalIntegration } from './components/JournalIntegration';
 import { MessagingSettings } from './components/MessagingSettings';
 import { FaceKiosks } from './components/FaceKiosks';
 import { FaceSettingsForm } from './components/FaceSettingsForm';
+import { AttendanceDayRuleCard } from './components/AttendanceDayRuleCard';
 import { BackupPanel } from '@/features/data-safety/BackupPanel';
 import { ResetPanel } from '@/features/data-safety/ResetPanel';
 
@@ -34,7 +35,10 @@ export const settingsTabs: SettingsTab[] = [
     id: 'school',
     labelKey: 'tabs.school',
     permission: 'settings.view',
-    sections: [{ id: 'school-profile', permission: 'settings.view', element: <SchoolProfileSection /> }],
+    sections: [
+      { id: 'school-profile', permission: 'settings.view', element: <SchoolProfileSection /> },
+      { id: 'attendance-day-rule', permission: 'settings.view', element: <AttendanceDayRuleCard /> },
+    ],
   },
   {
     id: 'integrations',
