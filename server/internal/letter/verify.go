@@ -206,6 +206,9 @@ func (h *Handler) page(w http.ResponseWriter, r *http.Request) {
 		case err == nil:
 			v.Found = true
 			v.Issued = t("letter.verify.issued", "school", l.School)
+			if strings.TrimSpace(l.School) == "" {
+				v.Issued = t("letter.verify.issued_unnamed")
+			}
 			if l.Status == "withdrawn" {
 				v.Warning = t("letter.verify.withdrawn")
 			}
@@ -277,6 +280,7 @@ h1{font-size:1.35rem;margin:0 0 1rem}
 .ok{border-left:6px solid #2f9e44}.warn{border-left:6px solid #e8590c}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.4rem 1rem;margin:.75rem 0 0}
 dt{color:#495057}dd{margin:0;font-weight:600;overflow-wrap:anywhere}
+@media (max-width:30rem){dl{grid-template-columns:1fr;gap:.15rem}dd{margin-bottom:.5rem}}
 form{display:flex;gap:.5rem;flex-wrap:wrap}
 input{flex:1 1 12rem;font-size:1rem;padding:.6rem;border:1px solid #ced4da;border-radius:6px;text-transform:uppercase}
 button{font-size:1rem;padding:.6rem 1rem;border:0;border-radius:6px;background:#1c7ed6;color:#fff;min-height:44px}
