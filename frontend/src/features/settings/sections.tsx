@@ -8,6 +8,7 @@ import { FaceKiosks } from './components/FaceKiosks';
 import { FaceSettingsForm } from './components/FaceSettingsForm';
 import { BackupPanel } from '@/features/data-safety/BackupPanel';
 import { ResetPanel } from '@/features/data-safety/ResetPanel';
+import { LetterNumberSettings } from '@/features/warning-letters/components/LetterNumberSettings';
 
 /**
  * The Settings page is a set of tabs, each a list of sections. A later feature adds its
@@ -34,7 +35,10 @@ export const settingsTabs: SettingsTab[] = [
     id: 'school',
     labelKey: 'tabs.school',
     permission: 'settings.view',
-    sections: [{ id: 'school-profile', permission: 'settings.view', element: <SchoolProfileSection /> }],
+    sections: [
+      { id: 'school-profile', permission: 'settings.view', element: <SchoolProfileSection /> },
+      { id: 'letter-numbering', permission: 'settings.view', element: <LetterNumberSettings /> },
+    ],
   },
   {
     id: 'integrations',
