@@ -41,24 +41,46 @@ func Render(p Printout, prof school.Profile, logo []byte) ([]byte, error) {
 		PageLabel: pdfdoc.PageFooterID,
 		Created:   issued,
 	})
-	if err := writeLetter(d, p, prof, logo); err != nil {
+	qr, err := qrOf(p)
+	if err != nil {
+		return nil, err
+	}
+	if err := writeLetter(d, p, prof, logo, qr); err != nil {
 		return nil, err
 	}
 	return d.Bytes()
 }
 
 // RenderBatch writes several letters into one PDF, each starting on a new
-// page and numbering its own pages.
+// page and numbering its own pages. It lays them out twice: the first time
+// only counts each letter's pages, so the second prints "Halaman 1 dari 2"
+// directly (a page-count alias per letter would be searched for on every
+// page: quadratic in a batch of 200).
 func RenderBatch(ps []Printout, prof school.Profile, logo []byte, now time.Time) ([]byte, error) {
-	d := pdfdoc.New(pdfdoc.Options{
-		Paper:     pdfdoc.PaperByName(prof.PaperSize),
-		Title:     fmt.Sprintf("Surat Peringatan (%d surat)", len(ps)),
-		Author:    prof.Name,
-		PageLabel: pdfdoc.PageFooterID,
-		Created:   now,
-	})
-	for _, p := range ps {
-		if err := writeLetter(d, p, prof, logo); err != nil {
+	opts := pdfdoc.Options{
+		Paper:   pdfdoc.PaperByName(prof.PaperSize),
+		Title:   fmt.Sprintf("Surat Peringatan (%d surat)", len(ps)),
+		Author:  prof.Name,
+		Created: now,
+	}
+	qrs := make([][][]bool, len(ps))
+	for i, p := range ps {
+		var err error
+		if qrs[i], err = qrOf(p); err != nil {
+			return nil, err
+		}
+	}
+	count := pdfdoc.New(opts)
+	for i, p := range ps {
+		if err := writeLetter(count, p, prof, logo, qrs[i]); err != nil {
+			return nil, err
+		}
+	}
+	opts.PageLabel = pdfdoc.PageFooterID
+	d := pdfdoc.New(opts)
+	d.SetSectionTotals(count.SectionPages())
+	for i, p := range ps {
+		if err := writeLetter(d, p, prof, logo, qrs[i]); err != nil {
 			return nil, err
 		}
 	}
@@ -76,8 +98,22 @@ const (
 	qrGap  = 4.0
 )
 
-// writeLetter writes one letter from a new section of d.
-func writeLetter(d *pdfdoc.Doc, p Printout, prof school.Profile, logo []byte) error {
+// qrOf is the QR code of the letter's verification page, or nil for a
+// letter without one.
+func qrOf(p Printout) ([][]bool, error) {
+	if p.VerifyCode == nil || p.VerifyURL == nil {
+		return nil, nil
+	}
+	q, err := qrcode.New(*p.VerifyURL, qrcode.Medium)
+	if err != nil {
+		return nil, fmt.Errorf("letter: qr: %w", err)
+	}
+	return q.Bitmap(), nil
+}
+
+// writeLetter writes one letter from a new section of d, with qr (its
+// verification QR code's modules) when it has one.
+func writeLetter(d *pdfdoc.Doc, p Printout, prof school.Profile, logo []byte, qr [][]bool) error {
 	issued := p.IssuedAt.In(jakarta)
 	date := pdfdoc.DateID(issued)
 	class := p.ClassName
@@ -95,10 +131,8 @@ func writeLetter(d *pdfdoc.Doc, p Printout, prof school.Profile, logo []byte) er
 	// Number and subject, the QR code and its short code beside them.
 	top := d.GetY()
 	narrow := w
-	if p.VerifyCode != nil && p.VerifyURL != nil {
-		if err := verification(d, *p.VerifyURL, *p.VerifyCode, top); err != nil {
-			return err
-		}
+	if qr != nil {
+		verification(d, qr, *p.VerifyCode, top)
 		narrow = w - qrSize - qrGap
 	}
 	d.SetXY(pdfdoc.MarginLeft, top)
@@ -107,7 +141,7 @@ func writeLetter(d *pdfdoc.Doc, p Printout, prof school.Profile, logo []byte) er
 	d.Ln(3)
 	d.SetFont(pdfdoc.Font, "", 11)
 	d.MultiCell(narrow, lineH, "Kepada Yth.\n"+addressee(p.ParentName)+"\nOrang tua/wali dari "+p.StudentName+"\ndi tempat", "", "L", false)
-	if p.VerifyCode != nil {
+	if qr != nil {
 		d.SetY(max(d.GetY(), top+qrSize+8))
 	}
 	d.Ln(2)
@@ -189,15 +223,11 @@ func writeLetter(d *pdfdoc.Doc, p Printout, prof school.Profile, logo []byte) er
 	return nil
 }
 
-// verification draws the QR code of url at the top right from y, with the
-// short code below it.
-func verification(d *pdfdoc.Doc, url, code string, y float64) error {
-	q, err := qrcode.New(url, qrcode.Medium)
-	if err != nil {
-		return fmt.Errorf("letter: qr: %w", err)
-	}
+// verification draws the QR code at the top right from y, with the short
+// code below it.
+func verification(d *pdfdoc.Doc, qr [][]bool, code string, y float64) {
 	x := d.Paper.Width - pdfdoc.MarginRight - qrSize
-	d.Matrix(q.Bitmap(), x, y, qrSize)
+	d.Matrix(qr, x, y, qrSize)
 	d.SetFont(pdfdoc.Font, "", 7)
 	d.SetXY(x-4, y+qrSize)
 	d.CellFormat(qrSize+8, 3.5, "Kode verifikasi", "", 2, "C", false, 0, "")
@@ -205,7 +235,6 @@ func verification(d *pdfdoc.Doc, url, code string, y float64) error {
 	d.SetFont(pdfdoc.Font, "B", 8)
 	d.CellFormat(qrSize+8, 4, GroupCode(code), "", 2, "C", false, 0, "")
 	d.SetFont(pdfdoc.Font, "", 11)
-	return nil
 }
 
 // numberText is the number as printed; a letter without one (withdrawn

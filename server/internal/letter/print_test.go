@@ -436,10 +436,14 @@ func TestVerify(t *testing.T) {
 		}
 	})
 	t.Run("ErrUnknown", func(t *testing.T) {
-		for _, c := range []string{"AAAAAAAAAAAA", "x", strings.Repeat("Z", 300), "%E2%82%AC"} {
-			e := anon.Do("GET", "/api/v1/public/letters/"+c, nil, from("198.51.100.3")...).Want(404).Err()
-			if e.Error.MessageCode != "letter.verify.not_found" {
-				t.Errorf("%q: %+v", c, e.Error)
+		for _, c := range []string{"AAAAAAAAAAAA", "x", strings.Repeat("Z", 300), "%E2%82%AC", "%FF%FE", "AB%00CD"} {
+			// The API refuses a path that is not text (422, request.bad_text)
+			// before any route; the page, outside the API, says not found.
+			if !strings.Contains(c, "%FF") && !strings.Contains(c, "%00") {
+				e := anon.Do("GET", "/api/v1/public/letters/"+c, nil, from("198.51.100.3")...).Want(404).Err()
+				if e.Error.MessageCode != "letter.verify.not_found" {
+					t.Errorf("%q: %+v", c, e.Error)
+				}
 			}
 			res := anon.Do("GET", "/verifikasi/"+c, nil, from("198.51.100.3")...).Want(404)
 			if !strings.Contains(string(res.Body), "Kode verifikasi ini tidak dikenal") {

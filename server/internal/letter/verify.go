@@ -9,6 +9,7 @@ import (
 	"math"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"time"
 	"unicode"
@@ -105,7 +106,13 @@ func (h *Handler) lookup(ctx context.Context, code string) (PublicLetter, error)
 	const q = `SELECT wl.number, wl.level, wl.name, wl.issued_at, wl.status, s.full_name AS student, wl.academic_year_start
 		FROM warning_letters wl JOIN students s ON s.id = wl.student_id
 		WHERE wl.verify_code = $1 AND wl.number IS NOT NULL`
-	err := h.store.db.GetContext(ctx, &row, q, normalizeCode(code))
+	c := normalizeCode(code)
+	if !codeRE.MatchString(c) {
+		// Not a code at all (or not UTF-8, or with NUL, which the database
+		// refuses): the same query, for nothing, like any unknown code.
+		c = ""
+	}
+	err := h.store.db.GetContext(ctx, &row, q, c)
 	if errors.Is(err, sql.ErrNoRows) {
 		return PublicLetter{}, apperr.New(apperr.NotFound, "letter.verify.not_found")
 	}
@@ -127,6 +134,9 @@ func (h *Handler) lookup(ctx context.Context, code string) (PublicLetter, error)
 		AcademicYear: YearLabel(row.YearStart),
 	}, nil
 }
+
+// codeRE is what a stored verification code looks like.
+var codeRE = regexp.MustCompile(`^[A-Z2-7]{12}$`)
 
 // publicLetter is GET /public/letters/{code}: the facts as JSON.
 func (h *Handler) publicLetter(w http.ResponseWriter, r *http.Request) error {
@@ -187,7 +197,11 @@ func (h *Handler) page(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	v := pageView{Lang: string(lang), Code: GroupCode(normalizeCode(code)), Path: r.URL.Path}
+	shown := normalizeCode(code)
+	if !codeRE.MatchString(shown) {
+		shown = ""
+	}
+	v := pageView{Lang: string(lang), Code: GroupCode(shown), Path: r.URL.Path}
 	t := func(key string, kv ...any) string { return locale.T(ctx, key, kv...) }
 	v.Title, v.Other, v.OtherLabel = t("letter.verify.title"), "en", "English"
 	if lang == locale.EN {

@@ -93,11 +93,15 @@ type Doc struct {
 	*fpdf.Fpdf
 	Paper Paper
 	// The open section (see NewSection): its first page, the alias of its
-	// page count, the note in its footer; sections counts them.
+	// page count, the note in its footer; sections counts them, pages
+	// holds the page count of each closed one, totals the counts given by
+	// SetSectionTotals.
 	secStart int
 	secAlias string
 	secNote  string
 	sections int
+	pages    []int
+	totals   []int
 }
 
 // aliasPages is replaced by the page count when the file is written.
@@ -138,7 +142,7 @@ func New(o Options) *Doc {
 				f.CellFormat(d.ContentWidth()-30, 5, d.secNote, "", 0, "L", false, 0, "")
 				f.SetX(MarginLeft)
 			}
-			f.CellFormat(0, 5, o.PageLabel(f.PageNo()-d.secStart+1, d.secAlias), "", 0, "R", false, 0, "")
+			f.CellFormat(0, 5, o.PageLabel(f.PageNo()-d.secStart+1, d.sectionTotal()), "", 0, "R", false, 0, "")
 			f.SetTextColor(0, 0, 0)
 		})
 	}
@@ -164,9 +168,38 @@ func (d *Doc) NewSection(note string) {
 
 // closeSection fixes the page count of the open section.
 func (d *Doc) closeSection() {
-	if d.sections > 0 {
-		d.RegisterAlias(d.secAlias, fmt.Sprint(d.PageNo()-d.secStart+1))
+	if d.sections > len(d.pages) {
+		n := d.PageNo() - d.secStart + 1
+		d.pages = append(d.pages, n)
+		if d.sections > len(d.totals) {
+			d.RegisterAlias(d.secAlias, fmt.Sprint(n))
+		}
 	}
+}
+
+// sectionTotal is what the footer prints as the open section's page
+// count: the count given by SetSectionTotals, else an alias replaced when
+// the file is written. Every alias is searched for on every page then, so
+// a document of many sections sets its totals (a batch renders twice).
+func (d *Doc) sectionTotal() string {
+	if i := d.sections - 1; i >= 0 && i < len(d.totals) {
+		return fmt.Sprint(d.totals[i])
+	}
+	return d.secAlias
+}
+
+// SetSectionTotals gives the page count of each section to come, as a
+// first rendering of the same content counted them (SectionPages).
+func (d *Doc) SetSectionTotals(totals []int) { d.totals = totals }
+
+// SectionPages is the page count of each section written so far, the open
+// one included.
+func (d *Doc) SectionPages() []int {
+	out := append([]int(nil), d.pages...)
+	if d.sections > len(d.pages) {
+		out = append(out, d.PageNo()-d.secStart+1)
+	}
+	return out
 }
 
 // Room is the height left on the current page above the bottom margin.
