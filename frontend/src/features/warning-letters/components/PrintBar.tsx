@@ -97,7 +97,7 @@ export function PrintBar({ selection, onPrinted, onClear }: { selection: Selecti
           onClick={askChosen}
           data-testid="letters-print-chosen"
         >
-          {t('print.chosenAction', { count: chosen })}
+          {chosen === 0 ? t('print.chosenNone') : t('print.chosenAction', { count: chosen })}
         </Button>
         {chosen > 0 && (
           <Button {...touch} variant="subtle" leftSection={<IconX size={16} aria-hidden />} onClick={onClear} data-testid="letters-clear-chosen">

@@ -70,6 +70,11 @@ export default function LettersPage() {
           {t('fields.nisn', { nisn: l.student_nisn })}
         </Text>
       )}
+      {l.number && (
+        <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }} data-testid={`letter-number-${l.id}`}>
+          {t('fields.numberShort', { number: l.number })}
+        </Text>
+      )}
     </Stack>
   );
 
@@ -159,7 +164,7 @@ export default function LettersPage() {
             ))}
           </Stack>
         ) : (
-          <Table.ScrollContainer minWidth={980}>
+          <Table.ScrollContainer minWidth={canPrint ? 1060 : 980}>
             <Table highlightOnHover verticalSpacing="sm" aria-label={t('title')} data-testid="letters-table">
               <Table.Thead>
                 <Table.Tr>
@@ -177,9 +182,9 @@ export default function LettersPage() {
                   )}
                   <Table.Th>{t('fields.student')}</Table.Th>
                   <Table.Th>{t('fields.class')}</Table.Th>
-                  <Table.Th>{t('fields.level')}</Table.Th>
+                  <Table.Th miw={76}>{t('fields.level')}</Table.Th>
                   <Table.Th ta="right">{t('fields.points')}</Table.Th>
-                  <Table.Th>{t('fields.status')}</Table.Th>
+                  <Table.Th miw={150}>{t('fields.status')}</Table.Th>
                   <Table.Th>{t('fields.issued')}</Table.Th>
                   <Table.Th>{t('fields.year')}</Table.Th>
                   <Table.Th>{t('fields.actions')}</Table.Th>
@@ -208,11 +213,6 @@ export default function LettersPage() {
                       <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
                         {fmt(l.issued_at, 'shortDate')}
                       </Text>
-                      {l.number && (
-                        <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }} data-testid={`letter-number-${l.id}`}>
-                          {l.number}
-                        </Text>
-                      )}
                     </Table.Td>
                     <Table.Td>
                       <Text size="sm" c={l.past_year ? 'dimmed' : undefined} style={{ whiteSpace: 'nowrap' }} data-testid={`letter-year-${l.id}`}>
