@@ -96,6 +96,10 @@ func New(d Deps) *Server {
 	root.Handle("/api/*", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, apperr.New(apperr.NotFound, "request.route_not_found", "path", r.URL.Path))
 	}))
+	// The public page a letter's QR code opens: no sign-in, no front end.
+	verify := letter.VerifyPage(d)
+	root.Get("/verifikasi", verify.ServeHTTP)
+	root.Get(letter.VerifyPath+"{code}", verify.ServeHTTP)
 	root.Handle("/*", web.Handler())
 	return &Server{Handler: root, Router: router}
 }

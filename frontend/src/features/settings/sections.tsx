@@ -9,6 +9,7 @@ import { FaceSettingsForm } from './components/FaceSettingsForm';
 import { AttendanceDayRuleCard } from './components/AttendanceDayRuleCard';
 import { BackupPanel } from '@/features/data-safety/BackupPanel';
 import { ResetPanel } from '@/features/data-safety/ResetPanel';
+import { LetterNumberSettings } from '@/features/warning-letters/components/LetterNumberSettings';
 
 /**
  * The Settings page is a set of tabs, each a list of sections. A later feature adds its
@@ -38,6 +39,7 @@ export const settingsTabs: SettingsTab[] = [
     sections: [
       { id: 'school-profile', permission: 'settings.view', element: <SchoolProfileSection /> },
       { id: 'attendance-day-rule', permission: 'settings.view', element: <AttendanceDayRuleCard /> },
+      { id: 'letter-numbering', permission: 'settings.view', element: <LetterNumberSettings /> },
     ],
   },
   {
