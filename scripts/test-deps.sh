@@ -9,7 +9,7 @@ set -euo pipefail
 
 pkgs=(
 	# the private cluster, the browser tests, PDF and xlsx second readers
-	postgresql chromium fonts-liberation poppler-utils python3-openpyxl libreoffice-calc-nogui
+	postgresql chromium fonts-liberation poppler-utils zbar-tools python3-openpyxl libreoffice-calc-nogui
 	# the face-ID tests' fake-camera clips (e2e/face-clips.py)
 	python3-skimage python3-matplotlib python3-numpy python3-pil
 	# the desktop app (Wails, WebKitGTK 4.1) and its smoke test (X server, D-Bus, notifications)

@@ -379,8 +379,12 @@ func TestVerify(t *testing.T) {
 	anon := f.env.Anonymous()
 	from := func(addr string) []string { return []string{"X-Forwarded-For", addr} }
 
-	// The QR code on the PDF opens this very page.
-	if _, err := exec.LookPath("zbarimg"); err == nil {
+	// The QR code on the PDF opens this very page (zbarimg: Debian's zbar-tools, which
+	// scripts/test-deps.sh installs).
+	if _, err := exec.LookPath("zbarimg"); err != nil {
+		t.Fatal("zbarimg is missing (apt-get install zbar-tools): it reads the letter's QR code back")
+	}
+	{
 		dir := t.TempDir()
 		must(t, os.WriteFile(filepath.Join(dir, "l.pdf"), pdf, 0o600))
 		if out, err := exec.Command("pdftoppm", "-png", "-r", "150", "-f", "1", "-l", "1", filepath.Join(dir, "l.pdf"), filepath.Join(dir, "p")).CombinedOutput(); err != nil {
