@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { RoutePermission } from '@/app/feature';
 import { SchoolProfileSection } from './components/SchoolProfileSection';
+import { AttendanceFollowUpSection } from './components/AttendanceFollowUpSection';
 import { StudentAffairsSection } from './components/StudentAffairsSection';
 import { JournalIntegration } from './components/JournalIntegration';
 import { MessagingSettings } from './components/MessagingSettings';
@@ -34,7 +35,10 @@ export const settingsTabs: SettingsTab[] = [
     id: 'school',
     labelKey: 'tabs.school',
     permission: 'settings.view',
-    sections: [{ id: 'school-profile', permission: 'settings.view', element: <SchoolProfileSection /> }],
+    sections: [
+      { id: 'school-profile', permission: 'settings.view', element: <SchoolProfileSection /> },
+      { id: 'attendance-follow-up', permission: 'settings.view', element: <AttendanceFollowUpSection /> },
+    ],
   },
   {
     id: 'integrations',
