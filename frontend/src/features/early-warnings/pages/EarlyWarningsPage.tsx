@@ -98,7 +98,8 @@ export default function EarlyWarningsPage() {
       />
       {/* The list below is the chosen tab's panel, so each tab controls a panel that exists. */}
       <Tabs value={kind ?? 'all'} onChange={(v) => set({ kind: parseKind(v) })} variant="pills" keepMounted={false}>
-      <Card withBorder padding={0}>
+      {/* data-source: the source of the rows on screen (the previous ones stay until the new arrive). */}
+      <Card withBorder padding={0} data-testid="ew-list" data-source={list.data?.source ?? ''}>
         <Stack gap="sm" p="md">
           <SourceControl
             value={source}
