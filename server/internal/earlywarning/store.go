@@ -96,8 +96,9 @@ func (p Params) args() []any {
 //     day and does not break a run; a recorded day without A does. The
 //     newest run per student.
 //   - late: the late (any T hour) days of the latest $8 school days per
-//     student, read from the partial index of late days; $7 or more, the
-//     newest within StreakRecentDays of today.
+//     student, counted from the partial index of late days; $7 or more,
+//     the newest within StreakRecentDays of today (the days themselves are
+//     read for the page's rows only).
 //   - near: the academic year's points per student (an index-only scan)
 //     joined to the thresholds within N above the total; the lowest of
 //     those without a live letter is the next level. Points of both
@@ -146,8 +147,7 @@ lwin AS (
 ),
 late AS (
 	SELECT l.* FROM (
-		SELECT ad.student_id, count(*)::int AS days,
-			array_agg(to_char(ad.date, 'YYYY-MM-DD') ORDER BY ad.date) AS dates, max(ad.date) AS last_day
+		SELECT ad.student_id, count(*)::int AS days, max(ad.date) AS last_day
 		FROM attendance_days ad
 		WHERE ad.t > 0 AND ad.date >= (SELECT first_day FROM lwin) AND ad.date <= $2::date
 		  AND $9::text <> 'behaviour'
@@ -326,7 +326,7 @@ w AS (
 	FROM streak
 	UNION ALL
 	SELECT 'late_repeat', 3, student_id, -days,
-		NULL, NULL, NULL, NULL, NULL, last_day, days, NULL, NULL, dates, NULL, NULL, NULL, NULL
+		NULL, NULL, NULL, NULL, NULL, last_day, days, NULL, NULL, NULL, NULL, NULL, NULL, NULL
 	FROM late
 	UNION ALL
 	SELECT 'repeat_type', 4, student_id, -times,
@@ -351,7 +351,10 @@ SELECT page.kind, page.student_id, s.full_name AS student_name, s.nis AS student
 	page.days, page.ongoing, page.type_id, vt.name AS type_name,
 	CASE WHEN page.kind = 'repeat_type' THEN (SELECT array_agg(to_char(v.occurred_on, 'YYYY-MM-DD') ORDER BY v.occurred_on, v.id)
 		FROM violations v WHERE v.student_id = page.student_id AND v.violation_type_id = page.type_id AND v.source <> 'attendance'
-		  AND v.occurred_on > $2::date - {repeat_days} AND v.occurred_on <= $2::date) ELSE page.dates END AS dates,
+		  AND v.occurred_on > $2::date - {repeat_days} AND v.occurred_on <= $2::date)
+		WHEN page.kind = 'late_repeat' THEN (SELECT array_agg(to_char(ad.date, 'YYYY-MM-DD') ORDER BY ad.date)
+		FROM attendance_days ad WHERE ad.student_id = page.student_id AND ad.t > 0
+		  AND ad.date >= (SELECT first_day FROM lwin) AND ad.date <= $2::date) END AS dates,
 	CASE WHEN page.kind = 'repeat_type' THEN (SELECT json_agg(json_build_object('type_id', r.type_id, 'type_name', t.name, 'times', r.times)
 		ORDER BY r.times DESC, r.last_on DESC, r.type_id)
 		FROM rep r JOIN violation_types t ON t.id = r.type_id WHERE r.student_id = page.student_id) END AS types,
