@@ -22,6 +22,7 @@ import (
 	"github.com/tatib/tatib/server/internal/datareset"
 	"github.com/tatib/tatib/server/internal/earlywarning"
 	"github.com/tatib/tatib/server/internal/face"
+	"github.com/tatib/tatib/server/internal/followup"
 	"github.com/tatib/tatib/server/internal/handling"
 	"github.com/tatib/tatib/server/internal/httpx"
 	"github.com/tatib/tatib/server/internal/journal"
@@ -123,6 +124,7 @@ func mount(r *httpx.Router, d Deps) {
 	report.Mount(r, d)
 	earlywarning.Mount(r, d)
 	dashboard.Mount(r, d)
+	followup.Mount(r, d)
 	parentmsg.Mount(r, d)
 	face.Mount(r, d)
 	datareset.Mount(r, d)

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { RoutePermission } from '@/app/feature';
 import { SchoolProfileSection } from './components/SchoolProfileSection';
+import { AttendanceFollowUpSection } from './components/AttendanceFollowUpSection';
 import { StudentAffairsSection } from './components/StudentAffairsSection';
 import { JournalIntegration } from './components/JournalIntegration';
 import { MessagingSettings } from './components/MessagingSettings';
@@ -40,6 +41,7 @@ export const settingsTabs: SettingsTab[] = [
       { id: 'school-profile', permission: 'settings.view', element: <SchoolProfileSection /> },
       { id: 'attendance-day-rule', permission: 'settings.view', element: <AttendanceDayRuleCard /> },
       { id: 'letter-numbering', permission: 'settings.view', element: <LetterNumberSettings /> },
+      { id: 'attendance-follow-up', permission: 'settings.view', element: <AttendanceFollowUpSection /> },
     ],
   },
   {
