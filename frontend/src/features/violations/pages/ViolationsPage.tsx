@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { currentSearch } from '@/lib/currentSearch';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useDebouncedValue, useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { Anchor, Button, Card, Center, Collapse, Group, Loader, Select, Stack, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
@@ -114,7 +115,9 @@ export default function ViolationsPage() {
   // The source: the URL's (a dashboard figure's link), else the user's own; the list waits for it.
   const { source, remember } = useScreenSource(sp.get('source'));
   const filters = useMemo(() => ({ ...urlFilters, source }), [urlFilters, source]);
-  const update = (change: Partial<ViolationFilters>) => setSp(filtersToSearch(changeFilters(urlFilters, change)), { replace: true });
+  // From the URL as it is now (currentSearch), not as this render saw it.
+  const update = (change: Partial<ViolationFilters>) =>
+    setSp(filtersToSearch(changeFilters(filtersFromSearch(currentSearch()), change)), { replace: true });
 
   const [search, setSearch] = useState(filters.q);
   const [q] = useDebouncedValue(search.trim(), 300);
