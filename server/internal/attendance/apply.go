@@ -118,6 +118,15 @@ func ApplyDetailedTx(ctx context.Context, tx *sqlx.Tx, entries []Entry, o Origin
 		return out, apperr.New(apperr.Invalid, "attendance.invalid").WithField("entries", "attendance.student.not_found")
 	}
 
+	// The statements below are a fixed handful whatever the batch size;
+	// the planner's estimates for their CTEs (it cannot know how few cells
+	// are a person's) reach the cost at which PostgreSQL compiles a query
+	// with JIT, which costs a push a second or more and gains nothing
+	// here. Off for the rest of this transaction only.
+	if _, err := tx.ExecContext(ctx, `SELECT set_config('jit', 'off', true)`); err != nil {
+		return out, fmt.Errorf("attendance: jit: %w", err)
+	}
+
 	var updatedBy *int64
 	if !o.Journal && o.UserID != 0 {
 		updatedBy = &o.UserID
