@@ -118,23 +118,33 @@ func ApplyDetailedTx(ctx context.Context, tx *sqlx.Tx, entries []Entry, o Origin
 		return out, apperr.New(apperr.Invalid, "attendance.invalid").WithField("entries", "attendance.student.not_found")
 	}
 
+	// The statements below are a fixed handful whatever the batch size;
+	// the planner's estimates for their CTEs (it cannot know how few cells
+	// are a person's) reach the cost at which PostgreSQL compiles a query
+	// with JIT, which costs a push a second or more and gains nothing
+	// here. Off for the rest of this transaction only.
+	if _, err := tx.ExecContext(ctx, `SELECT set_config('jit', 'off', true)`); err != nil {
+		return out, fmt.Errorf("attendance: jit: %w", err)
+	}
+
 	var updatedBy *int64
 	if !o.Journal && o.UserID != 0 {
 		updatedBy = &o.UserID
 	}
 	// One statement: the upsert; for a machine, the entries it kept for a
 	// person (looked up only among the entries the upsert did not write,
-	// so a new day costs no lookup) and the journal's conflicts; the
-	// conflicts a person's save or a push agreeing with the cell settles;
-	// and the day counts of the pairs whose rows changed, from the batch's
-	// rows (the stored status where kept) and the pair's other stored rows
-	// (the CTEs read the table as it was before the statement). Rows are
-	// only ever added or changed, so a changed pair always keeps a day row.
+	// and not at all when it wrote every one, as on a new day) and the
+	// journal's conflicts; the conflicts a person's save or a push
+	// agreeing with the cell settles; and the day counts of the pairs whose
+	// rows changed, from the rows written and the pair's other stored rows
+	// (the CTEs read the table as it was before the statement: a row not
+	// written is as it was). Rows are only ever added or changed, so a
+	// changed pair always keeps a day row.
 	var changedStudents, aHours, tHours pq.Int64Array
 	var changedDates pq.StringArray
 	var keptSample []byte
 	if err := tx.QueryRowxContext(ctx, upsertSQL, pq.Array(sids), pq.Array(dates), pq.Array(hours), pq.Array(statuses),
-		pq.Array(notes), o.setBy(), updatedBy, KeptSample).Scan(&res.Created, &res.Updated, &res.KeptByPerson, &keptSample,
+		pq.Array(notes), o.setBy(), updatedBy, KeptSample, n).Scan(&res.Created, &res.Updated, &res.KeptByPerson, &keptSample,
 		&changedStudents, &changedDates, &aHours, &tHours); err != nil {
 		return out, fmt.Errorf("attendance: upsert: %w", err)
 	}
@@ -237,10 +247,10 @@ up AS (
 	    from_journal = EXCLUDED.from_journal, set_by = EXCLUDED.set_by, updated_by = EXCLUDED.updated_by, updated_at = now()
 	WHERE (a.status <> EXCLUDED.status OR ($6 = 'journal' AND a.notes IS DISTINCT FROM EXCLUDED.notes))
 	    AND NOT ($6 IN ('journal', 'kiosk') AND a.set_by IN ('user', 'excuse'))
-	RETURNING a.student_id, a.date, a.lesson_hour, (a.xmax = 0) AS inserted),
+	RETURNING a.student_id, a.date, a.lesson_hour, a.status, (a.xmax = 0) AS inserted),
 rest AS MATERIALIZED (
 	SELECT u.student_id, u.date, u.lesson_hour, u.status FROM u
-	WHERE $6 IN ('journal', 'kiosk')
+	WHERE $6 IN ('journal', 'kiosk') AND (SELECT count(*) FROM up) < $9
 	    AND NOT EXISTS (SELECT 1 FROM up WHERE up.student_id = u.student_id AND up.date = u.date AND up.lesson_hour = u.lesson_hour)),
 kept AS MATERIALIZED (
 	SELECT r.student_id, r.date, r.lesson_hour, r.status AS journal_status, a.status, a.updated_by, a.updated_at
@@ -264,11 +274,10 @@ settled AS (
 	    AND NOT EXISTS (SELECT 1 FROM kept k WHERE k.student_id = c.student_id AND k.date = c.date AND k.lesson_hour = c.lesson_hour)),
 p AS MATERIALIZED (SELECT DISTINCT student_id, date FROM up),
 cur AS (
-	SELECT u.student_id, u.date, COALESCE(k.status, u.status) AS status FROM u JOIN p ON p.student_id = u.student_id AND p.date = u.date
-	LEFT JOIN kept k ON k.student_id = u.student_id AND k.date = u.date AND k.lesson_hour = u.lesson_hour
+	SELECT student_id, date, status FROM up
 	UNION ALL
 	SELECT a.student_id, a.date, a.status FROM p JOIN attendance a ON a.student_id = p.student_id AND a.date = p.date
-	WHERE NOT EXISTS (SELECT 1 FROM u WHERE u.student_id = a.student_id AND u.date = a.date AND u.lesson_hour = a.lesson_hour)),
+	WHERE NOT EXISTS (SELECT 1 FROM up WHERE up.student_id = a.student_id AND up.date = a.date AND up.lesson_hour = a.lesson_hour)),
 agg AS MATERIALIZED (
 	SELECT student_id, date,
 	    count(*) FILTER (WHERE status = 'H')::smallint AS h, count(*) FILTER (WHERE status = 'S')::smallint AS s,

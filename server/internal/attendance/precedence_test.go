@@ -232,6 +232,14 @@ func TestBulkSaveNeedsConfirmation(t *testing.T) {
 			t.Errorf("violation %s audited as removed but still there", r.EntityID)
 		}
 	}
+	// The audit log finds it by the violation's id.
+	if len(removed) > 0 {
+		var page struct{ Data []audit.Entry }
+		s.env.As(perm.Admin).Do("GET", "/api/v1/audit-log?entity=violation&entity_id="+removed[0].EntityID, nil).Want(http.StatusOK).JSON(&page)
+		if len(page.Data) != 1 || page.Data[0].Action != "violation.auto_delete" || page.Data[0].EntityID != removed[0].EntityID {
+			t.Errorf("audit log of violation %s: %+v", removed[0].EntityID, page.Data)
+		}
+	}
 }
 
 // Scenario (c) of issue 22: a student near a threshold. The journal's A

@@ -114,15 +114,16 @@ func LastID(ctx context.Context, q sqlx.QueryerContext) (int64, error) {
 	return id, nil
 }
 
-// List returns the newest entries, optionally for one entity kind.
-func List(ctx context.Context, db sqlx.QueryerContext, entity string, limit, offset int) ([]Entry, int, error) {
+// List returns the newest entries, optionally for one entity kind and,
+// within it, one entity id (the history of one record, e.g. violation 12).
+func List(ctx context.Context, db sqlx.QueryerContext, entity, entityID string, limit, offset int) ([]Entry, int, error) {
 	const q = `SELECT a.id, a.at, a.actor_id, a.actor_name,
 		COALESCE(NULLIF(u.name, ''), a.actor_name) AS actor_display_name,
 		a.action, a.entity, a.entity_id, a.details, a.address,
 		count(*) OVER () AS total
 		FROM audit_log a LEFT JOIN users u ON u.id = a.actor_id
-		WHERE ($1 = '' OR a.entity = $1) ORDER BY a.at DESC, a.id DESC LIMIT $2 OFFSET $3`
-	rows, err := db.QueryxContext(ctx, q, entity, limit, offset)
+		WHERE ($1 = '' OR a.entity = $1) AND ($4 = '' OR a.entity_id = $4) ORDER BY a.at DESC, a.id DESC LIMIT $2 OFFSET $3`
+	rows, err := db.QueryxContext(ctx, q, entity, limit, offset, entityID)
 	if err != nil {
 		return nil, 0, fmt.Errorf("audit: list: %w", err)
 	}
