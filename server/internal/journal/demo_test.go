@@ -129,9 +129,6 @@ func TestDemoAttendance(t *testing.T) {
 		t.Errorf("figures not logged: %s", logs.String())
 	}
 
-	if res.Took > 20*time.Second {
-		t.Errorf("took %v", res.Took)
-	}
 	// Once only.
 	if again, err := journal.LoadDemo(ctx, db, quiet, journal.DemoOptions{Now: now}); err != nil || again.Loaded {
 		t.Errorf("second load: %+v %v", again, err)
