@@ -9,7 +9,7 @@ set -euo pipefail
 
 pkgs=(
 	# the private cluster, the browser tests, PDF and xlsx second readers
-	postgresql chromium fonts-liberation poppler-utils python3-openpyxl libreoffice-calc-nogui
+	postgresql chromium fonts-liberation poppler-utils zbar-tools python3-openpyxl libreoffice-calc-nogui
 	# the server behind a transaction pooler (cmd/tatib-server's TestBehindTransactionPooler)
 	pgbouncer
 	# the face-ID tests' fake-camera clips (e2e/face-clips.py)

@@ -133,10 +133,11 @@ test('attendance-recap: a counselor reads the weekly recap, downloads the Excel 
   await page.goto(`/absensi/rekap?class=${s.classId}&period=weekly&date=${s.monday}`);
   await expectVisible(page.getByTestId('recap-table'), 'weekly table');
   await waitAttr(page, 'recap-period', 'data-from', s.monday, 'the week starts on Monday');
-  // Unique students: Ani's two A hours are one student; T one student; H all three.
-  await waitAttr(page, 'summary-A', 'data-count', '1', 'students with A');
-  await waitAttr(page, 'summary-T', 'data-count', '1', 'students with T');
-  await waitAttr(page, 'summary-H', 'data-count', '3', 'students with H');
+  // Student-days by day status (issue 22): Ani's two A hours of ten and Cici's one T hour make
+  // present days, so the week holds three H days and no A or T day.
+  await waitAttr(page, 'summary-H', 'data-count', '3', 'H days');
+  await waitAttr(page, 'summary-A', 'data-count', '0', 'A days');
+  await waitAttr(page, 'summary-T', 'data-count', '0', 'T days');
   const ani = page.getByTestId(`recap-row-${s.students[0].id}`);
   await expectVisible(ani.locator(`[data-date="${s.monday}"]`).getByText('A2'), "Ani's Monday: 2 A hours");
   await expectVisible(ani.locator(`[data-date="${s.monday}"]`).getByText('H8'), "Ani's Monday: 8 H hours");
@@ -192,17 +193,62 @@ test('attendance-recap: a homeroom teacher sees their class on a phone and a stu
   await expectVisible(page.getByTestId('own-class').getByText(s.className, { exact: false }), 'own class');
   await expectVisible(page.getByTestId('recap-table'), 'weekly table on a phone');
   assertEqual(await page.getByTestId('tab-school').count(), 0, 'no school tab for a homeroom teacher');
-  await waitAttr(page, 'summary-A', 'data-count', '1', 'students with A');
+  await waitAttr(page, 'summary-H', 'data-count', '3', 'H days');
   await noSidewaysScroll(page, 'recap at 360 px');
   await shot(page, 'attendance-recap-04-phone');
 
   await page.goto(`/students/${s.students[0].id}`);
   await expectVisible(page.getByTestId('student-attendance'), 'attendance on the student page');
-  await waitAttr(page, `calendar-day-${s.monday}`, 'data-state', 'A', "Ani's Monday: worst status A");
+  await waitAttr(page, `calendar-day-${s.monday}`, 'data-state', 'H', "Ani's Monday: 8 H hours of 10, an H day");
   await page.getByTestId('student-attendance').getByTestId('calendar-prev').click();
   await waitAttr(page, `calendar-day-${s.earlier}`, 'data-state', 'A', "Ani's day last month");
   await noSidewaysScroll(page, 'student page at 360 px');
   await page.getByTestId('student-attendance').scrollIntoViewIfNeeded();
   await shot(page, 'attendance-recap-05-student-phone');
+  await page.context().close();
+});
+
+/** A key for the semester of date with the academic year from 1 July: July–December or January–June. */
+function semesterKey(date) {
+  const y = Number(date.slice(0, 4));
+  return Number(date.slice(5, 7)) >= 7 ? `${y}-1` : `${y - 1}-2`;
+}
+
+test('attendance-recap: the semester view on a phone gives e-Rapor its days and the workbook, every period within 360 px', async (ctx) => {
+  const s = await setUp(ctx);
+  const page = await newPage(ctx, PHONE);
+  await signIn(page, BK.username, BK.password);
+  await page.goto(`/absensi/rekap?class=${s.classId}&period=semester&date=${s.monday}`);
+  await expectVisible(page.getByTestId('recap-table'), 'semester table');
+  // Ani: Monday's 2 A hours of 10 are a present day; last month's all-A day is an alpa day
+  // when it falls in the same semester.
+  const alpa = semesterKey(s.earlier) === semesterKey(s.monday) ? '1' : '0';
+  const ani = page.getByTestId(`recap-row-${s.students[0].id}`);
+  await expectVisible(ani, "Ani's row");
+  assertEqual(await ani.getByTestId('erapor-alpa').getAttribute('data-count'), alpa, "Ani's alpa days");
+  assertEqual(await ani.getByTestId('erapor-sakit').getAttribute('data-count'), '0', "Ani's sakit days");
+  assertEqual(await ani.getByTestId('hours-A').getAttribute('data-count'), alpa === '1' ? '12' : '2', "Ani's A hours");
+  await expectVisible(page.getByTestId('erapor-hint'), 'the e-Rapor hint');
+  await noSidewaysScroll(page, 'semester at 360 px');
+  await shot(page, 'attendance-recap-06-semester-phone');
+
+  // The class's e-Rapor workbook.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-semester').click()]);
+  assert(/^ketidakhadiran-x-rekap-[a-z0-9]+-\d{4}-\d{4}-semester-[12]\.xlsx$/.test(download.suggestedFilename()), `file name ${download.suggestedFilename()}`);
+  const file = path.join(os.tmpdir(), `tatib-e2e-semester-${process.pid}.xlsx`);
+  await download.saveAs(file);
+  const strings = unzip(await readFile(file))['xl/sharedStrings.xml']?.toString('utf8') ?? '';
+  assert(strings.includes('Tanpa Keterangan') && strings.includes(s.students[0].name), 'the sheet holds the e-Rapor header and Ani');
+  await expectVisible(page.getByTestId('export-semester-all'), 'the whole school workbook');
+
+  // Every other period and the school tab fit as well.
+  for (const label of ['Harian', 'Mingguan', 'Bulanan']) {
+    await page.getByTestId('period-tabs').getByText(label).click();
+    await expectVisible(page.getByTestId('recap-table'), `${label} table`);
+    await noSidewaysScroll(page, `${label} at 360 px`);
+  }
+  await page.getByTestId('tab-school').click();
+  await expectVisible(page.getByTestId(`school-row-${s.classId}`), "the class's line in the school recap");
+  await noSidewaysScroll(page, 'school tab at 360 px');
   await page.context().close();
 });

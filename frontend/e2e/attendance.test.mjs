@@ -2,7 +2,10 @@
 // attendance by touch on a phone (bulk "empty → present", two A and one T), saves, reloads and
 // sees what is stored, and an automatic alpha violation appears; a counselor sets cells with the
 // keyboard on a desktop (arrows, letters, Backspace, a whole hour from its header) with the
-// unsaved-changes guard; a school leader only views. Makes its own class and students:
+// unsaved-changes guard; a school leader only views. Issue 22: bulk fills empty cells only, a save
+// over the journal's and a kiosk's cells asks first and names the letter it withdraws, the
+// journal-conflict notice (keep / use the journal's) after a push, and every form fits 360 px
+// for today and a past date in both languages. Makes its own class and students:
 // E2E_ONLY=attendance npm run e2e
 import path from 'node:path';
 import { assert, assertEqual, axeViolations, SCREENSHOT_DIR, shot, test } from './harness.mjs';
@@ -90,6 +93,49 @@ async function screen(page, name) {
   await shot(page, name);
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-screen.png`) });
 }
+
+/**
+ * The page never scrolls sideways (the grid scrolls inside its own box) and the header's user
+ * menu stays on screen.
+ */
+async function fits(page, where) {
+  const m = await page.evaluate(() => {
+    const d = document.documentElement;
+    const menu = document.querySelector('[data-testid="user-menu"]')?.getBoundingClientRect();
+    return { scroll: d.scrollWidth, client: d.clientWidth, menuRight: menu ? menu.right : 0 };
+  });
+  assert(m.scroll <= m.client, `${where}: the page is ${m.scroll}px wide in ${m.client}px`);
+  assert(m.menuRight > 0 && m.menuRight <= m.client, `${where}: the user menu ends at ${m.menuRight}px of ${m.client}px`);
+}
+
+let journalToken = null;
+
+/** A journal token, made once per run by the administrator. */
+async function tokenOf(ctx) {
+  if (journalToken) return journalToken;
+  const admin = await newPage(ctx);
+  await signIn(admin, 'admin', ADMIN_PASSWORD);
+  const res = await apiCall(admin, 'POST', '/api/v1/settings/journal-token');
+  assertEqual(res.status, 200, `journal token: ${JSON.stringify(res.body)}`);
+  await admin.context().close();
+  journalToken = res.body.token;
+  return journalToken;
+}
+
+/** Pushes entries as the E-Jurnal does: [student, hour, status word] on one date. */
+async function push(ctx, date, cells) {
+  const attendances = cells.map(([st, h, status]) => ({ source_student_id: Number(st.nis), date, lesson_hour: h, status, notes: null }));
+  const res = await fetch(`${ctx.baseURL}/api/v1/attendance/sync`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ token: await tokenOf(ctx), attendances }),
+  });
+  const body = await res.json();
+  assertEqual(res.status, 200, `push: ${JSON.stringify(body)}`);
+  return body.results;
+}
+
+const hoursOf = (n) => Array.from({ length: n }, (_, i) => i + 1);
 
 test('attendance: a homeroom teacher fills today on a phone by touch, saves, reloads; an alpha violation follows', async (ctx) => {
   const s = await setUp(ctx);
@@ -265,7 +311,7 @@ test('attendance: a school leader sees the form read-only with who set each cell
   // One of today's hours as the journal would have left it (status unchanged, so the day's
   // counts stay true): the cell carries the journal mark and says so.
   const eko = s.students[4];
-  s.sql(`UPDATE attendance SET from_journal = true, updated_by = NULL WHERE student_id = ${eko.id} AND date = '${jakartaDay()}' AND lesson_hour = 1`);
+  s.sql(`UPDATE attendance SET set_by = 'journal', from_journal = true, updated_by = NULL WHERE student_id = ${eko.id} AND date = '${jakartaDay()}' AND lesson_hour = 1`);
   const page = await pageAs(ctx, HEAD, DESKTOP);
   await page.goto(`/absensi/${s.classId}/${jakartaDay()}`);
   await expectVisible(page.getByTestId('attendance-grid'), 'the grid');
@@ -291,7 +337,7 @@ test('attendance: a school leader sees the form read-only with who set each cell
   await shot(page, 'attendance-04-view-only');
 });
 
-test('attendance: screens at a laptop and a phone in both languages pass axe', async (ctx) => {
+test('attendance: screens at a laptop and a phone in both languages pass axe and fit 360 px for today and a past date', async (ctx) => {
   const s = await setUp(ctx);
   const problems = [];
   for (const lang of ['id', 'en']) {
@@ -306,14 +352,30 @@ test('attendance: screens at a laptop and a phone in both languages pass axe', a
       await page.goto(`/absensi/${s.classId}/${jakartaDay()}`);
       await expectVisible(page.getByTestId('attendance-grid'), `grid ${lang} ${size}`);
       await page.waitForLoadState('networkidle').catch(() => {});
-      await noSidewaysScroll(page, `attendance ${lang} ${size}`);
+      await fits(page, `attendance ${lang} ${size}`);
       for (const l of await axeViolations(page)) problems.push(`[${lang} ${size}] ${l}`);
       await screen(page, `attendance-10-${lang}-${size}`);
+      if (viewport === PHONE) {
+        // A past date adds "Today" to the toolbar: it wraps instead of widening the page.
+        await page.getByTestId('prev-day').click();
+        await expectVisible(page.getByTestId('to-today'), `"today" on a past date ${lang}`);
+        await page.waitForLoadState('networkidle').catch(() => {});
+        await fits(page, `attendance past date ${lang} ${size}`);
+        await screen(page, `attendance-11-${lang}-past-${size}`);
+        // The recap screens, each period, on a past date.
+        for (const period of ['daily', 'weekly', 'monthly']) {
+          await page.goto(`/absensi/rekap?period=${period}&date=${jakartaDay(-1)}`);
+          await expectVisible(page.getByTestId('recap-period'), `recap ${period} ${lang}`);
+          await page.waitForLoadState('networkidle').catch(() => {});
+          await fits(page, `recap ${period} ${lang} ${size}`);
+          if (period === 'weekly') await shot(page, `attendance-12-${lang}-recap-weekly-phone`);
+        }
+      }
       await page.context().close();
     }
   }
   assertEqual(problems.length, 0, `axe (WCAG 2 AA):\n${problems.join('\n')}`);
-}, { timeout: 150_000 });
+}, { timeout: 180_000 });
 
 test('attendance: a refused save names the student and hour, marks the cell and keeps the draft', async (ctx) => {
   const s = await setUp(ctx);
@@ -344,3 +406,127 @@ test('attendance: a refused save names the student and hour, marks the cell and 
   assertEqual(await page.getByTestId('save-error').count(), 0, 'the error is gone');
   assertEqual(await count(page, 'dirty-count'), 0, 'nothing left to save');
 });
+
+test('attendance: bulk fills empty cells only; overwriting the journal and Face-ID asks first and names the letter withdrawn', async (ctx) => {
+  const s = await setUp(ctx);
+  const [adi, bela, candra, , eko] = s.students;
+  const day = jakartaDay(-3);
+  // Eko holds 40 points; the journal's alpha for the whole day adds 15 and issues SP 1 (50).
+  const admin = await newPage(ctx);
+  await signIn(admin, 'admin', ADMIN_PASSWORD);
+  const cats = await apiCall(admin, 'GET', '/api/v1/violation-categories');
+  const type = await apiCall(admin, 'POST', '/api/v1/violation-types', { name: `Berat Absen ${suffix}`, points: 40, category_id: cats.body.data[0].id, default_sanction: '', description: '' });
+  assertEqual(type.status, 201, `type: ${JSON.stringify(type.body)}`);
+  const rec = await apiCall(admin, 'POST', '/api/v1/violations', { student_id: eko.id, type_ids: [type.body.id], location: 'Kelas', description: 'Uji surat' });
+  assertEqual(rec.status, 201, `violation: ${JSON.stringify(rec.body)}`);
+  const n = (await apiCall(admin, 'GET', `/api/v1/classes/${s.classId}/attendance/${day}`)).body.lesson_hours;
+  await admin.context().close();
+  const pushed = await push(ctx, day, [
+    ...[1, 2, 3].map((h) => [adi, h, 'izin']),
+    ...hoursOf(n).map((h) => [eko, h, 'alpha']),
+    [bela, 1, 'terlambat'],
+  ]);
+  assertEqual(pushed.letters_issued, 1, `the push issues SP 1: ${JSON.stringify(pushed)}`);
+  // Bela's late hour as a Face-ID kiosk leaves it (status unchanged, so the day's counts stay true).
+  s.sql(`UPDATE attendance SET set_by = 'kiosk', from_journal = false, updated_by = NULL WHERE student_id = ${bela.id} AND date = '${day}' AND lesson_hour = 1`);
+
+  const page = await pageAs(ctx, WALI, DESKTOP);
+  await page.goto(`/absensi/${s.classId}/${day}`);
+  await expectVisible(page.getByTestId('attendance-grid'), 'the grid');
+  // Who set each cell: in its label (and tooltip).
+  assertEqual(await cell(page, adi, 1).getAttribute('data-source'), 'journal', 'journal cell');
+  assert((await cell(page, adi, 1).getAttribute('aria-label')).includes('Sinkron E-Jurnal'), 'journal named in the label');
+  assert((await cell(page, bela, 1).getAttribute('aria-label')).includes('Face-ID'), 'Face-ID named in the label');
+  assert((await cell(page, bela, 1).getAttribute('title')).includes('Face-ID'), 'Face-ID named in the tooltip');
+
+  // "Empty → present" and "everyone H" fill the empty cells only.
+  await page.getByTestId('bulk-empty-present').click();
+  const empty = s.students.length * n - 3 - n - 1;
+  assertEqual(await count(page, 'dirty-count'), empty, 'only the empty cells filled');
+  await page.getByTestId('bulk-class').click();
+  await page.getByTestId('bulk-class-H').click();
+  assertEqual(await count(page, 'dirty-count'), empty, 'everyone H changes no filled cell');
+  await expectStatus(page, adi, 1, 'I', "the journal's I stays");
+  await expectStatus(page, bela, 1, 'T', "Face-ID's T stays");
+  await expectStatus(page, eko, n, 'A', "the journal's A stays");
+  await expectStatus(page, candra, 1, 'H', 'an empty cell filled');
+
+  // The explicit overwrite: a dialog that says how many cells it sets.
+  await page.getByTestId('bulk-class').click();
+  await page.getByTestId('bulk-class-overwrite').click();
+  const dialog = page.getByTestId('overwrite-dialog');
+  await expectVisible(dialog.getByTestId('bulk-count'), 'overwrite dialog');
+  assertEqual(Number(await dialog.getByTestId('bulk-count').getAttribute('data-count')), s.students.length * n, 'every cell of the class');
+  await dialog.getByTestId('pick-H').click();
+  await expectStatus(page, eko, 1, 'H', "Eko's hour 1 overwritten");
+  assertEqual(await count(page, 'dirty-count'), s.students.length * n, 'every cell changed');
+
+  // Saving asks first: the journal's and the kiosk's cells, the violations and SP 1 by name.
+  await page.getByTestId('save').click();
+  const confirm = page.getByRole('dialog');
+  await expectVisible(confirm.getByTestId('confirm-journal'), 'the confirmation');
+  assertEqual(await count(confirm, 'confirm-journal'), 3 + n, 'cells from the journal');
+  assertEqual(await count(confirm, 'confirm-kiosk'), 1, 'cells from Face-ID');
+  assertEqual(await count(confirm, 'confirm-violations-removed'), 2, "Eko's alpha and Bela's late removed");
+  const letter = await confirm.getByTestId('confirm-letter').innerText();
+  assert(letter.includes('SP 1') && letter.includes(eko.name) && letter.includes('ditarik'), `the letter named: ${letter}`);
+  await shot(page, 'attendance-06-confirm-overwrite');
+  const problems = await axeViolations(page);
+  assertEqual(problems.length, 0, `the confirmation passes axe: ${problems.join('\n')}`);
+  await confirm.getByTestId('confirm-save').click();
+  const note = page.locator('.attendance-save-result');
+  await expectVisible(note, 'saved');
+  const text = await note.innerText();
+  assert(text.includes(`SP 1 ${eko.name} ditarik`), `the toast names the letter: ${text}`);
+  assertEqual(await count(page, 'dirty-count'), 0, 'nothing left to save');
+  await expectStatus(page, eko, 1, 'H', 'stored H');
+  assertEqual(await cell(page, eko, 1).getAttribute('data-source'), 'user', 'now a person set it');
+}, { timeout: 150_000 });
+
+test('attendance: a journal push that meets a teacher\'s entries shows the notice on a phone; keep and use the journal\'s', async (ctx) => {
+  const s = await setUp(ctx);
+  const [, , candra, dewi] = s.students;
+  const day = jakartaDay(-4);
+  const page = await pageAs(ctx, WALI, PHONE);
+  // The teacher enters a sick note; the journal re-syncs the day with A.
+  const saved = await apiCall(page, 'PUT', `/api/v1/classes/${s.classId}/attendance/${day}`, {
+    entries: [...[1, 2, 3].map((h) => ({ student_id: candra.id, lesson_hour: h, status: 'S' })), ...[1, 2].map((h) => ({ student_id: dewi.id, lesson_hour: h, status: 'I' }))],
+  });
+  assertEqual(saved.status, 200, `save: ${JSON.stringify(saved.body)}`);
+  const pushed = await push(ctx, day, [...hoursOf(5).map((h) => [candra, h, 'alpha']), [dewi, 1, 'alpha'], [dewi, 2, 'alpha']]);
+  assertEqual(pushed.kept_by_person, 5, `kept for the person: ${JSON.stringify(pushed)}`);
+
+  await page.goto(`/absensi/${s.classId}/${day}`);
+  const notice = page.getByTestId('journal-conflicts');
+  await expectVisible(notice, 'the notice');
+  const line = await page.getByTestId(`conflict-${candra.id}`).innerText();
+  assert(line.includes('Jurnal mengirim A untuk jam 1–3; Anda mengisi S'), `grouped per student: ${line}`);
+  await expectStatus(page, candra, 1, 'S', "the teacher's S stands");
+  await expectStatus(page, candra, 4, 'A', "the journal's A fills an empty hour");
+  await fits(page, 'form with the notice at 360 px');
+  await shot(page, 'attendance-07-phone-conflicts');
+  const problems = await axeViolations(page);
+  assertEqual(problems.length, 0, `the notice passes axe: ${problems.join('\n')}`);
+
+  await page.getByTestId(`conflict-keep-${candra.id}`).tap();
+  await page.getByTestId(`conflict-${candra.id}`).waitFor({ state: 'detached' });
+  await expectStatus(page, candra, 1, 'S', 'kept');
+  await page.getByTestId(`conflict-use-${dewi.id}`).tap();
+  await notice.waitFor({ state: 'detached' });
+  await expectStatus(page, dewi, 1, 'A', "the journal's status used");
+  assertEqual(await cell(page, dewi, 1).getAttribute('data-source'), 'user', 'stored as the teacher\'s own entry');
+  await expectVisible(page.locator('.attendance-save-result'), 'the result');
+  await page.reload();
+  await expectVisible(page.getByTestId('attendance-grid'), 'the grid after reload');
+  assertEqual(await page.getByTestId('journal-conflicts').count(), 0, 'the notice stays gone');
+
+  // Settings → Integrations: the push kept five entries, and says who set them.
+  const admin = await newPage(ctx);
+  await signIn(admin, 'admin', ADMIN_PASSWORD);
+  await admin.goto('/settings/integrations');
+  await expectVisible(admin.getByTestId('journal-pushes'), 'push log');
+  assert((await admin.getByTestId('journal-push-result').first().innerText()).includes('5 dipertahankan'), 'kept counted');
+  await admin.getByTestId('journal-push-kept-toggle').first().click();
+  const kept = await admin.getByTestId('journal-push-kept').innerText();
+  assert(kept.includes(candra.name) && kept.includes('Wali Absensi'), `kept entries named: ${kept}`);
+}, { timeout: 150_000 });

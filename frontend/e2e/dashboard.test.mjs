@@ -2,7 +2,9 @@
 // and a homeroom teacher each sign in and see their own dashboard (the whole school with the
 // classes chart; the caseload; their class with today's attendance first), move the violation
 // calendar a month back and forth (each month its own request), open a day and its violations;
-// desktop and 360 px screenshots. Rows go in with psql:
+// desktop and 360 px screenshots. Behaviour and attendance apart (issue 22): a counselor lands on
+// behaviour figures and switching to Absensi changes the figures and the list; a homeroom
+// teacher lands on attendance and the choice is remembered. Rows go in with psql:
 // E2E_ONLY=dashboard npm run e2e
 import { assert, assertEqual, shot, test } from './harness.mjs';
 import { ADMIN_PASSWORD } from './cases.mjs';
@@ -65,10 +67,30 @@ async function setUp(ctx) {
   violation(budi, classId, today, '08:20');
   violation(eko, otherClass, today, '09:00');
   violation(ani, classId, earlier, '10:00');
+  // Budi's automatic alpha today, as a journal push leaves it (source attendance).
+  const alpha = one(`INSERT INTO violations (student_id, class_id, class_name, violation_type_id, occurred_at, occurred_on, points, source, auto_kind, auto_hours)
+       SELECT ${budi}, ${classId}, c.name, t.id, ('${today}'::date + time '07:00') AT TIME ZONE 'Asia/Jakarta', '${today}', 15, 'attendance', 'alpha', 10
+       FROM classes c, violation_types t WHERE c.id = ${classId} AND t.slug = 'alpha' RETURNING id`);
+  const aniToday = one(`SELECT id FROM violations WHERE student_id = ${ani} AND occurred_on = '${today}'`);
   // Ani's attendance today: Budi and Cici are not filled yet.
   sql(`INSERT INTO attendance_days (student_id, date, h) VALUES (${ani}, '${today}', 10)`);
-  school = { classId, today, earlier };
+  school = { classId, today, earlier, alpha, aniToday };
   return school;
+}
+
+/** Chooses a source on the page's Sumber control and waits until the page shows it. */
+async function pickSource(page, label, source, shownBy = 'source-control') {
+  await page.getByTestId('source-control').getByText(label, { exact: true }).click();
+  await page.waitForFunction(
+    ([id, s]) => document.querySelector(`[data-testid="${id}"]`)?.getAttribute('data-source') === s,
+    [shownBy, source],
+    { timeout: 10_000 },
+  );
+}
+
+/** The dashboard's source, once its figures are there. */
+async function shownSource(page, scope) {
+  return page.getByTestId(`dashboard-${scope}`).getAttribute('data-source');
 }
 
 /** Opens the dashboard and waits for its figures. */
@@ -78,7 +100,7 @@ async function openDashboard(page, scope) {
 }
 
 /** Moves the calendar back a month and forward again, each month its own request; opens a day. */
-async function useCalendar(page, s, expectToday) {
+async function useCalendar(page, s, expectToday, source = 'behaviour') {
   const cal = page.getByTestId('violation-calendar');
   await cal.scrollIntoViewIfNeeded();
   const thisMonth = s.today.slice(0, 7);
@@ -100,7 +122,7 @@ async function useCalendar(page, s, expectToday) {
   await expectVisible(page.getByTestId('vcal-violation'), "today's violations listed");
   assertEqual(await page.getByTestId('vcal-violation').count(), Math.min(count, 20), "the day's list");
   const href = await page.getByTestId('vcal-day-link').getAttribute('href');
-  assertEqual(href, `/violations?from=${s.today}&to=${s.today}`, "the day's list link");
+  assertEqual(href, `/violations?from=${s.today}&source=${source}&to=${s.today}`, "the day's list link");
 }
 
 test('dashboard: a principal sees the whole school, moves the calendar and opens a day (desktop and phone)', async (ctx) => {
@@ -110,7 +132,8 @@ test('dashboard: a principal sees the whole school, moves the calendar and opens
   await openDashboard(page, 'school');
   await expectVisible(page.getByTestId('dash-counts'), 'the counts');
   assert(Number(await page.getByTestId('dash-today-count').innerText()) >= 3, "today's count covers both classes");
-  assertEqual(await page.getByTestId('dash-today').getAttribute('href'), `/violations?from=${s.today}&to=${s.today}`, "today's card links to today's list");
+  assertEqual(await shownSource(page, 'school'), 'behaviour', "a principal's figures are behaviour's");
+  assertEqual(await page.getByTestId('dash-today').getAttribute('href'), `/violations?from=${s.today}&source=behaviour&to=${s.today}`, "today's card links to today's list");
   await expectVisible(page.getByTestId('dash-classes'), 'classes by points (whole school)');
   await expectVisible(page.getByTestId('dash-trend'), 'the 12-week trend');
   await expectVisible(page.getByTestId('dash-letters'), 'letters by status');
@@ -136,7 +159,7 @@ test('dashboard: a counselor sees the caseload first and the calendar', async (c
   await openDashboard(page, 'school');
   await expectVisible(page.getByTestId('dash-caseload'), 'the caseload');
   assert(Number(await page.getByTestId('dash-unhandled-count').innerText()) >= 4, 'unhandled violations counted');
-  assertEqual(await page.getByTestId('dash-unhandled').getAttribute('href'), '/violations?handling_status=unhandled&period=all', 'unhandled links to its list');
+  assertEqual(await page.getByTestId('dash-unhandled').getAttribute('href'), '/violations?handling_status=unhandled&period=all&source=behaviour', 'unhandled links to its list');
   // The caseload comes before the counts.
   const order = await page.evaluate(() => {
     const c = document.querySelector('[data-testid="dash-caseload"]');
@@ -148,6 +171,28 @@ test('dashboard: a counselor sees the caseload first and the calendar', async (c
   await shot(page, 'dashboard-counselor-desktop');
 });
 
+test('dashboard: a counselor lands on behaviour; Absensi changes the figures and the list', async (ctx) => {
+  const s = await setUp(ctx);
+  const page = await newPage(ctx, DESKTOP);
+  await signIn(page, BK.username, BK.password);
+  await openDashboard(page, 'school');
+  assertEqual(await shownSource(page, 'school'), 'behaviour', "a counselor's default source");
+  assertEqual(await page.getByTestId('dash-caseload-source').innerText(), 'Perilaku; alpa dan terlambat ditindaklanjuti wali kelas.', 'the caseload is behaviour');
+  await pickSource(page, 'Absensi', 'attendance', 'dashboard-school');
+  assert(Number(await page.getByTestId('dash-today-count').innerText()) >= 1, "today's attendance violations counted");
+  assertEqual(await page.getByTestId('dash-today').getAttribute('href'), `/violations?from=${s.today}&source=attendance&to=${s.today}`, 'the figure links to the attendance list');
+  await shot(page, 'dashboard-counselor-attendance');
+  await page.getByTestId('dash-today').click();
+  await page.waitForURL((u) => u.pathname === '/violations' && u.searchParams.get('source') === 'attendance');
+  assertEqual(await page.getByTestId('source-control').getAttribute('data-source'), 'attendance', 'the list opens on the figure’s source');
+  await page.getByTestId('violation-search').fill(`Dasbor ${suffix}`);
+  await expectVisible(page.getByTestId(`violation-row-${s.alpha}`), "Budi's automatic alpha");
+  assertEqual(await page.getByTestId(`violation-row-${s.aniToday}`).count(), 0, 'no behaviour violation under Absensi');
+  await pickSource(page, 'Perilaku', 'behaviour');
+  await expectVisible(page.getByTestId(`violation-row-${s.aniToday}`), "Ani's violation under Perilaku");
+  assertEqual(await page.getByTestId(`violation-row-${s.alpha}`).count(), 0, 'no attendance violation under Perilaku');
+});
+
 test('dashboard: a homeroom teacher sees their class, what is not filled today first, on a phone', async (ctx) => {
   const s = await setUp(ctx);
   for (const [size, viewport] of [
@@ -157,6 +202,16 @@ test('dashboard: a homeroom teacher sees their class, what is not filled today f
     const page = await newPage(ctx, viewport);
     await signIn(page, WALI.username, WALI.password);
     await openDashboard(page, 'class');
+    if (size === 'desktop') {
+      // A homeroom teacher lands on attendance with their class's follow-up; the choice of
+      // Perilaku is remembered for the phone.
+      assertEqual(await shownSource(page, 'class'), 'attendance', "a homeroom teacher's default source");
+      assertEqual(await page.getByTestId('dash-today-count').innerText(), '1', "today's attendance violations of the class");
+      assertEqual(await page.getByTestId('dash-fu-unhandled-count').innerText(), '1', 'the attendance follow-up');
+      await pickSource(page, 'Perilaku', 'behaviour', 'dashboard-class');
+    } else {
+      assertEqual(await shownSource(page, 'class'), 'behaviour', 'the remembered source');
+    }
     const notFilled = page.getByTestId('dash-not-filled');
     await expectVisible(notFilled, 'not filled yet');
     assert((await notFilled.innerText()).includes('Belum diisi: 2 siswa'), `not filled text: ${await notFilled.innerText()}`);

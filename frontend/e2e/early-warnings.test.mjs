@@ -69,6 +69,12 @@ async function setUp(ctx) {
   return school;
 }
 
+/** Chooses a source on the Sumber control and waits for the page's list of it. */
+async function pickSource(page, label, source) {
+  await page.getByTestId('source-control').getByText(label, { exact: true }).click();
+  await page.waitForFunction((s) => document.querySelector('[data-testid="ew-list"]')?.getAttribute('data-source') === s, source, { timeout: 10_000 });
+}
+
 /** The row of a student under a kind. */
 function rowOf(page, kind, name) {
   return page.locator(`[data-testid="ew-row"][data-kind="${kind}"]`).filter({ hasText: name });
@@ -81,10 +87,18 @@ test('early-warnings: a counselor sees each kind, filters by kind and opens a ro
   await page.getByRole('link', { name: 'Peringatan Dini' }).first().click();
   await page.waitForURL((u) => u.pathname === '/peringatan-dini');
   await expectVisible(page.getByTestId('ew-table'), 'the table');
+  // A counselor lands on behaviour: no attendance rule there.
+  assertEqual(await page.getByTestId('source-control').getAttribute('data-source'), 'behaviour', "a counselor's default source");
+  await expectVisible(rowOf(page, 'near_level', s.budi.name).getByText(`5 poin lagi menuju ${s.sp1Name}`), "Budi's points to SP 1");
+  assertEqual(await page.getByTestId('ew-tab-absent_streak').count(), 0, 'no streak tab under Perilaku');
+  // Absensi: the streaks.
+  await pickSource(page, 'Absensi', 'attendance');
   await expectVisible(rowOf(page, 'absent_streak', s.ani.name), "Ani's streak");
   await expectVisible(rowOf(page, 'absent_streak', s.ani.name).getByText('Alpa 3 hari sekolah berturut-turut'), 'the streak in words');
   await expectVisible(rowOf(page, 'absent_streak', s.dedi.name), "Dedi's streak (the whole school)");
-  await expectVisible(rowOf(page, 'near_level', s.budi.name).getByText(`5 poin lagi menuju ${s.sp1Name}`), "Budi's points to SP 1");
+  assertEqual(await page.getByTestId('ew-tab-repeat_type').count(), 0, 'no repeated-type tab under Absensi');
+  await shot(page, 'early-warnings-00-counselor-attendance');
+  await pickSource(page, 'Perilaku', 'behaviour');
   await expectVisible(rowOf(page, 'repeat_type', s.cici.name).getByText(`Terlambat ${suffix}: 3 kali dalam 30 hari`), "Cici's repeats");
   await expectVisible(rowOf(page, 'follow_up_due', s.cici.name).getByText('lewat 1 hari', { exact: false }), "Cici's follow-up, overdue");
   await shot(page, 'early-warnings-01-counselor');
@@ -120,6 +134,12 @@ test('early-warnings: a homeroom teacher on a phone sees their class only, as ca
   await signIn(page, WALI.username, WALI.password);
   await page.goto('/peringatan-dini');
   await expectVisible(page.getByTestId('ew-table'), 'the cards');
+  // A homeroom teacher lands on attendance: Ani's streak and Budi near SP 1.
+  assertEqual(await page.getByTestId('source-control').getAttribute('data-source'), 'attendance', "a homeroom teacher's default source");
+  await page.waitForFunction(() => document.querySelector('[data-testid="ew-count-total"]')?.textContent === '2', null, { timeout: 10_000 }).catch(async () => {
+    throw new Error(`attendance total: ${await page.getByTestId('ew-count-total').textContent()}, want 2`);
+  });
+  await pickSource(page, 'Semua', 'all');
   // Ani's streak, Budi near SP 1, Cici's repeats and follow-up: three students.
   for (const [kind, n] of [['absent_streak', '1'], ['near_level', '1'], ['repeat_type', '1'], ['follow_up_due', '1'], ['total', '3']]) {
     await page.waitForFunction(([k, v]) => document.querySelector(`[data-testid="ew-count-${k}"]`)?.textContent === v, [kind, n], { timeout: 10_000 }).catch(async () => {

@@ -43,9 +43,10 @@ async function setUp(ctx) {
   const ids = [student(ani, classId, 0), student(budi, classId, 1), student(other, otherId, 2)];
   const today = jakartaToday();
   const day = `${today.slice(0, 7)}-01`;
+  // Alpha and late come from attendance (source 'attendance'): a homeroom teacher's report opens on them.
   const add = (studentId, cls, name, slug, points, desc) =>
-    sql(`INSERT INTO violations (student_id, class_id, class_name, violation_type_id, occurred_at, occurred_on, points, description)
-         SELECT ${studentId}, ${cls}, '${name}', id, '${day} 08:00+07', '${day}', ${points}, '${desc}' FROM violation_types WHERE slug = '${slug}'`);
+    sql(`INSERT INTO violations (student_id, class_id, class_name, violation_type_id, occurred_at, occurred_on, points, description, source)
+         SELECT ${studentId}, ${cls}, '${name}', id, '${day} 08:00+07', '${day}', ${points}, '${desc}', 'attendance' FROM violation_types WHERE slug = '${slug}'`);
   add(ids[0], classId, className, 'terlambat', 5, 'Datang pukul 07.40');
   add(ids[0], classId, className, 'alpha', 10, '');
   add(ids[1], classId, className, 'alpha', 10, 'Tanpa keterangan');
@@ -61,6 +62,9 @@ test('reports: a homeroom teacher reads their class’s recap of this month and 
   await page.getByTestId('navbar').getByRole('link', { name: 'Laporan', exact: true }).click();
   await page.waitForURL(/\/laporan/);
   await expectVisible(page.getByTestId('report-heading').getByText(`Kelas ${s.className}`, { exact: false }), 'their class is the scope');
+  // A homeroom teacher's report opens on attendance (their follow-up).
+  assertEqual(await page.getByTestId('source-control').getAttribute('data-source'), 'attendance', 'the homeroom teacher’s default source');
+  await expectVisible(page.getByTestId('report-heading').getByText('Absensi', { exact: false }), 'the source in the heading');
   // No scope picker for a homeroom teacher: the class is fixed.
   assertEqual(await page.getByTestId('report-scope').count(), 0, 'no scope picker');
   await expectVisible(page.getByTestId('total-violations').getByText('3', { exact: true }), 'three violations');

@@ -333,7 +333,8 @@ test('violations: a homeroom teacher sees only their own class', async (ctx) => 
   assertEqual(theirs.status, 201, `record for another class: ${JSON.stringify(theirs.body)}`);
 
   const page = await pageAs(ctx, WALI);
-  await page.goto('/violations');
+  // A homeroom teacher's list opens on attendance (issue 22); these are behaviour violations.
+  await page.goto('/violations?source=behaviour');
   await expectVisible(page.getByTestId('own-class').getByText(`Kelas Anda: ${s.own}`), 'own class named');
   assertEqual(await page.getByTestId('class-filter').count(), 0, 'no class filter for a homeroom teacher');
   await expectVisible(page.getByTestId(`violation-row-${mine.body.violations[0].id}`), 'own class violation');

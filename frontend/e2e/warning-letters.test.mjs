@@ -245,3 +245,49 @@ test('warning-letters: the school profile takes a letterhead logo and the paper 
   const pub = await apiCall(page, 'GET', '/api/v1/school/public');
   assertEqual(pub.body.logo_url, null, 'logo removed');
 });
+
+test('warning-letters: chosen letters print as one PDF, and the QR code\'s page verifies a letter without signing in', async (ctx) => {
+  const { student, typeId } = await seed(ctx);
+  const page = await bkPage(ctx, WIDE);
+  // One more violation: whatever letters the student has now, they print together.
+  const more = await apiCall(page, 'POST', '/api/v1/violations', { student_id: student.id, type_ids: [typeId], location: 'Kelas', description: 'Uji cetak' });
+  assertEqual(more.status, 201, `violation ${JSON.stringify(more.body)}`);
+  const before = await apiCall(page, 'GET', `/api/v1/warning-letters?student_id=${student.id}`);
+  const printable = before.body.data.filter((l) => l.status !== 'withdrawn');
+  assert(printable.length >= 1, 'the student has a letter to print');
+
+  await page.goto(`/surat-peringatan?student_id=${student.id}`);
+  await expectVisible(page.getByTestId(`letter-row-${printable[0].id}`), 'the letter row');
+  await page.getByTestId('letters-choose-page').check();
+  assertEqual(await page.getByTestId('letters-chosen').innerText(), `${printable.length} surat dipilih`, 'chosen count');
+  await noNotifications(page);
+  await page.getByTestId('letters-print-chosen').click();
+  const dialog = page.getByTestId('letters-print-dialog');
+  await expectVisible(dialog.getByTestId('letters-print-confirm'), 'the print confirmation');
+  await page.waitForTimeout(300); // the modal's opening transition
+  await shot(page, 'warning-letters-50-print-confirm-id');
+  const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByTestId('letters-print-confirm').click()]);
+  assert(/^Surat-Peringatan-\d{4}-\d{2}-\d{2}-\d+-surat\.pdf$/.test(download.suggestedFilename()), `file name ${download.suggestedFilename()}`);
+  const bytes = await readFile(await download.path());
+  assertEqual(bytes.subarray(0, 4).toString('latin1'), '%PDF', 'starts with %PDF');
+
+  // Every chosen letter is numbered and printed (or further on).
+  const after = await apiCall(page, 'GET', `/api/v1/warning-letters?student_id=${student.id}`);
+  const printed = after.body.data.filter((l) => printable.some((p) => p.id === l.id));
+  for (const l of printed) {
+    assert(l.number && l.verify_code && l.status !== 'draft', `letter ${l.id} after the print: ${l.status} ${l.number}`);
+  }
+  await expectVisible(page.getByTestId(`letter-number-${printed[0].id}`), 'the number in the list');
+
+  // The verification page, in a browser that never signed in.
+  const anon = await newPage(ctx, PHONE);
+  await anon.goto(`/verifikasi/${printed[0].verify_code}`);
+  const result = anon.getByTestId('verify-result');
+  await expectVisible(result, 'the verification result');
+  const text = await result.innerText();
+  assert(text.includes(printed[0].number), `number on the page: ${text}`);
+  assert(text.includes('R. W.'), `initials on the page: ${text}`);
+  assert(!text.includes('Rina') && !text.includes(student.name), `only initials: ${text}`);
+  await noSidewaysScroll(anon, 'verification page');
+  await shot(anon, 'warning-letters-51-verify-phone-id');
+});

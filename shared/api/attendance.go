@@ -25,12 +25,23 @@ const (
 	AutoLate  = "late"
 )
 
+// Who set an attendance cell last (AttendanceCell.SetBy). A person's cell
+// (user, excuse) is never overwritten by a machine (journal, kiosk).
+const (
+	SetByUser    = "user"    // someone on the class form
+	SetByJournal = "journal" // the journal (E-Jurnal)
+	SetByKiosk   = "kiosk"   // a Face-ID kiosk's scan (or its confirmation)
+	SetByExcuse  = "excuse"  // an approved parent's excuse
+)
+
 // AttendanceCell is one stored lesson hour of one student on the form.
 type AttendanceCell struct {
 	LessonHour int    `json:"lesson_hour"`
 	Status     string `json:"status"`
-	// FromJournal: the journal (E-Jurnal) pushed it last.
+	// FromJournal: the journal (E-Jurnal) pushed it last (SetBy journal).
 	FromJournal bool `json:"from_journal"`
+	// SetBy is who set it last: user, journal, kiosk or excuse.
+	SetBy string `json:"set_by"`
 	// UpdatedBy is the name of who saved it last on the form ("" for the
 	// journal, or when that account was deleted).
 	UpdatedBy string    `json:"updated_by"`
@@ -62,6 +73,43 @@ type AttendanceForm struct {
 	// CanEdit: the caller may save this form (attendance.record and, for a
 	// homeroom teacher, their own class).
 	CanEdit bool `json:"can_edit"`
+	// JournalConflicts are the cells a journal push kept for a person
+	// because it sent another status (never null).
+	JournalConflicts []JournalConflict `json:"journal_conflicts"`
+}
+
+// JournalConflict is a cell a person set that a journal push sent another
+// status for: the person's entry stands until a person decides.
+type JournalConflict struct {
+	StudentID  int64 `json:"student_id"`
+	LessonHour int   `json:"lesson_hour"`
+	// JournalStatus is what the journal sent; Status what is stored (the
+	// person's).
+	JournalStatus string `json:"journal_status"`
+	Status        string `json:"status"`
+	// SetByName and SetAt: who set the stored status and when.
+	SetByName string    `json:"set_by_name"`
+	SetAt     time.Time `json:"set_at"`
+	// PushedAt: when the journal last sent its status.
+	PushedAt time.Time `json:"pushed_at"`
+}
+
+// Actions on journal conflicts.
+const (
+	ConflictKeep       = "keep"        // the person's entry stands; the notice goes
+	ConflictUseJournal = "use_journal" // the journal's status is stored as the caller's entry
+)
+
+// AttendanceCellKey names one cell of a class form's day.
+type AttendanceCellKey struct {
+	StudentID  int64 `json:"student_id"`
+	LessonHour int   `json:"lesson_hour"`
+}
+
+// JournalConflictsRequest is POST /classes/{id}/attendance/{date}/journal-conflicts.
+type JournalConflictsRequest struct {
+	Action string              `json:"action"`
+	Cells  []AttendanceCellKey `json:"cells"`
 }
 
 // AttendanceEntry is one cell sent by the form.
@@ -76,6 +124,10 @@ type AttendanceEntry struct {
 // transaction.
 type SaveAttendanceRequest struct {
 	Entries []AttendanceEntry `json:"entries"`
+	// Confirm: the caller has seen the preview; without it a save that
+	// would change cells set by the journal, a kiosk or another person is
+	// refused (409 attendance.confirm_required).
+	Confirm bool `json:"confirm"`
 }
 
 // AttendanceResult counts what a save or a push did.
@@ -93,13 +145,56 @@ type AttendanceResult struct {
 	ViolationsKept int `json:"violations_kept"`
 	// LettersIssued counts warning letters the changed points issued.
 	LettersIssued int `json:"letters_issued"`
+	// LettersWithdrawn counts the draft letters the changed points no
+	// longer reach.
+	LettersWithdrawn int `json:"letters_withdrawn"`
+	// KeptByPerson counts the entries of a machine (journal, kiosk) not
+	// stored because a person set the cell with another status.
+	KeptByPerson int `json:"kept_by_person"`
 }
 
-// SaveAttendanceResponse answers a form save: the counts and the form as
-// stored now.
+// Letter changes (LetterChange.Change).
+const (
+	LetterChangeIssued    = "issued"
+	LetterChangeWithdrawn = "withdrawn"
+)
+
+// LetterChange is a warning letter an attendance save issued or withdrew.
+type LetterChange struct {
+	// ID is 0 in a preview of an issue (nothing is stored).
+	ID          int64  `json:"id"`
+	StudentID   int64  `json:"student_id"`
+	StudentName string `json:"student_name"`
+	Level       int    `json:"level"`
+	Name        string `json:"name"` // "SP 1"
+	Change      string `json:"change"`
+}
+
+// SaveAttendanceResponse answers a form save: the counts, the letters it
+// issued or withdrew (never null) and the form as stored now.
 type SaveAttendanceResponse struct {
 	Results AttendanceResult `json:"results"`
+	Letters []LetterChange   `json:"letters"`
 	Form    AttendanceForm   `json:"form"`
+}
+
+// AttendancePreview is POST /classes/{id}/attendance/{date}/preview: what
+// the same save would do, computed by running it and rolling it back.
+type AttendancePreview struct {
+	// CellsChanged: stored cells whose status would change; of those, the
+	// ones the journal, a kiosk or another person (another user, an
+	// excuse) set last.
+	CellsChanged      int `json:"cells_changed"`
+	CellsFromJournal  int `json:"cells_from_journal"`
+	CellsFromKiosk    int `json:"cells_from_kiosk"`
+	CellsFromOthers   int `json:"cells_from_others"`
+	ViolationsCreated int `json:"violations_created"`
+	ViolationsRemoved int `json:"violations_removed"`
+	ViolationsUpdated int `json:"violations_updated"`
+	// Letters the save would issue (id 0) or withdraw (never null).
+	Letters []LetterChange `json:"letters"`
+	// NeedsConfirmation: the save must be sent with confirm true.
+	NeedsConfirmation bool `json:"needs_confirmation"`
 }
 
 // JournalSyncResponse is the answer of POST /attendance/sync, in the shape
@@ -138,6 +233,25 @@ type JournalPush struct {
 	ErrorCode  string   `json:"error_code"`
 	Errors     []string `json:"errors"`
 	DurationMS int      `json:"duration_ms"`
+	// Kept is a sample (the first 20) of the entries kept for a person
+	// (results.kept_by_person counts them all); never null.
+	Kept []JournalKept `json:"kept"`
+}
+
+// JournalKept is an entry of a push not stored because a person set the
+// cell with another status.
+type JournalKept struct {
+	StudentID     int64  `json:"student_id"`
+	StudentName   string `json:"student_name"`
+	Date          string `json:"date"`
+	LessonHour    int    `json:"lesson_hour"`
+	JournalStatus string `json:"journal_status"`
+	Status        string `json:"status"`
+	SetByName     string `json:"set_by_name"`
+	// SetAt: when the person set the stored status.
+	SetAt time.Time `json:"set_at"`
+	// Text: "kept: set by <name> at <time>", in the reader's language.
+	Text string `json:"text"`
 }
 
 // JournalAuthFailure counts the pushes (and pings) one address sent with a
@@ -183,8 +297,14 @@ type AttendanceRecapStudent struct {
 	Hours []string `json:"hours,omitempty"`
 	// Days (weekly): hour counts per day of Dates, in order.
 	Days []AttendanceCounts `json:"days,omitempty"`
+	// DayStatuses (daily and weekly): the status of each day of Dates by
+	// the school's day rule, "" when nothing is stored.
+	DayStatuses []string `json:"day_statuses,omitempty"`
 	// Counts: hour counts over the period.
 	Counts AttendanceCounts `json:"counts"`
+	// DayCounts: days per day status over the period (each day with a
+	// stored hour counts once, under its status by the school's day rule).
+	DayCounts AttendanceCounts `json:"day_counts"`
 	// DaysRecorded: days with at least one stored hour; Percentage:
 	// present hours (H + T) of stored hours, 0..100, one decimal (null
 	// when nothing is stored).
@@ -192,23 +312,33 @@ type AttendanceRecapStudent struct {
 	Percentage   *float64 `json:"percentage"`
 }
 
-// AttendanceRecapDay is one date's statistics: unique students per status
-// (a student with two A hours counts once under A).
+// AttendanceRecapDay is one date's statistics: students per day status
+// (each student with a stored hour counts once, under their day's status
+// by the school's day rule), so Students + Unrecorded is the class (or the
+// school).
 type AttendanceRecapDay struct {
 	Date     string           `json:"date"`
 	Students AttendanceCounts `json:"students"`
-	// Recorded: students with at least one stored hour that day.
-	Recorded int `json:"recorded"`
+	// Recorded: students with at least one stored hour that day;
+	// Unrecorded: the active students with none.
+	Recorded   int `json:"recorded"`
+	Unrecorded int `json:"unrecorded"`
 }
 
 // AttendanceRecap is GET /classes/{id}/attendance-recap.
 type AttendanceRecap struct {
-	Period      string `json:"period"` // daily, weekly, monthly
+	Period      string `json:"period"` // daily, weekly, monthly, semester
 	ClassID     int64  `json:"class_id"`
 	ClassName   string `json:"class_name"`
 	From        string `json:"from"`
 	To          string `json:"to"`
 	LessonHours int    `json:"lesson_hours"`
+	// Year and Semester (semester period only): the academic year by its
+	// first calendar year (2026 = 2026/2027) and 1 or 2.
+	Year     int `json:"year,omitempty"`
+	Semester int `json:"semester,omitempty"`
+	// DayRule: the school's day rule the day figures follow.
+	DayRule string `json:"day_rule"`
 	// Dates are the days of the period, in order (weekly: Monday..Sunday).
 	Dates    []string                 `json:"dates"`
 	Students []AttendanceRecapStudent `json:"students"`
@@ -218,12 +348,20 @@ type AttendanceRecap struct {
 	// whole period, and the class's hour counts.
 	StudentsWith AttendanceCounts `json:"students_with"`
 	Hours        AttendanceCounts `json:"hours"`
+	// Days: student-days per day status over the period; SchoolDays: the
+	// dates on which any student of the class has a stored hour;
+	// DaysUnrecorded: the student-days of those dates with nothing stored.
+	// Days + DaysUnrecorded = students × SchoolDays.
+	Days           AttendanceCounts `json:"days"`
+	SchoolDays     int              `json:"school_days"`
+	DaysUnrecorded int              `json:"days_unrecorded"`
 }
 
 // AttendanceCalendarDay is one date of a month calendar. For a class,
-// Students counts unique students per status and Recorded the students
-// with any stored hour; for a student, Hours counts their hours and State
-// is the day's worst status (A > T > S > I > H, "" when nothing stored).
+// Students counts the students per day status (by the school's day rule)
+// and Recorded the students with any stored hour; for a student, Hours
+// counts their hours and State is the day's status by the day rule ("" when
+// nothing is stored).
 type AttendanceCalendarDay struct {
 	Date     string           `json:"date"`
 	State    string           `json:"state"`
@@ -257,16 +395,29 @@ type AttendanceRecapClass struct {
 	Hours        AttendanceCounts `json:"hours"`
 	StudentsWith AttendanceCounts `json:"students_with"`
 	Percentage   *float64         `json:"percentage"`
+	// Days, SchoolDays, DaysUnrecorded: as in AttendanceRecap, for the
+	// class.
+	Days           AttendanceCounts `json:"days"`
+	SchoolDays     int              `json:"school_days"`
+	DaysUnrecorded int              `json:"days_unrecorded"`
 }
 
 // AttendanceSchoolRecap is GET /attendance-recap: every class (a homeroom
-// teacher: theirs only) over a daily, weekly or monthly period.
+// teacher: theirs only) over a daily, weekly, monthly or semester period.
 type AttendanceSchoolRecap struct {
 	Period       string                 `json:"period"`
 	From         string                 `json:"from"`
 	To           string                 `json:"to"`
+	Year         int                    `json:"year,omitempty"`
+	Semester     int                    `json:"semester,omitempty"`
+	DayRule      string                 `json:"day_rule"`
 	Classes      []AttendanceRecapClass `json:"classes"`
 	Summary      []AttendanceRecapDay   `json:"summary"`
 	StudentsWith AttendanceCounts       `json:"students_with"`
 	Hours        AttendanceCounts       `json:"hours"`
+	// Size: the active students of the classes listed; Days and
+	// DaysUnrecorded: the classes' student-days summed.
+	Size           int              `json:"size"`
+	Days           AttendanceCounts `json:"days"`
+	DaysUnrecorded int              `json:"days_unrecorded"`
 }

@@ -16,10 +16,22 @@ type Dashboard struct {
 	// teacher's own class: Class names it, null when they have none).
 	Scope string             `json:"scope"`
 	Class *DashboardClassRef `json:"class"`
+	// Source is the "Sumber" the violation figures (counts, categories,
+	// types, classes, trend) and the early-warning counts were taken with:
+	// behaviour, attendance or all (query parameter source, all when
+	// absent). Every violation link carries it.
+	Source string `json:"source"`
+	// FollowUpOwner is the school's setting: who follows up automatic
+	// attendance violations (homeroom_teacher or counselor).
+	FollowUpOwner string `json:"follow_up_owner"`
 	// Violations needs violations.view.
 	Violations *DashboardViolations `json:"violations"`
 	// Caseload is the counselor's (bk) work; needs violations.view.
 	Caseload *DashboardCaseload `json:"caseload"`
+	// AttendanceFollowUp is a homeroom teacher's class's open automatic
+	// attendance violations, when the school gives their follow-up to
+	// homeroom teachers; needs violations.view; null otherwise.
+	AttendanceFollowUp *DashboardFollowUp `json:"attendance_follow_up"`
 	// Letters needs warning_letters.view.
 	Letters *DashboardLetters `json:"letters"`
 	// Attendance needs attendance.view.
@@ -117,14 +129,25 @@ type DashboardWeek struct {
 	Link  string `json:"link"`
 }
 
-// DashboardCaseload is a counselor's open work.
+// DashboardCaseload is a counselor's open work ("Tugas BK").
 type DashboardCaseload struct {
+	// Source is what it counts, whatever the dashboard's Sumber: behaviour
+	// while homeroom teachers follow up attendance, all when the counselors
+	// do.
+	Source     string         `json:"source"`
 	Unhandled  DashboardCount `json:"unhandled"`
 	InProgress DashboardCount `json:"in_progress"`
 	// Follow-ups of open violations (latest handling's follow_up_on) due
 	// today and before today.
 	FollowUpsToday   DashboardCount `json:"follow_ups_today"`
 	FollowUpsOverdue DashboardCount `json:"follow_ups_overdue"`
+}
+
+// DashboardFollowUp is the automatic attendance violations not resolved
+// yet, each count linked to its list (source=attendance, every date).
+type DashboardFollowUp struct {
+	Unhandled  DashboardCount `json:"unhandled"`
+	InProgress DashboardCount `json:"in_progress"`
 }
 
 // DashboardLetters are this month's warning letters by status.
@@ -162,9 +185,11 @@ type DashboardEarlyWarnings struct {
 }
 
 // ViolationCalendar is GET /dashboard/violation-calendar: one month's
-// violations per day, scoped like the list.
+// violations per day, scoped like the list, of one source (?source=).
 type ViolationCalendar struct {
 	Month string `json:"month"` // YYYY-MM
+	// Source is behaviour, attendance or all; the days' links carry it.
+	Source string `json:"source"`
 	// Days: only dates with violations, in order.
 	Days []ViolationCalendarDay `json:"days"`
 	// Max is the largest day's count (the colour scale), Total the month's.

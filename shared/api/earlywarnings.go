@@ -5,11 +5,15 @@ const (
 	// EarlyNearLevel: the student's points this academic year are within
 	// the school's early_warning_points of their next SP level.
 	EarlyNearLevel = "near_level"
-	// EarlyAbsentStreak: absent (any A hour) on 3 or more consecutive
-	// school days, recently.
+	// EarlyAbsentStreak: absent (any A hour) on N or more consecutive
+	// school days, recently (N: the school's absent_streak_days, default 3).
 	EarlyAbsentStreak = "absent_streak"
-	// EarlyRepeatType: the same violation type 3 or more times in the last
-	// 30 days.
+	// EarlyLateRepeat: late (any T hour) on N or more of the latest M
+	// school days (the school's late_times and late_school_days, default 5
+	// in 10).
+	EarlyLateRepeat = "late_repeat"
+	// EarlyRepeatType: the same behaviour violation type (not an automatic
+	// attendance one) 3 or more times in the last 30 days.
 	EarlyRepeatType = "repeat_type"
 	// EarlyFollowUpDue: a handling's follow-up date is today or past and
 	// the violation is not resolved.
@@ -17,7 +21,16 @@ const (
 )
 
 // EarlyWarningKinds lists the kinds in the order screens show them.
-var EarlyWarningKinds = []string{EarlyFollowUpDue, EarlyAbsentStreak, EarlyRepeatType, EarlyNearLevel}
+var EarlyWarningKinds = []string{EarlyFollowUpDue, EarlyAbsentStreak, EarlyLateRepeat, EarlyRepeatType, EarlyNearLevel}
+
+// EarlyWarningKindsOf are the kinds each source (?source=) shows, in
+// order. Near a level counts the points of both, so it is under each;
+// follow-ups are of the source's violations.
+var EarlyWarningKindsOf = map[string][]string{
+	SourceBehaviour:  {EarlyFollowUpDue, EarlyRepeatType, EarlyNearLevel},
+	SourceAttendance: {EarlyFollowUpDue, EarlyAbsentStreak, EarlyLateRepeat, EarlyNearLevel},
+	SourceAll:        EarlyWarningKinds,
+}
 
 // The next actions an early warning suggests.
 const (
@@ -34,9 +47,9 @@ type EarlyWarningAction struct {
 	Path string `json:"path"`
 }
 
-// EarlyWarning is one reason one student needs attention. A student may
-// have several rows (one per kind; per type for repeat_type; per violation
-// for follow_up_due). The detail fields of other kinds are null/empty.
+// EarlyWarning is one reason one student needs attention. A student has at
+// most one row per kind (rule). The detail fields of other kinds are
+// null/empty.
 type EarlyWarning struct {
 	Kind        string `json:"kind"`
 	StudentID   int64  `json:"student_id"`
@@ -61,31 +74,62 @@ type EarlyWarning struct {
 	StreakDays *int    `json:"streak_days"`
 	Ongoing    bool    `json:"ongoing"`
 
-	// repeat_type and follow_up_due: the violation type.
+	// repeat_type and follow_up_due: the violation type (repeat_type: the
+	// most repeated of Types).
 	TypeID   *int64 `json:"type_id"`
 	TypeName string `json:"type_name"`
-	// repeat_type: the days (YYYY-MM-DD) of the violations, oldest first.
+	// repeat_type: the days (YYYY-MM-DD) of the violations of TypeID,
+	// oldest first; late_repeat: the late days, oldest first.
 	Dates []string `json:"dates"`
+	// repeat_type: every type the student repeated, most often first.
+	Types []EarlyWarningType `json:"types"`
 
-	// follow_up_due: the violation and its follow-up date (YYYY-MM-DD);
-	// OverdueDays is 0 when it is due today.
+	// late_repeat: how many of the latest WindowDays school days
+	// (WindowFrom..WindowTo) the student was late on.
+	LateDays   *int    `json:"late_days"`
+	WindowDays *int    `json:"window_days"`
+	WindowFrom *string `json:"window_from"`
+	WindowTo   *string `json:"window_to"`
+
+	// follow_up_due: the most overdue of the student's due follow-ups, its
+	// violation and follow-up date (YYYY-MM-DD); OverdueDays is 0 when it
+	// is due today; FollowUps how many are due in all.
 	ViolationID *int64  `json:"violation_id"`
 	OccurredOn  *string `json:"occurred_on"`
 	FollowUpOn  *string `json:"follow_up_on"`
 	OverdueDays *int    `json:"overdue_days"`
+	FollowUps   *int    `json:"follow_ups"`
 
 	Action EarlyWarningAction `json:"action"`
 }
 
-// EarlyWarningCounts is the number of warnings of each kind in the
-// caller's scope. Total is the number of distinct students with at least
-// one warning (a student under two kinds counts once).
+// EarlyWarningType is one violation type a student repeated.
+type EarlyWarningType struct {
+	TypeID   int64  `json:"type_id"`
+	TypeName string `json:"type_name"`
+	Times    int    `json:"times"`
+}
+
+// EarlyWarningCounts is the number of students under each kind in the
+// caller's scope and source (a kind outside the source is 0). Total is the
+// number of distinct students with at least one warning (a student under
+// two kinds counts once).
 type EarlyWarningCounts struct {
 	NearLevel    int `json:"near_level"`
 	AbsentStreak int `json:"absent_streak"`
+	LateRepeat   int `json:"late_repeat"`
 	RepeatType   int `json:"repeat_type"`
 	FollowUpDue  int `json:"follow_up_due"`
 	Total        int `json:"total"`
+}
+
+// EarlyWarningRules are the sizes the rules were evaluated with.
+type EarlyWarningRules struct {
+	AbsentStreakDays int `json:"absent_streak_days"`
+	LateTimes        int `json:"late_times"`
+	LateSchoolDays   int `json:"late_school_days"`
+	RepeatTimes      int `json:"repeat_times"`
+	RepeatDays       int `json:"repeat_days"`
 }
 
 // EarlyWarningPage answers GET /early-warnings: a page of warnings of the
@@ -96,6 +140,11 @@ type EarlyWarningPage struct {
 	Counts EarlyWarningCounts `json:"counts"`
 	// Threshold is the school's early_warning_points (N).
 	Threshold int `json:"threshold"`
+	// Source is the source the page was asked for (all when absent);
+	// Kinds the kinds it shows, in order.
+	Source string            `json:"source"`
+	Kinds  []string          `json:"kinds"`
+	Rules  EarlyWarningRules `json:"rules"`
 	// LatestSchoolDay is the newest day with any attendance (YYYY-MM-DD),
 	// null when there is none.
 	LatestSchoolDay *string `json:"latest_school_day"`

@@ -2,11 +2,13 @@ package api
 
 import "time"
 
-// Notification kinds: one manual violation, or one attendance save or
-// journal push grouped per recipient and date.
+// Notification kinds: one manual violation; one attendance save or
+// journal push grouped per recipient and date; one warning letter an
+// attendance save or push issued or withdrew.
 const (
 	NotificationViolation  = "violation"
 	NotificationAttendance = "attendance"
+	NotificationLetter     = "letter"
 )
 
 // WebSocket message types (GET /api/v1/ws).

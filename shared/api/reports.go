@@ -130,8 +130,11 @@ type RecapDetailRow struct {
 // one page of its detail rows (detail_offset, detail_limit; the PDF at
 // /reports/violation-recap.pdf has them all).
 type ViolationRecap struct {
-	Period     RecapPeriod       `json:"period"`
-	Scope      RecapScope        `json:"scope"`
+	Period RecapPeriod `json:"period"`
+	Scope  RecapScope  `json:"scope"`
+	// Source is the violations counted (query parameter source):
+	// behaviour, attendance or all (the default).
+	Source     string            `json:"source"`
 	Totals     RecapTotals       `json:"totals"`
 	Categories []RecapCategory   `json:"categories"`
 	Classes    []RecapClassRow   `json:"classes"`

@@ -17,6 +17,20 @@ const (
 	SourceAttendance = "attendance"
 )
 
+// The "Sumber" choice of the list, the export, the dashboard, the reports
+// and the early warnings (query parameter source): behaviour is every
+// violation that is not an automatic attendance one (what source=manual
+// asked for before, still accepted as its alias), attendance the automatic
+// alpha/late ones, all both. Without the parameter the API answers all.
+const (
+	SourceBehaviour = "behaviour"
+	SourceAll       = "all"
+)
+
+// Sources are the values of the source parameter, in the order screens
+// show them.
+var Sources = []string{SourceBehaviour, SourceAttendance, SourceAll}
+
 // Warning letter statuses, in order; withdrawn is off the line (a draft
 // whose level is no longer reached after a violation was deleted).
 const (

@@ -22,6 +22,13 @@ describe('parseErrorBody', () => {
     expect(e.hasFieldErrors).toBe(false);
   });
 
+  it('keeps the message code, so a screen can tell one conflict from another', () => {
+    const e = parseErrorBody(409, { error: { code: 'conflict', message: 'Perlu konfirmasi.', message_code: 'attendance.confirm_required' } });
+    expect(e.code).toBe('conflict');
+    expect(e.messageCode).toBe('attendance.confirm_required');
+    expect(parseErrorBody(409, { error: { code: 'conflict', message: 'x' } }).messageCode).toBeUndefined();
+  });
+
   it('derives the code from the status when the body is not ours', () => {
     expect(parseErrorBody(404, undefined).code).toBe('not_found');
     expect(parseErrorBody(409, 'text').code).toBe('conflict');

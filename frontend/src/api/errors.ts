@@ -44,14 +44,17 @@ export class ApiError extends Error {
   readonly fields: FieldErrors;
   /** Seconds to wait, from Retry-After (429). */
   readonly retryAfter?: number;
+  /** The message's stable catalogue key ("attendance.confirm_required"), when the server sent one. */
+  messageCode?: string;
 
-  constructor(init: { status: number; code: ApiErrorCode; message?: string; fields?: FieldErrors; retryAfter?: number }) {
+  constructor(init: { status: number; code: ApiErrorCode; message?: string; fields?: FieldErrors; retryAfter?: number; messageCode?: string }) {
     super(init.message ?? '');
     this.name = 'ApiError';
     this.status = init.status;
     this.code = init.code;
     this.fields = init.fields ?? {};
     this.retryAfter = init.retryAfter;
+    if (init.messageCode) this.messageCode = init.messageCode;
   }
 
   /** Whether the server sent field errors to show at form fields. */
@@ -126,13 +129,14 @@ export function parseErrorBody(status: number, body: unknown, retryAfterHeader?:
   }
   const code = typeof err.code === 'string' && serverCodes.has(err.code) ? (err.code as ApiErrorCode) : codeForStatus(status);
   const message = typeof err.message === 'string' ? err.message : '';
+  const messageCode = typeof err.message_code === 'string' ? err.message_code : undefined;
   const fields: FieldErrors = {};
   if (isRecord(err.fields)) {
     for (const [k, v] of Object.entries(err.fields)) {
       if (typeof v === 'string') fields[k] = v;
     }
   }
-  return new ApiError({ status, code, message, fields, retryAfter });
+  return new ApiError({ status, code, message, fields, retryAfter, messageCode });
 }
 
 /** Reads a failed Response into an ApiError; never throws. */

@@ -136,6 +136,7 @@ func journalPush(args []string) error {
 	hours := fs.Int("hours", 10, "lesson hours per day (the school profile's)")
 	unknown := fs.Int("unknown", 3, "students Tatib does not know yet (their entries are parked)")
 	out := fs.String("out", "", "write the request body to this file (- for standard output) instead of sending it")
+	busy := fs.Bool("busy", false, "a heavy day (about 10% alpha, the benchmark's) instead of a real school's rates")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
@@ -150,7 +151,11 @@ func journalPush(args []string) error {
 	}
 	sch := schoolsim.Generate(schoolsim.Options{Seed: *seed, Students: *students})
 	list := append(journalsim.FromSchool(sch), journalsim.UnknownStudents(*unknown, *seed)...)
-	entries := journalsim.Day(list, *date, *seed, *hours)
+	day := journalsim.TypicalDay
+	if *busy {
+		day = journalsim.Day
+	}
+	entries := day(list, *date, *seed, *hours)
 	body, err := json.Marshal(journalsim.Request{Token: *token, Attendances: entries})
 	if err != nil {
 		return err

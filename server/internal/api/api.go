@@ -22,6 +22,7 @@ import (
 	"github.com/tatib/tatib/server/internal/datareset"
 	"github.com/tatib/tatib/server/internal/earlywarning"
 	"github.com/tatib/tatib/server/internal/face"
+	"github.com/tatib/tatib/server/internal/followup"
 	"github.com/tatib/tatib/server/internal/handling"
 	"github.com/tatib/tatib/server/internal/httpx"
 	"github.com/tatib/tatib/server/internal/journal"
@@ -96,6 +97,10 @@ func New(d Deps) *Server {
 	root.Handle("/api/*", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, apperr.New(apperr.NotFound, "request.route_not_found", "path", r.URL.Path))
 	}))
+	// The public page a letter's QR code opens: no sign-in, no front end.
+	verify := letter.VerifyPage(d)
+	root.Get("/verifikasi", verify.ServeHTTP)
+	root.Get(letter.VerifyPath+"{code}", verify.ServeHTTP)
 	root.Handle("/*", web.Handler())
 	return &Server{Handler: root, Router: router}
 }
@@ -119,6 +124,7 @@ func mount(r *httpx.Router, d Deps) {
 	report.Mount(r, d)
 	earlywarning.Mount(r, d)
 	dashboard.Mount(r, d)
+	followup.Mount(r, d)
 	parentmsg.Mount(r, d)
 	face.Mount(r, d)
 	datareset.Mount(r, d)

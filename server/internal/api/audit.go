@@ -15,7 +15,7 @@ func auditRoutes(r *httpx.Router, d Deps) {
 		if err != nil {
 			return err
 		}
-		list, total, err := audit.List(r.Context(), d.DB, r.URL.Query().Get("entity"), p.PerPage, p.Offset())
+		list, total, err := audit.List(r.Context(), d.DB, r.URL.Query().Get("entity"), r.URL.Query().Get("entity_id"), p.PerPage, p.Offset())
 		if err != nil {
 			return err
 		}

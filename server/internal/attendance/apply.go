@@ -3,6 +3,7 @@ package attendance
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -36,24 +37,63 @@ type pair struct {
 	date    string
 }
 
-// ApplyTx stores entries through tx (the caller commits), set-based (a
-// fixed number of statements, never one per entry): it takes the touched
-// students' row locks in id order (the lock violation.RecordTx holds),
-// dedups keys (the last entry of a key wins), upserts rows (an unchanged
-// status and notes is not rewritten: counted unchanged), recomputes
-// attendance_days for the touched (student, date) pairs, recomputes the
-// automatic alpha and late violations of those pairs, writes the point
-// audit and the audit log, issues the warning letters reached and
-// withdraws the drafts no longer reached. Entries with status "belum" are
+// KeptSample is how many kept entries Applied.Kept names (the push log's
+// sample); KeptByPerson counts them all.
+const KeptSample = 20
+
+// Applied is what ApplyDetailedTx did: the counts, the letters it issued
+// and withdrew, and a sample of the entries it kept for a person.
+type Applied struct {
+	api.AttendanceResult
+	Letters violation.LetterChanges
+	// Kept: the first KeptSample entries (in key order) not stored because
+	// a person set the cell with another status.
+	Kept []KeptCell
+}
+
+// KeptCell is an entry of a machine not stored because a person set the
+// cell: what the machine sent and what stands.
+type KeptCell struct {
+	StudentID     int64     `json:"student_id"`
+	StudentName   string    `json:"student_name"`
+	Date          string    `json:"date"`
+	LessonHour    int       `json:"lesson_hour"`
+	JournalStatus string    `json:"journal_status"`
+	Status        string    `json:"status"`
+	SetByName     string    `json:"set_by_name"`
+	SetAt         time.Time `json:"set_at"`
+}
+
+// ApplyTx is ApplyDetailedTx's counts.
+func ApplyTx(ctx context.Context, tx *sqlx.Tx, entries []Entry, o Origin) (api.AttendanceResult, error) {
+	a, err := ApplyDetailedTx(ctx, tx, entries, o)
+	return a.AttendanceResult, err
+}
+
+// ApplyDetailedTx stores entries through tx (the caller commits),
+// set-based (a fixed number of statements, never one per entry): it takes
+// the touched students' row locks in id order (the lock
+// violation.RecordTx holds), dedups keys (the last entry of a key wins),
+// upserts rows (an unchanged status and notes is not rewritten: counted
+// unchanged; a machine's entry for a cell a person set with another
+// status is not stored: counted kept_by_person, and the journal's is
+// remembered as a conflict for the form), recomputes attendance_days for
+// the touched (student, date) pairs, recomputes the automatic alpha and
+// late violations of those pairs, writes the point audit and the audit log
+// (one entry for the batch, one per automatic violation removed and per
+// letter withdrawn, naming the batch), issues the warning letters reached
+// and withdraws the drafts no longer reached, and notifies the counselors
+// and the homeroom teacher of each letter. Entries with status "belum" are
 // counted Skipped and ignored.
 //
 // The journal's notes replace the stored ones (an empty note clears it);
 // the form sends none, so a form save keeps the notes the journal sent.
-func ApplyTx(ctx context.Context, tx *sqlx.Tx, entries []Entry, o Origin) (api.AttendanceResult, error) {
-	var res api.AttendanceResult
-	cells, err := dedup(entries, &res)
+func ApplyDetailedTx(ctx context.Context, tx *sqlx.Tx, entries []Entry, o Origin) (Applied, error) {
+	var out Applied
+	res := &out.AttendanceResult
+	cells, err := dedup(entries, res)
 	if err != nil || len(cells) == 0 {
-		return res, err
+		return out, err
 	}
 	n := len(cells)
 	sids, dates, hours := make([]int64, n), make([]string, n), make([]int64, n)
@@ -67,63 +107,53 @@ func ApplyTx(ctx context.Context, tx *sqlx.Tx, entries []Entry, o Origin) (api.A
 	}
 
 	// The lock every change to a student's points takes, in id order so
-	// overlapping batches queue instead of deadlocking.
+	// overlapping batches queue instead of deadlocking. Every writer of a
+	// student's cells and journal conflicts holds it.
 	var locked int
 	if err := tx.GetContext(ctx, &locked, `SELECT count(*) FROM (SELECT s.id FROM students s
 		WHERE s.id = ANY($1::bigint[]) ORDER BY s.id FOR UPDATE OF s) l`, pq.Array(students)); err != nil {
-		return res, fmt.Errorf("attendance: lock students: %w", err)
+		return out, fmt.Errorf("attendance: lock students: %w", err)
 	}
 	if locked != len(students) {
-		return res, apperr.New(apperr.Invalid, "attendance.invalid").WithField("entries", "attendance.student.not_found")
+		return out, apperr.New(apperr.Invalid, "attendance.invalid").WithField("entries", "attendance.student.not_found")
+	}
+
+	// The statements below are a fixed handful whatever the batch size;
+	// the planner's estimates for their CTEs (it cannot know how few cells
+	// are a person's) reach the cost at which PostgreSQL compiles a query
+	// with JIT, which costs a push a second or more and gains nothing
+	// here. Off for the rest of this transaction only.
+	if _, err := tx.ExecContext(ctx, `SELECT set_config('jit', 'off', true)`); err != nil {
+		return out, fmt.Errorf("attendance: jit: %w", err)
 	}
 
 	var updatedBy *int64
 	if !o.Journal && o.UserID != 0 {
 		updatedBy = &o.UserID
 	}
-	// One statement: the upsert, and the day counts of the pairs whose
-	// rows changed, from the batch's rows and the pair's other stored rows
-	// (the CTEs read the table as it was before the statement). Rows are
-	// only ever added or changed, so a changed pair always keeps a day row.
-	const upsert = `WITH u AS MATERIALIZED (
-		SELECT * FROM unnest($1::bigint[], $2::date[], $3::smallint[], $4::text[], $5::text[]) AS u(student_id, date, lesson_hour, status, notes)),
-	up AS (
-		INSERT INTO attendance AS a (student_id, date, lesson_hour, status, from_journal, updated_by, notes)
-		SELECT u.student_id, u.date, u.lesson_hour, u.status, $6, $7, NULLIF(u.notes, '') FROM u
-		ON CONFLICT (student_id, date, lesson_hour) DO UPDATE
-		SET status = EXCLUDED.status, notes = CASE WHEN $6 THEN EXCLUDED.notes ELSE a.notes END,
-		    from_journal = EXCLUDED.from_journal, updated_by = EXCLUDED.updated_by, updated_at = now()
-		WHERE a.status <> EXCLUDED.status OR ($6 AND a.notes IS DISTINCT FROM EXCLUDED.notes)
-		RETURNING a.student_id, a.date, (a.xmax = 0) AS inserted),
-	p AS MATERIALIZED (SELECT DISTINCT student_id, date FROM up),
-	cur AS (
-		SELECT u.student_id, u.date, u.status FROM u JOIN p ON p.student_id = u.student_id AND p.date = u.date
-		UNION ALL
-		SELECT a.student_id, a.date, a.status FROM p JOIN attendance a ON a.student_id = p.student_id AND a.date = p.date
-		WHERE NOT EXISTS (SELECT 1 FROM u WHERE u.student_id = a.student_id AND u.date = a.date AND u.lesson_hour = a.lesson_hour)),
-	agg AS MATERIALIZED (
-		SELECT student_id, date,
-		    count(*) FILTER (WHERE status = 'H')::smallint AS h, count(*) FILTER (WHERE status = 'S')::smallint AS s,
-		    count(*) FILTER (WHERE status = 'I')::smallint AS i, count(*) FILTER (WHERE status = 'A')::smallint AS a,
-		    count(*) FILTER (WHERE status = 'T')::smallint AS t
-		FROM cur GROUP BY student_id, date),
-	days AS (
-		INSERT INTO attendance_days AS d (student_id, date, h, s, i, a, t)
-		SELECT student_id, date, h, s, i, a, t FROM agg ORDER BY student_id, date
-		ON CONFLICT (student_id, date) DO UPDATE SET h = EXCLUDED.h, s = EXCLUDED.s, i = EXCLUDED.i, a = EXCLUDED.a, t = EXCLUDED.t
-		WHERE (d.h, d.s, d.i, d.a, d.t) IS DISTINCT FROM (EXCLUDED.h, EXCLUDED.s, EXCLUDED.i, EXCLUDED.a, EXCLUDED.t))
-	SELECT (SELECT count(*) FROM up WHERE inserted) AS created, (SELECT count(*) FROM up WHERE NOT inserted) AS updated,
-	    (SELECT COALESCE(array_agg(student_id ORDER BY student_id, date), '{}') FROM agg) AS students,
-	    (SELECT COALESCE(array_agg(to_char(date, 'YYYY-MM-DD') ORDER BY student_id, date), '{}') FROM agg) AS dates,
-	    (SELECT COALESCE(array_agg(a ORDER BY student_id, date), '{}') FROM agg) AS a,
-	    (SELECT COALESCE(array_agg(t ORDER BY student_id, date), '{}') FROM agg) AS t`
+	// One statement: the upsert; for a machine, the entries it kept for a
+	// person (looked up only among the entries the upsert did not write,
+	// and not at all when it wrote every one, as on a new day) and the
+	// journal's conflicts; the conflicts a person's save or a push
+	// agreeing with the cell settles; and the day counts of the pairs whose
+	// rows changed, from the rows written and the pair's other stored rows
+	// (the CTEs read the table as it was before the statement: a row not
+	// written is as it was). Rows are only ever added or changed, so a
+	// changed pair always keeps a day row.
 	var changedStudents, aHours, tHours pq.Int64Array
 	var changedDates pq.StringArray
-	if err := tx.QueryRowxContext(ctx, upsert, pq.Array(sids), pq.Array(dates), pq.Array(hours), pq.Array(statuses),
-		pq.Array(notes), o.Journal, updatedBy).Scan(&res.Created, &res.Updated, &changedStudents, &changedDates, &aHours, &tHours); err != nil {
-		return res, fmt.Errorf("attendance: upsert: %w", err)
+	var keptSample []byte
+	if err := tx.QueryRowxContext(ctx, upsertSQL, pq.Array(sids), pq.Array(dates), pq.Array(hours), pq.Array(statuses),
+		pq.Array(notes), o.setBy(), updatedBy, KeptSample, n).Scan(&res.Created, &res.Updated, &res.KeptByPerson, &keptSample,
+		&changedStudents, &changedDates, &aHours, &tHours); err != nil {
+		return out, fmt.Errorf("attendance: upsert: %w", err)
 	}
-	res.Unchanged = n - res.Created - res.Updated
+	res.Unchanged = n - res.Created - res.Updated - res.KeptByPerson
+	if res.KeptByPerson > 0 {
+		if err := json.Unmarshal(keptSample, &out.Kept); err != nil {
+			return out, fmt.Errorf("attendance: kept cells: %w", err)
+		}
+	}
 
 	var auto autoResult
 	if len(changedStudents) > 0 {
@@ -133,39 +163,143 @@ func ApplyTx(ctx context.Context, tx *sqlx.Tx, entries []Entry, o Origin) (api.A
 		}
 		var err error
 		if auto, err = recomputeAuto(ctx, tx, days, o); err != nil {
-			return res, err
+			return out, err
 		}
 		res.ViolationsCreated, res.ViolationsUpdated = len(auto.created), len(auto.updated)
 		res.ViolationsRemoved, res.ViolationsKept = len(auto.removed), len(auto.kept)
-		res.LettersIssued = len(auto.letters.Issued)
+		res.LettersIssued, res.LettersWithdrawn = len(auto.letters.Issued), len(auto.letters.Withdrawn)
+		out.Letters = auto.letters
 	}
 
-	action := "attendance.record"
-	if o.Journal {
-		action = "attendance.sync"
-	} else if o.Kiosk != "" {
-		action = "attendance.face"
-	}
+	action := o.action()
 	first, last := dates[0], dates[0]
 	for _, d := range dates {
 		first, last = min(first, d), max(last, d)
 	}
-	if err := audit.Record(ctx, tx, o.Actor, action, "attendance", first, map[string]any{
+	details := map[string]any{
 		"entries": len(entries), "stored": n, "students": len(students), "from": first, "to": last,
-		"created": res.Created, "updated": res.Updated, "unchanged": res.Unchanged, "skipped": res.Skipped,
+		"created": res.Created, "updated": res.Updated, "unchanged": res.Unchanged, "skipped": res.Skipped, "kept_by_person": res.KeptByPerson,
 		"violations_created": auto.created, "violations_updated": auto.updated, "violations_removed": auto.removed,
 		"violations_kept": auto.kept, "letters_issued": auto.letters.Issued, "letters_withdrawn": auto.letters.Withdrawn,
-	}); err != nil {
-		return res, err
 	}
-	source := notify.SourceForm
-	if o.Journal {
-		source = notify.SourceJournal
-	} else if o.Kiosk != "" {
-		source = notify.SourceFace
+	if o.PushID != 0 {
+		details["push_id"] = o.PushID
 	}
-	return res, notify.AttendanceTx(ctx, tx, auto.created, source, o.UserID)
+	if err := audit.Record(ctx, tx, o.Actor, action, "attendance", first, details); err != nil {
+		return out, err
+	}
+	if err := auditRemovals(ctx, tx, o, action, auto); err != nil {
+		return out, err
+	}
+	source := o.source()
+	if err := notify.AttendanceTx(ctx, tx, auto.created, source, o.UserID); err != nil {
+		return out, err
+	}
+	return out, notify.LettersTx(ctx, tx, auto.letters.Issued, auto.letters.Withdrawn, source)
 }
+
+// auditRemovals writes one audit entry per automatic violation the batch
+// deleted and per letter it withdrew, each naming the batch (its action,
+// its audit entry, the push), so a record that existed because of
+// attendance is never gone without a trace found by its own id.
+func auditRemovals(ctx context.Context, tx *sqlx.Tx, o Origin, action string, auto autoResult) error {
+	if len(auto.removedPlan) == 0 && len(auto.letters.Withdrawn) == 0 {
+		return nil
+	}
+	batch, err := audit.LastID(ctx, tx)
+	if err != nil {
+		return err
+	}
+	by := func(m map[string]any) map[string]any {
+		m["by"], m["batch_audit_id"] = action, batch
+		if o.PushID != 0 {
+			m["push_id"] = o.PushID
+		}
+		if o.UserID != 0 {
+			m["user_id"] = o.UserID
+		}
+		return m
+	}
+	ids, details := make([]string, 0, len(auto.removedPlan)), make([]any, 0, len(auto.removedPlan))
+	for _, c := range auto.removedPlan {
+		ids = append(ids, strconv.FormatInt(c.id, 10))
+		details = append(details, by(map[string]any{"student_id": c.student, "date": c.date, "kind": c.kind, "points": -c.delta}))
+	}
+	if err := audit.RecordEach(ctx, tx, o.Actor, "violation.auto_delete", "violation", ids, details); err != nil {
+		return err
+	}
+	ids, details = ids[:0], details[:0]
+	for _, id := range auto.letters.Withdrawn {
+		ids = append(ids, strconv.FormatInt(id, 10))
+		details = append(details, by(map[string]any{"reason": violation.WithdrawReason}))
+	}
+	return audit.RecordEach(ctx, tx, o.Actor, "warning_letter.withdraw", "warning_letter", ids, details)
+}
+
+// upsertSQL is ApplyDetailedTx's one statement (see the comment there).
+const upsertSQL = `WITH u AS MATERIALIZED (
+	SELECT * FROM unnest($1::bigint[], $2::date[], $3::smallint[], $4::text[], $5::text[]) AS u(student_id, date, lesson_hour, status, notes)),
+up AS (
+	INSERT INTO attendance AS a (student_id, date, lesson_hour, status, from_journal, set_by, updated_by, notes)
+	SELECT u.student_id, u.date, u.lesson_hour, u.status, $6 = 'journal', $6, $7, NULLIF(u.notes, '') FROM u
+	ON CONFLICT (student_id, date, lesson_hour) DO UPDATE
+	SET status = EXCLUDED.status, notes = CASE WHEN $6 = 'journal' THEN EXCLUDED.notes ELSE a.notes END,
+	    from_journal = EXCLUDED.from_journal, set_by = EXCLUDED.set_by, updated_by = EXCLUDED.updated_by, updated_at = now()
+	WHERE (a.status <> EXCLUDED.status OR ($6 = 'journal' AND a.notes IS DISTINCT FROM EXCLUDED.notes))
+	    AND NOT ($6 IN ('journal', 'kiosk') AND a.set_by IN ('user', 'excuse'))
+	RETURNING a.student_id, a.date, a.lesson_hour, a.status, (a.xmax = 0) AS inserted),
+rest AS MATERIALIZED (
+	SELECT u.student_id, u.date, u.lesson_hour, u.status FROM u
+	WHERE $6 IN ('journal', 'kiosk') AND (SELECT count(*) FROM up) < $9
+	    AND NOT EXISTS (SELECT 1 FROM up WHERE up.student_id = u.student_id AND up.date = u.date AND up.lesson_hour = u.lesson_hour)),
+kept AS MATERIALIZED (
+	SELECT r.student_id, r.date, r.lesson_hour, r.status AS journal_status, a.status, a.updated_by, a.updated_at
+	FROM rest r
+	-- one primary-key probe per entry (LIMIT keeps the planner from a
+	-- scan of the whole table, which it may think cheaper when few cells
+	-- are a person's)
+	CROSS JOIN LATERAL (SELECT a.status, a.set_by, a.updated_by, a.updated_at FROM attendance a
+	    WHERE a.student_id = r.student_id AND a.date = r.date AND a.lesson_hour = r.lesson_hour LIMIT 1) a
+	WHERE a.set_by IN ('user', 'excuse') AND a.status <> r.status),
+conflicts AS (
+	INSERT INTO attendance_journal_conflicts AS c (student_id, date, lesson_hour, journal_status)
+	SELECT student_id, date, lesson_hour, journal_status FROM kept WHERE $6 = 'journal'
+	ORDER BY student_id, date, lesson_hour
+	ON CONFLICT (student_id, date, lesson_hour) DO UPDATE SET journal_status = EXCLUDED.journal_status, pushed_at = now()
+	WHERE c.journal_status <> EXCLUDED.journal_status),
+settled AS (
+	DELETE FROM attendance_journal_conflicts c USING u
+	WHERE $6 IN ('journal', 'user', 'excuse')
+	    AND c.student_id = u.student_id AND c.date = u.date AND c.lesson_hour = u.lesson_hour
+	    AND NOT EXISTS (SELECT 1 FROM kept k WHERE k.student_id = c.student_id AND k.date = c.date AND k.lesson_hour = c.lesson_hour)),
+p AS MATERIALIZED (SELECT DISTINCT student_id, date FROM up),
+cur AS (
+	SELECT student_id, date, status FROM up
+	UNION ALL
+	SELECT a.student_id, a.date, a.status FROM p JOIN attendance a ON a.student_id = p.student_id AND a.date = p.date
+	WHERE NOT EXISTS (SELECT 1 FROM up WHERE up.student_id = a.student_id AND up.date = a.date AND up.lesson_hour = a.lesson_hour)),
+agg AS MATERIALIZED (
+	SELECT student_id, date,
+	    count(*) FILTER (WHERE status = 'H')::smallint AS h, count(*) FILTER (WHERE status = 'S')::smallint AS s,
+	    count(*) FILTER (WHERE status = 'I')::smallint AS i, count(*) FILTER (WHERE status = 'A')::smallint AS a,
+	    count(*) FILTER (WHERE status = 'T')::smallint AS t
+	FROM cur GROUP BY student_id, date),
+days AS (
+	INSERT INTO attendance_days AS d (student_id, date, h, s, i, a, t)
+	SELECT student_id, date, h, s, i, a, t FROM agg ORDER BY student_id, date
+	ON CONFLICT (student_id, date) DO UPDATE SET h = EXCLUDED.h, s = EXCLUDED.s, i = EXCLUDED.i, a = EXCLUDED.a, t = EXCLUDED.t
+	WHERE (d.h, d.s, d.i, d.a, d.t) IS DISTINCT FROM (EXCLUDED.h, EXCLUDED.s, EXCLUDED.i, EXCLUDED.a, EXCLUDED.t))
+SELECT (SELECT count(*) FROM up WHERE inserted) AS created, (SELECT count(*) FROM up WHERE NOT inserted) AS updated,
+    (SELECT count(*) FROM kept) AS kept,
+    (SELECT COALESCE(json_agg(x ORDER BY x.student_id, x.date, x.lesson_hour), '[]') FROM (
+        SELECT k.student_id, s.full_name AS student_name, to_char(k.date, 'YYYY-MM-DD') AS date, k.lesson_hour, k.journal_status,
+            k.status, COALESCE(us.name, '') AS set_by_name, k.updated_at AS set_at
+        FROM kept k JOIN students s ON s.id = k.student_id LEFT JOIN users us ON us.id = k.updated_by
+        ORDER BY k.student_id, k.date, k.lesson_hour LIMIT $8) x) AS kept_sample,
+    (SELECT COALESCE(array_agg(student_id ORDER BY student_id, date), '{}') FROM agg) AS students,
+    (SELECT COALESCE(array_agg(to_char(date, 'YYYY-MM-DD') ORDER BY student_id, date), '{}') FROM agg) AS dates,
+    (SELECT COALESCE(array_agg(a ORDER BY student_id, date), '{}') FROM agg) AS a,
+    (SELECT COALESCE(array_agg(t ORDER BY student_id, date), '{}') FROM agg) AS t`
 
 // dedup normalises the statuses, counts and drops belum, keeps the last
 // entry of each key and sorts by student, date and hour (the order rows
@@ -217,7 +351,9 @@ type dayHours struct {
 // autoResult lists the automatic violations a batch changed.
 type autoResult struct {
 	created, updated, removed, kept []int64
-	letters                         violation.LetterChanges
+	// removedPlan: the deleted ones, for their audit entries.
+	removedPlan []change
+	letters     violation.LetterChanges
 }
 
 // autoType is a system type automatic violations are recorded under.
@@ -494,6 +630,7 @@ func recomputeAuto(ctx context.Context, tx *sqlx.Tx, days []dayHours, o Origin) 
 			out.updated = append(out.updated, c.id)
 		case "auto_delete":
 			out.removed = append(out.removed, c.id)
+			out.removedPlan = append(out.removedPlan, c)
 		case "keep":
 			out.kept = append(out.kept, c.id)
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tatib/tatib/server/internal/audit"
+	"github.com/tatib/tatib/server/internal/notify"
 	"github.com/tatib/tatib/shared/api"
 )
 
@@ -24,6 +25,11 @@ type Entry struct {
 // Origin says who stores. Journal: recorded_by of automatic violations is
 // NULL and from_journal is true; otherwise UserID is the form's saver
 // (violations.recorded_by, attendance.updated_by; 0 for a kiosk's scan).
+//
+// The journal and a kiosk are machines: they never overwrite a cell a
+// person (the form, an excuse) set last with another status; the entry is
+// counted kept_by_person instead (see docs/attendance.md, "A person's entry
+// beats a machine's").
 type Origin struct {
 	Journal bool
 	UserID  int64
@@ -32,6 +38,49 @@ type Origin struct {
 	// confirmation) stores: the audit action is attendance.face and the
 	// notification's source face.
 	Kiosk string
+	// Excuse: an approved parent's excuse stores (a person's entry; UserID
+	// is who approved it).
+	Excuse bool
+	// PushID is the journal push being applied (0: none): the audit
+	// entries of what it removed name it.
+	PushID int64
+}
+
+// setBy is attendance.set_by for the origin's cells.
+func (o Origin) setBy() string {
+	switch {
+	case o.Journal:
+		return api.SetByJournal
+	case o.Kiosk != "":
+		return api.SetByKiosk
+	case o.Excuse:
+		return api.SetByExcuse
+	}
+	return api.SetByUser
+}
+
+// action is the audit action of the origin's batches.
+func (o Origin) action() string {
+	switch {
+	case o.Journal:
+		return "attendance.sync"
+	case o.Kiosk != "":
+		return "attendance.face"
+	case o.Excuse:
+		return "attendance.excuse"
+	}
+	return "attendance.record"
+}
+
+// source is the notifications' source of the origin's batches.
+func (o Origin) source() string {
+	switch {
+	case o.Journal:
+		return notify.SourceJournal
+	case o.Kiosk != "":
+		return notify.SourceFace
+	}
+	return notify.SourceForm
 }
 
 // statusWords maps every accepted spelling (lower case) to its code: the

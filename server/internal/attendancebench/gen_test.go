@@ -194,13 +194,13 @@ var genStatements = []genStatement{
 		      FROM students s CROSS JOIN bench_days d ORDER BY s.id, d.date) x`, none},
 	// 3,000,000 rows in key order (the primary key's index grows at its
 	// right edge), as the journal would have pushed them after school.
-	{"attendance", `INSERT INTO attendance (student_id, date, lesson_hour, status, from_journal, updated_at, notes)
+	{"attendance", `INSERT INTO attendance (student_id, date, lesson_hour, status, from_journal, set_by, updated_at, notes)
 		SELECT sd.student_id, sd.date, h,
 		       CASE sd.kind WHEN 'P' THEN
 		           CASE WHEN h >= sd.skip_from AND h < sd.skip_from + sd.skip_len THEN 'A'
 		                WHEN h <= sd.late_to OR (h = 5 AND sd.late_break) THEN 'T' ELSE 'H' END
 		       ELSE sd.kind END,
-		       true, (sd.date + time '14:30') AT TIME ZONE 'Asia/Jakarta',
+		       true, 'journal', (sd.date + time '14:30') AT TIME ZONE 'Asia/Jakarta',
 		       CASE sd.kind WHEN 'S' THEN 'Surat dokter' WHEN 'I' THEN 'Izin orang tua' END
 		FROM bench_sd sd CROSS JOIN generate_series(1, 10) h`, none},
 	{"attendance days", `INSERT INTO attendance_days (student_id, date, h, s, i, a, t)

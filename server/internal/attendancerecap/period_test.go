@@ -38,7 +38,7 @@ func TestParsePeriodDefaultsToJakarta(t *testing.T) {
 	}
 }
 
-func TestPercentageAndWorst(t *testing.T) {
+func TestPercentageAndCells(t *testing.T) {
 	for _, c := range []struct {
 		c    api.AttendanceCounts
 		want string
@@ -56,9 +56,6 @@ func TestPercentageAndWorst(t *testing.T) {
 		if got != c.want {
 			t.Errorf("%+v: %s, want %s", c.c, got, c.want)
 		}
-	}
-	if Worst(api.AttendanceCounts{H: 5, I: 1, T: 1}) != "T" || Worst(api.AttendanceCounts{H: 5, S: 1, I: 1}) != "S" || Worst(api.AttendanceCounts{}) != "" {
-		t.Error("worst status")
 	}
 	if compact(api.AttendanceCounts{H: 8, A: 2}) != "H8 A2" || compact(api.AttendanceCounts{}) != "" {
 		t.Error("compact cell")

@@ -7,6 +7,7 @@
 package attendancerecap
 
 import (
+	"database/sql"
 	"math"
 	"net/url"
 	"regexp"
@@ -19,9 +20,10 @@ import (
 
 // Periods of a recap.
 const (
-	Daily   = "daily"
-	Weekly  = "weekly"
-	Monthly = "monthly"
+	Daily    = "daily"
+	Weekly   = "weekly"
+	Monthly  = "monthly"
+	Semester = "semester"
 )
 
 // Calendar day states of a class: every active student of the class has at
@@ -54,10 +56,14 @@ var (
 )
 
 // Period is a validated recap period: its kind and its days, From..To
-// inclusive, as UTC midnights (calendar days, no clock).
+// inclusive, as UTC midnights (calendar days, no clock). A semester period
+// as parsed holds only the date asked for; the store widens it to the
+// semester by the school's academic-year start (Store.resolve), and Year
+// and Number then name it.
 type Period struct {
-	Kind     string
-	From, To time.Time
+	Kind         string
+	From, To     time.Time
+	Year, Number int
 }
 
 // Dates lists the period's days as YYYY-MM-DD.
@@ -92,16 +98,17 @@ func parseDate(f apperr.Fields, field, v string, now time.Time) time.Time {
 	return d
 }
 
-// ParsePeriod reads period (daily, weekly, monthly; default daily) and date
-// (YYYY-MM-DD; default Jakarta's today). Weekly is the Monday..Sunday week
-// of the date; monthly its calendar month.
+// ParsePeriod reads period (daily, weekly, monthly, semester; default
+// daily) and date (YYYY-MM-DD; default Jakarta's today). Weekly is the
+// Monday..Sunday week of the date; monthly its calendar month; semester the
+// half of the academic year containing it (resolved by the store).
 func ParsePeriod(q url.Values, now time.Time) (Period, error) {
 	f := apperr.Fields{}
 	kind := q.Get("period")
 	if kind == "" {
 		kind = Daily
 	}
-	if kind != Daily && kind != Weekly && kind != Monthly {
+	if kind != Daily && kind != Weekly && kind != Monthly && kind != Semester {
 		f.Add("period", "attendancerecap.period")
 	}
 	d := parseDate(f, "date", q.Get("date"), now)
@@ -120,6 +127,8 @@ func periodOf(kind string, d time.Time) Period {
 	case Monthly:
 		from := time.Date(d.Year(), d.Month(), 1, 0, 0, 0, 0, time.UTC)
 		return Period{Kind: kind, From: from, To: from.AddDate(0, 1, -1)}
+	case Semester:
+		return Period{Kind: kind, From: d, To: d}
 	default:
 		return Period{Kind: Daily, From: d, To: d}
 	}
@@ -150,15 +159,17 @@ func ParseMonth(q url.Values, now time.Time) (time.Time, error) {
 	return m, nil
 }
 
-// dayCounts is one student-day row of attendance_days.
+// dayCounts is one student-day row of attendance_days, with its day
+// status by the school's rule when the query classified it.
 type dayCounts struct {
-	StudentID int64     `db:"student_id"`
-	Date      time.Time `db:"date"`
-	H         int       `db:"h"`
-	S         int       `db:"s"`
-	I         int       `db:"i"`
-	A         int       `db:"a"`
-	T         int       `db:"t"`
+	StudentID int64          `db:"student_id"`
+	Date      time.Time      `db:"date"`
+	H         int            `db:"h"`
+	S         int            `db:"s"`
+	I         int            `db:"i"`
+	A         int            `db:"a"`
+	T         int            `db:"t"`
+	Status    sql.NullString `db:"status"`
 }
 
 func (d dayCounts) counts() api.AttendanceCounts {
@@ -188,6 +199,23 @@ func anyOf(b api.AttendanceCounts) api.AttendanceCounts {
 
 func total(c api.AttendanceCounts) int { return c.H + c.S + c.I + c.A + c.T }
 
+// addStatus counts one under status st (H, S, I, A or T; anything else,
+// such as "" for a day with nothing stored, counts nowhere).
+func addStatus(c *api.AttendanceCounts, st string) {
+	switch st {
+	case api.AttendancePresent:
+		c.H++
+	case api.AttendanceSick:
+		c.S++
+	case api.AttendanceExcused:
+		c.I++
+	case api.AttendanceAlpha:
+		c.A++
+	case api.AttendanceLate:
+		c.T++
+	}
+}
+
 // Percentage is present hours (H + T) of stored hours, 0..100 with one
 // decimal (half away from zero); nil when nothing is stored.
 func Percentage(c api.AttendanceCounts) *float64 {
@@ -197,24 +225,6 @@ func Percentage(c api.AttendanceCounts) *float64 {
 	}
 	p := math.Round(float64(c.H+c.T)*1000/float64(n)) / 10
 	return &p
-}
-
-// Worst is a student's day state: the worst status with an hour, A > T >
-// S > I > H; "" when nothing is stored.
-func Worst(c api.AttendanceCounts) string {
-	switch {
-	case c.A > 0:
-		return api.AttendanceAlpha
-	case c.T > 0:
-		return api.AttendanceLate
-	case c.S > 0:
-		return api.AttendanceSick
-	case c.I > 0:
-		return api.AttendanceExcused
-	case c.H > 0:
-		return api.AttendancePresent
-	}
-	return ""
 }
 
 // monthString is m's YYYY-MM.

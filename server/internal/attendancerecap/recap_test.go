@@ -111,13 +111,21 @@ func TestDaily(t *testing.T) {
 	if c := student(t, r, f.citra); pct(c.Percentage) != "100.0" {
 		t.Errorf("Citra %s", pct(c.Percentage))
 	}
-	// Unique students: Budi's two A hours are one student under A.
-	want := api.AttendanceRecapDay{Date: "2025-11-04", Students: api.AttendanceCounts{H: 2, A: 1, T: 1}, Recorded: 2}
+	// Students per day status (majority: Budi's 8 H of 10 make an H day,
+	// Citra's too), Dedi not recorded: 2 + 1 = the class of 3.
+	want := api.AttendanceRecapDay{Date: "2025-11-04", Students: api.AttendanceCounts{H: 2}, Recorded: 2, Unrecorded: 1}
 	if len(r.Summary) != 1 || r.Summary[0] != want {
 		t.Errorf("summary %+v, want %+v", r.Summary, want)
 	}
+	if budi.DayCounts != (api.AttendanceCounts{H: 1}) || len(budi.DayStatuses) != 1 || budi.DayStatuses[0] != "H" || r.DayRule != "majority" {
+		t.Errorf("Budi's day %+v %q (rule %s)", budi.DayCounts, budi.DayStatuses, r.DayRule)
+	}
+	// students_with still counts students with at least one hour.
 	if r.StudentsWith != (api.AttendanceCounts{H: 2, A: 1, T: 1}) || r.Hours != (api.AttendanceCounts{H: 16, A: 2, T: 2}) {
 		t.Errorf("totals %+v / %+v", r.StudentsWith, r.Hours)
+	}
+	if r.Days != (api.AttendanceCounts{H: 2}) || r.SchoolDays != 1 || r.DaysUnrecorded != 1 {
+		t.Errorf("student-days %+v, %d school days, %d unrecorded", r.Days, r.SchoolDays, r.DaysUnrecorded)
 	}
 }
 
@@ -147,8 +155,18 @@ func TestWeekly(t *testing.T) {
 		if r.StudentsWith != (api.AttendanceCounts{H: 1, I: 1, A: 1}) {
 			t.Errorf("%s: students with %+v", date, r.StudentsWith)
 		}
-		if r.Summary[0].Students.A != 1 || r.Summary[2].Students.I != 1 || r.Summary[2].Recorded != 1 || r.Summary[3].Recorded != 0 {
+		// Per day: students per day status (Monday's 2 A hours of 10 are
+		// an H day), with the unrecorded, the class of 3.
+		if r.Summary[0].Students != (api.AttendanceCounts{H: 1}) || r.Summary[2].Students.I != 1 || r.Summary[2].Recorded != 1 ||
+			r.Summary[2].Unrecorded != 2 || r.Summary[3].Recorded != 0 || r.Summary[3].Unrecorded != 3 {
 			t.Errorf("%s: summary %+v", date, r.Summary)
+		}
+		if budi.DayCounts != (api.AttendanceCounts{H: 3}) || fmt.Sprint(budi.DayStatuses) != "[H H     H]" {
+			t.Errorf("%s: Budi's days %+v %q", date, budi.DayCounts, budi.DayStatuses)
+		}
+		// 4 school days (Mon, Tue, Wed, Sun) x 3 students = 12 = 4 recorded + 8 not.
+		if r.Days != (api.AttendanceCounts{H: 3, I: 1}) || r.SchoolDays != 4 || r.DaysUnrecorded != 8 {
+			t.Errorf("%s: student-days %+v, %d school days, %d unrecorded", date, r.Days, r.SchoolDays, r.DaysUnrecorded)
 		}
 		if student(t, r, f.citra).Percentage == nil || pct(student(t, r, f.citra).Percentage) != "0.0" {
 			t.Errorf("Citra (excused all week) %s", pct(student(t, r, f.citra).Percentage))
@@ -294,8 +312,10 @@ func TestCalendars(t *testing.T) {
 	if c.Month != "2025-11" || c.Prev != "2025-10" || c.Next != "2025-12" || c.ClassSize != 3 || len(c.Days) != 3 {
 		t.Fatalf("class calendar %+v", c)
 	}
+	// Students per day status (issue 22): Budi's 8 H of 10 are an H day.
 	d := c.Days[0]
-	if d.Date != "2025-11-03" || d.State != "complete" || d.Recorded != 3 || d.Students != (api.AttendanceCounts{H: 2, S: 1, A: 1, T: 1}) {
+	if d.Date != "2025-11-03" || d.State != "complete" || d.Recorded != 3 || d.Students != (api.AttendanceCounts{H: 2, S: 1}) ||
+		d.Hours != (api.AttendanceCounts{H: 18, S: 10, A: 1, T: 1}) {
 		t.Errorf("3 Nov %+v", d)
 	}
 	if c.Days[1].Date != "2025-11-04" || c.Days[1].State != "partial" || c.Days[1].Recorded != 1 {
@@ -306,8 +326,9 @@ func TestCalendars(t *testing.T) {
 	if c.StudentID != f.budi || len(c.Days) != 3 {
 		t.Fatalf("student calendar %+v", c)
 	}
-	// Worst of the day: A > T > S > I > H.
-	if c.Days[0].State != "A" || c.Days[1].State != "T" || c.Days[2].State != "I" || c.Days[0].Hours != (api.AttendanceCounts{H: 8, A: 1, T: 1}) {
+	// The day's status by the school's rule (majority; a tie I-H is I),
+	// no longer its worst hour (issue 22).
+	if c.Days[0].State != "H" || c.Days[1].State != "H" || c.Days[2].State != "I" || c.Days[0].Hours != (api.AttendanceCounts{H: 8, A: 1, T: 1}) {
 		t.Errorf("Budi's days %+v", c.Days)
 	}
 	// December and January across the year: the neighbours.

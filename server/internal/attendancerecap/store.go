@@ -81,25 +81,68 @@ func members(ctx context.Context, q sqlx.QueryerContext, classID int64) ([]api.A
 	return out, nil
 }
 
-// classDays reads the per-day counts of the class's active students from..to.
-func classDays(ctx context.Context, q sqlx.QueryerContext, classID int64, from, to time.Time) ([]dayCounts, error) {
-	const qs = `SELECT d.student_id, d.date, d.h, d.s, d.i, d.a, d.t
+// classDays reads the per-day counts of the class's active students
+// from..to, each day classified by rule.
+func classDays(ctx context.Context, q sqlx.QueryerContext, classID int64, from, to time.Time, rule string) ([]dayCounts, error) {
+	qs := `SELECT d.student_id, d.date, d.h, d.s, d.i, d.a, d.t, ` + dayStatusSQL(4) + ` AS status
 		FROM students s JOIN attendance_days d ON d.student_id = s.id AND d.date BETWEEN $2 AND $3
 		WHERE s.class_id = $1 AND s.active`
 	var out []dayCounts
-	if err := sqlx.SelectContext(ctx, q, &out, qs, classID, from, to); err != nil {
+	if err := sqlx.SelectContext(ctx, q, &out, qs, classID, from, to, rule); err != nil {
 		return nil, fmt.Errorf("attendancerecap: days: %w", err)
 	}
 	return out, nil
 }
 
-// lessonHours is N of the school profile.
-func lessonHours(ctx context.Context, q sqlx.QueryerContext) (int, error) {
+// schoolDaysSQL counts the school days from $1 to $2: the dates on which
+// any student has a stored hour. It walks the date index one distinct date
+// at a time (about 20 probes a month) instead of reading every row.
+const schoolDaysSQL = `WITH RECURSIVE days AS (
+		(SELECT date FROM attendance_days WHERE date BETWEEN $1 AND $2 AND h + s + i + a + t > 0 ORDER BY date LIMIT 1)
+		UNION ALL
+		SELECT (SELECT d.date FROM attendance_days d WHERE d.date > days.date AND d.date <= $2 AND d.h + d.s + d.i + d.a + d.t > 0
+			ORDER BY d.date LIMIT 1)
+		FROM days WHERE days.date IS NOT NULL)
+	SELECT count(date) FROM days`
+
+// schoolDays is the number of school days from..to (see schoolDaysSQL).
+// They are the school's, not the class's: a class with nothing stored on a
+// day the rest of the school has shows that day as not recorded.
+func schoolDays(ctx context.Context, q sqlx.QueryerContext, from, to time.Time) (int, error) {
+	var n int
+	if err := sqlx.GetContext(ctx, q, &n, schoolDaysSQL, from, to); err != nil {
+		return 0, fmt.Errorf("attendancerecap: school days: %w", err)
+	}
+	return n, nil
+}
+
+// settings are what a recap reads besides attendance: the school profile
+// (lesson hours, academic-year start) and the day rule.
+type settings struct {
+	profile school.Profile
+	rule    string
+}
+
+func loadSettings(ctx context.Context, q sqlx.QueryerContext) (settings, error) {
 	p, err := school.LoadProfile(ctx, q)
 	if err != nil {
-		return 0, fmt.Errorf("attendancerecap: profile: %w", err)
+		return settings{}, fmt.Errorf("attendancerecap: profile: %w", err)
 	}
-	return p.LessonHoursPerDay, nil
+	r, err := LoadDayRule(ctx, q)
+	if err != nil {
+		return settings{}, err
+	}
+	return settings{profile: p, rule: r.Rule}, nil
+}
+
+// resolve widens a semester period to the semester containing its date;
+// other periods are as parsed.
+func resolve(prof school.Profile, p Period) Period {
+	if p.Kind != Semester {
+		return p
+	}
+	sem := SemesterOf(prof, p.From)
+	return Period{Kind: Semester, From: sem.From, To: sem.To, Year: sem.Year, Number: sem.Number}
 }
 
 // ClassRecap is the recap of class id over p.
@@ -118,20 +161,27 @@ func (s *Store) classRecap(ctx context.Context, tx *sqlx.Tx, sc Scope, id int64,
 	if err != nil {
 		return api.AttendanceRecap{}, err
 	}
-	n, err := lessonHours(ctx, tx)
+	set, err := loadSettings(ctx, tx)
 	if err != nil {
 		return api.AttendanceRecap{}, err
 	}
+	p = resolve(set.profile, p)
+	n := set.profile.LessonHoursPerDay
 	students, err := members(ctx, tx, c.ID)
 	if err != nil {
 		return api.AttendanceRecap{}, err
 	}
-	days, err := classDays(ctx, tx, c.ID, p.From, p.To)
+	days, err := classDays(ctx, tx, c.ID, p.From, p.To, set.rule)
+	if err != nil {
+		return api.AttendanceRecap{}, err
+	}
+	sd, err := schoolDays(ctx, tx, p.From, p.To)
 	if err != nil {
 		return api.AttendanceRecap{}, err
 	}
 	out := api.AttendanceRecap{Period: p.Kind, ClassID: c.ID, ClassName: c.Name, From: p.From.Format(time.DateOnly),
-		To: p.To.Format(time.DateOnly), LessonHours: n, Dates: p.Dates(), Students: students}
+		To: p.To.Format(time.DateOnly), LessonHours: n, Year: p.Year, Semester: p.Number, DayRule: set.rule,
+		Dates: p.Dates(), Students: students, SchoolDays: sd}
 
 	if p.Kind == Daily {
 		hours, maxHour, err := dayHours(ctx, tx, c.ID, p.From)
@@ -184,8 +234,10 @@ func dayHours(ctx context.Context, q sqlx.QueryerContext, classID int64, date ti
 	return out, top, nil
 }
 
-// fill computes a recap's per-student counts, per-day summary and totals
-// from its student-day rows. Statistics count unique students.
+// fill computes a recap's per-student hours and days, per-day summary and
+// totals from its student-day rows (classified by the query). A day's
+// summary counts each student once, under their day's status, so the
+// statuses and Unrecorded add up to the class; out.SchoolDays must be set.
 func fill(out *api.AttendanceRecap, days []dayCounts) {
 	index := map[string]int{}
 	for i, d := range out.Dates {
@@ -196,6 +248,9 @@ func fill(out *api.AttendanceRecap, days []dayCounts) {
 		students[st.ID] = i
 		if out.Period == Weekly {
 			out.Students[i].Days = make([]api.AttendanceCounts, len(out.Dates))
+		}
+		if out.Period == Weekly || out.Period == Daily {
+			out.Students[i].DayStatuses = make([]string, len(out.Dates))
 		}
 	}
 	out.Summary = make([]api.AttendanceRecapDay, len(out.Dates))
@@ -215,20 +270,31 @@ func fill(out *api.AttendanceRecap, days []dayCounts) {
 		}
 		st := &out.Students[si]
 		add(&st.Counts, c)
+		addStatus(&st.DayCounts, d.Status.String)
 		st.DaysRecorded++
 		if st.Days != nil {
 			st.Days[di] = c
 		}
-		add(&out.Summary[di].Students, anyOf(c))
+		if st.DayStatuses != nil {
+			st.DayStatuses[di] = d.Status.String
+		}
+		addStatus(&out.Summary[di].Students, d.Status.String)
 		out.Summary[di].Recorded++
 		add(&with[si], anyOf(c))
 	}
+	for i := range out.Summary {
+		out.Summary[i].Unrecorded = len(out.Students) - out.Summary[i].Recorded
+	}
+	recorded := 0
 	for i := range out.Students {
 		st := &out.Students[i]
 		st.Percentage = Percentage(st.Counts)
 		add(&out.Hours, st.Counts)
+		add(&out.Days, st.DayCounts)
 		add(&out.StudentsWith, anyOf(with[i]))
+		recorded += st.DaysRecorded
 	}
+	out.DaysUnrecorded = max(0, len(out.Students)*out.SchoolDays-recorded)
 }
 
 // schoolClassesSQL lists the classes within scope with their active
@@ -239,39 +305,55 @@ const schoolClassesSQL = `SELECT c.id, c.name,
 	ORDER BY c.grade, c.name, c.id`
 
 // schoolAggSQL reads the period's per-day counts once (attendance_days by
-// its date index: about 33,000 rows a month for 1,500 students) and groups
-// them two ways in one pass: per student (class lines: hours, and unique
-// students per status) and per date (unique students per status; one
+// its date index: about 33,000 rows a month for 1,500 students), classifies
+// each student-day by the day rule ($4) and groups them two ways in one
+// pass: per student (class lines: hours, days per status, and unique
+// students per status) and per date (students per day status; one
 // student-day is one row, so a filtered count is a count of students).
-const schoolAggSQL = `SELECT GROUPING(d.date) = 0 AS per_day, coalesce(s.class_id, 0), coalesce(d.date, $1),
-		sum(d.h), sum(d.s), sum(d.i), sum(d.a), sum(d.t),
-		count(*) FILTER (WHERE d.h > 0), count(*) FILTER (WHERE d.s > 0), count(*) FILTER (WHERE d.i > 0),
-		count(*) FILTER (WHERE d.a > 0), count(*) FILTER (WHERE d.t > 0), count(*)
-	FROM attendance_days d
-	JOIN students s ON s.id = d.student_id AND s.active
-	JOIN classes c ON c.id = s.class_id
-	WHERE d.date BETWEEN $1 AND $2 AND ($3::bigint = 0 OR c.homeroom_teacher_id = $3)
-		AND (d.h + d.s + d.i + d.a + d.t) > 0
-	GROUP BY GROUPING SETS ((s.class_id, d.student_id), (d.date))`
+// Grouping by the student alone (their class is min(class_id), the one
+// they have) keeps the planner's group estimate at the number of students,
+// so both sets are hashed in one pass; (class, student) made it sort twice.
+var schoolAggSQL = `SELECT GROUPING(x.date) = 0 AS per_day, coalesce(min(x.class_id), 0), coalesce(x.date, $1),
+		sum(x.h), sum(x.s), sum(x.i), sum(x.a), sum(x.t),
+		count(*) FILTER (WHERE x.st = 'H'), count(*) FILTER (WHERE x.st = 'S'), count(*) FILTER (WHERE x.st = 'I'),
+		count(*) FILTER (WHERE x.st = 'A'), count(*) FILTER (WHERE x.st = 'T'), count(*)
+	FROM (SELECT s.class_id, d.student_id, d.date, d.h, d.s, d.i, d.a, d.t, ` + dayStatusSQL(4) + ` AS st
+		FROM attendance_days d
+		JOIN students s ON s.id = d.student_id AND s.active
+		JOIN classes c ON c.id = s.class_id
+		WHERE d.date BETWEEN $1 AND $2 AND ($3::bigint = 0 OR c.homeroom_teacher_id = $3)
+			AND (d.h + d.s + d.i + d.a + d.t) > 0) x
+	GROUP BY GROUPING SETS ((x.student_id), (x.date))`
 
 // SchoolRecap is every class's line over p (a homeroom teacher: theirs).
 func (s *Store) SchoolRecap(ctx context.Context, sc Scope, p Period) (api.AttendanceSchoolRecap, error) {
-	out := api.AttendanceSchoolRecap{Period: p.Kind, From: p.From.Format(time.DateOnly), To: p.To.Format(time.DateOnly),
-		Classes: []api.AttendanceRecapClass{}}
+	var out api.AttendanceSchoolRecap
 	err := s.readTx(ctx, func(tx *sqlx.Tx) error {
+		set, err := loadSettings(ctx, tx)
+		if err != nil {
+			return err
+		}
+		p = resolve(set.profile, p)
+		out = api.AttendanceSchoolRecap{Period: p.Kind, From: p.From.Format(time.DateOnly), To: p.To.Format(time.DateOnly),
+			Year: p.Year, Semester: p.Number, DayRule: set.rule, Classes: []api.AttendanceRecapClass{}}
+		sd, err := schoolDays(ctx, tx, p.From, p.To)
+		if err != nil {
+			return err
+		}
 		rows, err := tx.QueryContext(ctx, schoolClassesSQL, sc.HomeroomID)
 		if err != nil {
 			return fmt.Errorf("attendancerecap: school classes: %w", err)
 		}
 		index := map[int64]int{}
 		for rows.Next() {
-			var c api.AttendanceRecapClass
+			c := api.AttendanceRecapClass{SchoolDays: sd}
 			if err := rows.Scan(&c.ClassID, &c.ClassName, &c.Size); err != nil {
 				rows.Close()
 				return fmt.Errorf("attendancerecap: school classes: %w", err)
 			}
 			index[c.ClassID] = len(out.Classes)
 			out.Classes = append(out.Classes, c)
+			out.Size += c.Size
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {
@@ -285,7 +367,8 @@ func (s *Store) SchoolRecap(ctx context.Context, sc Scope, p Period) (api.Attend
 			out.Summary[i].Date = d
 			di[d] = i
 		}
-		rows, err = tx.QueryContext(ctx, schoolAggSQL, p.From, p.To, sc.HomeroomID)
+		recorded := make([]int, len(out.Classes))
+		rows, err = tx.QueryContext(ctx, schoolAggSQL, p.From, p.To, sc.HomeroomID, set.rule)
 		if err != nil {
 			return fmt.Errorf("attendancerecap: school: %w", err)
 		}
@@ -294,14 +377,14 @@ func (s *Store) SchoolRecap(ctx context.Context, sc Scope, p Period) (api.Attend
 			var perDay bool
 			var id int64
 			var d time.Time
-			var h, w api.AttendanceCounts
+			var h, days api.AttendanceCounts
 			var n int
-			if err := rows.Scan(&perDay, &id, &d, &h.H, &h.S, &h.I, &h.A, &h.T, &w.H, &w.S, &w.I, &w.A, &w.T, &n); err != nil {
+			if err := rows.Scan(&perDay, &id, &d, &h.H, &h.S, &h.I, &h.A, &h.T, &days.H, &days.S, &days.I, &days.A, &days.T, &n); err != nil {
 				return fmt.Errorf("attendancerecap: school: %w", err)
 			}
 			if perDay {
 				if i, ok := di[d.Format(time.DateOnly)]; ok {
-					out.Summary[i].Students, out.Summary[i].Recorded = w, n
+					out.Summary[i].Students, out.Summary[i].Recorded = days, n
 				}
 				continue
 			}
@@ -313,21 +396,31 @@ func (s *Store) SchoolRecap(ctx context.Context, sc Scope, p Period) (api.Attend
 			c := &out.Classes[i]
 			add(&c.Hours, h)
 			add(&c.StudentsWith, anyOf(h))
-			add(&out.Hours, h)
-			add(&out.StudentsWith, anyOf(h))
+			add(&c.Days, days)
+			recorded[i] += n
 		}
 		if err := rows.Err(); err != nil {
 			return fmt.Errorf("attendancerecap: school: %w", err)
 		}
+		for i := range out.Summary {
+			out.Summary[i].Unrecorded = max(0, out.Size-out.Summary[i].Recorded)
+		}
 		for i := range out.Classes {
-			out.Classes[i].Percentage = Percentage(out.Classes[i].Hours)
+			c := &out.Classes[i]
+			c.Percentage = Percentage(c.Hours)
+			c.DaysUnrecorded = max(0, c.Size*sd-recorded[i])
+			add(&out.Hours, c.Hours)
+			add(&out.StudentsWith, c.StudentsWith)
+			add(&out.Days, c.Days)
+			out.DaysUnrecorded += c.DaysUnrecorded
 		}
 		return nil
 	})
 	return out, err
 }
 
-// ClassCalendar is class id's month starting at month.
+// ClassCalendar is class id's month starting at month: per date, the
+// hours per status and the students per day status (the school's rule).
 func (s *Store) ClassCalendar(ctx context.Context, sc Scope, id int64, month time.Time) (api.AttendanceCalendar, error) {
 	out := calendar(month)
 	err := s.readTx(ctx, func(tx *sqlx.Tx) error {
@@ -339,13 +432,19 @@ func (s *Store) ClassCalendar(ctx context.Context, sc Scope, id int64, month tim
 		if err := tx.GetContext(ctx, &out.ClassSize, `SELECT count(*) FROM students WHERE class_id = $1 AND active`, c.ID); err != nil {
 			return fmt.Errorf("attendancerecap: class size: %w", err)
 		}
-		const qs = `SELECT d.date, sum(d.h), sum(d.s), sum(d.i), sum(d.a), sum(d.t),
-				count(*) FILTER (WHERE d.h > 0), count(*) FILTER (WHERE d.s > 0), count(*) FILTER (WHERE d.i > 0),
-				count(*) FILTER (WHERE d.a > 0), count(*) FILTER (WHERE d.t > 0), count(*)
-			FROM students s JOIN attendance_days d ON d.student_id = s.id AND d.date BETWEEN $2 AND $3
-			WHERE s.class_id = $1 AND s.active AND (d.h + d.s + d.i + d.a + d.t) > 0
-			GROUP BY d.date ORDER BY d.date`
-		rows, err := tx.QueryContext(ctx, qs, c.ID, month, month.AddDate(0, 1, -1))
+		rule, err := LoadDayRule(ctx, tx)
+		if err != nil {
+			return err
+		}
+		// Students per day status, as the recaps count them.
+		qs := `SELECT x.date, sum(x.h), sum(x.s), sum(x.i), sum(x.a), sum(x.t),
+				count(*) FILTER (WHERE x.st = 'H'), count(*) FILTER (WHERE x.st = 'S'), count(*) FILTER (WHERE x.st = 'I'),
+				count(*) FILTER (WHERE x.st = 'A'), count(*) FILTER (WHERE x.st = 'T'), count(*)
+			FROM (SELECT d.date, d.h, d.s, d.i, d.a, d.t, ` + dayStatusSQL(4) + ` AS st
+				FROM students s JOIN attendance_days d ON d.student_id = s.id AND d.date BETWEEN $2 AND $3
+				WHERE s.class_id = $1 AND s.active AND (d.h + d.s + d.i + d.a + d.t) > 0) x
+			GROUP BY x.date ORDER BY x.date`
+		rows, err := tx.QueryContext(ctx, qs, c.ID, month, month.AddDate(0, 1, -1), rule.Rule)
 		if err != nil {
 			return fmt.Errorf("attendancerecap: class calendar: %w", err)
 		}
@@ -369,7 +468,8 @@ func (s *Store) ClassCalendar(ctx context.Context, sc Scope, id int64, month tim
 	return out, err
 }
 
-// StudentCalendar is student id's month starting at month. A homeroom
+// StudentCalendar is student id's month starting at month, each day's
+// state its status by the school's day rule. A homeroom
 // teacher sees the students now in their class only: anyone else is
 // NotFound.
 func (s *Store) StudentCalendar(ctx context.Context, sc Scope, id int64, month time.Time) (api.AttendanceCalendar, error) {
@@ -382,10 +482,14 @@ func (s *Store) StudentCalendar(ctx context.Context, sc Scope, id int64, month t
 		if err := tx.GetContext(ctx, &found, visible, id, sc.HomeroomID); err != nil {
 			return pg.Error(err, "entity.student")
 		}
-		const qs = `SELECT student_id, date, h, s, i, a, t FROM attendance_days
-			WHERE student_id = $1 AND date BETWEEN $2 AND $3 ORDER BY date`
+		rule, err := LoadDayRule(ctx, tx)
+		if err != nil {
+			return err
+		}
+		qs := `SELECT d.student_id, d.date, d.h, d.s, d.i, d.a, d.t, ` + dayStatusSQL(4) + ` AS status FROM attendance_days d
+			WHERE d.student_id = $1 AND d.date BETWEEN $2 AND $3 ORDER BY d.date`
 		var days []dayCounts
-		if err := tx.SelectContext(ctx, &days, qs, id, month, month.AddDate(0, 1, -1)); err != nil {
+		if err := tx.SelectContext(ctx, &days, qs, id, month, month.AddDate(0, 1, -1), rule.Rule); err != nil {
 			return fmt.Errorf("attendancerecap: student calendar: %w", err)
 		}
 		for _, d := range days {
@@ -393,7 +497,7 @@ func (s *Store) StudentCalendar(ctx context.Context, sc Scope, id int64, month t
 			if total(c) == 0 {
 				continue
 			}
-			out.Days = append(out.Days, api.AttendanceCalendarDay{Date: d.Date.Format(time.DateOnly), State: Worst(c),
+			out.Days = append(out.Days, api.AttendanceCalendarDay{Date: d.Date.Format(time.DateOnly), State: d.Status.String,
 				Hours: c, Students: anyOf(c), Recorded: 1})
 		}
 		return nil

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/jmoiron/sqlx"
+	"github.com/lib/pq"
 )
 
 // Actor is the person (or system) behind a change.
@@ -68,15 +69,61 @@ func Record(ctx context.Context, q sqlx.ExecerContext, a Actor, action, entity, 
 	return nil
 }
 
-// List returns the newest entries, optionally for one entity kind.
-func List(ctx context.Context, db sqlx.QueryerContext, entity string, limit, offset int) ([]Entry, int, error) {
+// RecordEach writes one entry per entity id, each with its own details
+// (details[i] for ids[i]), in one statement through q: the per-record
+// trail of a batch change (each automatic violation a save removed), so
+// each record's history is found by its entity and id.
+func RecordEach(ctx context.Context, q sqlx.ExecerContext, a Actor, action, entity string, ids []string, details []any) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	if len(details) != len(ids) {
+		return fmt.Errorf("audit: %d details for %d ids", len(details), len(ids))
+	}
+	docs := make([]string, len(ids))
+	for i, d := range details {
+		if d == nil {
+			d = map[string]any{}
+		}
+		b, err := json.Marshal(d)
+		if err != nil {
+			return fmt.Errorf("audit: marshal: %w", err)
+		}
+		docs[i] = string(b)
+	}
+	var actorID *int64
+	if a.ID != 0 {
+		actorID = &a.ID
+	}
+	const q1 = `INSERT INTO audit_log (actor_id, actor_name, action, entity, entity_id, details, address)
+		SELECT $1, $2, $3, $4, u.id, u.details, $5
+		FROM unnest($6::text[], $7::jsonb[]) WITH ORDINALITY AS u(id, details, n) ORDER BY u.n`
+	if _, err := q.ExecContext(ctx, q1, actorID, a.Name, action, entity, a.Address, pq.Array(ids), pq.Array(docs)); err != nil {
+		return fmt.Errorf("audit: record each: %w", err)
+	}
+	return nil
+}
+
+// LastID is the id of the entry this session's last Record wrote (in the
+// same transaction), for entries that point at it.
+func LastID(ctx context.Context, q sqlx.QueryerContext) (int64, error) {
+	var id int64
+	if err := sqlx.GetContext(ctx, q, &id, `SELECT currval(pg_get_serial_sequence('audit_log', 'id'))`); err != nil {
+		return 0, fmt.Errorf("audit: last id: %w", err)
+	}
+	return id, nil
+}
+
+// List returns the newest entries, optionally for one entity kind and,
+// within it, one entity id (the history of one record, e.g. violation 12).
+func List(ctx context.Context, db sqlx.QueryerContext, entity, entityID string, limit, offset int) ([]Entry, int, error) {
 	const q = `SELECT a.id, a.at, a.actor_id, a.actor_name,
 		COALESCE(NULLIF(u.name, ''), a.actor_name) AS actor_display_name,
 		a.action, a.entity, a.entity_id, a.details, a.address,
 		count(*) OVER () AS total
 		FROM audit_log a LEFT JOIN users u ON u.id = a.actor_id
-		WHERE ($1 = '' OR a.entity = $1) ORDER BY a.at DESC, a.id DESC LIMIT $2 OFFSET $3`
-	rows, err := db.QueryxContext(ctx, q, entity, limit, offset)
+		WHERE ($1 = '' OR a.entity = $1) AND ($4 = '' OR a.entity_id = $4) ORDER BY a.at DESC, a.id DESC LIMIT $2 OFFSET $3`
+	rows, err := db.QueryxContext(ctx, q, entity, limit, offset, entityID)
 	if err != nil {
 		return nil, 0, fmt.Errorf("audit: list: %w", err)
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tatib/tatib/server/internal/apperr"
+	"github.com/tatib/tatib/server/internal/violationlist"
 )
 
 var jakarta = func() *time.Location {
@@ -110,20 +111,32 @@ const (
 	studentsPath      = "/students"
 )
 
-// violationsLink is the violation list from..to (inclusive) with more
-// filters.
-func violationsLink(from, to time.Time, kv ...string) string {
-	return link(violationsPath, append([]string{"from", iso(from), "to", iso(to)}, kv...)...)
+// violationsLink is the violation list of source from..to (inclusive)
+// with more filters. The source is always there, all included: without
+// it the list would open with its user's own Sumber, not the figure's.
+func violationsLink(source string, from, to time.Time, kv ...string) string {
+	return link(violationsPath, append([]string{"from", iso(from), "to", iso(to), "source", source}, kv...)...)
 }
 
-// openLink is the violation list of every date with a handling status.
-func openLink(status string) string {
-	return link(violationsPath, "period", "all", "handling_status", status)
+// openLink is the violation list of source, every date, with a handling
+// status.
+func openLink(source, status string) string {
+	return link(violationsPath, "period", "all", "handling_status", status, "source", source)
 }
 
 func id(n int64) string { return strconv.FormatInt(n, 10) }
 
 var monthRE = regexp.MustCompile(`^\d{4}-\d{2}$`)
+
+// ParseSource reads ?source= (behaviour, attendance or all; all when
+// absent).
+func ParseSource(q url.Values) (string, error) {
+	src, ok := violationlist.ParseSource(q.Get("source"))
+	if !ok {
+		return "", apperr.New(apperr.Invalid, "form.invalid").WithField("source", "violationlist.filter.source")
+	}
+	return src, nil
+}
 
 // ParseMonth reads ?month=YYYY-MM; this month (Jakarta) when absent.
 func ParseMonth(q url.Values, now time.Time) (time.Time, error) {

@@ -132,7 +132,7 @@ func TestDashboard(t *testing.T) {
 		if d.Caseload != nil {
 			t.Fatal("the principal got a caseload")
 		}
-		if d.EarlyWarnings == nil || d.EarlyWarnings.Link != "/peringatan-dini" || d.EarlyWarnings.Counts.FollowUpDue == 0 {
+		if d.EarlyWarnings == nil || d.EarlyWarnings.Link != "/peringatan-dini?source=all" || d.EarlyWarnings.Counts.FollowUpDue == 0 {
 			t.Fatalf("early warnings %+v", d.EarlyWarnings)
 		}
 		if v.Today.Count != 3 || *v.Today.Previous != 1 {
@@ -148,7 +148,7 @@ func TestDashboard(t *testing.T) {
 		if v.Week.Count != wantWeek || v.Month.Count != wantMonth {
 			t.Fatalf("week %d (want %d) month %d (want %d)", v.Week.Count, wantWeek, v.Month.Count, wantMonth)
 		}
-		if v.Today.Link != "/violations?from="+todayISO+"&to="+todayISO {
+		if v.Today.Link != "/violations?from="+todayISO+"&source=all&to="+todayISO {
 			t.Fatalf("today's link %q", v.Today.Link)
 		}
 		// Categories: Ringan (2 or 3) before Berat (1), each linked.
@@ -195,7 +195,7 @@ func TestDashboard(t *testing.T) {
 		if c.Unhandled.Count != 2 || c.InProgress.Count != 2 || c.FollowUpsToday.Count != 1 || c.FollowUpsOverdue.Count != 1 {
 			t.Fatalf("caseload %+v", c)
 		}
-		if c.Unhandled.Link != "/violations?handling_status=unhandled&period=all" {
+		if c.Unhandled.Link != "/violations?handling_status=unhandled&period=all&source=behaviour" {
 			t.Fatalf("unhandled link %q", c.Unhandled.Link)
 		}
 	})
@@ -294,7 +294,7 @@ func TestCalendar(t *testing.T) {
 		if c.Month != "2026-11" || c.Prev != "2026-10" || c.Next != "2026-12" || c.Total != 4 || c.Max != 3 || len(c.Days) != 2 {
 			t.Fatalf("calendar %+v", c)
 		}
-		if c.Days[0].Date != "2026-11-03" || c.Days[0].Count != 3 || c.Days[0].Link != "/violations?from=2026-11-03&to=2026-11-03" {
+		if c.Days[0].Date != "2026-11-03" || c.Days[0].Count != 3 || c.Days[0].Link != "/violations?from=2026-11-03&source=all&to=2026-11-03" {
 			t.Fatalf("day %+v", c.Days[0])
 		}
 		if o := cal(s.BK, "2026-10"); o.Total != 1 || o.Days[0].Date != "2026-10-31" {

@@ -38,18 +38,25 @@ func (h *Handler) Routes(r *httpx.Router) {
 	r.Get("/dashboard/violation-calendar", perm.ViolationsView, h.calendar)
 }
 
-func scope(ctx context.Context) Scope { return Scope{HomeroomID: auth.HomeroomID(ctx)} }
+// scope is the caller's scope with the request's source.
+func scope(r *http.Request) (Scope, error) {
+	src, err := ParseSource(r.URL.Query())
+	return Scope{HomeroomID: auth.HomeroomID(r.Context()), Source: src}, err
+}
 
 // SectionsFor is what a role with names may see: each section needs the
 // permission of the list it summarises; the caseload is the counselor's.
 func SectionsFor(role perm.Role, names []perm.Name) Sections {
 	has := func(n perm.Name) bool { return slices.Contains(names, n) }
 	return Sections{
-		Violations:    has(perm.ViolationsView),
-		Caseload:      role == perm.BK && has(perm.ViolationsView),
-		Letters:       has(perm.WarningLettersView),
-		Attendance:    has(perm.AttendanceView),
-		EarlyWarnings: has(perm.EarlyWarningsView),
+		Violations: has(perm.ViolationsView),
+		Caseload:   role == perm.BK && has(perm.ViolationsView),
+		// Shown to a homeroom teacher (their class) while the school gives
+		// them attendance follow-up.
+		AttendanceFollowUp: role == perm.WaliKelas && has(perm.ViolationsView),
+		Letters:            has(perm.WarningLettersView),
+		Attendance:         has(perm.AttendanceView),
+		EarlyWarnings:      has(perm.EarlyWarningsView),
 		// The failures are for whoever can retry them.
 		ParentMessagesFailed: has(perm.ParentMessagesManage),
 	}
@@ -58,11 +65,15 @@ func SectionsFor(role perm.Role, names []perm.Name) Sections {
 func (h *Handler) dashboard(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	role := auth.UserFrom(ctx).Role
+	sc, err := scope(r)
+	if err != nil {
+		return err
+	}
 	names, err := h.perms.Permissions(ctx, role)
 	if err != nil {
 		return err
 	}
-	out, err := h.store.Dashboard(ctx, scope(ctx), SectionsFor(role, names), h.now())
+	out, err := h.store.Dashboard(ctx, sc, SectionsFor(role, names), h.now())
 	if err != nil {
 		return err
 	}
@@ -74,7 +85,11 @@ func (h *Handler) calendar(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out, err := h.store.Calendar(r.Context(), scope(r.Context()), m)
+	sc, err := scope(r)
+	if err != nil {
+		return err
+	}
+	out, err := h.store.Calendar(r.Context(), sc, m)
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/tatib/tatib/server/internal/earlywarning"
+	"github.com/tatib/tatib/server/internal/followup"
 	"github.com/tatib/tatib/server/internal/parentmsg"
 	"github.com/tatib/tatib/server/internal/school"
 	"github.com/tatib/tatib/server/internal/violationlist"
@@ -16,14 +17,28 @@ import (
 )
 
 // Scope is the caller's scope: a homeroom teacher (HomeroomID != 0) sees
-// their own class only.
+// their own class only. Source is the "Sumber" of the violation figures,
+// the calendar and the early-warning counts: behaviour, attendance, or all
+// ("" is all).
 type Scope struct {
 	HomeroomID int64
+	Source     string
+}
+
+// source is the scope's source, all when unset.
+func (sc Scope) source() string {
+	if sc.Source == "" {
+		return api.SourceAll
+	}
+	return sc.Source
 }
 
 // Sections says which parts of the dashboard the caller may see.
 type Sections struct {
 	Violations, Caseload, Letters, Attendance, EarlyWarnings bool
+	// AttendanceFollowUp: a homeroom teacher's open attendance violations,
+	// shown while the school gives them attendance follow-up.
+	AttendanceFollowUp bool
 	// ParentMessagesFailed: the count of failed parent messages.
 	ParentMessagesFailed bool
 }
@@ -49,10 +64,20 @@ type task struct {
 // NewStore returns a Store.
 func NewStore(db *sqlx.DB) *Store { return &Store{db: db} }
 
-// violationScope is the list's own scope condition on violations v, so a
-// figure and the list it links to count the same rows.
+// violationScope is the list's own scope and source condition on
+// violations v, so a figure and the list it links to count the same rows.
 func violationScope(sc Scope, a *violationlist.Args) string {
-	return violationlist.Scope{HomeroomID: sc.HomeroomID}.SQL(a)
+	return sourceScope(sc, sc.source(), a)
+}
+
+// sourceScope is the list's scope with another source than the
+// dashboard's (the caseload's, the attendance follow-up's).
+func sourceScope(sc Scope, source string, a *violationlist.Args) string {
+	cond := violationlist.Scope{HomeroomID: sc.HomeroomID}.SQL(a)
+	if c := violationlist.SourceSQL(source); c != "" {
+		cond += " AND " + c
+	}
+	return cond
 }
 
 // studentScope is the condition on students s: every student, or those
@@ -67,7 +92,13 @@ func studentScope(sc Scope, a *violationlist.Args) string {
 // Dashboard builds the dashboard of sections on the day of now.
 func (s *Store) Dashboard(ctx context.Context, sc Scope, sec Sections, now time.Time) (api.Dashboard, error) {
 	p := PeriodsOn(now)
-	out := api.Dashboard{Today: iso(p.Today), MonthFrom: iso(p.Month), MonthTo: iso(p.MonthEnd), Scope: "school"}
+	setting, err := followup.Load(ctx, s.db)
+	if err != nil {
+		return api.Dashboard{}, err
+	}
+	src := sc.source()
+	out := api.Dashboard{Today: iso(p.Today), MonthFrom: iso(p.Month), MonthTo: iso(p.MonthEnd), Scope: "school",
+		Source: src, FollowUpOwner: setting.Owner}
 	var tasks []task
 	if sc.HomeroomID != 0 {
 		out.Scope = "class"
@@ -85,13 +116,20 @@ func (s *Store) Dashboard(ctx context.Context, sc Scope, sec Sections, now time.
 			task{"trend", func(ctx context.Context) error { return s.trend(ctx, sc, p, v) }})
 	}
 	if sec.Caseload {
-		c := &api.DashboardCaseload{}
+		// The counselors' queue follows the school's setting, not the
+		// dashboard's Sumber.
+		c := &api.DashboardCaseload{Source: followup.CaseloadSource(setting.Owner)}
 		out.Caseload = c
-		followUps := openLink("in_progress")
+		followUps := openLink(c.Source, "in_progress")
 		if sec.EarlyWarnings {
-			followUps = link(earlyWarningsPath, "kind", api.EarlyFollowUpDue)
+			followUps = link(earlyWarningsPath, "kind", api.EarlyFollowUpDue, "source", c.Source)
 		}
 		tasks = append(tasks, task{"caseload", func(ctx context.Context) error { return s.caseload(ctx, sc, p, c, followUps) }})
+	}
+	if sec.AttendanceFollowUp && sc.HomeroomID != 0 && setting.Owner == api.FollowUpHomeroomTeacher {
+		fu := &api.DashboardFollowUp{}
+		out.AttendanceFollowUp = fu
+		tasks = append(tasks, task{"attendance follow-up", func(ctx context.Context) error { return s.attendanceFollowUp(ctx, sc, fu) }})
 	}
 	if sec.Letters {
 		l := &api.DashboardLetters{}
@@ -104,11 +142,15 @@ func (s *Store) Dashboard(ctx context.Context, sc Scope, sec Sections, now time.
 		tasks = append(tasks, task{"attendance", func(ctx context.Context) error { return s.attendance(ctx, sc, p, a) }})
 	}
 	if sec.EarlyWarnings {
-		e := &api.DashboardEarlyWarnings{Link: earlyWarningsPath}
+		e := &api.DashboardEarlyWarnings{Link: link(earlyWarningsPath, "source", src)}
 		out.EarlyWarnings = e
 		tasks = append(tasks, task{"early-warning counts", func(ctx context.Context) error {
-			c, err := earlywarning.Counts(ctx, s.db, sc.HomeroomID, p.Today)
-			e.Counts = c
+			ep, err := earlywarning.Load(ctx, s.db, sc.HomeroomID, 0, p.Today)
+			if err != nil {
+				return err
+			}
+			ep.Source = src
+			e.Counts, err = earlywarning.CountsFor(ctx, s.db, ep)
 			return err
 		}})
 	}
@@ -208,9 +250,9 @@ func (s *Store) periods(ctx context.Context, sc Scope, p Periods, v *api.Dashboa
 	if err := s.db.GetContext(ctx, &r, q, a...); err != nil {
 		return fmt.Errorf("dashboard: periods: %w", err)
 	}
-	v.Today = api.DashboardCount{Count: r.Today, Previous: &r.PrevDay, Link: violationsLink(p.Today, p.Today)}
-	v.Week = api.DashboardCount{Count: r.Week, Previous: &r.PrevWeek, Link: violationsLink(p.Week, p.Today)}
-	v.Month = api.DashboardCount{Count: r.Month, Previous: &r.PrevMonth, Link: violationsLink(p.Month, p.Today)}
+	v.Today = api.DashboardCount{Count: r.Today, Previous: &r.PrevDay, Link: violationsLink(sc.source(), p.Today, p.Today)}
+	v.Week = api.DashboardCount{Count: r.Week, Previous: &r.PrevWeek, Link: violationsLink(sc.source(), p.Week, p.Today)}
+	v.Month = api.DashboardCount{Count: r.Month, Previous: &r.PrevMonth, Link: violationsLink(sc.source(), p.Month, p.Today)}
 	return nil
 }
 
@@ -225,7 +267,7 @@ func (s *Store) byCategory(ctx context.Context, sc Scope, p Periods, v *api.Dash
 		return fmt.Errorf("dashboard: by category: %w", err)
 	}
 	for i := range v.ByCategory {
-		v.ByCategory[i].Link = violationsLink(p.Month, p.Today, "category_id", id(v.ByCategory[i].ID))
+		v.ByCategory[i].Link = violationsLink(sc.source(), p.Month, p.Today, "category_id", id(v.ByCategory[i].ID))
 	}
 	return nil
 }
@@ -246,7 +288,7 @@ func (s *Store) topTypes(ctx context.Context, sc Scope, p Periods, v *api.Dashbo
 		return fmt.Errorf("dashboard: top types: %w", err)
 	}
 	for i := range v.TopTypes {
-		v.TopTypes[i].Link = violationsLink(p.Month, p.Today, "type_id", id(v.TopTypes[i].ID))
+		v.TopTypes[i].Link = violationsLink(sc.source(), p.Month, p.Today, "type_id", id(v.TopTypes[i].ID))
 	}
 	return nil
 }
@@ -267,7 +309,7 @@ func (s *Store) classesByPoints(ctx context.Context, sc Scope, p Periods, v *api
 		return fmt.Errorf("dashboard: classes by points: %w", err)
 	}
 	for i := range v.ClassesByPoints {
-		v.ClassesByPoints[i].Link = violationsLink(p.Month, p.Today, "class_id", id(v.ClassesByPoints[i].ID))
+		v.ClassesByPoints[i].Link = violationsLink(sc.source(), p.Month, p.Today, "class_id", id(v.ClassesByPoints[i].ID))
 	}
 	return nil
 }
@@ -327,7 +369,7 @@ func (s *Store) trend(ctx context.Context, sc Scope, p Periods, v *api.Dashboard
 	v.Trend = make([]api.DashboardWeek, TrendWeeks)
 	for i := range v.Trend {
 		mon := p.TrendFrom.AddDate(0, 0, 7*i)
-		v.Trend[i] = api.DashboardWeek{Week: iso(mon), Link: violationsLink(mon, mon.AddDate(0, 0, 6))}
+		v.Trend[i] = api.DashboardWeek{Week: iso(mon), Link: violationsLink(sc.source(), mon, mon.AddDate(0, 0, 6))}
 	}
 	for _, r := range rows {
 		if r.Week >= 0 && r.Week < TrendWeeks {
@@ -341,15 +383,16 @@ func (s *Store) trend(ctx context.Context, sc Scope, p Periods, v *api.Dashboard
 // handling's follow-up date of a violation not yet resolved).
 func (s *Store) caseload(ctx context.Context, sc Scope, p Periods, c *api.DashboardCaseload, followUps string) error {
 	a := violationlist.Args{iso(p.Today)}
+	scope := func() string { return sourceScope(sc, c.Source, &a) }
 	q := `SELECT
-			(SELECT count(*) FROM violations v WHERE v.handling_status = 'unhandled' AND ` + violationScope(sc, &a) + `) AS unhandled,
-			(SELECT count(*) FROM violations v WHERE v.handling_status = 'in_progress' AND ` + violationScope(sc, &a) + `) AS in_progress,
+			(SELECT count(*) FROM violations v WHERE v.handling_status = 'unhandled' AND ` + scope() + `) AS unhandled,
+			(SELECT count(*) FROM violations v WHERE v.handling_status = 'in_progress' AND ` + scope() + `) AS in_progress,
 			count(*) FILTER (WHERE f.follow_up_on = $1) AS due_today,
 			count(*) FILTER (WHERE f.follow_up_on < $1) AS overdue
 		FROM (SELECT DISTINCT ON (h.violation_id) h.violation_id, h.follow_up_on FROM handlings h
 		      WHERE h.follow_up_on IS NOT NULL ORDER BY h.violation_id, h.handled_on DESC, h.id DESC) f
 		JOIN violations v ON v.id = f.violation_id
-		WHERE f.follow_up_on <= $1 AND v.handling_status <> 'resolved' AND ` + violationScope(sc, &a)
+		WHERE f.follow_up_on <= $1 AND v.handling_status <> 'resolved' AND ` + scope()
 	var r struct {
 		Unhandled  int `db:"unhandled"`
 		InProgress int `db:"in_progress"`
@@ -359,10 +402,30 @@ func (s *Store) caseload(ctx context.Context, sc Scope, p Periods, c *api.Dashbo
 	if err := s.db.GetContext(ctx, &r, q, a...); err != nil {
 		return fmt.Errorf("dashboard: caseload: %w", err)
 	}
-	c.Unhandled = api.DashboardCount{Count: r.Unhandled, Link: openLink("unhandled")}
-	c.InProgress = api.DashboardCount{Count: r.InProgress, Link: openLink("in_progress")}
+	c.Unhandled = api.DashboardCount{Count: r.Unhandled, Link: openLink(c.Source, api.HandlingUnhandled)}
+	c.InProgress = api.DashboardCount{Count: r.InProgress, Link: openLink(c.Source, api.HandlingInProgress)}
 	c.FollowUpsToday = api.DashboardCount{Count: r.DueToday, Link: followUps}
 	c.FollowUpsOverdue = api.DashboardCount{Count: r.Overdue, Link: followUps}
+	return nil
+}
+
+// attendanceFollowUp counts a homeroom teacher's class's automatic
+// attendance violations not resolved yet.
+func (s *Store) attendanceFollowUp(ctx context.Context, sc Scope, fu *api.DashboardFollowUp) error {
+	var a violationlist.Args
+	q := `SELECT count(*) FILTER (WHERE v.handling_status = 'unhandled') AS unhandled,
+			count(*) FILTER (WHERE v.handling_status = 'in_progress') AS in_progress
+		FROM violations v
+		WHERE v.handling_status <> 'resolved' AND ` + sourceScope(sc, api.SourceAttendance, &a)
+	var r struct {
+		Unhandled  int `db:"unhandled"`
+		InProgress int `db:"in_progress"`
+	}
+	if err := s.db.GetContext(ctx, &r, q, a...); err != nil {
+		return fmt.Errorf("dashboard: attendance follow-up: %w", err)
+	}
+	fu.Unhandled = api.DashboardCount{Count: r.Unhandled, Link: openLink(api.SourceAttendance, api.HandlingUnhandled)}
+	fu.InProgress = api.DashboardCount{Count: r.InProgress, Link: openLink(api.SourceAttendance, api.HandlingInProgress)}
 	return nil
 }
 
@@ -438,10 +501,10 @@ func (s *Store) Calendar(ctx context.Context, sc Scope, month time.Time) (api.Vi
 	if err := s.db.SelectContext(ctx, &rows, q, a...); err != nil {
 		return api.ViolationCalendar{}, fmt.Errorf("dashboard: calendar: %w", err)
 	}
-	out := api.ViolationCalendar{Month: month.Format("2006-01"), Days: make([]api.ViolationCalendarDay, len(rows)),
+	out := api.ViolationCalendar{Month: month.Format("2006-01"), Source: sc.source(), Days: make([]api.ViolationCalendarDay, len(rows)),
 		Prev: month.AddDate(0, -1, 0).Format("2006-01"), Next: end.Format("2006-01")}
 	for i, r := range rows {
-		out.Days[i] = api.ViolationCalendarDay{Date: iso(r.Date), Count: r.Count, Link: violationsLink(r.Date, r.Date)}
+		out.Days[i] = api.ViolationCalendarDay{Date: iso(r.Date), Count: r.Count, Link: violationsLink(sc.source(), r.Date, r.Date)}
 		out.Total += r.Count
 		out.Max = max(out.Max, r.Count)
 	}

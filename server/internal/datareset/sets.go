@@ -52,9 +52,10 @@ var sets = []set{
 		// The shared pause of a rate-limited gateway belongs to the messages.
 		After: []string{`UPDATE messaging_state SET paused_until = NULL, pause_reason = ''`}},
 	{ID: api.ResetViolations, Tables: []table{
-		// Every notification kind there is (violation, attendance) is about
-		// violations; they would lead to pages that no longer exist.
-		{Name: "notifications", Where: `kind IN ('violation', 'attendance')`},
+		// Every notification kind there is (violation, attendance, letter)
+		// is about violations or their letters; they would lead to pages
+		// that no longer exist.
+		{Name: "notifications", Where: `kind IN ('violation', 'attendance', 'letter')`},
 		{Name: "parent_message_attempts", Where: `message_id IN (SELECT id FROM parent_messages WHERE ` + queuedForViolations + `)`},
 		{Name: "parent_messages", Where: queuedForViolations},
 		{Name: "warning_letter_events"},

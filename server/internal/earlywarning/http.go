@@ -12,7 +12,9 @@ import (
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/auth"
 	"github.com/tatib/tatib/server/internal/httpx"
+	"github.com/tatib/tatib/server/internal/locale"
 	"github.com/tatib/tatib/server/internal/pg"
+	"github.com/tatib/tatib/server/internal/violationlist"
 	"github.com/tatib/tatib/shared/api"
 	"github.com/tatib/tatib/shared/perm"
 )
@@ -35,15 +37,23 @@ func (h *Handler) Routes(r *httpx.Router) {
 	r.Get("/early-warnings", perm.EarlyWarningsView, h.list)
 }
 
-// list answers GET /early-warnings?kind=&class_id=&page=&per_page=. A
-// homeroom teacher sees their class only; asking for another class is 404,
-// as it is for a class that does not exist.
+// list answers GET /early-warnings?source=&kind=&class_id=&page=&per_page=.
+// A homeroom teacher sees their class only; asking for another class is
+// 404, as it is for a class that does not exist.
 func (h *Handler) list(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	q := r.URL.Query()
+	source, ok := violationlist.ParseSource(q.Get("source"))
+	if !ok {
+		return apperr.New(apperr.Invalid, "form.invalid").WithField("source", "violationlist.filter.source")
+	}
 	kind := q.Get("kind")
 	if kind != "" && !slices.Contains(api.EarlyWarningKinds, kind) {
 		return apperr.New(apperr.Invalid, "earlywarning.kind.invalid").WithField("kind", "earlywarning.kind.choose")
+	}
+	if kind != "" && !slices.Contains(api.EarlyWarningKindsOf[source], kind) {
+		return apperr.New(apperr.Invalid, "earlywarning.kind.invalid").WithField("kind", "earlywarning.kind.not_in_source",
+			"kind", locale.Key("earlywarning.kind_name."+kind), "source", locale.Key("earlywarning.source_name."+source))
 	}
 	var classID int64
 	if v := q.Get("class_id"); v != "" {
@@ -69,6 +79,7 @@ func (h *Handler) list(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	p.Source = source
 	counts, err := CountsFor(ctx, h.db, p)
 	if err != nil {
 		return err
@@ -82,5 +93,5 @@ func (h *Handler) list(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	return httpx.JSON(w, http.StatusOK, api.EarlyWarningPage{Data: rows, Meta: paging.Meta(total), Counts: counts,
-		Threshold: p.Points, LatestSchoolDay: latest})
+		Threshold: p.Points, Source: source, Kinds: api.EarlyWarningKindsOf[source], Rules: p.Rules(), LatestSchoolDay: latest})
 }

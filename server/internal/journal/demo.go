@@ -38,6 +38,9 @@ type DemoResult struct {
 	Entries int
 	Result  api.AttendanceResult
 	Took    time.Duration
+	// Figures are the whole demo school's once its attendance is in
+	// (the attendance is the demo's last part), as logged.
+	Figures school.DemoFigures
 }
 
 // BootDemo gives the demo school the journal's attendance of the last
@@ -52,9 +55,11 @@ func BootDemo(ctx context.Context, d app.Deps) error {
 
 // LoadDemo stores the attendance the journal would have pushed for the
 // demo school's active students over the last DemoDays school days, with
-// the simulator's generator (journalsim.Day), through attendance.ApplyTx
-// as a push would: the automatic alpha and late violations and the letters
-// they reach follow the real rules. Only when the demo school is loaded,
+// the simulator's generator at a real school's rates (journalsim.TypicalDay:
+// about 95 % of lesson hours present, alpha mostly from a few chronic
+// absentees), through attendance.ApplyTx as a push would: the automatic
+// alpha and late violations and the letters they reach follow the real
+// rules. Once loaded it logs the demo school's figures (DemoFigures). Only when the demo school is loaded,
 // no attendance exists, no student-affairs connection is set and the demo
 // attendance was never loaded; one transaction; a second call does
 // nothing.
@@ -88,7 +93,7 @@ func LoadDemo(ctx context.Context, db *sqlx.DB, log *slog.Logger, o DemoOptions)
 		res.Days = journalsim.SchoolDays(o.Now, DemoDays)
 		var entries []attendance.Entry
 		for _, day := range res.Days {
-			for _, e := range journalsim.Day(students, day, o.Seed, prof.LessonHoursPerDay) {
+			for _, e := range journalsim.TypicalDay(students, day, o.Seed, prof.LessonHoursPerDay) {
 				code, _ := attendance.ParseStatus(e.Status)
 				notes := ""
 				if e.Notes != nil {
@@ -121,5 +126,11 @@ func LoadDemo(ctx context.Context, db *sqlx.DB, log *slog.Logger, o DemoOptions)
 	res.Took = time.Since(start)
 	log.Info("loaded the demo attendance", "days", len(res.Days), "entries", res.Entries,
 		"violations", res.Result.ViolationsCreated, "letters", res.Result.LettersIssued, "took", res.Took.Round(time.Millisecond))
+	if len(res.Days) > 0 {
+		if res.Figures, err = school.LoadDemoFigures(ctx, db, res.Days[0], res.Days[len(res.Days)-1]); err != nil {
+			return res, err
+		}
+		log.Info("the demo school's figures", "figures", res.Figures)
+	}
 	return res, nil
 }

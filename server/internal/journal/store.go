@@ -30,6 +30,9 @@ const studentsLockShared = `SELECT pg_advisory_xact_lock_shared(hashtext('tatib.
 
 // pushLog is one row of journal_pushes.
 type pushLog struct {
+	// ID is reserved before the push is applied (0: the sequence's next),
+	// so what the push changes can name it.
+	ID          int64
 	Address     string
 	Outcome     string
 	Entries     int
@@ -38,6 +41,8 @@ type pushLog struct {
 	ErrorParams map[string]any
 	Errors      []badField
 	Duration    time.Duration
+	// Kept: the first entries kept for a person.
+	Kept []attendance.KeptCell
 }
 
 // Store runs the journal's SQL.
@@ -97,11 +102,15 @@ func (s *Store) Apply(ctx context.Context, entries []Entry, p *pushLog, actor au
 				parked[parkedKey{e.SourceStudentID, e.Date, e.LessonHour}] = e
 			}
 		}
-		var err error
+		if err := tx.GetContext(ctx, &p.ID, `SELECT nextval(pg_get_serial_sequence('journal_pushes', 'id'))`); err != nil {
+			return fmt.Errorf("journal: push id: %w", err)
+		}
 		if len(apply) > 0 {
-			if res, err = attendance.ApplyTx(ctx, tx, apply, attendance.Origin{Journal: true, Actor: actor}); err != nil {
+			a, err := attendance.ApplyDetailedTx(ctx, tx, apply, attendance.Origin{Journal: true, Actor: actor, PushID: p.ID})
+			if err != nil {
 				return err
 			}
+			res, p.Kept = a.AttendanceResult, a.Kept
 		}
 		res.Skipped += skipped
 		res.Unmatched = len(parked)
@@ -185,13 +194,21 @@ func insertPush(ctx context.Context, q sqlx.QueryerContext, p *pushLog) (int64, 
 		errs = []badField{}
 	}
 	eb, _ := json.Marshal(errs)
-	const stmt = `INSERT INTO journal_pushes (address, outcome, entries, result, error_code, error_params, errors, duration_ms)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`
-	var id int64
-	if err := q.QueryRowxContext(ctx, stmt, p.Address, p.Outcome, p.Entries, string(result), p.ErrorCode, string(ep), string(eb), p.Duration.Milliseconds()).Scan(&id); err != nil {
+	kept := p.Kept
+	if kept == nil {
+		kept = []attendance.KeptCell{}
+	}
+	kb, _ := json.Marshal(kept)
+	var id any
+	if p.ID != 0 {
+		id = p.ID
+	}
+	const stmt = `INSERT INTO journal_pushes (id, address, outcome, entries, result, error_code, error_params, errors, duration_ms, kept)
+		VALUES (COALESCE($1, nextval(pg_get_serial_sequence('journal_pushes', 'id'))), $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`
+	if err := q.QueryRowxContext(ctx, stmt, id, p.Address, p.Outcome, p.Entries, string(result), p.ErrorCode, string(ep), string(eb), p.Duration.Milliseconds(), string(kb)).Scan(&p.ID); err != nil {
 		return 0, fmt.Errorf("journal: log push: %w", err)
 	}
-	return id, nil
+	return p.ID, nil
 }
 
 // LogPush records a push that stored nothing (refused, unauthorised, too
@@ -249,7 +266,7 @@ func (s *Store) Pushes(ctx context.Context, lang locale.Lang, limit, offset int)
 	if err := s.db.GetContext(ctx, &total, `SELECT count(*) FROM journal_pushes`); err != nil {
 		return nil, 0, fmt.Errorf("journal: count pushes: %w", err)
 	}
-	const q = `SELECT id, received_at, address, outcome, entries, result, error_code, error_params, errors, duration_ms
+	const q = `SELECT id, received_at, address, outcome, entries, result, error_code, error_params, errors, duration_ms, kept
 		FROM journal_pushes ORDER BY received_at DESC, id DESC LIMIT $1 OFFSET $2`
 	var rows []struct {
 		ID          int64     `db:"id"`
@@ -262,6 +279,7 @@ func (s *Store) Pushes(ctx context.Context, lang locale.Lang, limit, offset int)
 		ErrorParams []byte    `db:"error_params"`
 		Errors      []byte    `db:"errors"`
 		DurationMS  int       `db:"duration_ms"`
+		Kept        []byte    `db:"kept"`
 	}
 	if err := s.db.SelectContext(ctx, &rows, q, limit, offset); err != nil {
 		return nil, 0, fmt.Errorf("journal: pushes: %w", err)
@@ -281,6 +299,7 @@ func (s *Store) Pushes(ctx context.Context, lang locale.Lang, limit, offset int)
 		for _, b := range bad {
 			p.Errors = append(p.Errors, b.Field+": "+locale.Render(lang, b.Code, b.Param))
 		}
+		p.Kept = keptView(lang, r.Kept)
 		out[i] = p
 	}
 	return out, total, nil
@@ -324,4 +343,24 @@ func reasonText(lang locale.Lang, reason string) string {
 	default:
 		return reason
 	}
+}
+
+// keptView renders a push's kept sample: "kept: set by <name> at <time>"
+// (Jakarta time) in lang.
+func keptView(lang locale.Lang, raw []byte) []api.JournalKept {
+	var kept []attendance.KeptCell
+	_ = json.Unmarshal(raw, &kept)
+	out := make([]api.JournalKept, len(kept))
+	for i, k := range kept {
+		key := "journal.kept"
+		if k.SetByName == "" {
+			key = "journal.kept_unnamed"
+		}
+		out[i] = api.JournalKept{StudentID: k.StudentID, StudentName: k.StudentName, Date: k.Date, LessonHour: k.LessonHour,
+			JournalStatus: k.JournalStatus, Status: k.Status, SetByName: k.SetByName, SetAt: k.SetAt,
+			Text: locale.Render(lang, key, map[string]any{"student": k.StudentName, "date": k.Date, "hour": k.LessonHour,
+				"journal_status": k.JournalStatus, "status": k.Status, "name": k.SetByName,
+				"at": k.SetAt.In(jakarta).Format("2006-01-02 15:04")})}
+	}
+	return out
 }

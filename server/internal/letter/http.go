@@ -27,18 +27,29 @@ type Actors interface {
 type Handler struct {
 	store *Store
 	auth  Actors
+	// TrustProxy takes the client address of the verification lookups'
+	// limit from X-Forwarded-For (TATIB_TRUST_PROXY).
+	TrustProxy bool
+	// Limit bounds the public verification lookups per client address.
+	Limit Limit
 }
 
 // NewHandler returns a Handler.
-func NewHandler(s *Store, a Actors) *Handler { return &Handler{store: s, auth: a} }
+func NewHandler(s *Store, a Actors) *Handler {
+	return &Handler{store: s, auth: a, Limit: DefaultLimit}
+}
 
 // Routes registers the routes.
 func (h *Handler) Routes(r *httpx.Router) {
 	r.Get("/warning-letters", perm.WarningLettersView, h.list)
+	r.Post("/warning-letters/print", perm.WarningLettersManage, h.printBatch)
 	r.Get("/warning-letters/{id}", perm.WarningLettersView, h.get)
 	r.Post("/warning-letters/{id}/status", perm.WarningLettersManage, h.setStatus)
 	r.Get("/warning-letters/{id}/pdf", perm.WarningLettersView, h.pdf)
 	r.Get("/academic-year", perm.Authenticated, h.academicYear)
+	r.Get("/settings/letters", perm.SettingsView, h.getSettings)
+	r.Put("/settings/letters", perm.SettingsManage, h.putSettings)
+	r.Get("/public/letters/{code}", perm.Public, h.publicLetter)
 }
 
 // parseFilter reads the list's query; every bad value is a field error.
@@ -151,39 +162,132 @@ func (h *Handler) setStatus(w http.ResponseWriter, r *http.Request) error {
 	return httpx.JSON(w, http.StatusOK, l)
 }
 
-// pdf answers the letter as a PDF download. Making the PDF changes
-// nothing: printing is its own step (POST …/status "printed"), taken when
-// the letter has really been printed.
+// pdf answers the letter as a PDF download. A downloaded letter may be
+// printed from then on, so it gets its number and verification code now if
+// it has none (a withdrawn letter never does); its status does not move:
+// printing is its own step (POST …/status "printed" or a batch print).
 func (h *Handler) pdf(w http.ResponseWriter, r *http.Request) error {
 	id, err := httpx.IDParam(r, "id")
 	if err != nil {
 		return err
 	}
 	ctx := r.Context()
-	p, err := h.store.Printout(ctx, scope(ctx), id)
+	prof, logo, err := h.letterhead(r)
 	if err != nil {
 		return err
 	}
-	prof, err := school.LoadProfile(ctx, h.store.db)
+	b, ps, err := h.store.Print(ctx, scope(ctx), h.auth.Actor(r), []int64{id}, PrintOptions{}, func(ps []Printout) ([]byte, error) {
+		return Render(ps[0], prof, logo)
+	})
 	if err != nil {
 		return err
 	}
-	logo, err := school.LoadLogo(ctx, h.store.db)
+	return writePDF(w, FileName(ps[0].Level, ps[0].StudentName, ps[0].IssuedAt), b)
+}
+
+// letterhead loads what every letter's head shows.
+func (h *Handler) letterhead(r *http.Request) (school.Profile, []byte, error) {
+	prof, err := school.LoadProfile(r.Context(), h.store.db)
 	if err != nil {
-		return err
+		return school.Profile{}, nil, err
 	}
-	b, err := Render(p, prof, logo)
-	if err != nil {
-		return err
-	}
+	logo, err := school.LoadLogo(r.Context(), h.store.db)
+	return prof, logo, err
+}
+
+// writePDF answers b as a PDF download named name.
+func writePDF(w http.ResponseWriter, name string, b []byte) error {
 	w.Header().Set("Content-Type", "application/pdf")
-	w.Header().Set("Content-Disposition", ContentDisposition(FileName(p.Level, p.StudentName, p.IssuedAt)))
+	w.Header().Set("Content-Disposition", ContentDisposition(name))
 	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
 	// A letter names a child and their violations: no shared cache keeps it.
 	w.Header().Set("Cache-Control", "private, no-store")
 	w.WriteHeader(http.StatusOK)
-	_, err = w.Write(b)
+	_, err := w.Write(b)
 	return err
+}
+
+// PrintRequest is POST /warning-letters/print: the letters to print as
+// one PDF.
+type PrintRequest struct {
+	IDs []int64 `json:"ids"`
+}
+
+// Validate checks the ids and drops repeats, keeping the first.
+func (in *PrintRequest) Validate() error {
+	f := apperr.Fields{}
+	switch {
+	case len(in.IDs) == 0:
+		f.Add("ids", "letter.print.ids_required")
+	case len(in.IDs) > MaxBatch:
+		f.Add("ids", "letter.print.too_many", "max", MaxBatch)
+	}
+	seen := map[int64]bool{}
+	ids := in.IDs[:0:0]
+	for _, id := range in.IDs {
+		if id <= 0 {
+			f.Add("ids", "letter.filter.id")
+			break
+		}
+		if !seen[id] {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
+	in.IDs = ids
+	return f.Err()
+}
+
+// printBatch answers the letters as one PDF, each on new pages, and marks
+// them printed: drafts move to printed, every letter without a number gets
+// one. A withdrawn letter among them refuses the whole batch.
+func (h *Handler) printBatch(w http.ResponseWriter, r *http.Request) error {
+	var in PrintRequest
+	if err := httpx.DecodeJSON(r, &in); err != nil {
+		return err
+	}
+	if err := in.Validate(); err != nil {
+		return err
+	}
+	ctx := r.Context()
+	prof, logo, err := h.letterhead(r)
+	if err != nil {
+		return err
+	}
+	now := time.Now()
+	b, _, err := h.store.Print(ctx, scope(ctx), h.auth.Actor(r), in.IDs, PrintOptions{Batch: true}, func(ps []Printout) ([]byte, error) {
+		return RenderBatch(ps, prof, logo, now)
+	})
+	if err != nil {
+		return err
+	}
+	return writePDF(w, BatchFileName(len(in.IDs), now), b)
+}
+
+// BatchFileName is the download name of a batch: "Surat-Peringatan-
+// <day>-<n>-surat.pdf".
+func BatchFileName(n int, at time.Time) string {
+	return "Surat-Peringatan-" + at.In(jakarta).Format(time.DateOnly) + "-" + strconv.Itoa(n) + "-surat.pdf"
+}
+
+func (h *Handler) getSettings(w http.ResponseWriter, r *http.Request) error {
+	s, err := LoadSettings(r.Context(), h.store.db)
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusOK, described(s))
+}
+
+func (h *Handler) putSettings(w http.ResponseWriter, r *http.Request) error {
+	var in Settings
+	if err := httpx.DecodeJSON(r, &in); err != nil {
+		return err
+	}
+	s, err := h.store.SaveSettings(r.Context(), h.auth.Actor(r), in)
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusOK, described(s))
 }
 
 // FileName is the download name of a letter: "SP1-<student>-<issue day>.pdf",

@@ -6,7 +6,6 @@ package letter
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"time"
 
@@ -18,7 +17,11 @@ import (
 
 // Mount registers the warning-letter routes.
 func Mount(r *httpx.Router, d app.Deps) {
-	NewHandler(NewStore(d.DB), d.Auth).Routes(r)
+	s := NewStore(d.DB)
+	s.BaseURL = d.Config.BaseURL
+	h := NewHandler(s, d.Auth)
+	h.TrustProxy = d.Config.TrustProxy
+	h.Routes(r)
 }
 
 var jakarta = mustLoad("Asia/Jakarta")
@@ -32,27 +35,27 @@ func mustLoad(name string) *time.Location {
 }
 
 // Letter is a warning letter as the API answers it: the wire type plus
-// its number.
+// its number and what is derived from it.
 type Letter struct {
 	api.WarningLetter
-	// Number is the letter's reference, "SP1/0012/BK/XI/2026" (see
-	// Number).
-	Number string `json:"number" db:"-"`
+	// Number is the letter's reference from the school's pattern,
+	// "007/SP-1/BK/XI/2026", given when it is first printed; nil before.
+	Number *string `json:"number" db:"number"`
+	// NumberedAt is when it got its number.
+	NumberedAt *time.Time `json:"numbered_at" db:"numbered_at"`
+	// VerifyCode opens the public verification page (/verifikasi/{code});
+	// given with the number. VerifyURL is that page.
+	VerifyCode *string `json:"verify_code" db:"verify_code"`
+	VerifyURL  *string `json:"verify_url" db:"-"`
+	// LevelsCovered are the SP levels the letter stands for; one today
+	// ([level]), several once an open letter is raised to the next level.
+	LevelsCovered []int `json:"levels_covered" db:"-"`
 	// AcademicYear names the academic year the letter was issued for,
 	// "2025/2026".
 	AcademicYear string `json:"academic_year" db:"-"`
 	// PastYear is true for a letter of an academic year before the
 	// current one: it stays and prints, but its status no longer moves.
 	PastYear bool `json:"past_year" db:"-"`
-}
-
-// Number is the reference printed on a letter: SP<level>/<id, 4 digits>/
-// BK/<month of issue in Roman numerals>/<year of issue>, the way
-// Indonesian schools number their outgoing letters. It is derived, never
-// stored: the id makes it unique.
-func Number(id int64, level int, issued time.Time) string {
-	t := issued.In(jakarta)
-	return fmt.Sprintf("SP%d/%04d/BK/%s/%d", level, id, romanMonths[t.Month()-1], t.Year())
 }
 
 var romanMonths = [...]string{"I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII"}

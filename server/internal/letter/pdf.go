@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
+
+	qrcode "github.com/skip2/go-qrcode"
 
 	"github.com/tatib/tatib/server/internal/pdfdoc"
 	"github.com/tatib/tatib/server/internal/school"
@@ -31,39 +34,123 @@ const fallbackText = "Berdasarkan catatan tata tertib sekolah, siswa tersebut te
 // Indonesian (letters are official documents of an Indonesian school).
 func Render(p Printout, prof school.Profile, logo []byte) ([]byte, error) {
 	issued := p.IssuedAt.In(jakarta)
+	d := pdfdoc.New(pdfdoc.Options{
+		Paper:     pdfdoc.PaperByName(prof.PaperSize),
+		Title:     fmt.Sprintf("%s %s — %s", p.Name, numberText(p.Number), p.StudentName),
+		Author:    prof.Name,
+		PageLabel: pdfdoc.PageFooterID,
+		Created:   issued,
+	})
+	qr, err := qrOf(p)
+	if err != nil {
+		return nil, err
+	}
+	if err := writeLetter(d, p, prof, logo, qr); err != nil {
+		return nil, err
+	}
+	return d.Bytes()
+}
+
+// RenderBatch writes several letters into one PDF, each starting on a new
+// page and numbering its own pages. It lays them out twice: the first time
+// only counts each letter's pages, so the second prints "Halaman 1 dari 2"
+// directly (a page-count alias per letter would be searched for on every
+// page: quadratic in a batch of 200).
+func RenderBatch(ps []Printout, prof school.Profile, logo []byte, now time.Time) ([]byte, error) {
+	opts := pdfdoc.Options{
+		Paper:   pdfdoc.PaperByName(prof.PaperSize),
+		Title:   fmt.Sprintf("Surat Peringatan (%d surat)", len(ps)),
+		Author:  prof.Name,
+		Created: now,
+	}
+	qrs := make([][][]bool, len(ps))
+	for i, p := range ps {
+		var err error
+		if qrs[i], err = qrOf(p); err != nil {
+			return nil, err
+		}
+	}
+	count := pdfdoc.New(opts)
+	for i, p := range ps {
+		if err := writeLetter(count, p, prof, logo, qrs[i]); err != nil {
+			return nil, err
+		}
+	}
+	opts.PageLabel = pdfdoc.PageFooterID
+	d := pdfdoc.New(opts)
+	d.SetSectionTotals(count.SectionPages())
+	for i, p := range ps {
+		if err := writeLetter(d, p, prof, logo, qrs[i]); err != nil {
+			return nil, err
+		}
+	}
+	return d.Bytes()
+}
+
+// Measures of the letter, in millimetres.
+const (
+	lineH = 5.0
+	// rowH is a table row's line.
+	rowH = 5.0
+	// qrSize is the QR code's side (quiet zone included); the column
+	// beside the number keeps clear of it.
+	qrSize = 24.0
+	qrGap  = 4.0
+)
+
+// qrOf is the QR code of the letter's verification page, or nil for a
+// letter without one.
+func qrOf(p Printout) ([][]bool, error) {
+	if p.VerifyCode == nil || p.VerifyURL == nil {
+		return nil, nil
+	}
+	q, err := qrcode.New(*p.VerifyURL, qrcode.Medium)
+	if err != nil {
+		return nil, fmt.Errorf("letter: qr: %w", err)
+	}
+	return q.Bitmap(), nil
+}
+
+// writeLetter writes one letter from a new section of d, with qr (its
+// verification QR code's modules) when it has one.
+func writeLetter(d *pdfdoc.Doc, p Printout, prof school.Profile, logo []byte, qr [][]bool) error {
+	issued := p.IssuedAt.In(jakarta)
 	date := pdfdoc.DateID(issued)
 	class := p.ClassName
 	if class == "" {
 		class = p.CurrentClass
 	}
-	d := pdfdoc.New(pdfdoc.Options{
-		Paper:     pdfdoc.PaperByName(prof.PaperSize),
-		Title:     fmt.Sprintf("%s %s — %s", p.Name, p.Number, p.StudentName),
-		Author:    prof.Name,
-		PageLabel: pdfdoc.PageFooterID,
-		Created:   issued,
-	})
+	note := ""
+	if p.VerifyURL != nil {
+		note = "Verifikasi keaslian: " + *p.VerifyURL
+	}
+	d.NewSection(note)
 	d.WriteLetterhead(pdfdoc.Letterhead{Name: prof.Name, Address: prof.Address, Phone: prof.Phone, Logo: logo})
 	w := d.ContentWidth()
 
-	// Number, subject, date.
+	// Number and subject, the QR code and its short code beside them.
 	top := d.GetY()
-	d.SetFont(pdfdoc.Font, "", 11)
-	d.CellFormat(w, 6, date, "", 1, "R", false, 0, "")
-	d.SetY(top)
-	field(d, "Nomor", p.Number)
-	field(d, "Perihal", "Surat Peringatan ("+p.Name+")")
-	d.Ln(4)
-
-	para(d, "Kepada Yth.\n"+addressee(p.ParentName)+"\nOrang tua/wali dari "+p.StudentName+"\ndi tempat")
+	narrow := w
+	if qr != nil {
+		verification(d, qr, *p.VerifyCode, top)
+		narrow = w - qrSize - qrGap
+	}
+	d.SetXY(pdfdoc.MarginLeft, top)
+	fieldIn(d, narrow, "Nomor", numberText(p.Number))
+	fieldIn(d, narrow, "Perihal", "Surat Peringatan ("+p.Name+")")
 	d.Ln(3)
+	d.SetFont(pdfdoc.Font, "", 11)
+	d.MultiCell(narrow, lineH, "Kepada Yth.\n"+addressee(p.ParentName)+"\nOrang tua/wali dari "+p.StudentName+"\ndi tempat", "", "L", false)
+	if qr != nil {
+		d.SetY(max(d.GetY(), top+qrSize+8))
+	}
+	d.Ln(2)
 	para(d, "Dengan hormat,")
 	para(d, "Dengan ini kami memberitahukan bahwa siswa:")
 	d.Ln(1)
-	field(d, "Nama", p.StudentName)
-	field(d, "NISN", dash(p.StudentNISN))
-	field(d, "Kelas", dash(class))
-	field(d, "Jumlah poin", strconv.Itoa(p.Points)+" (tahun ajaran "+academicYear(p.AcademicYearStart)+")")
+	// Two columns: the student's four facts take two lines.
+	fieldPair(d, "Nama", p.StudentName, "NISN", dash(p.StudentNISN))
+	fieldPair(d, "Jumlah poin", strconv.Itoa(p.Points)+" (tahun ajaran "+academicYear(p.AcademicYearStart)+")", "Kelas", dash(class))
 	d.Ln(2)
 	para(d, "telah melakukan pelanggaran tata tertib sekolah sebagai berikut:")
 	d.Ln(1)
@@ -79,32 +166,216 @@ func Render(p Printout, prof school.Profile, logo []byte) ([]byte, error) {
 		"nama": p.StudentName, "nisn": p.StudentNISN, "kelas": class, "poin": strconv.Itoa(p.Points),
 		"level": p.Name, "tanggal": date, "sekolah": prof.Name, "panggilan": Summons,
 	}
-	para(d, fill(text, values))
+	paras := []string{fill(text, values)}
 	if !summonsPlaced && p.Level >= SummonsFromLevel {
-		d.Ln(2)
-		para(d, Summons)
+		paras = append(paras, Summons)
+	}
+	const closing = "Demikian surat ini kami sampaikan. Atas perhatian dan kerja sama Bapak/Ibu, kami ucapkan terima kasih."
+	sig := signatureBlock{
+		place:    placeDate(prof.City, date),
+		homeroom: signer{"Wali Kelas,", p.HomeroomName, p.HomeroomNIP},
+		bk:       signer{"Koordinator BK,", prof.BKCoordinatorName, prof.BKCoordinatorNIP},
+		head:     signer{"Mengetahui,\nKepala Sekolah,", prof.PrincipalName, prof.PrincipalNIP},
+	}
+
+	// Keep-together: the signatures stay with the closing and the last
+	// paragraph, so a page never holds signatures alone. When the whole
+	// ending does not fit on this page it starts the next one; an ending
+	// longer than a page flows, with the closing kept by the signatures.
+	d.SetFont(pdfdoc.Font, "", 11)
+	parasH := 0.0
+	for i, t := range paras {
+		parasH += d.TextHeight(w, lineH, t)
+		if i > 0 {
+			parasH += 2
+		}
+	}
+	tail := 2 + d.TextHeight(w, lineH, closing) + 5 + sig.height(d)
+	if !d.KeepTogether(parasH + tail) {
+		// Too long for one page, or it fits here.
+		if parasH+tail > d.Room() {
+			for i, t := range paras[:len(paras)-1] {
+				if i > 0 {
+					d.Ln(2)
+				}
+				para(d, t)
+			}
+			last := paras[len(paras)-1]
+			d.Ln(2)
+			d.SetFont(pdfdoc.Font, "", 11)
+			d.KeepTogether(d.TextHeight(w, lineH, last) + tail)
+			paras = []string{last}
+		}
+	}
+	for i, t := range paras {
+		if i > 0 {
+			d.Ln(2)
+		}
+		para(d, t)
 	}
 	d.Ln(2)
-	para(d, "Demikian surat ini kami sampaikan. Atas perhatian dan kerja sama Bapak/Ibu, kami ucapkan terima kasih.")
-	d.Ln(6)
+	para(d, closing)
+	d.Ln(5)
+	sig.write(d)
+	if d.Err() {
+		return fmt.Errorf("letter: pdf: %w", d.Error())
+	}
+	return nil
+}
 
-	signatures(d, p.HomeroomName, prof)
-	return d.Bytes()
+// verification draws the QR code at the top right from y, with the short
+// code below it.
+func verification(d *pdfdoc.Doc, qr [][]bool, code string, y float64) {
+	x := d.Paper.Width - pdfdoc.MarginRight - qrSize
+	d.Matrix(qr, x, y, qrSize)
+	d.SetFont(pdfdoc.Font, "", 7)
+	d.SetXY(x-4, y+qrSize)
+	d.CellFormat(qrSize+8, 3.5, "Kode verifikasi", "", 2, "C", false, 0, "")
+	d.SetX(x - 4)
+	d.SetFont(pdfdoc.Font, "B", 8)
+	d.CellFormat(qrSize+8, 4, GroupCode(code), "", 2, "C", false, 0, "")
+	d.SetFont(pdfdoc.Font, "", 11)
+}
+
+// numberText is the number as printed; a letter without one (withdrawn
+// before it was ever printed) shows a dash.
+func numberText(n *string) string {
+	if n == nil {
+		return "-"
+	}
+	return *n
+}
+
+// placeDate is "Bandung, 27 November 2026", or the date alone when the
+// school has not set its city.
+func placeDate(city, date string) string {
+	if strings.TrimSpace(city) == "" {
+		return date
+	}
+	return strings.TrimSpace(city) + ", " + date
+}
+
+// signer is one signature: the role as written above it, the name and
+// NIP below.
+type signer struct {
+	role, name, nip string
+}
+
+// signatureBlock is the place and date over three signatures side by side:
+// the principal ("Mengetahui"), the homeroom teacher, the BK coordinator
+// who writes the letter, each with a NIP line.
+type signatureBlock struct {
+	place              string
+	head, homeroom, bk signer
+}
+
+// Measures of the signature block.
+const (
+	sigLine  = 5.0
+	sigRoom  = 18.0
+	sigFont  = 10.0
+	nipFont  = 9.0
+	roleRows = 2
+)
+
+func (b signatureBlock) signers() []signer { return []signer{b.head, b.homeroom, b.bk} }
+
+// height is what the block takes, measured with the fonts it writes in.
+func (b signatureBlock) height(d *pdfdoc.Doc) float64 {
+	col := d.ContentWidth() / 3
+	names := 1.0
+	d.SetFont(pdfdoc.Font, "B", sigFont)
+	for _, s := range b.signers() {
+		names = max(names, float64(len(d.SplitText(signName(s.name), col))))
+	}
+	d.SetFont(pdfdoc.Font, "", 11)
+	return sigLine + 2 + roleRows*sigLine + sigRoom + names*sigLine + sigLine
+}
+
+func (b signatureBlock) write(d *pdfdoc.Doc) {
+	w := d.ContentWidth()
+	col := w / 3
+	x0 := pdfdoc.MarginLeft
+	y := d.GetY()
+	d.SetFont(pdfdoc.Font, "", sigFont)
+	d.SetXY(x0+2*col, y)
+	d.MultiCell(col, sigLine, b.place, "", "C", false)
+	y += sigLine + 2
+	bottom := y
+	for i, s := range b.signers() {
+		x := x0 + float64(i)*col
+		role := s.role
+		// Every role ends on the same line, whatever its length.
+		for strings.Count(role, "\n") < roleRows-1 {
+			role = "\n" + role
+		}
+		d.SetFont(pdfdoc.Font, "", sigFont)
+		d.SetXY(x, y)
+		d.MultiCell(col, sigLine, role, "", "C", false)
+		d.SetXY(x, y+roleRows*sigLine+sigRoom)
+		if strings.TrimSpace(s.name) == "" {
+			d.SetFont(pdfdoc.Font, "", sigFont)
+		} else {
+			d.SetFont(pdfdoc.Font, "B", sigFont)
+		}
+		d.MultiCell(col, sigLine, signName(s.name), "", "C", false)
+		d.SetX(x)
+		d.SetFont(pdfdoc.Font, "", nipFont)
+		d.MultiCell(col, sigLine, nipText(s.nip), "", "C", false)
+		bottom = max(bottom, d.GetY())
+	}
+	d.SetXY(x0, bottom)
+	d.SetFont(pdfdoc.Font, "", 11)
+}
+
+// signName is the name under a signature, or a dotted line to write it on
+// when the school has not set it.
+func signName(name string) string {
+	if strings.TrimSpace(name) == "" {
+		return "(.................................)"
+	}
+	return name
 }
 
 // field writes "label : value" with the values aligned.
 func field(d *pdfdoc.Doc, label, value string) {
+	fieldIn(d, d.ContentWidth(), label, value)
+}
+
+// fieldPair writes two "label : value" fields side by side, the left
+// column wider; the line is as tall as the taller value.
+func fieldPair(d *pdfdoc.Doc, l1, v1, l2, v2 string) {
+	const lw1, lw2, colon = 26.0, 14.0, 4.0
+	left := d.ContentWidth() * 0.6
+	right := d.ContentWidth() - left
+	d.SetFont(pdfdoc.Font, "", 11)
+	y := d.GetY()
+	d.SetX(pdfdoc.MarginLeft)
+	d.CellFormat(lw1, lineH, l1, "", 0, "L", false, 0, "")
+	d.CellFormat(colon, lineH, ":", "", 0, "L", false, 0, "")
+	d.MultiCell(left-lw1-colon-2, lineH, v1, "", "L", false)
+	bottom := d.GetY()
+	d.SetXY(pdfdoc.MarginLeft+left, y)
+	d.CellFormat(lw2, lineH, l2, "", 0, "L", false, 0, "")
+	d.CellFormat(colon, lineH, ":", "", 0, "L", false, 0, "")
+	d.MultiCell(right-lw2-colon, lineH, v2, "", "L", false)
+	d.SetXY(pdfdoc.MarginLeft, max(bottom, d.GetY()))
+}
+
+// fieldIn is field within width w from the left margin.
+func fieldIn(d *pdfdoc.Doc, w float64, label, value string) {
 	const lw = 32.0
 	d.SetFont(pdfdoc.Font, "", 11)
-	d.CellFormat(lw, 6, label, "", 0, "L", false, 0, "")
-	d.CellFormat(4, 6, ":", "", 0, "L", false, 0, "")
-	d.MultiCell(d.ContentWidth()-lw-4, 6, value, "", "L", false)
+	d.SetX(pdfdoc.MarginLeft)
+	d.CellFormat(lw, lineH, label, "", 0, "L", false, 0, "")
+	d.CellFormat(4, lineH, ":", "", 0, "L", false, 0, "")
+	d.MultiCell(w-lw-4, lineH, value, "", "L", false)
 }
 
 // para writes a justified paragraph.
 func para(d *pdfdoc.Doc, text string) {
 	d.SetFont(pdfdoc.Font, "", 11)
-	d.MultiCell(d.ContentWidth(), 6, text, "", "J", false)
+	d.MultiCell(d.ContentWidth(), lineH, text, "", "J", false)
 }
 
 // addressee is the parent as addressed: "Bapak/Ibu <name>", unless the
@@ -149,7 +420,7 @@ func violationTable(d *pdfdoc.Doc, vs []Violation) {
 		d.SetFillColor(235, 235, 235)
 		for i, h := range []string{"No", "Tanggal", "Jenis pelanggaran", "Poin"} {
 			align := "C"
-			d.CellFormat(cols[i], 7, h, "1", 0, align, true, 0, "")
+			d.CellFormat(cols[i], 6, h, "1", 0, align, true, 0, "")
 		}
 		d.Ln(-1)
 		d.SetFont(pdfdoc.Font, "", 10)
@@ -158,66 +429,42 @@ func violationTable(d *pdfdoc.Doc, vs []Violation) {
 	sum := 0
 	_, pageH := d.GetPageSize()
 	for i, v := range vs {
-		lines := d.SplitText(v.TypeName, cols[2])
-		h := 6.0 * float64(max(1, len(lines)))
-		if d.GetY()+h > pageH-pdfdoc.MarginBottom {
+		name := rowName(v)
+		lines := d.SplitText(name, cols[2])
+		h := rowH * float64(max(1, len(lines)))
+		need := h
+		if i == len(vs)-1 {
+			need += 6 // the last row stays with the sum
+		}
+		if d.GetY()+need > pageH-pdfdoc.MarginBottom {
 			d.AddPage()
 			header()
 		}
 		x, y := d.GetX(), d.GetY()
 		d.CellFormat(cols[0], h, strconv.Itoa(i+1), "1", 0, "C", false, 0, "")
 		d.CellFormat(cols[1], h, pdfdoc.DateID(v.OccurredOn), "1", 0, "L", false, 0, "")
-		d.MultiCell(cols[2], 6, v.TypeName, "1", "L", false)
+		d.MultiCell(cols[2], rowH, name, "1", "L", false)
 		d.SetXY(x+cols[0]+cols[1]+cols[2], y)
 		d.CellFormat(cols[3], h, strconv.Itoa(v.Points), "1", 1, "R", false, 0, "")
 		sum += v.Points
 	}
 	if len(vs) == 0 {
-		d.CellFormat(w, 6, "Tidak ada pelanggaran yang tercatat.", "1", 1, "C", false, 0, "")
+		d.CellFormat(w, rowH, "Tidak ada pelanggaran yang tercatat.", "1", 1, "C", false, 0, "")
 	}
 	d.SetFont(pdfdoc.Font, "B", 10)
-	d.CellFormat(cols[0]+cols[1]+cols[2], 7, "Jumlah poin", "1", 0, "R", false, 0, "")
-	d.CellFormat(cols[3], 7, strconv.Itoa(sum), "1", 1, "R", false, 0, "")
+	d.CellFormat(cols[0]+cols[1]+cols[2], 6, "Jumlah poin", "1", 0, "R", false, 0, "")
+	d.CellFormat(cols[3], 6, strconv.Itoa(sum), "1", 1, "R", false, 0, "")
 	d.SetFont(pdfdoc.Font, "", 11)
 }
 
-// signatures writes the homeroom teacher (left) and the BK coordinator
-// (right), then the principal with their NIP below in the middle, kept
-// together on one page.
-func signatures(d *pdfdoc.Doc, homeroom string, prof school.Profile) {
-	const need = 95.0
-	_, pageH := d.GetPageSize()
-	if d.GetY()+need > pageH-pdfdoc.MarginBottom {
-		d.AddPage()
+// rowName is a violation's type as its row shows it; an automatic alpha or
+// late violation says how many lesson hours it counts: "Alpha (3 jam
+// pelajaran)".
+func rowName(v Violation) string {
+	if v.AutoHours != nil && *v.AutoHours > 0 {
+		return fmt.Sprintf("%s (%d jam pelajaran)", v.TypeName, *v.AutoHours)
 	}
-	w := d.ContentWidth()
-	half := w / 2
-	y := d.GetY()
-	block(d, pdfdoc.MarginLeft, y, half, "Wali Kelas,", homeroom, "")
-	block(d, pdfdoc.MarginLeft+half, y, half, "Koordinator BK,", prof.BKCoordinatorName, "")
-	y = d.GetY() + 6
-	block(d, pdfdoc.MarginLeft+w/4, y, half, "Mengetahui,\nKepala Sekolah,", prof.PrincipalName, nipText(prof.PrincipalNIP))
-}
-
-// block writes one signature: the role, room to sign, the name (or a
-// dotted line when the school has not set it) and an optional line below.
-func block(d *pdfdoc.Doc, x, y, w float64, role, name, below string) {
-	d.SetXY(x, y)
-	d.SetFont(pdfdoc.Font, "", 11)
-	d.MultiCell(w, 6, role, "", "C", false)
-	d.SetXY(x, d.GetY()+20)
-	if strings.TrimSpace(name) == "" {
-		name = "(.................................)"
-		d.SetFont(pdfdoc.Font, "", 11)
-	} else {
-		d.SetFont(pdfdoc.Font, "B", 11)
-	}
-	d.MultiCell(w, 6, name, "", "C", false)
-	if below != "" {
-		d.SetX(x)
-		d.SetFont(pdfdoc.Font, "", 11)
-		d.MultiCell(w, 6, below, "", "C", false)
-	}
+	return v.TypeName
 }
 
 // nipText groups an 18-digit NIP the way it is printed: "NIP. 19720315

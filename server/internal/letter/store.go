@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -20,6 +21,9 @@ import (
 // Store reads warning letters and moves their status.
 type Store struct {
 	db *sqlx.DB
+	// BaseURL is the server's address as people reach it
+	// (TATIB_BASE_URL): the verification page's links start with it.
+	BaseURL string
 }
 
 // NewStore returns a Store on db.
@@ -32,7 +36,8 @@ const columns = `wl.id, wl.student_id, s.full_name AS student_name, s.nisn AS st
 	wl.class_id, wl.class_name, wl.level, wl.name, wl.min_points,
 	COALESCE((SELECT NULLIF(th.colour, '') FROM sp_thresholds th WHERE th.level = wl.level), 'red') AS colour,
 	to_char(wl.academic_year_start, 'YYYY-MM-DD') AS academic_year_start, wl.points, wl.violation_id,
-	wl.status, wl.issued_at, wl.printed_at, wl.signed_at, wl.delivered_at, wl.withdrawn_at, wl.withdrawn_reason`
+	wl.status, wl.issued_at, wl.printed_at, wl.signed_at, wl.delivered_at, wl.withdrawn_at, wl.withdrawn_reason,
+	wl.number, wl.numbered_at, wl.verify_code`
 
 // scoped is true for every letter when $1 is 0, else only for a letter
 // whose student is now in, or whose class (as issued) is, the class whose
@@ -40,18 +45,23 @@ const columns = `wl.id, wl.student_id, s.full_name AS student_name, s.nisn AS st
 const scoped = `($1::bigint = 0 OR EXISTS (SELECT 1 FROM classes hc
 	WHERE hc.homeroom_teacher_id = $1 AND (hc.id = s.class_id OR hc.id = wl.class_id)))`
 
-// finish derives what is not stored: the number, the academic year and
-// whether the letter is past (current is the start of the year running
-// now, as YYYY-MM-DD), the withdrawal reason in the request's language.
-func finish(ctx context.Context, l *Letter, current string) {
-	l.Number = Number(l.ID, l.Level, l.IssuedAt)
+// finish derives what is not stored: the levels covered, the
+// verification link, the academic year and whether the letter is past
+// (current is the start of the year running now, as YYYY-MM-DD), the
+// withdrawal reason in the request's language.
+func (s *Store) finish(ctx context.Context, l *Letter, current string) {
+	l.LevelsCovered = []int{l.Level}
+	if l.VerifyCode != nil {
+		u := s.VerifyURL(*l.VerifyCode)
+		l.VerifyURL = &u
+	}
 	if start, err := time.Parse(time.DateOnly, l.AcademicYearStart); err == nil {
 		l.AcademicYear = YearLabel(start)
 	}
 	// Past: its year has ended and so had the letter's own working time.
 	// A letter issued this year for last year's points (a violation of
 	// June recorded in July) is worked this year like any other.
-	l.PastYear = l.AcademicYearStart < current && l.IssuedAt.In(jakarta).Format(time.DateOnly) < current
+	l.PastYear = pastYear(l.AcademicYearStart, l.IssuedAt, current)
 	if l.WithdrawnReason != "" && locale.Has(l.WithdrawnReason) {
 		l.WithdrawnReason = locale.T(ctx, l.WithdrawnReason)
 	}
@@ -84,7 +94,7 @@ func (s *Store) List(ctx context.Context, sc Scope, f Filter, limit, offset int)
 		return nil, 0, err
 	}
 	for i := range out {
-		finish(ctx, &out[i], current)
+		s.finish(ctx, &out[i], current)
 	}
 	return out, total, nil
 }
@@ -130,14 +140,17 @@ func (s *Store) get(ctx context.Context, q sqlx.QueryerContext, sc Scope, id int
 	if err != nil {
 		return Letter{}, err
 	}
-	finish(ctx, &l, current)
+	s.finish(ctx, &l, current)
 	return l, nil
 }
 
 // SetStatus moves a letter one step forward to status (printed, signed or
 // delivered), recording who and when, in its history and in the audit
 // log. The row is locked, so two clicks at once move it once: the second
-// finds it already there (409).
+// finds it already there (409). Printed gives the letter its number when
+// it has none; delivered waits until every earlier letter of the student's
+// year is delivered or withdrawn, so no letter reaches a parent before the
+// one it follows.
 func (s *Store) SetStatus(ctx context.Context, sc Scope, actor audit.Actor, id int64, status string) (Letter, error) {
 	if status != api.LetterPrinted && status != api.LetterSigned && status != api.LetterDelivered {
 		return Letter{}, apperr.New(apperr.Invalid, "letter.status.invalid").
@@ -165,6 +178,21 @@ func (s *Store) SetStatus(ctx context.Context, sc Scope, actor audit.Actor, id i
 			return apperr.New(apperr.Conflict, "letter.status.step",
 				"from", statusKey(l.Status), "to", statusKey(status), "next", statusKey(next))
 		}
+		if status == api.LetterDelivered {
+			if err := earlierOpen(ctx, tx, l); err != nil {
+				return err
+			}
+		}
+		number := l.Number
+		if status == api.LetterPrinted {
+			got, err := assignNumbers(ctx, tx, []int64{id})
+			if err != nil {
+				return err
+			}
+			if a, ok := got[id]; ok {
+				number = &a.Number
+			}
+		}
 		var actorID *int64
 		if actor.ID != 0 {
 			actorID = &actor.ID
@@ -185,7 +213,7 @@ func (s *Store) SetStatus(ctx context.Context, sc Scope, actor audit.Actor, id i
 			return fmt.Errorf("letter: event: %w", err)
 		}
 		if err := audit.Record(ctx, tx, actor, "warning_letter.status", "warning_letter", strconv.FormatInt(id, 10), map[string]any{
-			"from": l.Status, "to": status, "student_id": l.StudentID, "student": l.StudentName, "level": l.Level, "number": l.Number,
+			"from": l.Status, "to": status, "student_id": l.StudentID, "student": l.StudentName, "level": l.Level, "number": number,
 		}); err != nil {
 			return err
 		}
@@ -195,67 +223,35 @@ func (s *Store) SetStatus(ctx context.Context, sc Scope, actor audit.Actor, id i
 	return out, err
 }
 
+// earlierOpen refuses to deliver l while an earlier letter of the same
+// student and academic year (a lower level, or issued before it) is still
+// open: draft, printed or signed.
+func earlierOpen(ctx context.Context, tx *sqlx.Tx, l Letter) error {
+	var e struct {
+		Level  int    `db:"level"`
+		Name   string `db:"name"`
+		Status string `db:"status"`
+	}
+	const q = `SELECT level, name, status FROM warning_letters
+		WHERE student_id = $1 AND academic_year_start = $2::date AND id <> $3
+		  AND status IN ('draft', 'printed', 'signed')
+		  AND (level < $4 OR (issued_at, id) < ($5, $3))
+		ORDER BY level, issued_at, id LIMIT 1`
+	err := tx.GetContext(ctx, &e, q, l.StudentID, l.AcademicYearStart, l.ID, l.Level, l.IssuedAt)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("letter: earlier letters: %w", err)
+	}
+	name := e.Name
+	if strings.TrimSpace(name) == "" {
+		name = "SP " + strconv.Itoa(e.Level)
+	}
+	return apperr.New(apperr.Conflict, "letter.status.earlier_open", "level", name, "status", statusKey(e.Status))
+}
+
 // statusKey names a status from the catalogue ("dicetak", "printed").
 func statusKey(s string) locale.Key {
 	return locale.Key("letter.status." + s)
-}
-
-// Violation is one row of the letter's table of violations.
-type Violation struct {
-	OccurredOn time.Time `db:"occurred_on"`
-	TypeName   string    `db:"type_name"`
-	Points     int       `db:"points"`
-}
-
-// Printout is what the PDF of a letter shows beyond the letter itself.
-type Printout struct {
-	Letter
-	StudentNIS     string `db:"student_nis"`
-	ParentName     string `db:"parent_name"`
-	CurrentClass   string `db:"current_class"`
-	HomeroomName   string `db:"homeroom_name"`
-	ThresholdText  string `db:"threshold_text"`
-	ThresholdFound bool   `db:"threshold_found"`
-	Violations     []Violation
-}
-
-// Printout loads a letter the caller may see with what its PDF shows: the
-// student's parent, the homeroom teacher of the letter's class (else of the
-// student's class now), the threshold's current text, and the violations
-// that led to it (the student's violations of that academic year recorded
-// up to the letter's issue).
-func (s *Store) Printout(ctx context.Context, sc Scope, id int64) (Printout, error) {
-	var p Printout
-	err := s.db.GetContext(ctx, &p, `SELECT `+columns+`, s.nis AS student_nis, s.parent_name,
-		COALESCE(cc.name, '') AS current_class,
-		COALESCE((SELECT u.name FROM classes hc JOIN users u ON u.id = hc.homeroom_teacher_id
-		          WHERE hc.id = COALESCE(wl.class_id, s.class_id)), '') AS homeroom_name,
-		COALESCE(t.default_text, '') AS threshold_text, t.id IS NOT NULL AS threshold_found
-		FROM warning_letters wl JOIN students s ON s.id = wl.student_id
-		LEFT JOIN classes cc ON cc.id = s.class_id
-		LEFT JOIN sp_thresholds t ON t.level = wl.level
-		WHERE `+scoped+` AND wl.id = $2`, sc.HomeroomID, id)
-	if errors.Is(err, sql.ErrNoRows) {
-		return Printout{}, notFound(id)
-	}
-	if err != nil {
-		return Printout{}, fmt.Errorf("letter: printout: %w", err)
-	}
-	current, err := s.currentStart(ctx, s.db)
-	if err != nil {
-		return Printout{}, err
-	}
-	finish(ctx, &p.Letter, current)
-	p.Violations = []Violation{}
-	const qv = `SELECT v.occurred_on, vt.name AS type_name, v.points
-		FROM violations v JOIN violation_types vt ON vt.id = v.violation_type_id
-		JOIN warning_letters wl ON wl.id = $1
-		WHERE v.student_id = wl.student_id
-		  AND v.occurred_on >= wl.academic_year_start AND v.occurred_on < wl.academic_year_start + interval '1 year'
-		  AND v.created_at <= wl.issued_at
-		ORDER BY v.occurred_at, v.id`
-	if err := s.db.SelectContext(ctx, &p.Violations, qv, id); err != nil {
-		return Printout{}, fmt.Errorf("letter: violations: %w", err)
-	}
-	return p, nil
 }

@@ -125,3 +125,45 @@ func AttendanceTx(ctx context.Context, tx *sqlx.Tx, violationIDs []int64, source
 	}
 	return nil
 }
+
+// LettersTx writes, in the attendance save's or push's transaction, one
+// notification per warning letter it issued or withdrew (kind letter) to
+// each active counselor (role bk) and to the homeroom teacher of the
+// student's class (now, or when the letter was issued): the people who
+// follow that student. One statement whatever the number of letters.
+// source is journal, form or face.
+func LettersTx(ctx context.Context, tx *sqlx.Tx, issued, withdrawn []int64, source string) error {
+	if len(issued)+len(withdrawn) == 0 {
+		return nil
+	}
+	if !slices.Contains([]string{SourceJournal, SourceForm, SourceFace}, source) {
+		return fmt.Errorf("notify: letters: unknown source %q", source)
+	}
+	ids := make([]int64, 0, len(issued)+len(withdrawn))
+	changes := make([]string, 0, cap(ids))
+	for _, id := range issued {
+		ids, changes = append(ids, id), append(changes, api.LetterChangeIssued)
+	}
+	for _, id := range withdrawn {
+		ids, changes = append(ids, id), append(changes, api.LetterChangeWithdrawn)
+	}
+	const q = `WITH ins AS (
+		INSERT INTO notifications (user_id, kind, params, url)
+		SELECT u.id, '` + api.NotificationLetter + `',
+			jsonb_build_object('student', s.full_name, 'student_id', s.id, 'class', COALESCE(c.name, wl.class_name),
+				'letter', wl.name, 'level', wl.level, 'letter_id', wl.id, 'change', l.change, 'source', $3::text),
+			'/surat-peringatan/' || wl.id
+		FROM unnest($1::bigint[], $2::text[]) AS l(id, change)
+		JOIN warning_letters wl ON wl.id = l.id
+		JOIN students s ON s.id = wl.student_id
+		LEFT JOIN classes c ON c.id = s.class_id
+		JOIN users u ON u.active AND (u.role = '` + string(perm.BK) + `'
+			OR (u.role = '` + string(perm.WaliKelas) + `' AND EXISTS (SELECT 1 FROM classes hc WHERE hc.homeroom_teacher_id = u.id
+				AND (hc.id = s.class_id OR hc.id = wl.class_id))))
+		ORDER BY wl.id, u.id
+		RETURNING id)` + announceSQL
+	if _, err := tx.ExecContext(ctx, q, pq.Array(ids), pq.Array(changes), source); err != nil {
+		return fmt.Errorf("notify: letters: %w", err)
+	}
+	return nil
+}

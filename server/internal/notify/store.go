@@ -68,6 +68,20 @@ func (r row) render(lang locale.Lang) (title, body string) {
 			body = locale.Render(lang, "notify.attendance.body_class", p)
 		}
 		return title, body
+	case api.NotificationLetter:
+		change := api.LetterChangeIssued
+		if str("change") == api.LetterChangeWithdrawn {
+			change = api.LetterChangeWithdrawn
+		}
+		src := SourceForm
+		if s := str("source"); s == SourceJournal || s == SourceFace {
+			src = s
+		}
+		title = locale.Render(lang, "notify.letter.title."+change, p)
+		if str("class") == "" {
+			title = locale.Render(lang, "notify.letter.title_no_class."+change, p)
+		}
+		return title, locale.Render(lang, "notify.letter.body."+src, p)
 	}
 	return locale.Render(lang, "notify.unknown.title", nil), ""
 }

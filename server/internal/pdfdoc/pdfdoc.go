@@ -92,6 +92,16 @@ func PageFooterEN(page int, total string) string {
 type Doc struct {
 	*fpdf.Fpdf
 	Paper Paper
+	// The open section (see NewSection): its first page, the alias of its
+	// page count, the note in its footer; sections counts them, pages
+	// holds the page count of each closed one, totals the counts given by
+	// SetSectionTotals.
+	secStart int
+	secAlias string
+	secNote  string
+	sections int
+	pages    []int
+	totals   []int
 }
 
 // aliasPages is replaced by the page count when the file is written.
@@ -121,19 +131,132 @@ func New(o Options) *Doc {
 	}
 	f.SetCreationDate(created)
 	f.SetModificationDate(created)
+	d := &Doc{Fpdf: f, Paper: o.Paper, secStart: 1, secAlias: aliasPages}
 	if o.PageLabel != nil {
 		f.AliasNbPages(aliasPages)
 		f.SetFooterFunc(func() {
 			f.SetY(-MarginBottom + 5)
 			f.SetFont(Font, "", 8)
 			f.SetTextColor(90, 90, 90)
-			f.CellFormat(0, 5, o.PageLabel(f.PageNo(), aliasPages), "", 0, "R", false, 0, "")
+			if d.secNote != "" {
+				f.CellFormat(d.ContentWidth()-30, 5, d.secNote, "", 0, "L", false, 0, "")
+				f.SetX(MarginLeft)
+			}
+			f.CellFormat(0, 5, o.PageLabel(f.PageNo()-d.secStart+1, d.sectionTotal()), "", 0, "R", false, 0, "")
 			f.SetTextColor(0, 0, 0)
 		})
 	}
 	f.AddPage()
 	f.SetFont(Font, "", 11)
-	return &Doc{Fpdf: f, Paper: o.Paper}
+	return d
+}
+
+// NewSection starts a part of the document that counts its own pages, so
+// each letter of a batch says "Halaman 1 dari 2" of itself: on a new page,
+// unless nothing was written yet. note, when not empty, stands on the left
+// of the section's page footers.
+func (d *Doc) NewSection(note string) {
+	if d.sections > 0 {
+		d.closeSection()
+		d.AddPage()
+	}
+	d.sections++
+	d.secStart = d.PageNo()
+	d.secAlias = fmt.Sprintf("{nb:%d}", d.sections)
+	d.secNote = note
+}
+
+// closeSection fixes the page count of the open section.
+func (d *Doc) closeSection() {
+	if d.sections > len(d.pages) {
+		n := d.PageNo() - d.secStart + 1
+		d.pages = append(d.pages, n)
+		if d.sections > len(d.totals) {
+			d.RegisterAlias(d.secAlias, fmt.Sprint(n))
+		}
+	}
+}
+
+// sectionTotal is what the footer prints as the open section's page
+// count: the count given by SetSectionTotals, else an alias replaced when
+// the file is written. Every alias is searched for on every page then, so
+// a document of many sections sets its totals (a batch renders twice).
+func (d *Doc) sectionTotal() string {
+	if i := d.sections - 1; i >= 0 && i < len(d.totals) {
+		return fmt.Sprint(d.totals[i])
+	}
+	return d.secAlias
+}
+
+// SetSectionTotals gives the page count of each section to come, as a
+// first rendering of the same content counted them (SectionPages).
+func (d *Doc) SetSectionTotals(totals []int) { d.totals = totals }
+
+// SectionPages is the page count of each section written so far, the open
+// one included.
+func (d *Doc) SectionPages() []int {
+	out := append([]int(nil), d.pages...)
+	if d.sections > len(d.pages) {
+		out = append(out, d.PageNo()-d.secStart+1)
+	}
+	return out
+}
+
+// Room is the height left on the current page above the bottom margin.
+func (d *Doc) Room() float64 {
+	_, h := d.GetPageSize()
+	return h - MarginBottom - d.GetY()
+}
+
+// PageRoom is the height a page offers between the margins: more than
+// that never fits on one page.
+func (d *Doc) PageRoom() float64 {
+	_, h := d.GetPageSize()
+	return h - MarginTop - MarginBottom
+}
+
+// KeepTogether starts a new page when a block h high does not fit on the
+// rest of this one but fits on an empty page; it says whether it did.
+func (d *Doc) KeepTogether(h float64) bool {
+	if h <= d.Room() || h > d.PageRoom() {
+		return false
+	}
+	d.AddPage()
+	return true
+}
+
+// TextHeight is the height MultiCell(w, lineH, text, …) takes in the
+// current font.
+func (d *Doc) TextHeight(w, lineH float64, text string) float64 {
+	return lineH * float64(max(1, len(d.SplitText(text, w))))
+}
+
+// Matrix draws a square grid of dark and light cells (a QR code's modules:
+// rows of columns, true for dark) size millimetres wide at x, y, in black
+// on white, each row's runs of dark cells as one rectangle.
+func (d *Doc) Matrix(cells [][]bool, x, y, size float64) {
+	n := len(cells)
+	if n == 0 {
+		return
+	}
+	m := size / float64(n)
+	d.SetFillColor(0, 0, 0)
+	for r, row := range cells {
+		for c := 0; c < len(row); {
+			if !row[c] {
+				c++
+				continue
+			}
+			end := c
+			for end < len(row) && row[end] {
+				end++
+			}
+			// A hair wider, so neighbouring runs print without seams.
+			d.Rect(x+float64(c)*m, y+float64(r)*m, float64(end-c)*m+0.01, m+0.01, "F")
+			c = end
+		}
+	}
+	d.SetFillColor(255, 255, 255)
 }
 
 // ContentWidth is the width between the margins.
@@ -217,6 +340,7 @@ func (d *Doc) registerLogo(b []byte) (name string, w, h float64, ok bool) {
 
 // Write finishes the document into w.
 func (d *Doc) Write(w io.Writer) error {
+	d.closeSection()
 	if err := d.Output(w); err != nil {
 		return fmt.Errorf("pdfdoc: %w", err)
 	}

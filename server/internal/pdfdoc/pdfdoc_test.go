@@ -136,3 +136,68 @@ func abs(f float64) float64 {
 	}
 	return f
 }
+
+// Sections count their own pages and each starts on a new page, whether
+// the counts come from aliases or are given up front (a batch renders
+// twice); a section's note stands in its footers.
+func TestSections(t *testing.T) {
+	write := func(d *pdfdoc.Doc) {
+		d.NewSection("Verifikasi: satu")
+		d.MultiCell(0, 6, "surat satu", "", "L", false)
+		d.NewSection("")
+		d.MultiCell(0, 6, "surat dua", "", "L", false)
+		d.AddPage()
+		d.MultiCell(0, 6, "surat dua lanjutan", "", "L", false)
+	}
+	count := pdfdoc.New(pdfdoc.Options{})
+	write(count)
+	if got := count.SectionPages(); len(got) != 2 || got[0] != 1 || got[1] != 2 {
+		t.Fatalf("SectionPages = %v", got)
+	}
+	for _, given := range []bool{false, true} {
+		d := pdfdoc.New(pdfdoc.Options{PageLabel: pdfdoc.PageFooterID})
+		if given {
+			d.SetSectionTotals(count.SectionPages())
+		}
+		write(d)
+		pdf, err := d.Bytes()
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages := strings.Split(strings.TrimRight(run(t, pdf, "pdftotext", "-layout"), "\f\n"), "\f")
+		want := [][]string{{"surat satu", "Verifikasi: satu", "Halaman 1 dari 1"}, {"surat dua", "Halaman 1 dari 2"}, {"lanjutan", "Halaman 2 dari 2"}}
+		if len(pages) != len(want) {
+			t.Fatalf("given %v: %d pages", given, len(pages))
+		}
+		for i, ws := range want {
+			for _, w := range ws {
+				if !strings.Contains(pages[i], w) {
+					t.Errorf("given %v, page %d lacks %q:\n%s", given, i+1, w, pages[i])
+				}
+			}
+		}
+		if strings.Contains(pages[1], "Verifikasi") {
+			t.Errorf("the first section's note on the second's page")
+		}
+	}
+}
+
+// KeepTogether starts a new page only for a block that does not fit on
+// the rest of this page but fits on an empty one.
+func TestKeepTogether(t *testing.T) {
+	d := pdfdoc.New(pdfdoc.Options{})
+	room := d.Room()
+	if d.KeepTogether(room-1) || d.PageNo() != 1 {
+		t.Fatal("a block that fits moved")
+	}
+	if d.KeepTogether(d.PageRoom()+1) || d.PageNo() != 1 {
+		t.Fatal("a block taller than a page moved")
+	}
+	d.SetY(d.GetY() + room - 10)
+	if !d.KeepTogether(20) || d.PageNo() != 2 {
+		t.Fatal("a block that does not fit stayed")
+	}
+	if h := d.TextHeight(50, 5, strings.Repeat("kata ", 40)); h < 15 {
+		t.Errorf("TextHeight %v for several lines", h)
+	}
+}

@@ -106,7 +106,8 @@ func (l *lazyWriter) Write(p []byte) (int, error) {
 	return l.w.Write(p)
 }
 
-// FileName is the download name: "rekap-pelanggaran-<scope>-<from>-<to>.pdf".
+// FileName is the download name: "rekap-pelanggaran-<scope>-<from>-<to>.pdf",
+// with "-perilaku" or "-absensi" before ".pdf" for one source.
 func FileName(rep api.ViolationRecap) string {
 	scope := "sekolah"
 	switch rep.Scope.Kind {
@@ -117,7 +118,14 @@ func FileName(rep api.ViolationRecap) string {
 	case api.RecapScopeDepartment:
 		scope = slug(rep.Scope.DepartmentName)
 	}
-	return "rekap-pelanggaran-" + scope + "-" + rep.Period.From + "-" + rep.Period.To + ".pdf"
+	source := ""
+	switch rep.Source {
+	case api.SourceBehaviour:
+		source = "-perilaku"
+	case api.SourceAttendance:
+		source = "-absensi"
+	}
+	return "rekap-pelanggaran-" + scope + "-" + rep.Period.From + "-" + rep.Period.To + source + ".pdf"
 }
 
 // Recap is the JSON report: the summary and one page of detail rows.
@@ -161,7 +169,7 @@ func (s *Store) PDF(ctx context.Context, sc Scope, q Query, prof school.Profile,
 }
 
 func head(p plan, now time.Time) api.ViolationRecap {
-	return api.ViolationRecap{Period: p.q.Period, Scope: p.scope, Details: []api.RecapDetailRow{},
+	return api.ViolationRecap{Period: p.q.Period, Scope: p.scope, Source: p.q.Source, Details: []api.RecapDetailRow{},
 		DetailOffset: p.q.DetailOffset, DetailLimit: p.q.DetailLimit, GeneratedAt: now.UTC().Truncate(time.Second)}
 }
 

@@ -67,6 +67,17 @@ func ScopeText(s api.RecapScope) string {
 	return "Seluruh sekolah"
 }
 
+// SourceText names the report's source: "Sumber: perilaku" and so on.
+func SourceText(source string) string {
+	switch source {
+	case api.SourceBehaviour:
+		return "Sumber: perilaku"
+	case api.SourceAttendance:
+		return "Sumber: absensi (alpa dan terlambat otomatis)"
+	}
+	return "Sumber: perilaku dan absensi"
+}
+
 // clean keeps what the embedded font can measure: fpdf's width table
 // stops at U+FFFF (an emoji would take the document down), and control
 // characters but the line break print as boxes.
@@ -239,7 +250,7 @@ func Render(w io.Writer, doc Document, each func(fn func(api.RecapDetailRow) err
 	d.SetFont(pdfdoc.Font, "B", 13)
 	d.CellFormat(0, 7, "REKAP PELANGGARAN SISWA", "", 1, "C", false, 0, "")
 	d.SetFont(pdfdoc.Font, "", 10)
-	d.CellFormat(0, 5, ScopeText(rep.Scope)+"   ·   Periode: "+PeriodText(rep.Period), "", 1, "C", false, 0, "")
+	d.CellFormat(0, 5, ScopeText(rep.Scope)+"   ·   Periode: "+PeriodText(rep.Period)+"   ·   "+SourceText(rep.Source), "", 1, "C", false, 0, "")
 	d.CellFormat(0, 5, fmt.Sprintf("Jumlah pelanggaran: %d   ·   Siswa terlibat: %d   ·   Jumlah poin: %d",
 		rep.Totals.Violations, rep.Totals.Students, rep.Totals.Points), "", 1, "C", false, 0, "")
 	d.SetFont(pdfdoc.Font, "", 8)

@@ -16,6 +16,7 @@ import (
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/locale"
 	"github.com/tatib/tatib/server/internal/school"
+	"github.com/tatib/tatib/server/internal/violationlist"
 	"github.com/tatib/tatib/shared/api"
 )
 
@@ -54,6 +55,8 @@ type Query struct {
 	ClassID      int64
 	Grade        int
 	DepartmentID int64
+	// Source is behaviour, attendance or all (the default).
+	Source string
 	// The JSON report's page of detail rows.
 	DetailOffset, DetailLimit int
 }
@@ -215,6 +218,12 @@ func ParseQuery(q url.Values, now time.Time, prof school.Profile) (Query, error)
 				f.Add(n, "report.scope.one")
 			}
 		}
+	}
+
+	if src, ok := violationlist.ParseSource(get("source")); ok {
+		out.Source = src
+	} else {
+		f.Add("source", "violationlist.filter.source")
 	}
 
 	out.DetailLimit = defaultDetailLimit

@@ -271,6 +271,7 @@ func TestBadQueries(t *testing.T) {
 		{"grade=10&department_id=1", "department_id", "report.scope.one"},
 		{"detail_limit=501", "detail_limit", "report.detail_limit"},
 		{"detail_offset=-1", "detail_offset", "report.detail_offset"},
+		{"month=2026-11&source=absensi", "source", "violationlist.filter.source"},
 	}
 	for _, c := range cases {
 		for _, path := range []string{"/api/v1/reports/violation-recap?", "/api/v1/reports/violation-recap.pdf?"} {
@@ -349,7 +350,7 @@ func TestPDF(t *testing.T) {
 	text := string(out)
 	for _, want := range []string{"SMK Negeri 1 Contoh", "REKAP PELANGGARAN SISWA", "Kelas X RPL 1", "Periode: November 2026",
 		"Koordinator BK,", "Rudi Hartono, S.Pd.", "Kepala Sekolah,", "Dra. Siti Aminah", "NIP. 19720315 200003 1 002",
-		"Berkelahi di kantin", "Sedang ditangani", "SP 1", "Dicetak "} {
+		"Berkelahi di kantin", "Sedang ditangani", "SP 1", "Dicetak ", "Sumber: perilaku dan absensi"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the PDF lacks %q", want)
 		}

@@ -763,3 +763,24 @@ func TestProfileNIPNormalised(t *testing.T) {
 		t.Errorf("short NIP: %+v", e.Error.FieldCodes)
 	}
 }
+
+// The letter's place and the BK coordinator's NIP are part of the profile:
+// the NIP normalised and checked like the principal's, the city bounded.
+func TestProfileCityAndBKNIP(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	admin := env.As(perm.Admin)
+	var p school.Profile
+	admin.Do("PUT", "/api/v1/settings/school", map[string]any{"name": "SMA Contoh", "city": "  Bandung ", "bk_coordinator_nip": "19800101 200501 2 003"}).Want(200).JSON(&p)
+	if p.City != "Bandung" || p.BKCoordinatorNIP != "198001012005012003" {
+		t.Errorf("saved %+v", p)
+	}
+	admin.Do("GET", "/api/v1/settings/school", nil).Want(200).JSON(&p)
+	if p.City != "Bandung" || p.BKCoordinatorNIP != "198001012005012003" {
+		t.Errorf("read back %+v", p)
+	}
+	e := admin.Do("PUT", "/api/v1/settings/school", map[string]any{"name": "SMA Contoh", "city": strings.Repeat("k", 101), "bk_coordinator_nip": "123"}).Want(422).Err()
+	if e.Error.FieldCodes["bk_coordinator_nip"].Code != "school.profile.nip" || e.Error.FieldCodes["city"].Code != "school.profile.too_long" {
+		t.Errorf("field codes %+v", e.Error.FieldCodes)
+	}
+}

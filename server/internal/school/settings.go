@@ -90,6 +90,12 @@ type Profile struct {
 	PrincipalName     string `json:"principal_name"`
 	PrincipalNIP      string `json:"principal_nip"`
 	BKCoordinatorName string `json:"bk_coordinator_name"`
+	// BKCoordinatorNIP is printed under the BK coordinator's signature on
+	// a letter (18 digits, or empty).
+	BKCoordinatorNIP string `json:"bk_coordinator_nip"`
+	// City is where the school writes its letters from: "Bandung" in
+	// "Bandung, 27 November 2026" above the signatures.
+	City              string `json:"city"`
 	AcademicYearStart string `json:"academic_year_start"` // MM-DD, default 07-01
 	LessonHoursPerDay int    `json:"lesson_hours_per_day"`
 	// PaperSize is the paper letters and reports print on: "A4" (default)
@@ -132,6 +138,8 @@ func (p *Profile) Validate() error {
 	p.PrincipalName = strings.TrimSpace(p.PrincipalName)
 	p.PrincipalNIP = normalizeNIP(p.PrincipalNIP)
 	p.BKCoordinatorName = strings.TrimSpace(p.BKCoordinatorName)
+	p.BKCoordinatorNIP = normalizeNIP(p.BKCoordinatorNIP)
+	p.City = strings.TrimSpace(p.City)
 	p.AcademicYearStart = strings.TrimSpace(p.AcademicYearStart)
 	switch {
 	case p.Name == "":
@@ -151,10 +159,16 @@ func (p *Profile) Validate() error {
 	if p.PrincipalNIP != "" && !nipRE.MatchString(p.PrincipalNIP) {
 		f.Add("principal_nip", "school.profile.nip")
 	}
+	if p.BKCoordinatorNIP != "" && !nipRE.MatchString(p.BKCoordinatorNIP) {
+		f.Add("bk_coordinator_nip", "school.profile.nip")
+	}
 	for field, v := range map[string]string{"principal_name": p.PrincipalName, "bk_coordinator_name": p.BKCoordinatorName} {
 		if len([]rune(v)) > 150 {
 			f.Add(field, "school.profile.too_long", "max", 150)
 		}
+	}
+	if len([]rune(p.City)) > 100 {
+		f.Add("city", "school.profile.too_long", "max", 100)
 	}
 	if p.AcademicYearStart == "" {
 		p.AcademicYearStart = "07-01"

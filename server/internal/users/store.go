@@ -27,7 +27,7 @@ const columns = `id, username, name, role, email, phone, active, last_login_at, 
 // teacher of (at most one: classes_homeroom_teacher_key).
 const (
 	userFields = `u.id, u.username, u.name, u.role, u.email, u.phone, u.active, u.last_login_at, u.created_at, u.updated_at,
-		c.id AS class_id, c.name AS class_name`
+		c.id AS class_id, c.name AS class_name, u.nip`
 	userFrom   = ` FROM users u LEFT JOIN classes c ON c.homeroom_teacher_id = u.id`
 	userSelect = `SELECT ` + userFields + userFrom
 )
@@ -37,6 +37,9 @@ const (
 type User struct {
 	api.User
 	HomeroomClass *ClassRef `json:"homeroom_class"`
+	// NIP is the teacher's civil-service number (18 digits) or "": a
+	// warning letter prints it under the homeroom teacher's signature.
+	NIP string `json:"nip"`
 }
 
 // ClassRef names a class.
@@ -52,7 +55,7 @@ func scanUser(row scanner, extra ...any) (User, error) {
 	var classID sql.NullInt64
 	var className sql.NullString
 	dest := append([]any{&u.ID, &u.Username, &u.Name, &u.Role, &u.Email, &u.Phone, &u.Active, &u.LastLoginAt,
-		&u.CreatedAt, &u.UpdatedAt, &classID, &className}, extra...)
+		&u.CreatedAt, &u.UpdatedAt, &classID, &className, &u.NIP}, extra...)
 	if err := row.Scan(dest...); err != nil {
 		return User{}, err
 	}
@@ -135,9 +138,10 @@ func (s *Store) Create(ctx context.Context, c Caller, in CreateInput) (User, err
 	}
 	var u User
 	err = inTx(ctx, s.db, func(tx *sqlx.Tx) error {
-		const q = `INSERT INTO users (username, name, role, email, phone, password_hash)
-			VALUES ($1, $2, $3, $4, $5, $6) RETURNING ` + columns
-		if err := tx.GetContext(ctx, &u.User, q, in.Username, in.Name, in.Role, in.Email, in.Phone, hash); err != nil {
+		const q = `INSERT INTO users (username, name, role, email, phone, password_hash, nip)
+			VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ` + columns
+		u.NIP = in.NIP
+		if err := tx.GetContext(ctx, &u.User, q, in.Username, in.Name, in.Role, in.Email, in.Phone, hash, in.NIP); err != nil {
 			if pg.IsUnique(err, "users_username_key") {
 				return apperr.New(apperr.Invalid, "form.invalid").WithField("username", "users.username_taken")
 			}
@@ -186,6 +190,13 @@ func (s *Store) Update(ctx context.Context, c Caller, userID int64, in UpdateInp
 		if in.Active != nil {
 			after.Active = *in.Active
 		}
+		nip, err := s.nip(ctx, tx, userID)
+		if err != nil {
+			return err
+		}
+		if in.NIP != nil {
+			nip = *in.NIP
+		}
 		if err := c.mayTouch(admins, before.Role, after.Role); err != nil {
 			return err
 		}
@@ -202,9 +213,9 @@ func (s *Store) Update(ctx context.Context, c Caller, userID int64, in UpdateInp
 				return err
 			}
 		}
-		const q = `UPDATE users SET username = $2, name = $3, role = $4, email = $5, phone = $6, active = $7, updated_at = now()
+		const q = `UPDATE users SET username = $2, name = $3, role = $4, email = $5, phone = $6, active = $7, nip = $8, updated_at = now()
 			WHERE id = $1`
-		if _, err := tx.ExecContext(ctx, q, userID, after.Username, after.Name, after.Role, after.Email, after.Phone, after.Active); err != nil {
+		if _, err := tx.ExecContext(ctx, q, userID, after.Username, after.Name, after.Role, after.Email, after.Phone, after.Active, nip); err != nil {
 			if pg.IsUnique(err, "users_username_key") {
 				return apperr.New(apperr.Invalid, "form.invalid").WithField("username", "users.username_taken")
 			}
@@ -218,7 +229,7 @@ func (s *Store) Update(ctx context.Context, c Caller, userID int64, in UpdateInp
 		if u, err = s.Get(ctx, tx, userID); err != nil {
 			return err
 		}
-		return audit.Record(ctx, tx, c.Actor, "user.update", "user", id(userID), map[string]any{"before": before, "after": u.User})
+		return audit.Record(ctx, tx, c.Actor, "user.update", "user", id(userID), map[string]any{"before": before, "after": u.User, "nip": u.NIP})
 	})
 	return u, err
 }
@@ -335,6 +346,15 @@ func (s *Store) ResetPassword(ctx context.Context, c Caller, userID int64, in Re
 		}
 		return audit.Record(ctx, tx, c.Actor, "user.password.reset", "user", id(userID), map[string]any{"username": u.Username})
 	})
+}
+
+// nip is the user's stored NIP (the row is locked by getForUpdate).
+func (s *Store) nip(ctx context.Context, tx *sqlx.Tx, userID int64) (string, error) {
+	var nip string
+	if err := tx.GetContext(ctx, &nip, `SELECT nip FROM users WHERE id = $1`, userID); err != nil {
+		return "", fmt.Errorf("users: nip: %w", err)
+	}
+	return nip, nil
 }
 
 func (s *Store) getForUpdate(ctx context.Context, tx *sqlx.Tx, userID int64) (api.User, error) {

@@ -6,6 +6,7 @@ import (
 	"net/mail"
 	"regexp"
 	"strings"
+	"unicode"
 
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/auth"
@@ -20,6 +21,9 @@ type CreateInput struct {
 	Email    string    `json:"email"`
 	Phone    string    `json:"phone"`
 	Password string    `json:"password"`
+	// NIP is optional: 18 digits, typed with or without spaces, dots or
+	// dashes.
+	NIP string `json:"nip"`
 }
 
 // UpdateInput changes a user; absent fields stay as they are.
@@ -29,6 +33,7 @@ type UpdateInput struct {
 	Role     *perm.Role `json:"role"`
 	Email    *string    `json:"email"`
 	Phone    *string    `json:"phone"`
+	NIP      *string    `json:"nip"`
 	Active   *bool      `json:"active"`
 	// ReleaseClass lets a homeroom teacher who stops being one (another
 	// role, deactivated) leave their class without a homeroom teacher;
@@ -52,6 +57,7 @@ func (in *CreateInput) normalize() {
 	in.Name = strings.TrimSpace(in.Name)
 	in.Email = strings.TrimSpace(in.Email)
 	in.Phone = strings.TrimSpace(in.Phone)
+	in.NIP = normalizeNIP(in.NIP)
 }
 
 // Validate checks a new user field by field.
@@ -61,6 +67,7 @@ func (in CreateInput) Validate() error {
 	validateName(f, in.Name)
 	validateRole(f, in.Role)
 	validateContact(f, in.Email, in.Phone)
+	validateNIP(f, in.NIP)
 	switch {
 	case in.Password == "":
 		f.Add("password", "users.password_required")
@@ -96,7 +103,30 @@ func (in *UpdateInput) Validate() error {
 		phone = *in.Phone
 	}
 	validateContact(f, email, phone)
+	if in.NIP != nil {
+		*in.NIP = normalizeNIP(*in.NIP)
+		validateNIP(f, *in.NIP)
+	}
 	return f.Err()
+}
+
+var nipRE = regexp.MustCompile(`^[0-9]{18}$`)
+
+// normalizeNIP drops the spaces, dots and dashes people type to group a
+// NIP's 18 digits ("19800101 200501 2 003"), as the school profile does.
+func normalizeNIP(v string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) || r == '.' || r == '-' {
+			return -1
+		}
+		return r
+	}, v)
+}
+
+func validateNIP(f apperr.Fields, nip string) {
+	if nip != "" && !nipRE.MatchString(nip) {
+		f.Add("nip", "users.nip_invalid")
+	}
 }
 
 func validateUsername(f apperr.Fields, u string) {

@@ -185,3 +185,36 @@ func TestList(t *testing.T) {
 	}
 	admin.Do("GET", "/api/v1/users?role=raja", nil).Want(422)
 }
+
+// A NIP is optional: kept as its 18 digits when typed in groups, refused
+// when it is not 18 digits, left as it is by an edit that does not send it.
+func TestNIP(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	admin := env.As(perm.Admin)
+	var u struct {
+		ID  int64  `json:"id"`
+		NIP string `json:"nip"`
+	}
+	admin.Do("POST", "/api/v1/users", obj{"username": "wali.nip", "name": "Ibu Wali", "role": "wali_kelas", "password": "rahasia1", "nip": "19800101 200501 2 003"}).Want(201).JSON(&u)
+	if u.NIP != "198001012005012003" {
+		t.Fatalf("created with NIP %q", u.NIP)
+	}
+	admin.Do("PATCH", path(u.ID, ""), obj{"name": "Ibu Wali Kelas"}).Want(200).JSON(&u)
+	if u.NIP != "198001012005012003" {
+		t.Errorf("an edit without nip changed it to %q", u.NIP)
+	}
+	e := admin.Do("PATCH", path(u.ID, ""), obj{"nip": "1980"}).Want(422).Err()
+	if e.Error.FieldCodes["nip"].Code != "users.nip_invalid" {
+		t.Errorf("field codes %+v", e.Error.FieldCodes)
+	}
+	admin.Do("PATCH", path(u.ID, ""), obj{"nip": ""}).Want(200).JSON(&u)
+	admin.Do("GET", path(u.ID, ""), nil).Want(200).JSON(&u)
+	if u.NIP != "" {
+		t.Errorf("cleared NIP reads %q", u.NIP)
+	}
+	e = admin.Do("POST", "/api/v1/users", obj{"username": "wali.nip2", "name": "Wali", "role": "wali_kelas", "password": "rahasia1", "nip": "abc"}).Want(422).Err()
+	if e.Error.FieldCodes["nip"].Code != "users.nip_invalid" {
+		t.Errorf("create field codes %+v", e.Error.FieldCodes)
+	}
+}

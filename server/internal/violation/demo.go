@@ -15,6 +15,7 @@ import (
 	"github.com/tatib/tatib/server/internal/app"
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/audit"
+	"github.com/tatib/tatib/server/internal/journal/journalsim"
 	"github.com/tatib/tatib/server/internal/school"
 	"github.com/tatib/tatib/shared/api"
 )
@@ -93,6 +94,7 @@ func LoadDemo(ctx context.Context, db *sqlx.DB, log *slog.Logger, o DemoOptions)
 
 type demoStudent struct {
 	ID           int64  `db:"id"`
+	SourceID     int64  `db:"source_id"`
 	Name         string `db:"full_name"`
 	Parent       string `db:"parent_name"`
 	Homeroom     int64  `db:"homeroom"`
@@ -125,6 +127,7 @@ type demoRecording struct {
 }
 
 type demoGen struct {
+	seed      uint64
 	rng       *rand.Rand
 	now       time.Time // Jakarta
 	today     time.Time // Jakarta midnight
@@ -138,9 +141,9 @@ type demoGen struct {
 }
 
 func newDemoGen(ctx context.Context, tx *sqlx.Tx, o DemoOptions) (*demoGen, error) {
-	g := &demoGen{rng: rand.New(rand.NewPCG(o.Seed, o.Seed^0xd3a0f1e5)), now: o.Now.In(jakarta), handlings: map[string]int64{}}
+	g := &demoGen{seed: o.Seed, rng: rand.New(rand.NewPCG(o.Seed, o.Seed^0xd3a0f1e5)), now: o.Now.In(jakarta), handlings: map[string]int64{}}
 	g.today = JakartaDay(g.now)
-	const qs = `SELECT s.id, s.full_name, s.parent_name, COALESCE(u.id, 0) AS homeroom, COALESCE(u.name, '') AS homeroom_name
+	const qs = `SELECT s.id, COALESCE(s.source_id, 0) AS source_id, s.full_name, s.parent_name, COALESCE(u.id, 0) AS homeroom, COALESCE(u.name, '') AS homeroom_name
 		FROM students s JOIN classes c ON c.id = s.class_id
 		LEFT JOIN users u ON u.id = c.homeroom_teacher_id AND u.active
 		WHERE s.active ORDER BY s.source_id, s.id`
@@ -258,23 +261,39 @@ func (g *demoGen) load(ctx context.Context, tx *sqlx.Tx, res *DemoResult) error 
 	return err
 }
 
+// demoChronicMost is the most points a chronic absentee of the demo's
+// attendance gets from behaviour: their ten days' attendance alone comes
+// to at most 134 (eight alpha days, two days late and skipping hours), so
+// that they never reach SP 3.
+const demoChronicMost = 15
+
 // plan picks each student's kind, their violations, days and times, and
-// returns the recordings in the order they happened.
+// returns the recordings in the order they happened. The students whose
+// letters come from behaviour (exactly one at SP 3, about n/300 at SP 2,
+// n/55 at SP 1) are punctual in the demo's attendance
+// (journalsim.HabitOf), so that the attendance loaded after them never
+// raises one to a higher level; the demo promises exactly one SP 3.
 func (g *demoGen) plan() []*demoRecording {
 	n := len(g.students)
 	kinds := make([]int, n)
 	nSP2, nSP1 := max(1, n/300), max(2, n/55)
-	for i, p := range g.rng.Perm(n) {
+	sp, few := 0, n*45/100-nSP2-nSP1-1
+	for _, p := range g.rng.Perm(n) {
+		punctual := journalsim.HabitOf(g.seed, g.students[p].SourceID).Punctual
 		switch {
-		case i == 0:
+		case punctual && sp == 0:
 			kinds[p] = kindSP3
-		case i <= nSP2:
+		case punctual && sp <= nSP2:
 			kinds[p] = kindSP2
-		case i <= nSP2+nSP1:
+		case punctual && sp <= nSP2+nSP1:
 			kinds[p] = kindSP1
-		case i <= n*45/100:
-			kinds[p] = kindFew
+		case few > 0:
+			kinds[p], few = kindFew, few-1
+			continue
+		default:
+			continue
 		}
+		sp++
 	}
 	var recs []*demoRecording
 	for i := range g.students {
@@ -291,7 +310,11 @@ func (g *demoGen) plan() []*demoRecording {
 			case r < 0.45:
 				count = 3 + g.rng.IntN(3)
 			}
-			items = g.items(count, 1, 49, [3]float64{0.8, 0.2, 0})
+			most := 49
+			if journalsim.HabitOf(g.seed, g.students[i].SourceID).OftenAbsent {
+				most = demoChronicMost
+			}
+			items = g.items(count, 1, most, [3]float64{0.8, 0.2, 0})
 		case kindSP1:
 			items, days = g.items(1, 50, 99, [3]float64{0.45, 0.4, 0.15}), g.spDays
 		case kindSP2:
@@ -505,12 +528,14 @@ func (g *demoGen) handle(ctx context.Context, tx *sqlx.Tx, recs []*demoRecording
 		for i, id := range rc.ids {
 			t := rc.types[i]
 			age := int(g.today.Sub(JakartaDay(rc.at)).Hours() / 24)
-			resolved, open := 0.1, 0.3
+			// A counselor takes up most cases within days: the open
+			// queue is the last week's, and a few older ones.
+			resolved, open := 0.2, 0.4
 			switch {
 			case age >= 28:
-				resolved, open = 0.7, 0.15
+				resolved, open = 0.88, 0.11
 			case age >= 7:
-				resolved, open = 0.4, 0.3
+				resolved, open = 0.65, 0.3
 			}
 			status := api.HandlingUnhandled
 			switch r := g.rng.Float64(); {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/tatib/tatib/server/internal/journal/journalsim"
 	"github.com/tatib/tatib/server/internal/pg"
 	"github.com/tatib/tatib/server/internal/pg/pgtest"
 	schooldemo "github.com/tatib/tatib/server/internal/school"
@@ -53,7 +54,8 @@ func count(t *testing.T, db *sqlx.DB, q string, args ...any) int {
 
 // TestDemo: the demo school gets a plausible semester of violations: most
 // students with none or a few, some at SP 1, a few at SP 2, exactly one at
-// SP 3; handling states mixed and consistent; letters at every status;
+// SP 3, all of them punctual in the demo's attendance; handling states
+// mixed and consistent, tens of cases open; letters at every status;
 // school days and hours in Jakarta; one point-audit entry per violation.
 // A second load does nothing.
 func TestDemo(t *testing.T) {
@@ -132,6 +134,17 @@ func TestDemo(t *testing.T) {
 				t.Fatalf("%d demo notifications not dated from their violation, or old and unread", c)
 			}
 
+			// The students with letters are punctual in the demo's
+			// attendance, which is loaded next and so never raises one
+			// (the demo promises exactly one SP 3).
+			var lettered []int64
+			must(t, db.Select(&lettered, `SELECT DISTINCT s.source_id FROM warning_letters w JOIN students s ON s.id = w.student_id`))
+			for _, src := range lettered {
+				if !journalsim.HabitOf(schooldemo.DemoSeed, src).Punctual {
+					t.Fatalf("student %d has a letter from behaviour but is not punctual in the demo's attendance", src)
+				}
+			}
+
 			// Standing: the students with letters are at that level in the
 			// academic year their violations fall in.
 			var sp3 int64
@@ -151,12 +164,17 @@ func TestDemo(t *testing.T) {
 				}
 			}
 
-			// Handling: every state present; records exactly where the state
-			// says so, resolved ones with who and when.
-			for _, st := range []string{"unhandled", "in_progress", "resolved"} {
+			// Handling: every state present, the counselors' open queue
+			// tens of cases (mostly the last week's), not hundreds;
+			// records exactly where the state says so, resolved ones with
+			// who and when.
+			for _, st := range []string{"in_progress", "resolved"} {
 				if c := count(t, db, `SELECT count(*) FROM violations WHERE handling_status = $1`, st); c < n/20 {
 					t.Fatalf("%d %s violations of %d", c, st, n)
 				}
+			}
+			if c := count(t, db, `SELECT count(*) FROM violations WHERE handling_status = 'unhandled'`); c < 10 || c > 99 {
+				t.Fatalf("%d unhandled violations of %d, want tens", c, n)
 			}
 			if c := count(t, db, `SELECT count(*) FROM violations v WHERE
 				(v.handling_status = 'unhandled') = EXISTS (SELECT 1 FROM handlings h WHERE h.violation_id = v.id)

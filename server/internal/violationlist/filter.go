@@ -77,7 +77,9 @@ type Filter struct {
 	RecorderID int64
 	Journal    bool
 	StudentID  int64
-	// Source is manual or attendance (the automatic alpha/late ones).
+	// Source is behaviour (everything but the automatic attendance
+	// violations), attendance (the automatic alpha/late ones) or "" for
+	// both.
 	Source string
 	// Q searches the student's name, NIS or NISN.
 	Q string
@@ -179,10 +181,12 @@ func ParseFilter(q url.Values) (Filter, error) {
 			f.RecorderID = n
 		}
 	}
-	switch v := strings.TrimSpace(q.Get("source")); v {
-	case "", api.SourceManual, api.SourceAttendance:
-		f.Source = v
-	default:
+	if src, ok := ParseSource(q.Get("source")); ok {
+		f.Source = src
+		if src == api.SourceAll {
+			f.Source = ""
+		}
+	} else {
 		fe.Add("source", "violationlist.filter.source")
 	}
 	f.Q = strings.TrimSpace(q.Get("q"))
@@ -245,14 +249,42 @@ func (f Filter) Where(sc Scope, a *Args) string {
 	if f.StudentID != 0 {
 		add("v.student_id = " + a.Add(f.StudentID))
 	}
-	if f.Source != "" {
-		add("v.source = " + a.Add(f.Source))
+	if c := SourceSQL(f.Source); c != "" {
+		add(c)
 	}
 	if f.Q != "" {
 		p := a.Add(likePattern(f.Q))
 		add("v.student_id IN (SELECT id FROM students WHERE lower(full_name) LIKE " + p + " OR nisn LIKE " + p + " OR lower(nis) LIKE " + p + ")")
 	}
 	return strings.Join(conds, "\n\t  AND ")
+}
+
+// ParseSource reads the "Sumber" parameter: behaviour, attendance or all
+// ("" is all; manual, its name before behaviour, is behaviour). ok is
+// false for anything else.
+func ParseSource(v string) (source string, ok bool) {
+	switch v = strings.TrimSpace(v); v {
+	case "", api.SourceAll:
+		return api.SourceAll, true
+	case api.SourceBehaviour, api.SourceManual:
+		return api.SourceBehaviour, true
+	case api.SourceAttendance:
+		return api.SourceAttendance, true
+	}
+	return "", false
+}
+
+// SourceSQL is source's condition on the violation aliased v ("" for
+// all). Behaviour is "not an automatic attendance violation", so a source
+// added later is behaviour until it is named here.
+func SourceSQL(source string) string {
+	switch source {
+	case api.SourceBehaviour:
+		return "v.source <> 'attendance'"
+	case api.SourceAttendance:
+		return "v.source = 'attendance'"
+	}
+	return ""
 }
 
 // OrderBy is the filter's order, from the whitelist only. It refers to the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyBulk, cellKey, effective, keyOfEntryField, move, setCells, storedCells, statusForKey, summarize, toEntries, type Draft } from './grid';
+import { applyBulk, bulkKeys, cellKey, dropSaved, isPersonEntry, sourceOf, effective, keyOfEntryField, move, setCells, storedCells, statusForKey, summarize, toEntries, type Draft } from './grid';
 import { isISODate, shiftDay, todayISO } from './days';
 import type { AttendanceForm } from './types';
 
@@ -11,8 +11,9 @@ function form(): AttendanceForm {
     date: '2026-11-23',
     lesson_hours: 3,
     can_edit: true,
+    journal_conflicts: [],
     students: [
-      { id: 1, nisn: '', nis: '1', full_name: 'Ani', gender: 'P', cells: [{ lesson_hour: 1, status: 'H', from_journal: false, updated_by: 'Bu Wali', updated_at: at }] },
+      { id: 1, nisn: '', nis: '1', full_name: 'Ani', gender: 'P', cells: [{ lesson_hour: 1, status: 'H', set_by: 'user', from_journal: false, updated_by: 'Bu Wali', updated_at: at }] },
       {
         id: 2,
         nisn: '',
@@ -20,8 +21,8 @@ function form(): AttendanceForm {
         full_name: 'Budi',
         gender: 'L',
         cells: [
-          { lesson_hour: 1, status: 'A', from_journal: true, updated_by: '', updated_at: at },
-          { lesson_hour: 2, status: 'A', from_journal: true, updated_by: '', updated_at: at },
+          { lesson_hour: 1, status: 'A', set_by: 'journal', from_journal: true, updated_by: '', updated_at: at },
+          { lesson_hour: 2, status: 'A', set_by: 'journal', from_journal: true, updated_by: '', updated_at: at },
         ],
       },
       { id: 3, nisn: '', nis: '3', full_name: 'Citra', gender: 'P', cells: [] },
@@ -65,38 +66,53 @@ describe('draft', () => {
 
 describe('bulk', () => {
   const f = form();
+  // Budi's hour 2 came from a Face-ID kiosk.
+  f.students[1]!.cells[1] = { lesson_hour: 2, status: 'T', set_by: 'kiosk', from_journal: false, updated_by: '', updated_at: at };
   const stored = storedCells(f);
 
-  it('sets the whole class', () => {
-    const d = applyBulk({}, stored, f, { kind: 'class' }, 'H');
-    // 9 cells; Ani's hour 1 is already H.
-    expect(Object.keys(d)).toHaveLength(8);
-    expect(d['2:1']).toBe('H');
-  });
-
-  it('fills only empty cells, never overwriting a stored or typed status', () => {
-    let d = setCells({}, stored, ['3:2'], 'T');
-    d = applyBulk(d, stored, f, { kind: 'class' }, 'H', true);
-    expect(d['2:1']).toBeUndefined();
-    expect(d['3:2']).toBe('T');
-    expect(d['3:1']).toBe('H');
+  it('fills only empty cells: a stored (journal, kiosk, person) or typed status stays', () => {
+    let d = setCells({}, stored, ['3:2'], 'A');
+    d = applyBulk(d, stored, f, { kind: 'class' }, 'H');
+    expect(d['1:1']).toBeUndefined(); // a person's H
+    expect(d['2:1']).toBeUndefined(); // the journal's A
+    expect(d['2:2']).toBeUndefined(); // the kiosk's T
+    expect(d['3:2']).toBe('A'); // typed, unsaved
     expect(Object.keys(d).sort()).toEqual(['1:2', '1:3', '2:3', '3:1', '3:2', '3:3']);
   });
 
-  it('sets one lesson hour', () => {
-    const d = applyBulk({}, stored, f, { kind: 'hour', hour: 2 }, 'I');
-    expect(d).toEqual({ '1:2': 'I', '2:2': 'I', '3:2': 'I' });
+  it('overwrites every cell of the scope only when asked', () => {
+    const d = applyBulk({}, stored, f, { kind: 'class' }, 'H', true);
+    // 9 cells; Ani's hour 1 is already H.
+    expect(Object.keys(d)).toHaveLength(8);
+    expect(d['2:1']).toBe('H');
+    expect(d['2:2']).toBe('H');
   });
 
-  it("sets one student's day", () => {
-    const d = applyBulk({}, stored, f, { kind: 'student', studentId: 2 }, 'S');
-    expect(d).toEqual({ '2:1': 'S', '2:2': 'S', '2:3': 'S' });
+  it('one lesson hour: the empty cells, or all of them', () => {
+    expect(applyBulk({}, stored, f, { kind: 'hour', hour: 2 }, 'I')).toEqual({ '1:2': 'I', '3:2': 'I' });
+    expect(applyBulk({}, stored, f, { kind: 'hour', hour: 2 }, 'I', true)).toEqual({ '1:2': 'I', '2:2': 'I', '3:2': 'I' });
   });
 
-  it('belum for the class clears every unsaved value', () => {
-    let d = applyBulk({}, stored, f, { kind: 'class' }, 'A');
+  it("one student's day: the empty cells, or all of them", () => {
+    expect(bulkKeys(stored, {}, f, { kind: 'student', studentId: 2 }, 'S')).toEqual(['2:3']);
+    expect(applyBulk({}, stored, f, { kind: 'student', studentId: 2 }, 'S', true)).toEqual({ '2:1': 'S', '2:2': 'S', '2:3': 'S' });
+  });
+
+  it('belum for the class clears every unsaved value, filled or not', () => {
+    let d = applyBulk({}, stored, f, { kind: 'class' }, 'A', true);
     d = applyBulk(d, stored, f, { kind: 'class' }, 'belum');
     expect(d).toEqual({});
+  });
+});
+
+describe('provenance', () => {
+  const base = { from_journal: false } as const;
+  it('names who set a cell; a person and an excuse are people', () => {
+    expect(sourceOf({ ...base, set_by: 'kiosk' })).toBe('kiosk');
+    expect(isPersonEntry({ ...base, set_by: 'user' })).toBe(true);
+    expect(isPersonEntry({ ...base, set_by: 'excuse' })).toBe(true);
+    expect(isPersonEntry({ ...base, set_by: 'journal' })).toBe(false);
+    expect(isPersonEntry({ ...base, set_by: 'kiosk' })).toBe(false);
   });
 });
 
@@ -110,6 +126,11 @@ describe('entries', () => {
       { student_id: 2, lesson_hour: 1, status: 'S' },
       { student_id: 3, lesson_hour: 3, status: 'H' },
     ]);
+  });
+
+  it('a save drops what it sent from the draft, not a cell changed since', () => {
+    const d: Draft = { '1:2': 'H', '3:3': 'A' };
+    expect(dropSaved(d, [{ student_id: 1, lesson_hour: 2, status: 'H' }, { student_id: 3, lesson_hour: 3, status: 'S' }])).toEqual({ '3:3': 'A' });
   });
 
   it('maps an error on entries[i] back to its cell', () => {

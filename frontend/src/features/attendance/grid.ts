@@ -2,7 +2,7 @@
  * The class form's pure logic: what is stored, the local draft on top of it, bulk changes,
  * the entries a save sends, the summary counts and keyboard movement. No React here.
  */
-import { BELUM, STATUSES, type AttendanceCell, type AttendanceEntry, type AttendanceForm, type AttendanceStatus, type CellStatus } from './types';
+import { BELUM, STATUSES, type AttendanceCell, type CellSource, type AttendanceEntry, type AttendanceForm, type AttendanceStatus, type CellStatus } from './types';
 
 /** A cell's key: "<student id>:<lesson hour>". */
 export function cellKey(studentId: number, hour: number): string {
@@ -26,6 +26,17 @@ export function storedCells(form: AttendanceForm): Map<string, AttendanceCell> {
     for (const c of st.cells) out.set(cellKey(st.id, c.lesson_hour), c);
   }
   return out;
+}
+
+/** Who set a stored cell last. */
+export function sourceOf(cell: Pick<AttendanceCell, 'set_by' | 'from_journal'>): CellSource {
+  return cell.set_by ?? (cell.from_journal ? 'journal' : 'user');
+}
+
+/** A person's entry (on the form, or an approved excuse): a journal push never overwrites it. */
+export function isPersonEntry(cell: Pick<AttendanceCell, 'set_by' | 'from_journal'>): boolean {
+  const s = sourceOf(cell);
+  return s === 'user' || s === 'excuse';
 }
 
 /** The lesson hours 1..N. */
@@ -74,20 +85,28 @@ export function scopeKeys(form: AttendanceForm, scope: BulkScope): string[] {
 }
 
 /**
- * A bulk change: every cell of the scope to `status`, or with `onlyEmpty` only the cells that
- * show belum now (so a stored or typed A is never overwritten by "fill the rest with H").
+ * The cells a bulk change sets. A bulk fills EMPTY cells only (those that show belum now, stored
+ * or drafted), so a journal's I, a kiosk's T, another teacher's S or a typed A is never
+ * overwritten by "everyone present"; `overwrite` is the explicit choice to set every cell of the
+ * scope (the save then asks to confirm what others set). belum drops unsaved values, so it
+ * always covers the whole scope.
  */
+export function bulkKeys(stored: Stored, draft: Draft, form: AttendanceForm, scope: BulkScope, status: CellStatus, overwrite = false): string[] {
+  const keys = scopeKeys(form, scope);
+  if (overwrite || status === BELUM) return keys;
+  return keys.filter((k) => effective(stored, draft, k) === BELUM);
+}
+
+/** A bulk change (see bulkKeys). */
 export function applyBulk(
   draft: Draft,
   stored: Stored,
   form: AttendanceForm,
   scope: BulkScope,
   status: CellStatus,
-  onlyEmpty = false,
+  overwrite = false,
 ): Draft {
-  let keys = scopeKeys(form, scope);
-  if (onlyEmpty) keys = keys.filter((k) => effective(stored, draft, k) === BELUM);
-  return setCells(draft, stored, keys, status);
+  return setCells(draft, stored, bulkKeys(stored, draft, form, scope, status, overwrite), status);
 }
 
 /**
@@ -103,6 +122,19 @@ export function toEntries(form: AttendanceForm, draft: Draft): AttendanceEntry[]
     }
   }
   return out;
+}
+
+/**
+ * The draft once `sent` is stored: the cells saved leave it, a cell changed again while the save
+ * was on its way stays.
+ */
+export function dropSaved(draft: Draft, sent: readonly AttendanceEntry[]): Draft {
+  let next: Record<string, AttendanceStatus> | null = null;
+  for (const e of sent) {
+    const key = cellKey(e.student_id, e.lesson_hour);
+    if (draft[key] === e.status) delete (next ??= { ...draft })[key];
+  }
+  return next ?? draft;
 }
 
 export function dirtyCount(draft: Draft): number {

@@ -67,6 +67,9 @@ export const ACTION_KEYS: Readonly<Record<string, string>> = {
   'kiosk.create': 'kioskCreate',
   'kiosk.revoke': 'kioskRevoke',
   'attendance.face': 'attendanceFace',
+  'settings.attendance_day_rule.update': 'settingsAttendanceDayRuleUpdate',
+  'settings.attendance_follow_up.update': 'settingsAttendanceFollowUpUpdate',
+  'settings.letters.update': 'settingsLettersUpdate',
   // Recorded without the area's prefix by the violations feature (to be renamed there).
   record: 'violationRecord',
   delete: 'violationDelete',

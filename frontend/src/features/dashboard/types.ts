@@ -1,3 +1,5 @@
+import type { Source } from '@/features/violation-source/source';
+
 /** Wire types of GET /dashboard and GET /dashboard/violation-calendar (shared/api/dashboard.go). */
 
 export interface DashboardCount {
@@ -63,6 +65,8 @@ export interface DashboardViolations {
 }
 
 export interface DashboardCaseload {
+  /** What it counts: behaviour while homeroom teachers follow up attendance, all when the counselors do. */
+  source: Source;
   unhandled: DashboardCount;
   in_progress: DashboardCount;
   follow_ups_today: DashboardCount;
@@ -99,6 +103,7 @@ export interface DashboardAttendance {
 export interface EarlyWarningCounts {
   near_level: number;
   absent_streak: number;
+  late_repeat: number;
   repeat_type: number;
   follow_up_due: number;
   total: number;
@@ -110,9 +115,15 @@ export interface Dashboard {
   month_to: string;
   scope: 'school' | 'class';
   class: { id: number; name: string } | null;
+  /** The source the violation figures and early-warning counts were taken with; every link carries it. */
+  source: Source;
+  /** Who follows up automatic attendance violations (the school's setting). */
+  follow_up_owner: 'homeroom_teacher' | 'counselor';
   /** Each section is null when the caller may not open the list it summarises. */
   violations: DashboardViolations | null;
   caseload: DashboardCaseload | null;
+  /** A homeroom teacher's class's open attendance violations, while that follow-up is theirs. */
+  attendance_follow_up: { unhandled: DashboardCount; in_progress: DashboardCount } | null;
   letters: DashboardLetters | null;
   attendance: DashboardAttendance | null;
   early_warnings: { counts: EarlyWarningCounts; link: string } | null;
@@ -128,6 +139,7 @@ export interface ViolationCalendarDay {
 
 export interface ViolationCalendar {
   month: string;
+  source: Source;
   days: ViolationCalendarDay[];
   max: number;
   total: number;

@@ -1,12 +1,13 @@
 import { api } from '@/api/client';
 import type { PageMeta } from '@/api/types';
+import type { Source } from '@/features/violation-source/source';
 
 /** Wire types: shared/api/earlywarnings.go. */
 
-export type EarlyWarningKind = 'follow_up_due' | 'absent_streak' | 'repeat_type' | 'near_level';
+export type EarlyWarningKind = 'follow_up_due' | 'absent_streak' | 'late_repeat' | 'repeat_type' | 'near_level';
 
-/** The order the page shows the kinds in (the server's too). */
-export const EARLY_WARNING_KINDS: EarlyWarningKind[] = ['follow_up_due', 'absent_streak', 'repeat_type', 'near_level'];
+/** The order the page shows the kinds in (the server's too); each source shows some (EARLY_WARNING_KINDS_OF). */
+export const EARLY_WARNING_KINDS: EarlyWarningKind[] = ['follow_up_due', 'absent_streak', 'late_repeat', 'repeat_type', 'near_level'];
 
 export interface EarlyWarningAction {
   kind: 'record_handling' | 'open_student';
@@ -32,17 +33,28 @@ export interface EarlyWarning {
   ongoing: boolean;
   type_id: number | null;
   type_name: string;
+  /** repeat_type: the days of type_id's violations; late_repeat: the late days; oldest first. */
   dates: string[];
+  /** repeat_type: every type the student repeated, most often first. */
+  types: { type_id: number; type_name: string; times: number }[];
+  /** late_repeat: late days within the latest window_days school days (window_from..window_to). */
+  late_days: number | null;
+  window_days: number | null;
+  window_from: string | null;
+  window_to: string | null;
   violation_id: number | null;
   occurred_on: string | null;
   follow_up_on: string | null;
   overdue_days: number | null;
+  /** follow_up_due: how many of the student's follow-ups are due (the row shows the most overdue). */
+  follow_ups: number | null;
   action: EarlyWarningAction;
 }
 
 export interface EarlyWarningCounts {
   near_level: number;
   absent_streak: number;
+  late_repeat: number;
   repeat_type: number;
   follow_up_due: number;
   /** Distinct students. */
@@ -54,12 +66,19 @@ export interface EarlyWarningPage {
   meta: PageMeta;
   counts: EarlyWarningCounts;
   threshold: number;
+  source: Source;
+  kinds: EarlyWarningKind[];
+  rules: { absent_streak_days: number; late_times: number; late_school_days: number; repeat_times: number; repeat_days: number };
   latest_school_day: string | null;
 }
 
 export const EARLY_WARNINGS_PER_PAGE = 20;
 
 export const earlyWarningsApi = {
-  list: (p: { kind: EarlyWarningKind | null; classId: number | null; page: number }, signal?: AbortSignal) =>
-    api.get<EarlyWarningPage>('/early-warnings', { kind: p.kind, class_id: p.classId, page: p.page, per_page: EARLY_WARNINGS_PER_PAGE }, signal),
+  list: (p: { source: Source; kind: EarlyWarningKind | null; classId: number | null; page: number }, signal?: AbortSignal) =>
+    api.get<EarlyWarningPage>(
+      '/early-warnings',
+      { source: p.source, kind: p.kind, class_id: p.classId, page: p.page, per_page: EARLY_WARNINGS_PER_PAGE },
+      signal,
+    ),
 };

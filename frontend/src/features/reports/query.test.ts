@@ -4,6 +4,15 @@ import { academicYearOf, apiQuery, formFromParams, formToParams } from './query'
 const today = '2026-11-23';
 
 describe('report query', () => {
+  it('carries the source in the URL and the API query; none in the URL is the user’s own', () => {
+    const f = formFromParams(new URLSearchParams('period=month&month=2026-10&source=attendance'), today);
+    expect(f.source).toBe('attendance');
+    expect(apiQuery(f, true)).toEqual({ period: 'month', month: '2026-10', source: 'attendance' });
+    expect(formToParams(f)).toEqual({ period: 'month', scope: 'school', month: '2026-10', source: 'attendance' });
+    expect(formFromParams(new URLSearchParams('source=manual'), today).source).toBe('behaviour');
+    expect(formFromParams(new URLSearchParams(), today).source).toBeNull();
+  });
+
   it('defaults to this month of the whole school', () => {
     const f = formFromParams(new URLSearchParams(), today);
     expect(apiQuery(f, false)).toEqual({ period: 'month', month: '2026-11' });

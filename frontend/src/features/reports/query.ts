@@ -1,3 +1,4 @@
+import { parseSource, type Source } from '@/features/violation-source/source';
 import type { RecapPeriodKind, RecapScopeKind } from './types';
 
 /** The report's form, as it lives in the URL (the same names the API takes). */
@@ -12,6 +13,8 @@ export interface RecapForm {
   classId: number;
   grade: number;
   departmentId: number;
+  /** "Sumber" as the URL names it; null: the user's own (the page resolves it). */
+  source: Source | null;
 }
 
 export const PERIOD_KINDS: RecapPeriodKind[] = ['month', 'semester', 'academic_year', 'range'];
@@ -42,6 +45,7 @@ export function formFromParams(sp: URLSearchParams, today: string): RecapForm {
     classId: Number(sp.get('class_id')) || 0,
     grade: Number(sp.get('grade')) || 0,
     departmentId: Number(sp.get('department_id')) || 0,
+    source: parseSource(sp.get('source')),
   };
 }
 
@@ -52,6 +56,7 @@ export function formToParams(f: RecapForm): Record<string, string> {
   if (f.scope === 'class' && f.classId) out.class_id = String(f.classId);
   if (f.scope === 'grade' && f.grade) out.grade = String(f.grade);
   if (f.scope === 'department' && f.departmentId) out.department_id = String(f.departmentId);
+  if (f.source) out.source = f.source;
   return out;
 }
 
@@ -75,6 +80,7 @@ function periodQuery(f: RecapForm): Record<string, string> {
  */
 export function apiQuery(f: RecapForm, homeroom: boolean): Record<string, string> | null {
   const q: Record<string, string> = { period: f.period, ...periodQuery(f) };
+  if (f.source) q.source = f.source;
   if (homeroom) return q;
   if (f.scope === 'class') {
     if (!f.classId) return null;

@@ -62,6 +62,8 @@ export interface RecapDetailRow {
 export interface ViolationRecap {
   period: RecapPeriod;
   scope: RecapScope;
+  /** The violations counted: behaviour, attendance or all. */
+  source: 'behaviour' | 'attendance' | 'all';
   totals: { violations: number; students: number; points: number };
   categories: RecapCategory[];
   classes: RecapClassRow[];

@@ -41,6 +41,10 @@ export interface SchoolProfile {
   principal_name: string;
   principal_nip: string;
   bk_coordinator_name: string;
+  /** 18 digits or "": printed under the BK coordinator's signature on a letter. */
+  bk_coordinator_nip: string;
+  /** Where letters are written from: "Bandung" in "Bandung, 27 November 2026". */
+  city: string;
   /** "MM-DD". */
   academic_year_start: string;
   lesson_hours_per_day: number;

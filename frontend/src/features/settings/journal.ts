@@ -21,6 +21,24 @@ export interface AttendanceResult {
   violations_removed: number;
   violations_kept: number;
   letters_issued: number;
+  letters_withdrawn: number;
+  /** Entries not stored because a person had set the cell with another status. */
+  kept_by_person: number;
+}
+
+/** An entry of a push kept out because a person had set the cell ("kept: set by … at …"). */
+export interface JournalKept {
+  student_id: number;
+  student_name: string;
+  date: string;
+  lesson_hour: number;
+  journal_status: string;
+  /** The person's, stored. */
+  status: string;
+  set_by_name: string;
+  set_at: string;
+  /** "kept: set by <name> at <time> — <student>, <date> hour <n>: …", in the reader's language: shown as it is. */
+  text: string;
 }
 
 export type JournalOutcome = 'applied' | 'rejected' | 'unauthorized' | 'too_large' | 'failed';
@@ -39,6 +57,8 @@ export interface JournalPush {
   /** The first bad entries: "attendances[3].status: …". */
   errors: string[];
   duration_ms: number;
+  /** The first kept entries (results.kept_by_person counts them all). */
+  kept: JournalKept[];
 }
 
 /** An entry waiting for its student (unknown to Tatib when the journal sent it). */

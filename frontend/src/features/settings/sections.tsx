@@ -1,13 +1,16 @@
 import type { ReactNode } from 'react';
 import type { RoutePermission } from '@/app/feature';
 import { SchoolProfileSection } from './components/SchoolProfileSection';
+import { AttendanceFollowUpSection } from './components/AttendanceFollowUpSection';
 import { StudentAffairsSection } from './components/StudentAffairsSection';
 import { JournalIntegration } from './components/JournalIntegration';
 import { MessagingSettings } from './components/MessagingSettings';
 import { FaceKiosks } from './components/FaceKiosks';
 import { FaceSettingsForm } from './components/FaceSettingsForm';
+import { AttendanceDayRuleCard } from './components/AttendanceDayRuleCard';
 import { BackupPanel } from '@/features/data-safety/BackupPanel';
 import { ResetPanel } from '@/features/data-safety/ResetPanel';
+import { LetterNumberSettings } from '@/features/warning-letters/components/LetterNumberSettings';
 
 /**
  * The Settings page is a set of tabs, each a list of sections. A later feature adds its
@@ -34,7 +37,12 @@ export const settingsTabs: SettingsTab[] = [
     id: 'school',
     labelKey: 'tabs.school',
     permission: 'settings.view',
-    sections: [{ id: 'school-profile', permission: 'settings.view', element: <SchoolProfileSection /> }],
+    sections: [
+      { id: 'school-profile', permission: 'settings.view', element: <SchoolProfileSection /> },
+      { id: 'attendance-day-rule', permission: 'settings.view', element: <AttendanceDayRuleCard /> },
+      { id: 'letter-numbering', permission: 'settings.view', element: <LetterNumberSettings /> },
+      { id: 'attendance-follow-up', permission: 'settings.view', element: <AttendanceFollowUpSection /> },
+    ],
   },
   {
     id: 'integrations',

@@ -4,6 +4,8 @@ import type { Page, Role, User } from '@/api/types';
 /** A user as the users screens show them: with the class a homeroom teacher looks after. */
 export interface UserRow extends User {
   homeroom_class: { id: number; name: string } | null;
+  /** 18 digits or "": printed under a homeroom teacher's signature on letters. */
+  nip?: string;
 }
 
 export interface UserListParams {
@@ -21,6 +23,7 @@ export interface UserCreateInput {
   email: string;
   phone: string;
   password: string;
+  nip?: string;
 }
 
 /**

@@ -34,6 +34,7 @@ describe('violation filters', () => {
       q: 'Budi',
       sort: '-points' as const,
       page: 3,
+      source: 'attendance' as const,
     };
     const sp = filtersToSearch(f, NOW);
     expect(filtersFromSearch(sp, NOW)).toEqual(f);
@@ -58,6 +59,19 @@ describe('violation filters', () => {
     expect(f).toMatchObject({ from: '', classId: null, status: '', verified: '', recorder: '', sort: '-occurred_at', page: 1, grade: null });
   });
 
+  it('the source rides in the URL, the list and the export; none in the URL is the user’s own', () => {
+    expect(filtersFromSearch(new URLSearchParams(), NOW).source).toBeNull();
+    expect(filtersFromSearch(new URLSearchParams('source=manual'), NOW).source).toBe('behaviour');
+    expect(filtersFromSearch(new URLSearchParams('source=sms'), NOW).source).toBeNull();
+    const f = { ...defaultFilters(NOW), source: 'behaviour' as const, page: 3 };
+    expect(filtersToSearch(f, NOW).toString()).toBe('page=3&source=behaviour');
+    expect(changeFilters(f, { source: 'all' }).page).toBe(1);
+    expect(exportUrl(f)).toBe('/api/v1/violations/export?from=2026-12-01&to=2026-12-31&sort=-occurred_at&source=behaviour');
+    // Not a filter to clear: the control stays visible with its choice.
+    expect(isFiltered(f, NOW)).toBe(false);
+    expect(activeFilterCount(f)).toBe(0);
+  });
+
   it('any change but the page goes back to page 1', () => {
     const f = { ...defaultFilters(NOW), page: 4 };
     expect(changeFilters(f, { status: 'resolved' }).page).toBe(1);
@@ -80,6 +94,7 @@ describe('violation filters', () => {
       student_id: null,
       q: 'Siti',
       sort: '-occurred_at',
+      source: null,
       page: 2,
       per_page: 25,
     });

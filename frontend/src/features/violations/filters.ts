@@ -1,5 +1,6 @@
 import type { QueryValue } from '@/api/client';
 import { todayInJakarta } from '@/lib/dates';
+import { parseSource, type Source } from '@/features/violation-source/source';
 import { HANDLING_STATUSES, type HandlingStatus } from './types';
 
 /** How the list is sorted; "-" first is descending. */
@@ -30,6 +31,8 @@ export interface ViolationFilters {
   q: string;
   sort: Sort;
   page: number;
+  /** "Sumber" as the URL names it; null: the user's own (the page resolves it). */
+  source: Source | null;
 }
 
 /** This month in Jakarta: its first day to its last. */
@@ -53,6 +56,7 @@ export function defaultFilters(now: Date = new Date()): ViolationFilters {
     q: '',
     sort: DEFAULT_SORT,
     page: 1,
+    source: null,
   };
 }
 
@@ -101,6 +105,7 @@ export function filtersFromSearch(sp: URLSearchParams, now: Date = new Date()): 
     q: (sp.get('q') ?? '').slice(0, 100),
     sort: (SORTS as readonly string[]).includes(sort) ? (sort as Sort) : DEFAULT_SORT,
     page: positiveInt(sp.get('page')) ?? 1,
+    source: parseSource(sp.get('source')),
   };
 }
 
@@ -125,6 +130,7 @@ export function filtersToSearch(f: ViolationFilters, now: Date = new Date()): UR
   if (f.q.trim()) sp.set('q', f.q.trim());
   if (f.sort !== DEFAULT_SORT) sp.set('sort', f.sort);
   if (f.page > 1) sp.set('page', String(f.page));
+  if (f.source) sp.set('source', f.source);
   return sp;
 }
 
@@ -144,6 +150,7 @@ export function filterQuery(f: ViolationFilters): Record<string, QueryValue> {
     student_id: f.studentId,
     q: f.q.trim(),
     sort: f.sort,
+    source: f.source,
   };
 }
 

@@ -14,11 +14,13 @@ export const violationKeys = {
   openAttendance: (classId: number, from: string, to: string, kind: AttendanceKind) => ['violations', 'open-attendance', classId, from, to, kind] as const,
 };
 
-export function useViolations(f: ViolationFilters, perPage: number) {
+/** `enabled` false while the list's source is not known yet (see useScreenSource). */
+export function useViolations(f: ViolationFilters, perPage: number, enabled = true) {
   return useQuery({
     queryKey: violationKeys.list(f, perPage),
     queryFn: ({ signal }) => violationsApi.list(f, perPage, signal),
     placeholderData: keepPreviousData,
+    enabled,
   });
 }
 

@@ -1,4 +1,4 @@
-import { api, apiDownload, type DownloadedFile } from '@/api/client';
+import { api, apiDownload, apiResponse, fileNameFromDisposition, type DownloadedFile } from '@/api/client';
 import type { Page } from '@/api/types';
 import type { AcademicYear } from './academicYear';
 
@@ -38,8 +38,14 @@ export interface WarningLetter {
   delivered_at: string | null;
   withdrawn_at: string | null;
   withdrawn_reason: string;
-  /** The reference printed on the letter ("SP1/0012/BK/XI/2026"). */
-  number?: string;
+  /** The reference from the school's pattern ("007/SP-1/BK/XI/2026"), given at the first print; null before. */
+  number?: string | null;
+  numbered_at?: string | null;
+  /** The short code printed with the QR code, and the public page it opens. */
+  verify_code?: string | null;
+  verify_url?: string | null;
+  /** The SP levels the letter stands for ([level] until letters cover several). */
+  levels_covered?: number[];
   /** Detail only. */
   events?: WarningLetterEvent[];
   /** The threshold's colour, when the server sends it. */
@@ -122,6 +128,15 @@ export interface LetterFilters {
 
 export const LETTERS_PER_PAGE = 20;
 
+/** GET/PUT /settings/letters. */
+export interface LetterSettings {
+  number_pattern: string;
+  updated_at?: string;
+  /** Answer only. */
+  placeholders?: string[];
+  example?: string;
+}
+
 export const lettersApi = {
   list: (f: LetterFilters, perPage: number, signal?: AbortSignal) =>
     api.get<Page<WarningLetter>>(
@@ -142,6 +157,13 @@ export const lettersApi = {
   get: (id: number, signal?: AbortSignal) => api.get<WarningLetter>(`/warning-letters/${id}`, undefined, signal),
   setStatus: (id: number, status: LetterStatus) => api.post<WarningLetter>(`/warning-letters/${id}/status`, { status }),
   pdf: (id: number): Promise<DownloadedFile> => apiDownload(`/warning-letters/${id}/pdf`),
+  /** POST /warning-letters/print: one PDF of the letters; their drafts become printed. */
+  printBatch: async (ids: number[]): Promise<DownloadedFile> => {
+    const res = await apiResponse('/warning-letters/print', { method: 'POST', body: { ids } }, 'application/pdf, application/json');
+    return { blob: await res.blob(), fileName: fileNameFromDisposition(res.headers.get('Content-Disposition')) };
+  },
+  settings: (signal?: AbortSignal) => api.get<LetterSettings>('/settings/letters', undefined, signal),
+  saveSettings: (s: Pick<LetterSettings, 'number_pattern'>) => api.put<LetterSettings>('/settings/letters', s),
   academicYear: (signal?: AbortSignal) => api.get<AcademicYear>('/academic-year', undefined, signal),
   studentYears: (studentId: number, signal?: AbortSignal) => api.get<StudentYears>(`/students/${studentId}/years`, undefined, signal),
   points: (studentId: number, signal?: AbortSignal) => api.get<StudentPoints>(`/students/${studentId}/points`, undefined, signal),

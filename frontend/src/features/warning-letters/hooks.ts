@@ -1,6 +1,9 @@
 import { useCallback } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { lettersApi, type LetterFilters, type LetterStatus, type StudentPoints } from './api';
+import { lettersApi, type LetterFilters, type LetterSettings, type LetterStatus, type StudentPoints } from './api';
+import { saveFile } from '@/platform';
+import { todayInJakarta } from '@/lib/dates';
+import { batchFileName } from './selection';
 import { useSession } from '@/auth/session';
 import { violationTypesApi } from '@/features/violation-types/api';
 import { vtKeys } from '@/features/violation-types/hooks';
@@ -13,6 +16,7 @@ export const letterKeys = {
   points: (studentId: number) => ['student-points', studentId] as const,
   years: (studentId: number) => ['student-points', studentId, 'years'] as const,
   academicYear: ['academic-year'] as const,
+  settings: ['settings', 'letters'] as const,
   studentViolations: (studentId: number, perPage: number) => ['violations', 'student', studentId, perPage] as const,
   pointAudit: (studentId: number | null, page: number, perPage: number) => ['point-audit', studentId, page, perPage] as const,
 };
@@ -37,6 +41,36 @@ export function useSetLetterStatus() {
     mutationFn: ({ id, status }: { id: number; status: LetterStatus }) => lettersApi.setStatus(id, status),
     onSuccess: (_saved, { id }) =>
       Promise.all([qc.invalidateQueries({ queryKey: letterKeys.letters }), qc.invalidateQueries({ queryKey: letterKeys.one(id) })]),
+  });
+}
+
+/**
+ * Prints letters as one PDF and saves it through the platform (the desktop's native dialog):
+ * the server numbers them and moves the drafts to printed, so every list is refetched, even
+ * when the saving failed after the server had printed.
+ */
+export function usePrintLetters() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: async (ids: number[]) => {
+      const { blob, fileName } = await lettersApi.printBatch(ids);
+      await saveFile(blob, fileName ?? batchFileName(ids.length, todayInJakarta().format('YYYY-MM-DD')));
+      return ids.length;
+    },
+    onSettled: () => qc.invalidateQueries({ queryKey: letterKeys.letters }),
+  });
+}
+
+/** The letter number pattern (settings.view). */
+export function useLetterSettings(enabled = true) {
+  return useQuery({ queryKey: letterKeys.settings, queryFn: ({ signal }) => lettersApi.settings(signal), enabled });
+}
+
+export function useSaveLetterSettings() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (s: Pick<LetterSettings, 'number_pattern'>) => lettersApi.saveSettings(s),
+    onSuccess: (saved) => qc.setQueryData(letterKeys.settings, saved),
   });
 }
 

@@ -5,6 +5,7 @@ import {
   letterFileName,
   lettersFiltersFromSearch,
   lettersFiltersToSearch,
+  groupCode,
   levelName,
   nextStatus,
   pointsToNext,
@@ -89,5 +90,12 @@ describe('letter filters in the URL', () => {
   it('ignores what it cannot read', () => {
     expect(lettersFiltersFromSearch(new URLSearchParams('level=x&status=lost&from=1%2F7&page=-1&academic_year=1999'))).toEqual(DEFAULT_LETTER_FILTERS);
     expect(lettersFiltersFromSearch(new URLSearchParams('academic_year=2025%2F2026')).academicYear).toBeNull();
+  });
+});
+
+describe('groupCode', () => {
+  it('prints a verification code in fours', () => {
+    expect(groupCode('ABCDEFGHJKLM')).toBe('ABCD-EFGH-JKLM');
+    expect(groupCode('')).toBe('');
   });
 });

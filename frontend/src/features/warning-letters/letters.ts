@@ -50,6 +50,11 @@ export function levelName(level: number, name?: string | null): string {
   return name?.trim() || `SP ${level}`;
 }
 
+/** A verification code as printed, in fours: "ABCD-EFGH-JKLM". */
+export function groupCode(code: string): string {
+  return code.match(/.{1,4}/g)?.join('-') ?? code;
+}
+
 /** The PDF's file name on the user's device: "SP1-Budi-Santoso-12.pdf". */
 export function letterFileName(l: { id: number; level: number; student_name: string }): string {
   const student = l.student_name

@@ -1,7 +1,8 @@
 // Package journalsim generates the attendance a school's journal (the
-// deployed E-Jurnal) pushes for a school day, in its own request shape.
-// `tatib-sim journal`, the demo school's attendance and the benchmark use
-// the same generator, so what each shows is alike.
+// deployed E-Jurnal) pushes for a school day, in its own request shape:
+// TypicalDay at a real school's rates (the demo school's attendance and
+// `tatib-sim journal`), Day a heavy day (about 10 % alpha: the benchmark,
+// the stress tests and `tatib-sim journal -busy`).
 package journalsim
 
 import (
@@ -68,7 +69,7 @@ func UnknownStudents(n int, seed uint64) []Student {
 	return out
 }
 
-// The shape of a day. Per student and day: a few students (the "often
+// The shape of Day's heavy day. Per student and day: a few students (the "often
 // absent") miss whole days without a word; anyone may skip single hours;
 // some are sick or excused all day; most who are late are late for the
 // first hour (or two), a few come back late after a break. Over a school the hours
@@ -212,6 +213,185 @@ func SchoolDays(now time.Time, n int) []string {
 	}
 	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
 		out[i], out[j] = out[j], out[i]
+	}
+	return out
+}
+
+// A school's ordinary day, as TypicalDay generates it (Day's heavier day
+// stays the benchmark's and the stress tests' load). Per student and
+// school day: about 95 % of lesson hours present; alpha ≈ 1–1.5 % of
+// hours, most of it from a few chronic absentees who miss whole days;
+// 3–6 % of students late, mostly for the first hour, a few of them
+// habitually; sick and excused students one or two a class a day, mostly
+// whole days (an illness lasts one to three school days), now and then the
+// last hours only (sent home sick, excused to leave early).
+const (
+	chronicShare  = 0.025  // students who often miss whole days without a word
+	chronicDay    = 0.4    // chance such a student misses a day, never on their Attends weekday
+	chronicSkip   = 0.05   // chance such a student, when present, skips a run of hours
+	oftenLateShr  = 0.03   // students habitually late
+	oftenLateDay  = 0.35   // chance such a student is late
+	punctualShare = 0.5    // students never late and never absent without a word
+	typAbsentDay  = 0.0075 // chance anyone else misses a whole day without a word
+	typLateDay    = 0.065  // chance anyone else is late for the first hour
+	typLateSecond = 0.25   // of those late for the first hour, also the second
+	typLateBreak  = 0.006  // chance of coming back late after a break (hours 5, 9, ...)
+	typSkip       = 0.017  // chance anyone else, present, skips a run of hours
+	sickStart     = 0.012  // chance an illness begins on a school day
+	typExcused    = 0.011  // a whole day excused (a family event)
+	leaveEarly    = 0.008  // excused for the last 2–5 hours
+	sentHome      = 0.003  // sick at school, sent home for the last 3–6 hours
+)
+
+var (
+	noteLeaveEarly = "Izin pulang lebih awal"
+	noteSentHome   = "Sakit, dijemput orang tua"
+)
+
+// Habit is a student's own attendance habit in TypicalDay, the same every
+// day. The demo's violations give their warning-letter students from
+// behaviour to punctual students only, so that attendance never carries
+// one past the level the demo promises.
+type Habit struct {
+	OftenAbsent bool
+	OftenLate   bool
+	// Punctual students (about half) are never late and never absent
+	// without a word; they may be sick or excused.
+	Punctual bool
+	// Attends is the weekday an often-absent student always comes on, so
+	// that any ten school days hold at most eight of their absences.
+	Attends time.Weekday
+}
+
+// HabitOf returns the habit of a student (by student-affairs id) for seed.
+func HabitOf(seed uint64, sourceID int64) Habit {
+	r := rand.New(rand.NewPCG(seed^0x74797069636c6861, uint64(sourceID)))
+	x := r.Float64()
+	return Habit{
+		OftenAbsent: x < chronicShare,
+		OftenLate:   x >= chronicShare && x < chronicShare+oftenLateShr,
+		Punctual:    x >= chronicShare+oftenLateShr && x < chronicShare+oftenLateShr+punctualShare,
+		Attends:     time.Monday + time.Weekday(r.IntN(5)),
+	}
+}
+
+// sickOn reports whether an illness that began on this or one of the two
+// school days before covers date (an illness lasts 1, 2 or 3 school days).
+func sickOn(seed uint64, id uint64, date time.Time) bool {
+	d := date
+	for back := 0; back < 3; back++ {
+		r := rand.New(rand.NewPCG(seed^dayKey(d.Format(time.DateOnly))^0x7369636b, id*0x9e3779b97f4a7c15))
+		if x := r.Float64(); x < sickStart {
+			length := 1
+			switch y := r.Float64(); {
+			case y < 0.2:
+				length = 3
+			case y < 0.5:
+				length = 2
+			}
+			if length > back {
+				return true
+			}
+		}
+		d = d.AddDate(0, 0, -1)
+		for d.Weekday() == time.Saturday || d.Weekday() == time.Sunday {
+			d = d.AddDate(0, 0, -1)
+		}
+	}
+	return false
+}
+
+func dayKey(date string) uint64 {
+	h := fnv.New64a()
+	_, _ = h.Write([]byte(date))
+	return h.Sum64()
+}
+
+// TypicalDay returns the entries of one ordinary school day (date
+// "YYYY-MM-DD", Monday to Friday) at a real school's rates (see the
+// constants above), in Day's shape and order. Deterministic per (seed,
+// student, date), independent of who else is in the list.
+func TypicalDay(students []Student, date string, seed uint64, hours int) []Entry {
+	if hours < 1 {
+		hours = 10
+	}
+	day, err := time.Parse(time.DateOnly, date)
+	if err != nil {
+		return nil
+	}
+	key := dayKey(date)
+	out := make([]Entry, 0, len(students)*hours)
+	statuses := make([]string, hours)
+	notes := make([]*string, hours)
+	for _, st := range students {
+		id := uint64(st.SourceID)
+		habit := HabitOf(seed, st.SourceID)
+		rng := rand.New(rand.NewPCG(seed^key^0x74797069, id*0x9e3779b97f4a7c15))
+		for h := range statuses {
+			statuses[h], notes[h] = Present, nil
+		}
+		fill := func(from int, status string, note *string) {
+			for h := max(from, 0); h < hours; h++ {
+				statuses[h], notes[h] = status, note
+			}
+		}
+		absent, late, lateBreak, skip := typAbsentDay, typLateDay, typLateBreak, typSkip
+		switch {
+		case habit.Punctual:
+			absent, late, lateBreak, skip = 0, 0, 0, 0
+		case habit.OftenLate:
+			late = oftenLateDay
+		case habit.OftenAbsent:
+			skip = chronicSkip
+			absent = chronicDay
+			if day.Weekday() == habit.Attends {
+				absent = 0
+			}
+		}
+		r := rng.Float64()
+		switch {
+		case sickOn(seed, id, day):
+			var note *string
+			if rng.IntN(2) == 0 {
+				note = &noteSick
+			}
+			fill(0, Sick, note)
+		case r < absent:
+			fill(0, Alpha, nil)
+		case r < absent+typExcused:
+			fill(0, Excused, &noteExcused)
+		default:
+			if rng.Float64() < late {
+				statuses[0] = Late
+				if hours > 1 && rng.Float64() < typLateSecond {
+					statuses[1] = Late
+				}
+			}
+			for h := 4; h < hours; h += 4 { // hours 5, 9, ...: after a break
+				if rng.Float64() < lateBreak {
+					statuses[h] = Late
+				}
+			}
+			switch x := rng.Float64(); {
+			case x < leaveEarly:
+				fill(hours-2-rng.IntN(4), Excused, &noteLeaveEarly)
+			case x < leaveEarly+sentHome:
+				fill(hours-3-rng.IntN(4), Sick, &noteSentHome)
+			case x < leaveEarly+sentHome+skip:
+				// Skipping runs to the end of the day more often than not.
+				n := 1 + rng.IntN(min(3, hours))
+				from := hours - n
+				if rng.IntN(3) == 0 {
+					from = rng.IntN(hours - n + 1)
+				}
+				for h := from; h < from+n; h++ {
+					statuses[h] = Alpha
+				}
+			}
+		}
+		for h, s := range statuses {
+			out = append(out, Entry{SourceStudentID: st.SourceID, Date: date, LessonHour: h + 1, Status: s, Notes: notes[h]})
+		}
 	}
 	return out
 }

@@ -15,7 +15,7 @@ import { StatusBadge } from './StatusBadge';
 const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 
 export interface AttendanceCalendarProps {
-  /** A class's month (unique students per status, complete/partial) or a student's (hours, worst status). */
+  /** A class's month (students per day status, complete/partial) or a student's (hours, day status). */
   kind: 'class' | 'student';
   id: number;
   /** The month shown first, YYYY-MM (default: this month in Jakarta). */

@@ -13,10 +13,11 @@ import { errorMessage, notifyError } from '@/components/serverErrors';
 import { useClasses } from '@/features/students/hooks';
 import { useFormatDate } from '@/lib/useFormatDate';
 import { saveFile } from '@/platform';
-import { classWeekly, schoolWeekly } from '../api';
+import { classSemesterXLSX, classWeekly, schoolSemesterXLSX, schoolWeekly } from '../api';
 import { AttendanceCalendar } from '../components/AttendanceCalendar';
 import { Legend } from '../components/Legend';
-import { ClassRecapTable, SchoolRecapTable, StudentsSummary } from '../components/RecapTables';
+import { ChipsSummary, ClassRecapTable, SchoolRecapTable } from '../components/RecapTables';
+import { academicYear, chipsOf, recapChips, semesterNeighbour } from '../days';
 import { useClassRecap, useSchoolRecap } from '../hooks';
 import { isISODate, mondayOf, monthOf, shiftPeriod, todayISO } from '../periods';
 import { PERIODS, type Period } from '../types';
@@ -24,23 +25,41 @@ import { PERIODS, type Period } from '../types';
 const LAST_CLASS = 'tatib.attendance.class';
 
 function isPeriod(v: string | null): v is Period {
-  return v === 'daily' || v === 'weekly' || v === 'monthly';
+  return v === 'daily' || v === 'weekly' || v === 'monthly' || v === 'semester';
 }
 
-/** "3 – 9 November 2025", "November 2025" or "Senin, 3 November 2025". */
+/** "3 – 9 November 2025", "November 2025", "Senin, 3 November 2025" or "Semester 1 · 2025/2026 (1 Jul 2025 – 31 Des 2025)". */
 function usePeriodLabel() {
+  const { t } = useTranslation('attendance-recap');
   const fmt = useFormatDate();
-  return (period: Period, from: string, to: string) => {
-    if (period === 'daily') return fmt(from, 'weekdayDate');
-    if (period === 'monthly') return fmt(from, 'date').replace(/^\d+\s/, '');
-    return `${fmt(from, 'shortDate')} – ${fmt(to, 'shortDate')}`;
+  return (r: { period: Period; from: string; to: string; year?: number; semester?: number }) => {
+    if (r.period === 'daily') return fmt(r.from, 'weekdayDate');
+    if (r.period === 'monthly') return fmt(r.from, 'date').replace(/^\d+\s/, '');
+    const range = `${fmt(r.from, 'shortDate')} – ${fmt(r.to, 'shortDate')}`;
+    if (r.period === 'semester' && r.year) return `${t('semesterLabel', { semester: r.semester, year: academicYear(r.year) })} (${range})`;
+    return range;
   };
 }
 
-/** Period tabs, previous/next and the date picker: the same on both tabs. */
-function PeriodBar({ period, date, onChange }: { period: Period; date: string; onChange: (p: Period, d: string) => void }) {
+/**
+ * Period tabs, previous/next and the date picker: the same on both tabs. A semester moves by the
+ * bounds the server answered (the school's academic-year start decides them), else by six months.
+ */
+function PeriodBar({
+  period,
+  date,
+  onChange,
+  bounds,
+}: {
+  period: Period;
+  date: string;
+  onChange: (p: Period, d: string) => void;
+  bounds?: { from: string; to: string };
+}) {
   const { t } = useTranslation('attendance-recap');
   const today = todayISO();
+  const step = (n: number) =>
+    period === 'semester' && bounds ? semesterNeighbour(bounds.from, bounds.to, n) : period === 'semester' ? shiftPeriod(date, 'monthly', 6 * n) : shiftPeriod(date, period, n);
   return (
     <Group gap="sm" align="flex-end" wrap="wrap">
       <SegmentedControl
@@ -48,10 +67,13 @@ function PeriodBar({ period, date, onChange }: { period: Period; date: string; o
         onChange={(v) => isPeriod(v) && onChange(v, date)}
         data={PERIODS.map((p) => ({ value: p, label: t(`period.${p}`) }))}
         aria-label={t('period.label')}
+        size="sm"
+        fullWidth
+        style={{ maxWidth: '100%' }}
         data-testid="period-tabs"
       />
-      <Group gap={4} wrap="nowrap" align="flex-end">
-        <ActionIcon variant="default" size={36} aria-label={t(`prev.${period}`)} onClick={() => onChange(period, shiftPeriod(date, period, -1))} data-testid="prev-period">
+      <Group gap={4} wrap="wrap" align="flex-end">
+        <ActionIcon variant="default" size={36} aria-label={t(`prev.${period}`)} onClick={() => onChange(period, step(-1))} data-testid="prev-period">
           <IconChevronLeft size={18} aria-hidden />
         </ActionIcon>
         <DatePickerInput
@@ -63,7 +85,7 @@ function PeriodBar({ period, date, onChange }: { period: Period; date: string; o
           w={160}
           data-testid="recap-date"
         />
-        <ActionIcon variant="default" size={36} aria-label={t(`next.${period}`)} onClick={() => onChange(period, shiftPeriod(date, period, 1))} data-testid="next-period">
+        <ActionIcon variant="default" size={36} aria-label={t(`next.${period}`)} onClick={() => onChange(period, step(1))} data-testid="next-period">
           <IconChevronRight size={18} aria-hidden />
         </ActionIcon>
         {date !== today && (
@@ -76,15 +98,15 @@ function PeriodBar({ period, date, onChange }: { period: Period; date: string; o
   );
 }
 
-function ExportButton({ download, testId, label }: { download: () => Promise<DownloadedFile>; testId: string; label: string }) {
+function ExportButton({ download, testId, label, fallbackName }: { download: () => Promise<DownloadedFile>; testId: string; label: string; fallbackName: string }) {
   const { t: tc } = useTranslation();
   const [busy, setBusy] = useState(false);
   const run = async () => {
     setBusy(true);
     try {
-      // The server names the file (class and week).
+      // The server names the file (class and week, or semester).
       const file = await download();
-      await saveFile(file.blob, file.fileName ?? 'rekap-absensi-mingguan.xlsx');
+      await saveFile(file.blob, file.fileName ?? fallbackName);
     } catch (err) {
       notifyError(err, tc);
     } finally {
@@ -101,19 +123,18 @@ function ExportButton({ download, testId, label }: { download: () => Promise<Dow
 function ClassTab({ classId, period, date, onChange }: { classId: number; period: Period; date: string; onChange: (p: Period, d: string) => void }) {
   const { t } = useTranslation('attendance-recap');
   const { t: tc } = useTranslation();
-  const { can } = useSession();
+  const { can, me } = useSession();
   const label = usePeriodLabel();
   const recap = useClassRecap(classId, period, date);
   const r = recap.data;
-  // Daily: that day's unique students; a week or month: unique students over the period.
-  const day = period === 'daily' ? r?.summary[0] : undefined;
+  const chips = r ? recapChips(r) : undefined;
+  const exporting = can('attendance.export') && classId > 0;
+  const homeroom = me?.user.role === 'wali_kelas';
   return (
     <Stack gap="sm">
       <Group justify="space-between" align="flex-end" wrap="wrap">
-        <PeriodBar period={period} date={date} onChange={onChange} />
-        {period === 'weekly' && can('attendance.export') && classId > 0 && (
-          <ExportButton download={() => classWeekly(classId, date)} testId="export-weekly" label={t('export')} />
-        )}
+        <PeriodBar period={period} date={date} onChange={onChange} bounds={r?.period === 'semester' ? r : undefined} />
+        {period === 'weekly' && exporting && <ExportButton download={() => classWeekly(classId, date)} testId="export-weekly" label={t('export')} fallbackName="rekap-absensi-mingguan.xlsx" />}
       </Group>
       {recap.isPending && classId > 0 && <PageLoader />}
       {recap.isError && (
@@ -121,18 +142,44 @@ function ClassTab({ classId, period, date, onChange }: { classId: number; period
           {errorMessage(recap.error, tc)}
         </Alert>
       )}
-      {r && (
+      {r && chips && (
         <>
           <Text size="sm" fw={600} data-testid="recap-period" data-from={r.from} data-to={r.to}>
-            {r.class_name} · {label(r.period, r.from, r.to)}
+            {r.class_name} · {label(r)}
           </Text>
+          {r.period === 'semester' && r.year && exporting && (
+            <Group gap="xs" wrap="wrap" data-testid="semester-exports">
+              <ExportButton
+                download={() => classSemesterXLSX(classId, r.year!, r.semester!)}
+                testId="export-semester"
+                label={t('exportSemester')}
+                fallbackName="ketidakhadiran.xlsx"
+              />
+              {!homeroom && (
+                <ExportButton
+                  download={() => schoolSemesterXLSX(r.year!, r.semester!)}
+                  testId="export-semester-all"
+                  label={t('exportSemesterAll')}
+                  fallbackName="ketidakhadiran-semua-kelas.xlsx"
+                />
+              )}
+            </Group>
+          )}
           <Stack gap={2}>
             <Text size="xs" c="dimmed">
-              {period === 'daily' ? t('summaryDay') : t('summaryPeriod')}
+              {chips.perDay ? t('summaryDay') : t('summaryPeriod')}
             </Text>
-            <StudentsSummary counts={day ? day.students : r.students_with} recorded={day?.recorded} size={day ? r.students.length : undefined} />
+            <ChipsSummary chips={chips.chips} perDay={chips.perDay} size={r.students.length} schoolDays={r.school_days} />
           </Stack>
           {r.students.length === 0 ? <EmptyState message={t('noStudents')} testId="recap-empty" /> : <ClassRecapTable recap={r} />}
+          {r.period === 'semester' && (
+            <Text size="xs" c="dimmed" data-testid="erapor-hint">
+              {t('eraporHint')}
+            </Text>
+          )}
+          <Text size="xs" c="dimmed" data-testid="day-rule-note">
+            {t(`dayRule.note.${r.day_rule}`)}
+          </Text>
           <Legend />
         </>
       )}
@@ -157,12 +204,24 @@ function SchoolTab({ period, date, onChange, onOpen }: { period: Period; date: s
   const label = usePeriodLabel();
   const recap = useSchoolRecap(period, date);
   const r = recap.data;
-  const day = period === 'daily' ? r?.summary[0] : undefined;
+  // A day: the school's students per day status; a period: its student-days.
+  const day = r?.period === 'daily' ? r.summary[0] : undefined;
+  const schoolDays = r && r.classes.length > 0 ? r.classes[0]!.school_days : 0;
   return (
     <Stack gap="sm">
       <Group justify="space-between" align="flex-end" wrap="wrap">
-        <PeriodBar period={period} date={date} onChange={onChange} />
-        {period === 'weekly' && can('attendance.export') && <ExportButton download={() => schoolWeekly(date)} testId="export-weekly-all" label={t('exportAll')} />}
+        <PeriodBar period={period} date={date} onChange={onChange} bounds={r?.period === 'semester' ? r : undefined} />
+        {period === 'weekly' && can('attendance.export') && (
+          <ExportButton download={() => schoolWeekly(date)} testId="export-weekly-all" label={t('exportAll')} fallbackName="rekap-absensi-mingguan.xlsx" />
+        )}
+        {r?.period === 'semester' && r.year && r.classes.length > 0 && can('attendance.export') && (
+          <ExportButton
+            download={() => schoolSemesterXLSX(r.year!, r.semester!)}
+            testId="export-semester-school"
+            label={t('exportSemesterAll')}
+            fallbackName="ketidakhadiran-semua-kelas.xlsx"
+          />
+        )}
       </Group>
       {recap.isPending && <PageLoader />}
       {recap.isError && (
@@ -173,15 +232,23 @@ function SchoolTab({ period, date, onChange, onOpen }: { period: Period; date: s
       {r && (
         <>
           <Text size="sm" fw={600} data-testid="school-period">
-            {label(r.period, r.from, r.to)}
+            {label(r)}
           </Text>
           <Stack gap={2}>
             <Text size="xs" c="dimmed">
-              {period === 'daily' ? t('summaryDay') : t('summaryPeriod')}
+              {day ? t('summaryDay') : t('summaryPeriod')}
             </Text>
-            <StudentsSummary counts={day ? day.students : r.students_with} recorded={day?.recorded} />
+            <ChipsSummary
+              chips={day ? chipsOf(day.students, day.unrecorded) : chipsOf(r.days, r.days_unrecorded)}
+              perDay={!!day}
+              size={r.size}
+              schoolDays={schoolDays}
+            />
           </Stack>
           {r.classes.length === 0 ? <EmptyState message={t('school.none')} /> : <SchoolRecapTable recap={r} onOpen={onOpen} />}
+          <Text size="xs" c="dimmed">
+            {t(`dayRule.note.${r.day_rule}`)}
+          </Text>
         </>
       )}
     </Stack>

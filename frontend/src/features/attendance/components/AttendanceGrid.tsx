@@ -1,8 +1,8 @@
 import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Popover } from '@mantine/core';
-import { formatDate } from '@/lib/dates';
-import { cellKey, effective, move, statusForKey, type BulkScope, type Draft, type Pos, type Stored } from '../grid';
+import { cellKey, effective, move, sourceOf, statusForKey, type BulkScope, type Draft, type Pos, type Stored } from '../grid';
+import { useCellProvenance } from '../provenance';
 import { STATUS_COLOURS, letterOf } from '../statuses';
 import type { AttendanceCell, AttendanceForm, CellStatus } from '../types';
 import { StatusPicker, type PickerTarget } from './StatusPicker';
@@ -16,7 +16,8 @@ export interface GridProps {
   /** Cells the last save refused (entries[i] field errors). */
   errorKeys: ReadonlySet<string>;
   onSetCell: (key: string, status: CellStatus) => void;
-  onBulk: (scope: BulkScope, status: CellStatus, onlyEmpty: boolean) => void;
+  /** A bulk change: empty cells only, or every cell of the scope with overwrite. */
+  onBulk: (scope: BulkScope, status: CellStatus, overwrite: boolean) => void;
 }
 
 const posAttr = (p: Pos) => `${p.row}:${p.col}`;
@@ -33,10 +34,18 @@ interface CellProps {
   tabStop: boolean;
 }
 
-/** One lesson hour of one student: its letter on its colour, and marks for unsaved and journal. */
+/** One lesson hour of one student: its letter on its colour, and marks for unsaved, journal and Face-ID. */
 const Cell = memo(function Cell({ row, col, status, dirty, error, stored, label, title, tabStop }: CellProps) {
   const c = STATUS_COLOURS[status];
-  const chip = [classes.chip, status === 'belum' && classes.belum, dirty && classes.dirty, stored?.from_journal && !dirty && classes.journal, error && classes.error]
+  const source = stored ? sourceOf(stored) : undefined;
+  const chip = [
+    classes.chip,
+    status === 'belum' && classes.belum,
+    dirty && classes.dirty,
+    !dirty && source === 'journal' && classes.journal,
+    !dirty && source === 'kiosk' && classes.kiosk,
+    error && classes.error,
+  ]
     .filter(Boolean)
     .join(' ');
   return (
@@ -48,7 +57,8 @@ const Cell = memo(function Cell({ row, col, status, dirty, error, stored, label,
       data-status={status}
       data-dirty={dirty || undefined}
       data-error={error || undefined}
-      data-journal={stored?.from_journal || undefined}
+      data-journal={source === 'journal' || undefined}
+      data-source={source}
       aria-label={label}
       title={title}
     >
@@ -161,12 +171,8 @@ export function AttendanceGrid({ form, stored, draft, editable, errorKeys, onSet
   };
 
   const statusName = (s: CellStatus) => t(`status.${s}`);
-  const cellInfo = (cell: AttendanceCell | undefined) => (cell ? infoText(cell) : '');
-  const { i18n } = useTranslation();
-  const infoText = (cell: AttendanceCell) =>
-    cell.from_journal
-      ? t('info.journal', { at: formatAt(cell.updated_at, i18n.resolvedLanguage) })
-      : t('info.by', { name: cell.updated_by || t('info.unknown'), at: formatAt(cell.updated_at, i18n.resolvedLanguage) });
+  const provenance = useCellProvenance(form.date);
+  const infoText = provenance.info;
 
   const header = (p: Pos) => ({
     tabIndex: focus.row === p.row && focus.col === p.col ? 0 : -1,
@@ -236,11 +242,11 @@ export function AttendanceGrid({ form, stored, draft, editable, errorKeys, onSet
                 const status = effective(stored, draft, key);
                 const cell = stored.get(key);
                 const dirty = key in draft;
-                const info = cellInfo(cell);
+                const info = cell ? infoText(cell) : '';
                 const label = [
                   t('grid.cellLabel', { name: st.full_name, hour: h, status: statusName(status) }),
                   dirty ? t('grid.unsaved') : '',
-                  cell?.from_journal ? t('grid.fromJournal') : '',
+                  cell ? provenance.short(cell) : '',
                 ]
                   .filter(Boolean)
                   .join(', ');
@@ -276,9 +282,9 @@ export function AttendanceGrid({ form, stored, draft, editable, errorKeys, onSet
               draft={draft}
               editable={editable}
               infoText={infoText}
-              onPick={(status, onlyEmpty) => {
+              onPick={(status, overwrite) => {
                 if (picker.kind === 'cell') onSetCell(picker.key, status);
-                else onBulk(picker, status, onlyEmpty);
+                else onBulk(picker, status, overwrite);
                 closePicker();
               }}
             />
@@ -287,9 +293,4 @@ export function AttendanceGrid({ form, stored, draft, editable, errorKeys, onSet
       </Popover>
     </div>
   );
-}
-
-/** "23 Nov 2026 07.15" in Jakarta time. */
-function formatAt(at: string, lang: string | undefined): string {
-  return formatDate(at, 'dateTime', lang ?? 'id');
 }

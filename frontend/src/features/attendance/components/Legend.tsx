@@ -29,6 +29,10 @@ export function Legend() {
         <span style={{ width: 0, height: 0, borderLeft: '9px solid transparent', borderBottom: '9px solid #212529', display: 'inline-block' }} aria-hidden />
         <Text size="xs">{t('legend.journal')}</Text>
       </Group>
+      <Group gap={4} wrap="nowrap">
+        <span style={{ width: 7, height: 7, borderRadius: '50%', background: '#212529', display: 'inline-block' }} aria-hidden />
+        <Text size="xs">{t('legend.kiosk')}</Text>
+      </Group>
       <Text size="xs" c="dimmed" visibleFrom="sm">
         {t('legend.keys')}
       </Text>

@@ -1,8 +1,9 @@
 import { useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Checkbox, Group, Stack, Text, UnstyledButton } from '@mantine/core';
-import { IconPlugConnected } from '@tabler/icons-react';
-import { effective, type BulkScope, type Draft, type Stored, statusForKey } from '../grid';
+import { IconFaceId, IconPlugConnected } from '@tabler/icons-react';
+import { useFormatNumber } from '@/lib/numbers';
+import { bulkKeys, effective, sourceOf, type BulkScope, type Draft, type Stored, statusForKey } from '../grid';
 import { STATUS_COLOURS, letterOf } from '../statuses';
 import { BELUM, STATUSES, type AttendanceCell, type AttendanceForm, type CellStatus } from '../types';
 
@@ -47,7 +48,8 @@ export function StatusButton({ status, onClick, active, testId }: { status: Cell
 
 /**
  * The six choices (H S I A T and belum) for a cell or a bulk scope, with who set the cell last.
- * Letters typed here choose too.
+ * Letters typed here choose too. A bulk scope fills its empty cells; "overwrite" is the explicit
+ * choice to set the filled ones too (the save then shows what others set and asks to confirm).
  */
 export function StatusPicker({
   target,
@@ -57,6 +59,7 @@ export function StatusPicker({
   editable,
   infoText,
   onPick,
+  defaultOverwrite = false,
 }: {
   target: PickerTarget;
   form: AttendanceForm;
@@ -64,10 +67,12 @@ export function StatusPicker({
   draft: Draft;
   editable: boolean;
   infoText: (cell: AttendanceCell) => string;
-  onPick: (status: CellStatus, onlyEmpty: boolean) => void;
+  onPick: (status: CellStatus, overwrite: boolean) => void;
+  defaultOverwrite?: boolean;
 }) {
   const { t } = useTranslation('attendance');
-  const [onlyEmpty, setOnlyEmpty] = useState(false);
+  const num = useFormatNumber();
+  const [overwrite, setOverwrite] = useState(defaultOverwrite);
   const name = (id: number) => form.students.find((s) => s.id === id)?.full_name ?? '';
 
   let title: string;
@@ -90,6 +95,8 @@ export function StatusPicker({
       break;
   }
   const dirty = target.kind === 'cell' && target.key in draft;
+  // How many cells a status chosen now would set (any status but belum reaches the same ones).
+  const reach = target.kind === 'cell' ? 0 : bulkKeys(stored, draft, form, target, 'H', overwrite).length;
 
   const onKeyDown = (e: KeyboardEvent) => {
     if (!editable || e.ctrlKey || e.altKey || e.metaKey) return;
@@ -97,7 +104,7 @@ export function StatusPicker({
     const s = statusForKey(e.key);
     if (s) {
       e.preventDefault();
-      onPick(s, onlyEmpty);
+      onPick(s, overwrite);
     }
   };
 
@@ -109,12 +116,24 @@ export function StatusPicker({
       {editable && (
         <Group gap={4} wrap="nowrap">
           {CHOICES.map((s) => (
-            <StatusButton key={s} status={s} active={s === current} onClick={() => onPick(s, onlyEmpty)} testId={`pick-${s}`} />
+            <StatusButton key={s} status={s} active={s === current} onClick={() => onPick(s, overwrite)} testId={`pick-${s}`} />
           ))}
         </Group>
       )}
       {editable && target.kind !== 'cell' && (
-        <Checkbox size="sm" label={t('bulk.onlyEmpty')} checked={onlyEmpty} onChange={(e) => setOnlyEmpty(e.currentTarget.checked)} data-testid="only-empty" />
+        <>
+          <Text size="xs" data-testid="bulk-count" data-count={reach}>
+            {t(overwrite ? 'bulk.countAll' : 'bulk.countEmpty', { count: reach, n: num(reach) })}
+          </Text>
+          <Checkbox
+            size="sm"
+            label={t('bulk.overwrite')}
+            description={t('bulk.overwriteHint')}
+            checked={overwrite}
+            onChange={(e) => setOverwrite(e.currentTarget.checked)}
+            data-testid="bulk-overwrite"
+          />
+        </>
       )}
       {editable && (
         <Text size="xs" c="dimmed">
@@ -130,7 +149,8 @@ export function StatusPicker({
           )}
           {cell ? (
             <Group gap={4} wrap="nowrap" align="flex-start">
-              {cell.from_journal && <IconPlugConnected size={14} aria-hidden style={{ marginTop: 2, flexShrink: 0 }} />}
+              {sourceOf(cell) === 'journal' && <IconPlugConnected size={14} aria-hidden style={{ marginTop: 2, flexShrink: 0 }} />}
+              {sourceOf(cell) === 'kiosk' && <IconFaceId size={14} aria-hidden style={{ marginTop: 2, flexShrink: 0 }} />}
               <Text size="xs">{infoText(cell)}</Text>
             </Group>
           ) : (

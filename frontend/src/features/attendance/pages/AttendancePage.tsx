@@ -1,35 +1,59 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
-import { ActionIcon, Alert, Button, Group, Menu, Paper, Select, Stack, Text } from '@mantine/core';
+import { ActionIcon, Alert, Button, Group, Menu, Modal, Paper, Select, Stack, Text } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { IconAlertCircle, IconArrowBackUp, IconCalendar, IconChevronLeft, IconChevronRight, IconDeviceFloppy, IconChecks, IconListCheck } from '@tabler/icons-react';
+import {
+  IconAlertCircle,
+  IconArrowBackUp,
+  IconCalendar,
+  IconChevronLeft,
+  IconChevronRight,
+  IconDeviceFloppy,
+  IconChecks,
+  IconListCheck,
+  IconReplace,
+} from '@tabler/icons-react';
 import { isApiError } from '@/api/errors';
 import { useSession } from '@/auth/session';
 import { EmptyState } from '@/components/EmptyState';
 import { PageHeader } from '@/components/PageHeader';
 import { PageLoader } from '@/components/PageLoader';
 import { ViewOnlyNotice } from '@/components/ViewOnly';
-import { errorMessage } from '@/components/serverErrors';
+import { errorMessage, notifySuccess } from '@/components/serverErrors';
 import { useClasses } from '@/features/students/hooks';
 import { useFormatDate } from '@/lib/useFormatDate';
 import { useFormatNumber } from '@/lib/numbers';
 import { AttendanceGrid } from '../components/AttendanceGrid';
 import { LeaveGuard } from '../components/LeaveGuard';
+import { JournalConflicts } from '../components/JournalConflicts';
 import { Legend } from '../components/Legend';
+import { SaveConfirm, letterLine } from '../components/SaveConfirm';
+import { StatusPicker } from '../components/StatusPicker';
 import { SummaryLine } from '../components/SummaryLine';
-import { applyBulk, dirtyCount, keyOfEntryField, setCells, storedCells, summarize, toEntries, type BulkScope, type Draft } from '../grid';
+import type { StudentConflicts } from '../conflicts';
+import { applyBulk, dirtyCount, dropSaved, keyOfEntryField, setCells, storedCells, summarize, toEntries, type BulkScope, type Draft } from '../grid';
 import { isISODate, shiftDay, todayISO } from '../days';
-import { useAttendanceForm, useSaveAttendance } from '../hooks';
+import { useAttendanceForm, usePreviewAttendance, useResolveJournalConflicts, useSaveAttendance } from '../hooks';
 import { paths } from '../paths';
-import { BELUM, STATUSES, type AttendanceEntry, type AttendanceForm, type AttendanceResult, type CellStatus } from '../types';
+import {
+  BELUM,
+  STATUSES,
+  type AttendanceEntry,
+  type AttendanceForm,
+  type AttendancePreview,
+  type AttendanceResult,
+  type CellStatus,
+  type ConflictAction,
+  type SaveAttendanceResponse,
+} from '../types';
 
 const LAST_CLASS = 'tatib.attendance.class';
 
 /** "12 jam disimpan, 3 tidak berubah, 2 pelanggaran otomatis dibuat": only the counts that are not 0. */
-function resultText(r: AttendanceResult, t: (k: string, o: { count: number; n: string }) => string, num: (n: number) => string): string {
+function resultText(r: AttendanceResult, t: (k: string, o: { count: number; n: string }) => string, num: (n: number) => string, withLetterCounts: boolean): string {
   const parts: [string, number][] = [
     ['saved', r.created + r.updated],
     ['unchanged', r.unchanged],
@@ -37,58 +61,132 @@ function resultText(r: AttendanceResult, t: (k: string, o: { count: number; n: s
     ['violationsUpdated', r.violations_updated],
     ['violationsRemoved', r.violations_removed],
     ['violationsKept', r.violations_kept],
-    ['lettersIssued', r.letters_issued],
   ];
+  if (withLetterCounts) parts.push(['lettersIssued', r.letters_issued], ['lettersWithdrawn', r.letters_withdrawn ?? 0]);
   return parts
     .filter(([k, n]) => n > 0 || k === 'saved')
     .map(([k, n]) => t(`result.${k}`, { count: n, n: num(n) }))
     .join(', ');
 }
 
+/** The letters a save issued or withdrew, by name, one line each under the counts. */
+function SaveResult({ res, text }: { res: SaveAttendanceResponse; text: string }) {
+  const { t } = useTranslation('attendance');
+  const letters = res.letters ?? [];
+  return (
+    <Stack gap={2}>
+      <Text size="sm">{text}</Text>
+      {letters.map((l) => (
+        <Text key={`${l.student_id}-${l.level}-${l.change}`} size="sm" fw={600} data-testid="result-letter">
+          {letterLine(l, t)}
+        </Text>
+      ))}
+    </Stack>
+  );
+}
+
+/** The save is refused until the caller confirms changing what others set. */
+const isConfirmRequired = (err: unknown) => isApiError(err) && err.status === 409 && err.messageCode === 'attendance.confirm_required';
+
 /** The loaded form with its local draft; remounted per class and date so a draft never leaks. */
 function FormBody({ form, editable }: { form: AttendanceForm; editable: boolean }) {
   const { t } = useTranslation('attendance');
   const { t: tc } = useTranslation();
+  const { me } = useSession();
   const num = useFormatNumber();
   const save = useSaveAttendance(form.class_id, form.date);
+  const preview = usePreviewAttendance(form.class_id, form.date);
+  const resolve = useResolveJournalConflicts(form.class_id, form.date);
   const stored = useMemo(() => storedCells(form), [form]);
   const [draft, setDraft] = useState<Draft>({});
   const [saveError, setSaveError] = useState<{ message: string; details: string[]; keys: Set<string> } | null>(null);
+  // A save waiting for the teacher to confirm what it changes of others' entries.
+  const [confirming, setConfirming] = useState<{ entries: AttendanceEntry[]; preview: AttendancePreview } | null>(null);
+  const [overwriteOpen, setOverwriteOpen] = useState(false);
+  const [resolving, setResolving] = useState<number | null>(null);
   const summary = useMemo(() => summarize(form, stored, draft), [form, stored, draft]);
   const dirty = dirtyCount(draft);
   const narrow = !!useMediaQuery('(max-width: 48em)');
 
   const setCell = (key: string, status: CellStatus) => setDraft((d) => setCells(d, stored, [key], status));
-  const bulk = (scope: BulkScope, status: CellStatus, onlyEmpty: boolean) => setDraft((d) => applyBulk(d, stored, form, scope, status, onlyEmpty));
+  const bulk = (scope: BulkScope, status: CellStatus, overwrite: boolean) => setDraft((d) => applyBulk(d, stored, form, scope, status, overwrite));
 
+  const showResult = (res: SaveAttendanceResponse) => {
+    const letters = res.letters ?? [];
+    notifications.show({
+      color: 'teal',
+      title: t('result.title'),
+      message: <SaveResult res={res} text={resultText(res.results, t, num, letters.length === 0)} />,
+      withBorder: true,
+      // Letters issued or withdrawn matter to others: the note stays until read.
+      autoClose: letters.length > 0 ? false : 8000,
+      className: 'attendance-save-result',
+    });
+  };
+
+  const showError = (err: unknown, entries: AttendanceEntry[]) => {
+    const keys = new Set<string>();
+    const details: string[] = [];
+    if (isApiError(err)) {
+      for (const [field, text] of Object.entries(err.fields)) {
+        const key = keyOfEntryField(field, entries);
+        if (key) keys.add(key);
+        const e = key ? entries[Number(/\d+/.exec(field)?.[0])] : undefined;
+        const who = e ? form.students.find((s) => s.id === e.student_id)?.full_name : undefined;
+        details.push(who && e ? `${who} · ${t('grid.hour', { hour: e.lesson_hour })}: ${text}` : text);
+      }
+    }
+    setSaveError({ message: errorMessage(err, tc), details, keys });
+  };
+
+  /** Stores `entries`; a 409 confirm_required (someone else's entry changed since the preview) shows the preview. */
+  const store = async (entries: AttendanceEntry[], confirm: boolean) => {
+    try {
+      const res = await save.mutateAsync({ entries, confirm });
+      setConfirming(null);
+      setDraft((d) => dropSaved(d, entries));
+      showResult(res);
+    } catch (err) {
+      if (!confirm && isConfirmRequired(err)) {
+        try {
+          setConfirming({ entries, preview: await preview.mutateAsync(entries) });
+        } catch (err2) {
+          showError(err2, entries);
+        }
+        return;
+      }
+      setConfirming(null);
+      showError(err, entries);
+    }
+  };
+
+  // Every save is previewed first: when it changes what the journal, a kiosk or another person
+  // set, the teacher sees what will change (cells, violations, letters) and confirms.
   const submit = async () => {
     const entries: AttendanceEntry[] = toEntries(form, draft);
     if (entries.length === 0) return;
     setSaveError(null);
+    let p: AttendancePreview;
     try {
-      const res = await save.mutateAsync(entries);
-      setDraft({});
-      notifications.show({
-        color: 'teal',
-        title: t('result.title'),
-        message: resultText(res.results, t, num),
-        withBorder: true,
-        autoClose: 8000,
-        className: 'attendance-save-result',
-      });
+      p = await preview.mutateAsync(entries);
     } catch (err) {
-      const keys = new Set<string>();
-      const details: string[] = [];
-      if (isApiError(err)) {
-        for (const [field, text] of Object.entries(err.fields)) {
-          const key = keyOfEntryField(field, entries);
-          if (key) keys.add(key);
-          const e = key ? entries[Number(/\d+/.exec(field)?.[0])] : undefined;
-          const who = e ? form.students.find((s) => s.id === e.student_id)?.full_name : undefined;
-          details.push(who && e ? `${who} · ${t('grid.hour', { hour: e.lesson_hour })}: ${text}` : text);
-        }
-      }
-      setSaveError({ message: errorMessage(err, tc), details, keys });
+      showError(err, entries);
+      return;
+    }
+    if (p.needs_confirmation) setConfirming({ entries, preview: p });
+    else await store(entries, false);
+  };
+
+  const answerConflicts = async (st: StudentConflicts, action: ConflictAction) => {
+    setResolving(st.studentId);
+    try {
+      const res = await resolve.mutateAsync({ action, cells: st.cells });
+      if (action === 'use_journal') showResult(res);
+      else notifySuccess(t('conflicts.kept', { name: st.name }));
+    } catch (err) {
+      notifications.show({ color: 'red', title: t('conflicts.failed'), message: errorMessage(err, tc), withBorder: true });
+    } finally {
+      setResolving(null);
     }
   };
 
@@ -100,6 +198,7 @@ function FormBody({ form, editable }: { form: AttendanceForm; editable: boolean 
           <ViewOnlyNotice />
         </Group>
       )}
+      <JournalConflicts form={form} myName={me?.user.name ?? ''} editable={editable} busy={resolving} onResolve={(st, a) => void answerConflicts(st, a)} />
       <SummaryLine summary={summary} total={form.students.length} />
       {editable && form.students.length > 0 && (
         <Group gap="xs" wrap="wrap" data-testid="bulk-bar">
@@ -107,7 +206,7 @@ function FormBody({ form, editable }: { form: AttendanceForm; editable: boolean 
             size="sm"
             variant="light"
             leftSection={<IconChecks size={18} aria-hidden />}
-            onClick={() => bulk({ kind: 'class' }, 'H', true)}
+            onClick={() => bulk({ kind: 'class' }, 'H', false)}
             data-testid="bulk-empty-present"
           >
             {t('bulk.emptyPresent')}
@@ -119,13 +218,16 @@ function FormBody({ form, editable }: { form: AttendanceForm; editable: boolean 
               </Button>
             </Menu.Target>
             <Menu.Dropdown>
-              <Menu.Label>{t('bulk.classTitle')}</Menu.Label>
+              <Menu.Label>{t('bulk.classEmptyTitle')}</Menu.Label>
               {STATUSES.map((s) => (
                 <Menu.Item key={s} onClick={() => bulk({ kind: 'class' }, s, false)} data-testid={`bulk-class-${s}`}>
                   {t('bulk.allTo', { status: t(`status.${s}`), letter: s })}
                 </Menu.Item>
               ))}
               <Menu.Divider />
+              <Menu.Item leftSection={<IconReplace size={16} aria-hidden />} onClick={() => setOverwriteOpen(true)} data-testid="bulk-class-overwrite">
+                {t('bulk.overwriteClass')}
+              </Menu.Item>
               <Menu.Item onClick={() => bulk({ kind: 'class' }, BELUM, false)} disabled={dirty === 0} data-testid="bulk-class-belum">
                 {t('bulk.discardAll')}
               </Menu.Item>
@@ -187,13 +289,49 @@ function FormBody({ form, editable }: { form: AttendanceForm; editable: boolean 
                     {t('discard')}
                   </Button>
                 ))}
-              <Button size="sm" leftSection={<IconDeviceFloppy size={18} aria-hidden />} onClick={submit} loading={save.isPending} disabled={dirty === 0} data-testid="save">
+              <Button
+                size="sm"
+                leftSection={<IconDeviceFloppy size={18} aria-hidden />}
+                onClick={() => void submit()}
+                loading={save.isPending || preview.isPending}
+                disabled={dirty === 0}
+                data-testid="save"
+              >
                 {tc('actions.save')}
               </Button>
             </Group>
           </Group>
         </Paper>
       )}
+      <SaveConfirm
+        preview={confirming?.preview ?? null}
+        saving={save.isPending}
+        onCancel={() => setConfirming(null)}
+        onConfirm={() => confirming && void store(confirming.entries, true)}
+      />
+      <Modal
+        opened={overwriteOpen}
+        onClose={() => setOverwriteOpen(false)}
+        title={t('bulk.overwriteTitle')}
+        centered
+        size="auto"
+        closeButtonProps={{ 'aria-label': tc('actions.cancel') }}
+        data-testid="overwrite-dialog"
+      >
+        <StatusPicker
+          target={{ kind: 'class' }}
+          form={form}
+          stored={stored}
+          draft={draft}
+          editable
+          defaultOverwrite
+          infoText={() => ''}
+          onPick={(status, overwrite) => {
+            bulk({ kind: 'class' }, status, overwrite);
+            setOverwriteOpen(false);
+          }}
+        />
+      </Modal>
     </Stack>
   );
 }
@@ -259,7 +397,9 @@ export default function AttendancePage() {
               data-testid="class-picker"
             />
           )}
-          <Group gap={4} wrap="nowrap" align="flex-end">
+          {/* One line at any width: at 360 px the date field gives up the room "Today" needs
+              (a past date used to make the page 389 px wide). */}
+          <Group gap={4} wrap="nowrap" align="flex-end" maw="100%" miw={0}>
             <ActionIcon
               variant="default"
               size={40}
@@ -275,9 +415,12 @@ export default function AttendancePage() {
               value={date || today}
               onChange={(v) => v && go(classId, String(v).slice(0, 10))}
               maxDate={today}
-              valueFormat="ddd, D MMM YYYY"
+              // On a phone the weekday is in the line under the toolbar: the field keeps one line.
+              valueFormat={narrow ? 'D MMM YYYY' : 'ddd, D MMM YYYY'}
               leftSection={<IconCalendar size={16} aria-hidden />}
-              w={190}
+              w={narrow ? 150 : 190}
+              miw={0}
+              styles={{ input: { whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' } }}
               disabled={!classId}
               data-testid="date-picker"
             />
@@ -292,7 +435,7 @@ export default function AttendancePage() {
               <IconChevronRight size={20} aria-hidden />
             </ActionIcon>
             {date && date !== today && (
-              <Button variant="subtle" size="sm" onClick={() => go(classId, today)} data-testid="to-today">
+              <Button variant="subtle" size="sm" h={40} px="xs" style={{ flexShrink: 0 }} onClick={() => go(classId, today)} data-testid="to-today">
                 {t('today')}
               </Button>
             )}

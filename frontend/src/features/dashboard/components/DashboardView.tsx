@@ -8,6 +8,7 @@ import { useMediaQuery } from '@mantine/hooks';
 import { IconArrowDownRight, IconArrowRight, IconArrowUpRight, IconBrandWhatsapp, IconClipboardCheck } from '@tabler/icons-react';
 import { useFormatDate } from '@/lib/useFormatDate';
 import { useFormatNumber } from '@/lib/numbers';
+import { EARLY_WARNING_KINDS_OF, withQuery } from '@/features/violation-source/source';
 import { change } from '../months';
 import type { Dashboard, DashboardCount } from '../types';
 import { ViolationCalendar } from './ViolationCalendar';
@@ -124,11 +125,24 @@ export default function DashboardView({ d, role }: { d: Dashboard; role: string 
 
   const caseload = d.caseload && (
     <Section key="caseload" title={t('caseload.title')} testId="dash-caseload">
+      <Text size="xs" c="dimmed" mb={6} data-testid="dash-caseload-source">
+        {t(`caseload.source.${d.caseload.source}`)}
+      </Text>
       <SimpleGrid cols={{ base: 2, md: 4 }} spacing="xs">
         <StatCard label={t('caseload.unhandled')} value={d.caseload.unhandled} testId="dash-unhandled" />
         <StatCard label={t('caseload.inProgress')} value={d.caseload.in_progress} testId="dash-in-progress" />
         <StatCard label={t('caseload.dueToday')} value={d.caseload.follow_ups_today} testId="dash-due-today" />
         <StatCard label={t('caseload.overdue')} value={d.caseload.follow_ups_overdue} testId="dash-overdue" />
+      </SimpleGrid>
+    </Section>
+  );
+
+  // A homeroom teacher's attendance follow-up: their class's automatic alpha/late violations still open.
+  const followUp = d.attendance_follow_up && (
+    <Section key="follow-up" title={t('followUp.title')} testId="dash-follow-up">
+      <SimpleGrid cols={2} spacing="xs">
+        <StatCard label={t('caseload.unhandled')} value={d.attendance_follow_up.unhandled} testId="dash-fu-unhandled" />
+        <StatCard label={t('caseload.inProgress')} value={d.attendance_follow_up.in_progress} testId="dash-fu-in-progress" />
       </SimpleGrid>
     </Section>
   );
@@ -225,7 +239,7 @@ export default function DashboardView({ d, role }: { d: Dashboard; role: string 
     </Section>
   );
 
-  const trendLink = v?.trend.length ? `/violations?from=${v.trend[0]!.week}&to=${d.today}` : undefined;
+  const trendLink = v?.trend.length ? withQuery('/violations', { from: v.trend[0]!.week, to: d.today, source: d.source }) : undefined;
   const trend = v && (
     <Section key="trend" title={t('trend.title')} link={trendLink} testId="dash-trend">
       <LineChart
@@ -289,8 +303,8 @@ export default function DashboardView({ d, role }: { d: Dashboard; role: string 
   const early = d.early_warnings && (
     <Section key="early" title={t('early.title')} link={d.early_warnings.link} testId="dash-early">
       <Stack gap={4}>
-        {(['follow_up_due', 'absent_streak', 'repeat_type', 'near_level'] as const).map((k) => (
-          <CountLink key={k} to={`${d.early_warnings!.link}?kind=${k}`} label={t(`early.${k}`)} count={d.early_warnings!.counts[k]} />
+        {EARLY_WARNING_KINDS_OF[d.source].map((k) => (
+          <CountLink key={k} to={withQuery(d.early_warnings!.link, { kind: k })} label={t(`early.${k}`)} count={d.early_warnings!.counts[k]} testId={`dash-early-${k}`} />
         ))}
       </Stack>
     </Section>
@@ -318,7 +332,7 @@ export default function DashboardView({ d, role }: { d: Dashboard; role: string 
 
   const calendar = v && (
     <Section key="calendar" title={t('calendar.title')} testId="dash-calendar">
-      <ViolationCalendar today={d.today} />
+      <ViolationCalendar today={d.today} source={d.source} />
     </Section>
   );
 
@@ -326,12 +340,12 @@ export default function DashboardView({ d, role }: { d: Dashboard; role: string 
   // their open cases.
   const order: ReactNode[] =
     role === 'wali_kelas'
-      ? [attendance, counts, charts, side, trend, calendar, pmFailed]
+      ? [attendance, followUp, counts, charts, side, trend, calendar, pmFailed]
       : role === 'bk'
         ? [caseload, pmFailed, counts, attendance, charts, side, classes, trend, calendar]
         : [counts, pmFailed, attendance, charts, classes, side, trend, calendar, caseload];
   return (
-    <Stack gap="sm" data-testid={`dashboard-${d.scope}`}>
+    <Stack gap="sm" data-testid={`dashboard-${d.scope}`} data-source={d.source}>
       {d.class && (
         <Text size="sm" c="dimmed" data-testid="dash-class">
           {t('classScope', { name: d.class.name })}

@@ -9,6 +9,7 @@ import { useFormatNumber } from '@/lib/numbers';
 import { DAY_LIST_SIZE, useDayViolations, useViolationCalendar } from '../calendarQueries';
 import { monthGrid, shiftMonth } from '@/lib/months';
 import { intensity } from '../months';
+import type { Source } from '@/features/violation-source/source';
 
 const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 
@@ -27,18 +28,18 @@ const SHADES = [
  * (and the number written). Previous and next fetch only that month. Choosing a day lists
  * that day's violations below, each linked, with a link to the day's full list.
  */
-export function ViolationCalendar({ today }: { today: string }) {
+export function ViolationCalendar({ today, source }: { today: string; source: Source }) {
   const { t } = useTranslation('dashboard');
   const { t: tc } = useTranslation();
   const fmt = useFormatDate();
   const num = useFormatNumber();
   const [month, setMonth] = useState(today.slice(0, 7));
   const [chosen, setChosen] = useState<string | null>(null);
-  const cal = useViolationCalendar(month);
-  const shown = cal.data?.month === month ? cal.data : undefined;
+  const cal = useViolationCalendar(month, source);
+  const shown = cal.data?.month === month && cal.data.source === source ? cal.data : undefined;
   const byDate = useMemo(() => new Map((shown?.days ?? []).map((d) => [d.date, d])), [shown]);
   const cells = useMemo(() => monthGrid(month), [month]);
-  const day = useDayViolations(chosen);
+  const day = useDayViolations(chosen, source);
   const monthLabel = fmt(`${month}-01`, 'date').replace(/^\d+\s/, '');
 
   const go = (step: number) => {

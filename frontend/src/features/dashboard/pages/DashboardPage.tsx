@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react';
-import { Navigate, Link } from 'react-router';
+import { Navigate, Link, useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Badge, Button, Card, Group, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconUserCircle, IconHandStop } from '@tabler/icons-react';
@@ -10,6 +10,9 @@ import { PageHeader } from '@/components/PageHeader';
 import { PageLoader } from '@/components/PageLoader';
 import { errorMessage } from '@/components/serverErrors';
 import { useSession } from '@/auth/session';
+import { useScreenSource } from '@/features/violation-source/hooks';
+import { SourceControl } from '@/features/violation-source/SourceControl';
+import { withSource } from '@/features/violation-source/source';
 import { useAcademicYear } from '@/features/warning-letters/hooks';
 import { navItems } from '@/registry';
 import { useDashboard } from '../hooks';
@@ -27,10 +30,13 @@ const DashboardView = lazy(() => import('../components/DashboardView'));
 export default function DashboardPage() {
   const { t } = useTranslation('dashboard');
   const { t: tc } = useTranslation();
-  const { me, permissions } = useSession();
+  const { me, permissions, can } = useSession();
   const role = me?.user.role ?? 'other';
   const figures = hasFigures(permissions);
-  const dashboard = useDashboard(figures);
+  // Sumber: the URL's, else the user's own (behaviour for a counselor, attendance for a homeroom teacher).
+  const [sp, setSp] = useSearchParams();
+  const { source, remember } = useScreenSource(sp.get('source'));
+  const dashboard = useDashboard(figures, source);
   // Points and letters count per academic year: the header names the one running.
   const year = useAcademicYear(figures);
   const wantClasses = !figures && needsClasses(role, permissions);
@@ -59,6 +65,17 @@ export default function DashboardPage() {
             )
           }
         />
+        {can('violations.view') && (
+          <Group mb="sm">
+            <SourceControl
+              value={source}
+              onChange={(s) => {
+                remember(s);
+                setSp(withSource(sp, s), { replace: true });
+              }}
+            />
+          </Group>
+        )}
         {dashboard.isError && <Alert color="red">{errorMessage(dashboard.error, tc)}</Alert>}
         {dashboard.isPending ? (
           <PageLoader />

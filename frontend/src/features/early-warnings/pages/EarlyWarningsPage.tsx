@@ -7,6 +7,9 @@ import { EmptyState } from '@/components/EmptyState';
 import { ListPager } from '@/components/ListPager';
 import { PageHeader } from '@/components/PageHeader';
 import { useClasses } from '@/features/students/hooks';
+import { useScreenSource } from '@/features/violation-source/hooks';
+import { SourceControl } from '@/features/violation-source/SourceControl';
+import { EARLY_WARNING_KINDS_OF, kindWithin, type Source } from '@/features/violation-source/source';
 import { useFormatNumber } from '@/lib/numbers';
 import { useFormatDate } from '@/lib/useFormatDate';
 import { EARLY_WARNING_KINDS, type EarlyWarning, type EarlyWarningKind } from '../api';
@@ -15,6 +18,7 @@ import { useEarlyWarnings } from '../hooks';
 const KIND_COLOUR: Record<EarlyWarningKind, string> = {
   follow_up_due: 'red',
   absent_streak: 'orange',
+  late_repeat: 'cyan',
   repeat_type: 'grape',
   near_level: 'yellow',
 };
@@ -35,18 +39,25 @@ export default function EarlyWarningsPage() {
   const num = useFormatNumber();
   const phone = useMediaQuery('(max-width: 48em)');
   const [sp, setSp] = useSearchParams();
-  const kind = parseKind(sp.get('kind'));
+  // Behaviour and attendance apart: the URL's source, else the user's own.
+  const { source, remember } = useScreenSource(sp.get('source'));
+  const kinds = EARLY_WARNING_KINDS_OF[source ?? 'all'] as readonly EarlyWarningKind[];
+  const kind = source ? kindWithin(parseKind(sp.get('kind')), source) : null;
   const classId = positive(sp.get('class_id'));
   const page = positive(sp.get('page')) ?? 1;
-  const list = useEarlyWarnings(kind, classId, page);
+  const list = useEarlyWarnings(source, kind, classId, page);
   const classes = useClasses();
   const rows = list.data?.data ?? [];
   const counts = list.data?.counts;
+  const rules = list.data?.rules;
 
-  const set = (patch: { kind?: EarlyWarningKind | null; classId?: number | null; page?: number }) => {
-    const next = { kind, classId, page: 1, ...patch };
+  const set = (patch: { source?: Source; kind?: EarlyWarningKind | null; classId?: number | null; page?: number }) => {
+    const next = { source, kind, classId, page: 1, ...patch };
     const q = new URLSearchParams();
-    if (next.kind) q.set('kind', next.kind);
+    if (next.source) q.set('source', next.source);
+    // A tab the new source does not have goes back to all of its kinds.
+    const k = next.source ? kindWithin(next.kind, next.source) : next.kind;
+    if (k) q.set('kind', k);
     if (next.classId) q.set('class_id', String(next.classId));
     if (next.page > 1) q.set('page', String(next.page));
     setSp(q, { replace: true });
@@ -59,7 +70,7 @@ export default function EarlyWarningsPage() {
         <Tabs.Tab value="all" style={{ flexShrink: 0 }} data-testid="ew-tab-all" rightSection={counts && <Badge variant="light" color="gray" size="sm" data-testid="ew-count-total">{num(counts.total)}</Badge>}>
           {t('tabs.all')}
         </Tabs.Tab>
-        {EARLY_WARNING_KINDS.map((k) => (
+        {kinds.map((k) => (
           <Tabs.Tab
             key={k}
             value={k}
@@ -76,11 +87,27 @@ export default function EarlyWarningsPage() {
 
   return (
     <>
-      <PageHeader title={t('title')} description={t('description', { points: num(list.data?.threshold ?? 10) })} />
+      <PageHeader
+        title={t('title')}
+        description={t('description', {
+          points: num(list.data?.threshold ?? 10),
+          streak: num(rules?.absent_streak_days ?? 3),
+          late: num(rules?.late_times ?? 5),
+          window: num(rules?.late_school_days ?? 10),
+        })}
+      />
       {/* The list below is the chosen tab's panel, so each tab controls a panel that exists. */}
       <Tabs value={kind ?? 'all'} onChange={(v) => set({ kind: parseKind(v) })} variant="pills" keepMounted={false}>
-      <Card withBorder padding={0}>
+      {/* data-source: the source of the rows on screen (the previous ones stay until the new arrive). */}
+      <Card withBorder padding={0} data-testid="ew-list" data-source={list.data?.source ?? ''}>
         <Stack gap="sm" p="md">
+          <SourceControl
+            value={source}
+            onChange={(s) => {
+              remember(s);
+              set({ source: s });
+            }}
+          />
           {tabs}
           <Group gap="sm" align="flex-end" wrap="wrap">
             <Select
@@ -161,7 +188,7 @@ export default function EarlyWarningsPage() {
         {!list.isPending && rows.length === 0 && (
           <EmptyState
             message={kind || classId ? t('emptyFiltered') : t('empty')}
-            onClearFilters={kind || classId ? () => setSp(new URLSearchParams(), { replace: true }) : undefined}
+            onClearFilters={kind || classId ? () => set({ kind: null, classId: null }) : undefined}
             testId="ew-empty"
           />
         )}
@@ -174,7 +201,7 @@ export default function EarlyWarningsPage() {
 }
 
 function rowKey(w: EarlyWarning, i: number) {
-  return `${w.kind}-${w.student_id}-${w.type_id ?? ''}-${w.violation_id ?? ''}-${i}`;
+  return `${w.kind}-${w.student_id}-${i}`;
 }
 
 function KindBadge({ kind }: { kind: EarlyWarningKind }) {
@@ -244,6 +271,17 @@ function Details({ w }: { w: EarlyWarning }) {
           </Text>
         </Stack>
       );
+    case 'late_repeat':
+      return (
+        <Stack gap={0}>
+          <Text size="sm" fw={600}>
+            {t('details.late', { count: w.late_days ?? 0, times: num(w.late_days ?? 0), days: num(w.window_days ?? 0) })}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {w.dates.map((d) => fmt(d, 'shortDate')).join(', ')}
+          </Text>
+        </Stack>
+      );
     case 'repeat_type':
       return (
         <Stack gap={0}>
@@ -253,6 +291,11 @@ function Details({ w }: { w: EarlyWarning }) {
           <Text size="xs" c="dimmed">
             {w.dates.map((d) => fmt(d, 'shortDate')).join(', ')}
           </Text>
+          {w.types.length > 1 && (
+            <Text size="xs" c="dimmed" data-testid="ew-more-types">
+              {t('details.moreTypes', { types: w.types.slice(1).map((x) => t('details.typeTimes', { type: x.type_name, times: num(x.times) })).join(', ') })}
+            </Text>
+          )}
         </Stack>
       );
     case 'follow_up_due':
@@ -266,6 +309,11 @@ function Details({ w }: { w: EarlyWarning }) {
           <Text size="xs" c="dimmed">
             {t('details.violation', { type: w.type_name, date: fmt(w.occurred_on, 'shortDate') })}
           </Text>
+          {(w.follow_ups ?? 0) > 1 && (
+            <Text size="xs" c="dimmed">
+              {t('details.moreFollowUps', { count: (w.follow_ups ?? 1) - 1, n: num((w.follow_ups ?? 1) - 1) })}
+            </Text>
+          )}
         </Stack>
       );
   }

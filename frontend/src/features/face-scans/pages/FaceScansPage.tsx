@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { currentSearch } from '@/lib/currentSearch';
 import { Link, useSearchParams } from 'react-router';
 import { Badge, Button, Tabs } from '@mantine/core';
 import { IconSettings } from '@tabler/icons-react';
@@ -19,7 +20,9 @@ export default function FaceScansPage() {
   const num = useFormatNumber();
   const [sp, setSp] = useSearchParams();
   const filters = useMemo(() => filtersFromSearch(sp), [sp]);
-  const update = (change: Partial<ReviewFilters>) => setSp(filtersToSearch(changeFilters(filters, change)), { replace: true });
+  // From the URL as it is now (currentSearch), not as this render saw it.
+  const update = (change: Partial<ReviewFilters>) =>
+    setSp(filtersToSearch(changeFilters(filtersFromSearch(currentSearch()), change)), { replace: true });
   // The count on the tab: the queue is fetched (and refreshed) whichever tab is open.
   const queue = useFaceConfirmations();
   const waiting = queue.data?.data.length ?? 0;

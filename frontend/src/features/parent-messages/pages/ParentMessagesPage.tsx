@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { currentSearch } from '@/lib/currentSearch';
 import { Link, useSearchParams } from 'react-router';
 import { Alert, Anchor, Button, Card, Center, Chip, Group, Loader, Modal, ScrollArea, Select, Stack, Table, Text, UnstyledButton } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
@@ -91,7 +92,9 @@ export default function ParentMessagesPage() {
   const narrow = useMediaQuery('(max-width: 48em)') ?? false;
   const [sp, setSp] = useSearchParams();
   const filters = useMemo(() => filtersFromSearch(sp), [sp]);
-  const update = (change: Partial<LogFilters>) => setSp(filtersToSearch(changeFilters(filters, change)), { replace: true });
+  // From the URL as it is now (currentSearch), not as this render saw it.
+  const update = (change: Partial<LogFilters>) =>
+    setSp(filtersToSearch(changeFilters(filtersFromSearch(currentSearch()), change)), { replace: true });
   const [open, setOpen] = useState<number | null>(null);
   const [confirmAll, setConfirmAll] = useState(false);
 

@@ -14,6 +14,9 @@ import { todayInJakarta } from '@/lib/dates';
 import { useFormatDate } from '@/lib/useFormatDate';
 import { saveFile } from '@/platform';
 import { useClasses, useDepartments } from '@/features/students/hooks';
+import { useScreenSource } from '@/features/violation-source/hooks';
+import { SourceControl } from '@/features/violation-source/SourceControl';
+import type { Source } from '@/features/violation-source/source';
 import { reportsApi } from '../api';
 import { useRecap } from '../hooks';
 import { PERIOD_KINDS, SCOPE_KINDS, apiQuery, formFromParams, formToParams, type RecapForm } from '../query';
@@ -22,7 +25,7 @@ import type { ViolationRecap } from '../types';
 const DETAIL_PAGE = 50;
 
 /** The period and scope form; a homeroom teacher's scope is their class, shown, not chosen. */
-function FormBar({ form, homeroom, onChange }: { form: RecapForm; homeroom: boolean; onChange: (f: RecapForm) => void }) {
+function FormBar({ form, homeroom, onChange, onSource }: { form: RecapForm; homeroom: boolean; onChange: (f: RecapForm) => void; onSource: (s: Source) => void }) {
   const { t } = useTranslation('reports');
   const classes = useClasses();
   const departments = useDepartments();
@@ -35,6 +38,7 @@ function FormBar({ form, homeroom, onChange }: { form: RecapForm; homeroom: bool
   return (
     <Paper withBorder p="sm">
       <Stack gap="sm">
+        <SourceControl value={form.source} onChange={onSource} />
         <SegmentedControl
           value={form.period}
           onChange={(v) => set({ period: v as RecapForm['period'] })}
@@ -328,12 +332,15 @@ function DetailsTable({ r, page, onPage }: { r: ViolationRecap; page: number; on
 export default function RecapReportPage() {
   const { t } = useTranslation('reports');
   const { t: tc } = useTranslation();
+  const { t: ts } = useTranslation('violation-source');
   const { me } = useSession();
   const homeroom = me?.user.role === 'wali_kelas';
   const [sp, setSp] = useSearchParams();
   const today = todayInJakarta().format('YYYY-MM-DD');
-  const form = formFromParams(sp, today);
-  const query = apiQuery(form, homeroom);
+  // Sumber: the URL's, else the user's own; the report waits for it.
+  const { source, remember } = useScreenSource(sp.get('source'));
+  const form = { ...formFromParams(sp, today), source };
+  const query = source ? apiQuery(form, homeroom) : null;
   const page = Math.max(1, Number(sp.get('page')) || 1);
   const recap = useRecap(query, (page - 1) * DETAIL_PAGE, DETAIL_PAGE);
   const r = recap.data;
@@ -351,8 +358,16 @@ export default function RecapReportPage() {
     <>
       <PageHeader title={t('title')} description={t('description')} actions={query && r && r.totals.violations >= 0 ? <PrintButton query={query} /> : undefined} />
       <Stack gap="md">
-        <FormBar form={form} homeroom={homeroom} onChange={change} />
-        {!query && <EmptyState message={t('pickScope')} testId="report-pick" />}
+        <FormBar
+          form={form}
+          homeroom={homeroom}
+          onChange={change}
+          onSource={(s) => {
+            remember(s);
+            change({ ...form, source: s });
+          }}
+        />
+        {!query && source && <EmptyState message={t('pickScope')} testId="report-pick" />}
         {recap.isPending && query && <PageLoader />}
         {recap.isError && (
           <Alert color="red" icon={<IconAlertCircle size={18} aria-hidden />} data-testid="report-error">
@@ -362,7 +377,7 @@ export default function RecapReportPage() {
         {r && query && (
           <>
             <Text fw={600} data-testid="report-heading">
-              {scopeLabel(r)} · {fmt(r.period.from, 'date')} – {fmt(r.period.to, 'date')}
+              {scopeLabel(r)} · {fmt(r.period.from, 'date')} – {fmt(r.period.to, 'date')} · {ts(`source.${r.source}`)}
             </Text>
             <SimpleGrid cols={{ base: 3 }} spacing="xs">
               <Stat label={t('totals.violations')} value={r.totals.violations} testId="total-violations" />

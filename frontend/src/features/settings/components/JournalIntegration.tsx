@@ -213,17 +213,54 @@ function PushLog() {
   const narrow = useMediaQuery('(max-width: 36em)') ?? false;
   const [page, setPage] = useState(1);
   const [open, setOpen] = useState<number | null>(null);
+  const [keptOpen, setKeptOpen] = useState<number | null>(null);
   const q = useJournalPushes(page);
   const list = q.data?.data ?? [];
   const counts = (p: JournalPush) =>
     p.outcome === 'applied'
-      ? t('journal.counts', {
-          created: num(p.results.created),
-          updated: num(p.results.updated),
-          unchanged: num(p.results.unchanged),
-          unmatched: num(p.results.unmatched),
-        })
+      ? [
+          t('journal.counts', {
+            created: num(p.results.created),
+            updated: num(p.results.updated),
+            unchanged: num(p.results.unchanged),
+            unmatched: num(p.results.unmatched),
+          }),
+          p.results.kept_by_person > 0 ? t('journal.keptCount', { n: num(p.results.kept_by_person) }) : '',
+        ]
+          .filter(Boolean)
+          .join(', ')
       : p.error;
+  // The entries kept for a person (a person's entry beats the journal's), behind a toggle.
+  const keptOf = (p: JournalPush) =>
+    (p.kept?.length ?? 0) > 0 && (
+      <>
+        <Anchor
+          component="button"
+          type="button"
+          size="xs"
+          display="block"
+          onClick={() => setKeptOpen(keptOpen === p.id ? null : p.id)}
+          aria-expanded={keptOpen === p.id}
+          data-testid="journal-push-kept-toggle"
+        >
+          {keptOpen === p.id ? t('journal.hideKept') : t('journal.showKept', { n: num(p.results.kept_by_person) })}
+        </Anchor>
+        {keptOpen === p.id && (
+          <Stack gap={2} mt={4} data-testid="journal-push-kept">
+            {p.kept.map((k) => (
+              <Text key={`${k.student_id}-${k.date}-${k.lesson_hour}`} size="xs" style={{ wordBreak: 'break-word' }}>
+                {k.text}
+              </Text>
+            ))}
+            {p.results.kept_by_person > p.kept.length && (
+              <Text size="xs" c="dimmed">
+                {t('journal.keptMore', { n: num(p.results.kept_by_person - p.kept.length) })}
+              </Text>
+            )}
+          </Stack>
+        )}
+      </>
+    );
   // The first bad entries of a refused push, behind a toggle.
   const errorsOf = (p: JournalPush) =>
     p.errors.length > 0 && (
@@ -263,6 +300,7 @@ function PushLog() {
               <Text size="sm" data-testid="journal-push-result">
                 {t('journal.entriesShort', { n: num(p.entries) })} · {counts(p)}
               </Text>
+              {keptOf(p)}
               {errorsOf(p)}
             </Stack>
           ))}
@@ -292,6 +330,7 @@ function PushLog() {
                       <Text size="sm" data-testid="journal-push-result">
                         {counts(p)}
                       </Text>
+                      {keptOf(p)}
                       {errorsOf(p)}
                     </Table.Td>
                 </Table.Tr>

@@ -39,6 +39,8 @@ export function SchoolProfileSection() {
       principal_name: '',
       principal_nip: '',
       bk_coordinator_name: '',
+      bk_coordinator_nip: '',
+      city: '',
       academic_year_start: '07-01',
       lesson_hours_per_day: 10,
       paper_size: 'A4',
@@ -47,6 +49,7 @@ export function SchoolProfileSection() {
     validate: {
       name: (v) => (v.trim() ? null : tc('validation.required')),
       principal_nip: (v) => (normalizeNip(v) === '' || /^\d{18}$/.test(normalizeNip(v)) ? null : t('school.nipInvalid')),
+      bk_coordinator_nip: (v) => (normalizeNip(v) === '' || /^\d{18}$/.test(normalizeNip(v)) ? null : t('school.nipInvalid')),
       academic_year_start: (v) => (parseMonthDay(v) ? null : t('school.yearStartInvalid')),
     },
   });
@@ -56,7 +59,7 @@ export function SchoolProfileSection() {
     if (!data) return;
     const { updated_at: _ignored, ...rest } = data;
     // A profile saved before the paper size existed has none: letters default to A4.
-    const v: SchoolProfile = { ...rest, paper_size: rest.paper_size === 'F4' ? 'F4' : 'A4' };
+    const v: SchoolProfile = { ...rest, bk_coordinator_nip: rest.bk_coordinator_nip ?? '', city: rest.city ?? '', paper_size: rest.paper_size === 'F4' ? 'F4' : 'A4' };
     form.setValues(v);
     form.resetDirty(v);
   }, [data]);
@@ -67,6 +70,7 @@ export function SchoolProfileSection() {
     setError(null);
     const trimmed = Object.fromEntries(Object.entries(v).map(([k, x]) => [k, typeof x === 'string' ? x.trim() : x])) as unknown as SchoolProfile;
     trimmed.principal_nip = normalizeNip(trimmed.principal_nip);
+    trimmed.bk_coordinator_nip = normalizeNip(trimmed.bk_coordinator_nip);
     save.mutate(trimmed, {
       onSuccess: () => notifySuccess(t('school.saved')),
       onError: (err) => setError(applyServerErrors(form, err, tc)),
@@ -101,7 +105,18 @@ export function SchoolProfileSection() {
               <Textarea label={t('school.address')} autosize minRows={2} {...form.getInputProps('address')} />
               <SimpleGrid cols={{ base: 1, sm: 2 }}>
                 <TextInput label={t('school.phone')} type="tel" {...form.getInputProps('phone')} />
+                <TextInput label={t('school.city')} description={t('school.cityHint')} maxLength={100} {...form.getInputProps('city')} data-testid="school-city" />
                 <TextInput label={t('school.bkCoordinator')} {...form.getInputProps('bk_coordinator_name')} />
+                <TextInput
+                  label={t('school.bkCoordinatorNip')}
+                  description={t('school.nipHint')}
+                  inputMode="numeric"
+                  maxLength={30}
+                  styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+                  {...form.getInputProps('bk_coordinator_nip')}
+                  onBlur={(e) => form.setFieldValue('bk_coordinator_nip', normalizeNip(e.currentTarget.value))}
+                  data-testid="school-bk-nip"
+                />
                 <TextInput label={t('school.principal')} {...form.getInputProps('principal_name')} />
                 <TextInput
                   label={t('school.principalNip')}
@@ -177,7 +192,9 @@ export function SchoolProfileSection() {
               <ViewOnlyList
                 fields={[
                   { label: t('school.phone'), value: data.phone },
+                  { label: t('school.city'), value: data.city ?? '' },
                   { label: t('school.bkCoordinator'), value: data.bk_coordinator_name },
+                  { label: t('school.bkCoordinatorNip'), value: data.bk_coordinator_nip ?? '' },
                   { label: t('school.principal'), value: data.principal_name },
                   { label: t('school.principalNip'), value: data.principal_nip },
                   { label: t('school.yearStart'), value: formatMonthDay(data.academic_year_start, i18n.resolvedLanguage ?? 'id') },

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { currentSearch } from '@/lib/currentSearch';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useDebouncedValue, useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { Anchor, Badge, Button, Card, Collapse, Center, Group, Loader, Select, Stack, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
@@ -64,7 +65,9 @@ export default function StudentsPage() {
 
   const [sp, setSp] = useSearchParams();
   const filters = useMemo(() => filtersFromSearch(sp), [sp]);
-  const update = (change: Partial<StudentFilters>) => setSp(filtersToSearch(changeFilters(filters, change)), { replace: true });
+  // From the URL as it is now (currentSearch), not as this render saw it.
+  const update = (change: Partial<StudentFilters>) =>
+    setSp(filtersToSearch(changeFilters(filtersFromSearch(currentSearch()), change)), { replace: true });
 
   // The search box is debounced; the URL (and the query) follow it.
   const [search, setSearch] = useState(filters.q);

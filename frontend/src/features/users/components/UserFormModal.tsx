@@ -15,12 +15,16 @@ interface Values {
   role: Role | '';
   email: string;
   phone: string;
+  nip: string;
   password: string;
   active: boolean;
   release_class: boolean;
 }
 
-const empty: Values = { username: '', name: '', role: '', email: '', phone: '', password: '', active: true, release_class: false };
+const empty: Values = { username: '', name: '', role: '', email: '', phone: '', nip: '', password: '', active: true, release_class: false };
+
+/** A NIP as typed ("19800101 200501 2 003") without its grouping. */
+const nipDigits = (v: string) => v.replace(/[\s.-]/g, '');
 
 /** Create (user undefined) or edit a user; the server's field errors land at the fields. */
 export function UserFormModal({ opened, user, selfId, onClose }: { opened: boolean; user?: UserRow; selfId?: number; onClose: () => void }) {
@@ -38,6 +42,7 @@ export function UserFormModal({ opened, user, selfId, onClose }: { opened: boole
       username: (v) => (v.trim() ? null : tc('validation.required')),
       name: (v) => (v.trim() ? null : tc('validation.required')),
       role: (v) => (v ? null : tc('validation.required')),
+      nip: (v) => (nipDigits(v) === '' || /^\d{18}$/.test(nipDigits(v)) ? null : t('form.nipHint')),
       password: (v) =>
         editing ? null : v.length >= MIN_PASSWORD_LENGTH ? null : tc('validation.passwordMin', { min: MIN_PASSWORD_LENGTH }),
     },
@@ -47,7 +52,7 @@ export function UserFormModal({ opened, user, selfId, onClose }: { opened: boole
     if (!opened) return;
     setError(null);
     const values: Values = user
-      ? { username: user.username, name: user.name, role: user.role, email: user.email, phone: user.phone, password: '', active: user.active, release_class: false }
+      ? { username: user.username, name: user.name, role: user.role, email: user.email, phone: user.phone, nip: user.nip ?? '', password: '', active: user.active, release_class: false }
       : empty;
     form.setValues(values);
     form.resetDirty(values);
@@ -64,7 +69,7 @@ export function UserFormModal({ opened, user, selfId, onClose }: { opened: boole
   const submit = (v: Values) => {
     setError(null);
     const fail = (err: unknown) => setError(applyServerErrors(form, err, tc));
-    const base = { username: v.username.trim(), name: v.name.trim(), role: v.role as Role, email: v.email.trim(), phone: v.phone.trim() };
+    const base = { username: v.username.trim(), name: v.name.trim(), role: v.role as Role, email: v.email.trim(), phone: v.phone.trim(), nip: nipDigits(v.nip) };
     if (user) {
       update.mutate(
         { id: user.id, input: { ...base, active: v.active, ...(leavesClass ? { release_class: v.release_class } : {}) } },
@@ -124,6 +129,15 @@ export function UserFormModal({ opened, user, selfId, onClose }: { opened: boole
             <TextInput label={t('fields.email')} type="email" autoComplete="off" miw={200} {...form.getInputProps('email')} />
             <TextInput label={t('fields.phone')} type="tel" autoComplete="off" miw={200} {...form.getInputProps('phone')} />
           </Group>
+          <TextInput
+            label={t('fields.nip')}
+            description={t('form.nipHint')}
+            inputMode="numeric"
+            autoComplete="off"
+            maxLength={30}
+            {...form.getInputProps('nip')}
+            data-testid="user-nip"
+          />
           {!editing && (
             <PasswordInput
               label={t('fields.password')}

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { currentSearch } from '@/lib/currentSearch';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useDebouncedValue, useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { Anchor, Button, Card, Center, Collapse, Group, Loader, Select, Stack, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
@@ -11,6 +12,8 @@ import { ListPager } from '@/components/ListPager';
 import { PageHeader } from '@/components/PageHeader';
 import { notifyError } from '@/components/serverErrors';
 import { useClasses, useDepartments } from '@/features/students/hooks';
+import { useScreenSource } from '@/features/violation-source/hooks';
+import { SourceControl } from '@/features/violation-source/SourceControl';
 import { gradeLabel, gradesOf } from '@/features/students/types';
 import { yearLabel, yearStartOf } from '@/features/warning-letters/academicYear';
 import { useAcademicYear } from '@/features/warning-letters/hooks';
@@ -108,8 +111,13 @@ export default function ViolationsPage() {
   const narrow = useMediaQuery('(max-width: 48em)');
 
   const [sp, setSp] = useSearchParams();
-  const filters = useMemo(() => filtersFromSearch(sp), [sp]);
-  const update = (change: Partial<ViolationFilters>) => setSp(filtersToSearch(changeFilters(filters, change)), { replace: true });
+  const urlFilters = useMemo(() => filtersFromSearch(sp), [sp]);
+  // The source: the URL's (a dashboard figure's link), else the user's own; the list waits for it.
+  const { source, remember } = useScreenSource(sp.get('source'));
+  const filters = useMemo(() => ({ ...urlFilters, source }), [urlFilters, source]);
+  // From the URL as it is now (currentSearch), not as this render saw it.
+  const update = (change: Partial<ViolationFilters>) =>
+    setSp(filtersToSearch(changeFilters(filtersFromSearch(currentSearch()), change)), { replace: true });
 
   const [search, setSearch] = useState(filters.q);
   const [q] = useDebouncedValue(search.trim(), 300);
@@ -121,7 +129,7 @@ export default function ViolationsPage() {
   const classes = useClasses();
   const types = useTypeList('', can('violation_types.view'));
   const users = useParticipantUsers('', can('users.view'));
-  const list = useViolations(filters, PER_PAGE);
+  const list = useViolations(filters, PER_PAGE, source !== null);
   const rows = list.data?.data ?? [];
   const meta = list.data?.meta;
   // Rows chosen for one shared handling record ("Tangani"), and the class whose attendance can be resolved at once.
@@ -313,6 +321,13 @@ export default function ViolationsPage() {
       )}
       <Card withBorder padding={0}>
         <Stack p="md" gap="sm">
+          <SourceControl
+            value={source}
+            onChange={(s) => {
+              remember(s);
+              update({ source: s });
+            }}
+          />
           <Group gap="sm" align="flex-end" wrap="wrap">
             <TextInput
               label={t('filters.search')}

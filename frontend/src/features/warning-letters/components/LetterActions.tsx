@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { IconArrowRight, IconDownload } from '@tabler/icons-react';
@@ -6,7 +7,7 @@ import { useSession } from '@/auth/session';
 import { notifyError, notifySuccess } from '@/components/serverErrors';
 import { saveFile } from '@/platform';
 import { lettersApi, type WarningLetter } from '../api';
-import { useSetLetterStatus } from '../hooks';
+import { letterKeys, useSetLetterStatus } from '../hooks';
 import { letterFileName, levelName, nextStatus } from '../letters';
 import { useTouchButton } from '../touch';
 
@@ -16,6 +17,7 @@ export function PdfButton({ letter, fullWidth = false }: { letter: WarningLetter
   const { t } = useTranslation('warning-letters');
   const { t: tc } = useTranslation();
   const touch = useTouchButton();
+  const qc = useQueryClient();
   const [busy, setBusy] = useState(false);
   const download = async () => {
     setBusy(true);
@@ -28,6 +30,8 @@ export function PdfButton({ letter, fullWidth = false }: { letter: WarningLetter
       notifyError(err, tc);
     } finally {
       setBusy(false);
+      // The first download gives the letter its number.
+      if (!letter.number) void qc.invalidateQueries({ queryKey: letterKeys.letters });
     }
   };
   return (

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { Alert, Anchor, Card, Grid, Group, Stack, Text, Timeline, Title } from '@mantine/core';
-import { IconArrowLeft, IconCircleCheck, IconInfoCircle } from '@tabler/icons-react';
+import { IconArrowLeft, IconCircleCheck, IconExternalLink, IconInfoCircle } from '@tabler/icons-react';
 import { useSession } from '@/auth/session';
 import { NotFoundPage } from '@/components/errors';
 import { PageLoader } from '@/components/PageLoader';
@@ -14,7 +14,7 @@ import { LevelBadge } from '../components/LevelBadge';
 import { PointsProgress } from '../components/PointsProgress';
 import { StatusBadge } from '../components/StatusBadge';
 import { useLetter, useLevelColour, useStudentPoints } from '../hooks';
-import { LETTER_STEPS, levelName } from '../letters';
+import { groupCode, LETTER_STEPS, levelName } from '../letters';
 import { paths } from '../paths';
 import { violationPath } from '../violationPaths';
 
@@ -92,10 +92,27 @@ export default function LetterPage() {
               {t('details')}
             </Title>
             <Stack gap="xs">
-              {l.number && (
+              {l.number ? (
                 <Text size="sm" data-testid="letter-number">
                   {t('fields.number', { number: l.number })}
                 </Text>
+              ) : (
+                <Text size="sm" c="dimmed" data-testid="letter-number">
+                  {l.status === 'withdrawn' ? t('fields.noNumberWithdrawn') : t('fields.noNumber')}
+                </Text>
+              )}
+              {l.verify_code && (
+                <Group gap="xs" wrap="wrap" data-testid="letter-verify">
+                  <Text size="sm">{t('fields.verifyCode', { code: groupCode(l.verify_code) })}</Text>
+                  {l.verify_url && (
+                    <Anchor href={l.verify_url} target="_blank" rel="noopener noreferrer" size="sm" data-testid="letter-verify-link">
+                      <Group gap={4} wrap="nowrap">
+                        {t('fields.verifyOpen')}
+                        <IconExternalLink size={14} aria-hidden />
+                      </Group>
+                    </Anchor>
+                  )}
+                </Group>
               )}
               <Text size="sm">{t('fields.pointsAtIssue', { points: num(l.points), min: num(l.min_points) })}</Text>
               <Text size="sm">{t('fields.issuedOn', { date: fmt(l.issued_at, 'dateTime') })}</Text>

@@ -1,6 +1,7 @@
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { Anchor, Card, Center, Group, Loader, Select, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Card, Center, Checkbox, Group, Loader, Select, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconCalendar } from '@tabler/icons-react';
@@ -16,11 +17,13 @@ import { yearLabel } from '../academicYear';
 import { LETTERS_PER_PAGE, type LetterFilters, type LetterStatus, type WarningLetter } from '../api';
 import { LetterActionsCell } from '../components/LetterActionsCell';
 import { LevelBadge } from '../components/LevelBadge';
+import { PrintBar } from '../components/PrintBar';
 import { StatusBadge } from '../components/StatusBadge';
 import { StudentPicker } from '../components/StudentPicker';
 import { useAcademicYear, useLetters, useLevelColour, useLevelThresholds } from '../hooks';
 import { DEFAULT_LETTER_FILTERS, isFiltered, LETTER_STATUSES, lettersFiltersFromSearch, lettersFiltersToSearch } from '../letters';
 import { letterPath } from '../paths';
+import { EMPTY_SELECTION, pageState, printable, toggle, togglePage, type Selection } from '../selection';
 
 export default function LettersPage() {
   const { t } = useTranslation('warning-letters');
@@ -43,6 +46,19 @@ export default function LettersPage() {
   const levels = thresholds.data?.data.length ? thresholds.data.data.map((th) => ({ value: String(th.level), label: th.name || `SP ${th.level}` })) : [1, 2, 3].map((l) => ({ value: String(l), label: `SP ${l}` }));
   const rows = letters.data?.data ?? [];
   const colourOf = useLevelColour();
+  // Batch printing: the chosen letters survive paging and filtering until printed or cleared.
+  const canPrint = can('warning_letters.manage');
+  const [chosen, setChosen] = useState<Selection>(EMPTY_SELECTION);
+  const page = pageState(chosen, rows);
+  const choose = (l: WarningLetter) => (
+    <Checkbox
+      aria-label={t('print.choose', { student: l.student_name, level: l.name || `SP ${l.level}` })}
+      checked={chosen.has(l.id)}
+      disabled={!printable(l)}
+      onChange={() => setChosen((s) => toggle(s, l))}
+      data-testid={`letter-choose-${l.id}`}
+    />
+  );
 
   const studentCell = (l: WarningLetter) => (
     <Stack gap={0} style={{ minWidth: 0 }}>
@@ -52,6 +68,11 @@ export default function LettersPage() {
       {l.student_nisn && (
         <Text size="xs" c="dimmed">
           {t('fields.nisn', { nisn: l.student_nisn })}
+        </Text>
+      )}
+      {l.number && (
+        <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }} data-testid={`letter-number-${l.id}`}>
+          {t('fields.numberShort', { number: l.number })}
         </Text>
       )}
     </Stack>
@@ -114,12 +135,17 @@ export default function LettersPage() {
           <StudentPicker label={t('filters.student')} value={f.studentId} onChange={(studentId) => set({ studentId })} testId="letters-filter-student" />
         </SimpleGrid>
 
+        {canPrint && <PrintBar selection={chosen} onPrinted={() => setChosen(EMPTY_SELECTION)} onClear={() => setChosen(EMPTY_SELECTION)} />}
+
         {phone ? (
           <Stack gap={0} data-testid="letters-table">
             {rows.map((l) => (
               <Stack key={l.id} gap="xs" px="md" py="sm" data-testid={`letter-row-${l.id}`} data-status={l.status} style={{ borderTop: '1px solid var(--mantine-color-gray-2)', minWidth: 0 }}>
                 <Group justify="space-between" gap="xs" wrap="nowrap" align="flex-start">
-                  {studentCell(l)}
+                  <Group gap="sm" wrap="nowrap" align="flex-start" style={{ minWidth: 0 }}>
+                    {canPrint && choose(l)}
+                    {studentCell(l)}
+                  </Group>
                   <LevelBadge level={l.level} name={l.name} colour={colourOf(l)} />
                 </Group>
                 <Group gap="xs" wrap="wrap">
@@ -138,15 +164,27 @@ export default function LettersPage() {
             ))}
           </Stack>
         ) : (
-          <Table.ScrollContainer minWidth={980}>
+          <Table.ScrollContainer minWidth={canPrint ? 1060 : 980}>
             <Table highlightOnHover verticalSpacing="sm" aria-label={t('title')} data-testid="letters-table">
               <Table.Thead>
                 <Table.Tr>
+                  {canPrint && (
+                    <Table.Th w={40}>
+                      <Checkbox
+                        aria-label={t('print.choosePage')}
+                        checked={page === 'all'}
+                        indeterminate={page === 'some'}
+                        disabled={!rows.some(printable)}
+                        onChange={() => setChosen((s) => togglePage(s, rows))}
+                        data-testid="letters-choose-page"
+                      />
+                    </Table.Th>
+                  )}
                   <Table.Th>{t('fields.student')}</Table.Th>
                   <Table.Th>{t('fields.class')}</Table.Th>
-                  <Table.Th>{t('fields.level')}</Table.Th>
+                  <Table.Th miw={76}>{t('fields.level')}</Table.Th>
                   <Table.Th ta="right">{t('fields.points')}</Table.Th>
-                  <Table.Th>{t('fields.status')}</Table.Th>
+                  <Table.Th miw={150}>{t('fields.status')}</Table.Th>
                   <Table.Th>{t('fields.issued')}</Table.Th>
                   <Table.Th>{t('fields.year')}</Table.Th>
                   <Table.Th>{t('fields.actions')}</Table.Th>
@@ -155,6 +193,7 @@ export default function LettersPage() {
               <Table.Tbody>
                 {rows.map((l) => (
                   <Table.Tr key={l.id} data-testid={`letter-row-${l.id}`} data-status={l.status}>
+                    {canPrint && <Table.Td>{choose(l)}</Table.Td>}
                     <Table.Td>{studentCell(l)}</Table.Td>
                     <Table.Td>
                       <Text size="sm">{l.class_name || '—'}</Text>
