@@ -10,6 +10,8 @@ set -euo pipefail
 pkgs=(
 	# the private cluster, the browser tests, PDF and xlsx second readers
 	postgresql chromium fonts-liberation poppler-utils zbar-tools python3-openpyxl libreoffice-calc-nogui
+	# the server behind a transaction pooler (cmd/tatib-server's TestBehindTransactionPooler)
+	pgbouncer
 	# the face-ID tests' fake-camera clips (e2e/face-clips.py)
 	python3-skimage python3-matplotlib python3-numpy python3-pil
 	# the desktop app (Wails, WebKitGTK 4.1) and its smoke test (X server, D-Bus, notifications)
@@ -37,3 +39,5 @@ for c in /etc/postgresql/*/main; do
 	v=$(basename "$(dirname "$c")")
 	pg_ctlcluster "$v" main stop 2>/dev/null || true
 done
+# Debian's pgbouncer package starts its own on 6432; the test starts a private one.
+service pgbouncer stop 2>/dev/null || true

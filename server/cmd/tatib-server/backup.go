@@ -8,13 +8,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/audit"
 	"github.com/tatib/tatib/server/internal/backup"
+	"github.com/tatib/tatib/server/internal/erasure"
 	"github.com/tatib/tatib/server/internal/locale"
-	"github.com/tatib/tatib/server/internal/pg"
 	"github.com/tatib/tatib/shared/api"
 )
 
@@ -26,7 +27,7 @@ var cliActor = audit.Actor{Name: "sistem (cli)"}
 func backupCmd(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("backup", flag.ContinueOnError)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: tatib-server backup > tatib.dump\n\nWrites a pg_dump custom-format backup of DATABASE_URL to standard output.")
+		fmt.Fprintln(fs.Output(), "usage: tatib-server backup > tatib.dump\n\nWrites a pg_dump custom-format backup of DATABASE_URL's database to standard output\n(pg_dump connects through TATIB_DATABASE_DIRECT_URL when it is set).")
 	}
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -42,12 +43,12 @@ func backupCmd(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	db, err := pg.Open(ctx, cfg.DatabaseURL)
+	db, err := openDatabase(ctx, cfg, 2)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	svc := &backup.Service{DB: db, URL: cfg.DatabaseURL}
+	svc := &backup.Service{DB: db, URL: cfg.DirectURL()}
 	out := bufio.NewWriterSize(os.Stdout, 256<<10)
 	rec, err := svc.Dump(ctx, out, backup.DumpOptions{Via: backup.ViaCLI, Actor: cliActor, Begin: func(api.Backup) {}})
 	if err == nil {
@@ -57,6 +58,12 @@ func backupCmd(ctx context.Context, args []string) error {
 		return cliError(err)
 	}
 	fmt.Fprintf(os.Stderr, "tatib-server: backup %d done: %s, %d bytes, sha256 %s\n", rec.ID, rec.Filename, rec.SizeBytes, rec.SHA256)
+	// The ledger file beside the data folder: a restore of this or an older
+	// backup on this machine does the later erasures again.
+	path := filepath.Join(cfg.DataDir, erasure.FileName)
+	if _, err := erasure.Mirror(ctx, db, path); err != nil {
+		fmt.Fprintf(os.Stderr, "tatib-server: warning: the erasure ledger's file %s was not written: %v\n", path, err)
+	}
 	return nil
 }
 
@@ -66,8 +73,10 @@ func restoreCmd(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("restore", flag.ContinueOnError)
 	force := fs.Bool("force", false, "replace a database that already holds a school (asks for its name; see --yes)")
 	yes := fs.Bool("yes", false, "with --force: do not ask (for scripts)")
+	without := fs.Bool("without-erasures", false, "into an empty database without the erasure ledger file ($TATIB_DATA_DIR/"+erasure.FileName+
+		"): erasures made after the backup are not done again")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: tatib-server restore [--force [--yes]] file\n\nRestores a backup into DATABASE_URL, which must be empty unless --force is given.")
+		fmt.Fprintln(fs.Output(), "usage: tatib-server restore [--force [--yes]] file\n\nRestores a backup into DATABASE_URL's database (through TATIB_DATABASE_DIRECT_URL when it is set),\nwhich must be empty unless --force is given.")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -84,7 +93,15 @@ func restoreCmd(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	res, err := backup.Restore(ctx, backup.RestoreOptions{URL: cfg.DatabaseURL, File: fs.Arg(0), Force: *force, Log: log,
+	// The restore runs wholly on the direct URL (pg_restore's settings must
+	// not be left on pooled connections); the check says it is one.
+	db, err := openDatabase(ctx, cfg, 1)
+	if err != nil {
+		return err
+	}
+	db.Close()
+	res, err := backup.Restore(ctx, backup.RestoreOptions{URL: cfg.DirectURL(), File: fs.Arg(0), Force: *force, Log: log,
+		Ledger: filepath.Join(cfg.DataDir, erasure.FileName), WithoutLedger: *without,
 		Confirm: func(database string) (bool, error) {
 			if *yes {
 				return true, nil
@@ -98,7 +115,8 @@ func restoreCmd(ctx context.Context, args []string) error {
 	if res.Replaced {
 		what = "replaced the school in"
 	}
-	fmt.Fprintf(os.Stderr, "tatib-server: %s %s (%d bytes, sha256 %s)\n", what, res.Database, res.Size, res.SHA256)
+	fmt.Fprintf(os.Stderr, "tatib-server: %s %s (%d bytes, sha256 %s); %d erasures made after the backup done again; %d sessions ended (everyone signs in again)\n",
+		what, res.Database, res.Size, res.SHA256, res.Reapplied, res.SessionsEnded)
 	return nil
 }
 

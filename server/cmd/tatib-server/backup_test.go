@@ -20,13 +20,13 @@ import (
 // school unless forced, and never ask a script a question.
 func TestBackupRestoreCommands(t *testing.T) {
 	t.Parallel()
-	bin := filepath.Join(t.TempDir(), "tatib-server")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := serverBin(t)
+	// One data folder, as on the server: the backup writes the erasure
+	// ledger's file there, the restore reads it.
+	data := t.TempDir()
 	run := func(url string, stdout *os.File, args ...string) (string, error) {
 		cmd := exec.Command(bin, args...)
-		cmd.Env = append(os.Environ(), "DATABASE_URL="+url, "LANG=C", "TATIB_DATA_DIR="+t.TempDir())
+		cmd.Env = append(os.Environ(), "DATABASE_URL="+url, "LANG=C", "TATIB_DATA_DIR="+data)
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		if stdout != nil {
@@ -59,7 +59,11 @@ func TestBackupRestoreCommands(t *testing.T) {
 	}
 
 	dst := pgtestdb.Custom(t, pgtest.Config(t), pgtestdb.NoopMigrator{}).URL()
-	if stderr, err := run(dst, nil, "restore", file); err != nil || !strings.Contains(stderr, "restored into the empty database") {
+	if _, err := os.Stat(filepath.Join(data, "erasures.jsonl")); err != nil {
+		t.Fatalf("the backup wrote no erasure ledger: %v", err)
+	}
+	if stderr, err := run(dst, nil, "restore", file); err != nil || !strings.Contains(stderr, "restored into the empty database") ||
+		!strings.Contains(stderr, "0 erasures made after the backup done again") {
 		t.Fatalf("restore: %v\n%s", err, stderr)
 	}
 	dstDB := sqlx.MustOpen("postgres", dst)

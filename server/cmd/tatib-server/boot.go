@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tatib/tatib/server/internal/app"
+	"github.com/tatib/tatib/server/internal/erasure"
 	"github.com/tatib/tatib/server/internal/face"
 	"github.com/tatib/tatib/server/internal/journal"
 	"github.com/tatib/tatib/server/internal/notify"
@@ -34,6 +35,7 @@ func boot(ctx context.Context, d app.Deps) error {
 // recorded, or ShutdownWait has passed.
 func background(ctx context.Context, d app.Deps) (wait func()) {
 	school.Background(ctx, d)
+	erasure.Background(ctx, d.DB, d.Config.DataDir, d.Log)
 	notify.Background(ctx, d)
 	face.Background(ctx, d)
 	sending := worker.Background(ctx, d)

@@ -12,9 +12,12 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 	_ "time/tzdata" // Asia/Jakarta whatever the host has
+
+	"github.com/jmoiron/sqlx"
 
 	"github.com/tatib/tatib/server/internal/api"
 	"github.com/tatib/tatib/server/internal/app"
@@ -49,7 +52,7 @@ func main() {
 		err = fmt.Errorf("unknown command %q (want serve, migrate, backup or restore)", cmd)
 	}
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "tatib-server:", err)
+		fmt.Fprintln(os.Stderr, "tatib-server:", pg.Redact(err))
 		os.Exit(1)
 	}
 }
@@ -59,9 +62,13 @@ func setup() (config.Config, *slog.Logger, error) {
 	if err != nil {
 		return cfg, nil, err
 	}
-	var h slog.Handler = slog.NewTextHandler(os.Stderr, nil)
+	// Every error in the log goes through pg.Redact: a database error may
+	// quote a query parameter's value (a session token's hash, a student's
+	// data).
+	opts := &slog.HandlerOptions{ReplaceAttr: pg.RedactAttr}
+	var h slog.Handler = slog.NewTextHandler(os.Stderr, opts)
 	if cfg.LogFormat == "json" {
-		h = slog.NewJSONHandler(os.Stderr, nil)
+		h = slog.NewJSONHandler(os.Stderr, opts)
 	}
 	log := slog.New(h)
 	httpx.Logger = log
@@ -76,12 +83,53 @@ func migrate(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	db, err := pg.Open(ctx, cfg.DatabaseURL)
+	db, err := openDatabase(ctx, cfg, 1)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	return pg.Migrate(ctx, db.DB, log)
+	return migrateDirect(ctx, cfg, log)
+}
+
+// directCheckWait is how long the start waits to hear its own NOTIFY on
+// the direct URL.
+const directCheckWait = 10 * time.Second
+
+// openDatabase opens the pool on DATABASE_URL (conns connections) and
+// makes sure TATIB_DATABASE_DIRECT_URL gives a session of its own on the
+// same database, else refuses with what to change.
+func openDatabase(ctx context.Context, cfg config.Config, conns int) (*sqlx.DB, error) {
+	db, err := pg.OpenPool(ctx, cfg.DatabaseURL, conns)
+	if err != nil {
+		return nil, err
+	}
+	if err := pg.CheckDirect(ctx, db, cfg.DirectURL(), directCheckWait); err != nil {
+		db.Close()
+		if !errors.Is(err, pg.ErrNoSession) {
+			return nil, fmt.Errorf("TATIB_DATABASE_DIRECT_URL: %w", err)
+		}
+		which := "TATIB_DATABASE_DIRECT_URL"
+		if cfg.DatabaseDirectURL == "" {
+			which = "DATABASE_URL (TATIB_DATABASE_DIRECT_URL is unset, so DATABASE_URL serves for it)"
+		}
+		why := strings.TrimPrefix(err.Error(), pg.ErrNoSession.Error()+": ")
+		return nil, fmt.Errorf("%s keeps no session of its own: %s.\n"+
+			"Notifications (LISTEN), the migration and backup locks and pg_dump need one. Behind a pooler in transaction mode "+
+			"(PgBouncer's pool_mode = transaction, most managed PostgreSQL poolers) set TATIB_DATABASE_DIRECT_URL to PostgreSQL itself, "+
+			"or to a session-mode pool, of the same database as DATABASE_URL. See docs/deployment.md", which, why)
+	}
+	return db, nil
+}
+
+// migrateDirect applies the migrations over the direct URL: their lock is
+// a session's.
+func migrateDirect(ctx context.Context, cfg config.Config, log *slog.Logger) error {
+	direct, err := pg.OpenPool(ctx, cfg.DirectURL(), 2)
+	if err != nil {
+		return err
+	}
+	defer direct.Close()
+	return pg.Migrate(ctx, direct.DB, log)
 }
 
 func serve(ctx context.Context) error {
@@ -89,11 +137,6 @@ func serve(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	db, err := pg.Open(ctx, cfg.DatabaseURL)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
 	// Take the address first: a second copy started by mistake stops here,
 	// before it migrates or loads anything.
 	ln, err := net.Listen("tcp", cfg.Addr)
@@ -101,9 +144,16 @@ func serve(ctx context.Context) error {
 		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
 	}
 	defer ln.Close()
-	if err := pg.Migrate(ctx, db.DB, log); err != nil {
+	db, err := openDatabase(ctx, cfg, cfg.PoolConns())
+	if err != nil {
 		return err
 	}
+	defer db.Close()
+	if err := migrateDirect(ctx, cfg, log); err != nil {
+		return err
+	}
+	log.Info("database connections", "max", cfg.DBMaxConns, "pool", cfg.PoolConns(), "listening", cfg.ListenConns(),
+		"for_migrations_and_backups", cfg.SessionConns()-cfg.ListenConns(), "direct_url_set", cfg.DatabaseDirectURL != "")
 	created, generated, err := users.EnsureAdmin(ctx, db, cfg.AdminPassword)
 	if err != nil {
 		return err
@@ -119,7 +169,7 @@ func serve(ctx context.Context) error {
 		}
 	}
 	authSvc := auth.New(db, auth.Options{Idle: cfg.SessionIdle, MaxAge: cfg.SessionMaxAge, Secure: cfg.Secure(), TrustProxy: cfg.TrustProxy}, log)
-	go authSvc.Listen(ctx, cfg.DatabaseURL)
+	go authSvc.Listen(ctx, cfg.DirectURL())
 	go every(ctx, time.Hour, func() {
 		if err := authSvc.PruneSessions(ctx); err != nil {
 			log.Warn("prune sessions", "err", err)

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -25,11 +26,7 @@ import (
 // is refused the user list.
 func TestServeFirstStart(t *testing.T) {
 	t.Parallel()
-	bin := filepath.Join(t.TempDir(), "tatib-server")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := serverBin(t)
 	addr := freeAddr(t)
 	cmd := exec.Command(bin, "serve")
 	cmd.Env = append(os.Environ(), "DATABASE_URL="+pgtest.NewURL(t), "TATIB_ADDR="+addr, "TATIB_ADMIN_PASSWORD=", "TATIB_DEMO=0",
@@ -93,6 +90,39 @@ func TestServeFirstStart(t *testing.T) {
 	if strings.Contains(password, " ") || len(password) < 12 {
 		t.Fatalf("weak generated password %q", password)
 	}
+}
+
+var built struct {
+	once sync.Once
+	path string
+	out  []byte
+	err  error
+}
+
+// serverBin builds the server binary once for the package's tests.
+func serverBin(t *testing.T) string {
+	t.Helper()
+	built.once.Do(func() {
+		dir, err := os.MkdirTemp("", "tatib-server-test-")
+		if err != nil {
+			built.err = err
+			return
+		}
+		built.path = filepath.Join(dir, "tatib-server")
+		built.out, built.err = exec.Command("go", "build", "-o", built.path, ".").CombinedOutput()
+	})
+	if built.err != nil {
+		t.Fatalf("build: %v\n%s", built.err, built.out)
+	}
+	return built.path
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.path != "" {
+		os.RemoveAll(filepath.Dir(built.path))
+	}
+	os.Exit(code)
 }
 
 func freeAddr(t *testing.T) string {

@@ -3,7 +3,6 @@ package main
 import (
 	"os"
 	"os/exec"
-	"path/filepath"
 	"syscall"
 	"testing"
 	"time"
@@ -21,10 +20,7 @@ import (
 // not sent again after the restart.
 func TestShutdownRecordsSendInFlight(t *testing.T) {
 	t.Parallel()
-	bin := filepath.Join(t.TempDir(), "tatib-server")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := serverBin(t)
 	sim := wasim.New(wasim.Fonnte)
 	sim.Token = "tok-shutdown"
 	base := sim.Start()

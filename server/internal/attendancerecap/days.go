@@ -94,7 +94,7 @@ func SaveDayRule(ctx context.Context, db *sqlx.DB, actor audit.Actor, in api.Att
 			ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = now(), updated_by = EXCLUDED.updated_by
 			RETURNING updated_at`
 		var at time.Time
-		if err := tx.GetContext(ctx, &at, q, DayRuleKey, b, by); err != nil {
+		if err := tx.GetContext(ctx, &at, q, DayRuleKey, string(b), by); err != nil {
 			return fmt.Errorf("attendancerecap: save day rule: %w", err)
 		}
 		if err := audit.Record(ctx, tx, actor, "settings.attendance_day_rule.update", "setting", DayRuleKey,

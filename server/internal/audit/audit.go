@@ -63,7 +63,7 @@ func Record(ctx context.Context, q sqlx.ExecerContext, a Actor, action, entity, 
 	}
 	const q1 = `INSERT INTO audit_log (actor_id, actor_name, action, entity, entity_id, details, address)
 		VALUES ($1, $2, $3, $4, $5, $6, $7)`
-	if _, err := q.ExecContext(ctx, q1, actorID, a.Name, action, entity, entityID, b, a.Address); err != nil {
+	if _, err := q.ExecContext(ctx, q1, actorID, a.Name, action, entity, entityID, string(b), a.Address); err != nil {
 		return fmt.Errorf("audit: record: %w", err)
 	}
 	return nil

@@ -264,8 +264,9 @@ func (s *Service) DropPermissionCache(ctx context.Context) error {
 }
 
 // Listen follows permission changes announced by any replica until ctx
-// ends. When the connection drops, the whole cache is dropped, since
-// announcements may have been missed.
+// ends. url is the direct URL: LISTEN needs a session of its own. When
+// the connection drops, the whole cache is dropped, since announcements
+// may have been missed.
 func (s *Service) Listen(ctx context.Context, url string) {
 	l := pq.NewListener(url, time.Second, time.Minute, func(ev pq.ListenerEventType, err error) {
 		if err != nil {

@@ -18,6 +18,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode"
 
@@ -25,6 +26,7 @@ import (
 
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/audit"
+	"github.com/tatib/tatib/server/internal/pg"
 	"github.com/tatib/tatib/server/internal/school"
 	"github.com/tatib/tatib/shared/api"
 )
@@ -52,12 +54,20 @@ func mustJakarta() *time.Location {
 // Service makes backups of the database it is connected to.
 type Service struct {
 	DB *sqlx.DB
-	// URL is the same database's DATABASE_URL, for pg_dump.
+	// URL reaches the same database with a session of its own
+	// (TATIB_DATABASE_DIRECT_URL, else DATABASE_URL): pg_dump and the
+	// one-at-a-time lock need one. Through a pooler in transaction mode
+	// the lock would stay with an idle pooled connection, and pg_dump's
+	// settings (an empty search_path) would be left on pooled ones.
 	URL string
 	// Getenv reads TATIB_PG_BIN; os.Getenv when nil.
 	Getenv func(string) string
 	// Now is the clock of the file name; time.Now when nil.
 	Now func() time.Time
+
+	// dumping: this process runs a backup, so its running record is
+	// not left over (and List need not open a session to find out).
+	dumping atomic.Bool
 }
 
 func (s *Service) getenv(k string) string {
@@ -105,11 +115,11 @@ func (s *Service) Dump(ctx context.Context, w io.Writer, o DumpOptions) (api.Bac
 	if err != nil {
 		return api.Backup{}, apperr.New(apperr.Unavailable, "backup.no_database_url")
 	}
-	lock, err := s.DB.Connx(ctx)
+	lock, end, err := pg.Session(ctx, s.URL)
 	if err != nil {
-		return api.Backup{}, fmt.Errorf("backup: connection: %w", err)
+		return api.Backup{}, sessionError(err)
 	}
-	defer lock.Close()
+	defer end()
 	var got bool
 	if err := lock.GetContext(ctx, &got, `SELECT pg_try_advisory_lock($1)`, LockKey); err != nil {
 		return api.Backup{}, fmt.Errorf("backup: lock: %w", err)
@@ -117,9 +127,13 @@ func (s *Service) Dump(ctx context.Context, w io.Writer, o DumpOptions) (api.Bac
 	if !got {
 		return api.Backup{}, apperr.New(apperr.Conflict, "backup.running")
 	}
+	// Ending the session (end) releases the lock, even when the unlock
+	// cannot be sent.
 	defer func() {
 		_, _ = lock.ExecContext(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock($1)`, LockKey)
 	}()
+	s.dumping.Store(true)
+	defer s.dumping.Store(false)
 
 	name, err := s.filename(ctx)
 	if err != nil {
@@ -173,6 +187,15 @@ func (s *Service) Dump(ctx context.Context, w io.Writer, o DumpOptions) (api.Bac
 		return rec, fmt.Errorf("backup: finish: %w", err)
 	}
 	return done, nil
+}
+
+// sessionError is the answer when the session for the lock cannot be
+// opened: the database is out of reach for now.
+func sessionError(err error) error {
+	if pg.IsUnavailable(err) {
+		return apperr.New(apperr.Unavailable, "server.database_unavailable")
+	}
+	return fmt.Errorf("backup: session: %w", err)
 }
 
 // missing is the error of a server without a usable program.
@@ -312,14 +335,14 @@ func (s *Service) sweep(ctx context.Context) error {
 	if err := s.DB.GetContext(ctx, &running, `SELECT EXISTS (SELECT 1 FROM backups WHERE status = 'running')`); err != nil {
 		return fmt.Errorf("backup: running: %w", err)
 	}
-	if !running {
+	if !running || s.dumping.Load() {
 		return nil
 	}
-	c, err := s.DB.Connx(ctx)
+	c, end, err := pg.Session(ctx, s.URL)
 	if err != nil {
-		return fmt.Errorf("backup: connection: %w", err)
+		return sessionError(err)
 	}
-	defer c.Close()
+	defer end()
 	var got bool
 	if err := c.GetContext(ctx, &got, `SELECT pg_try_advisory_lock($1)`, LockKey); err != nil || !got {
 		return err

@@ -41,7 +41,8 @@ import (
 var discard = slog.New(slog.NewTextHandler(io.Discard, nil))
 
 // envOn starts the whole API on the database at dbURL, as the server
-// would; dumpURL is its DATABASE_URL (normally the same).
+// would; dumpURL is its DATABASE_URL and so its direct URL, for the
+// backup's lock and pg_dump (normally the same).
 func envOn(t *testing.T, dbURL, dumpURL string) *apitest.Env {
 	t.Helper()
 	db, err := pg.Open(context.Background(), dbURL)
@@ -164,7 +165,8 @@ func TestRoundTrip(t *testing.T) {
 	must(t, os.WriteFile(file, body, 0o600))
 
 	dstURL := emptyURL(t)
-	got, err := backup.Restore(ctx, backup.RestoreOptions{URL: dstURL, File: file, Log: discard})
+	// No erasure was made: the restore into an empty database needs no ledger file.
+	got, err := backup.Restore(ctx, backup.RestoreOptions{URL: dstURL, File: file, Log: discard, WithoutLedger: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -289,9 +291,33 @@ func TestOneAtATime(t *testing.T) {
 	}
 }
 
-// pg_dump that cannot connect: an error answer, and the list says failed
-// with pg_dump's exit code.
+// pg_dump failing before its first byte (a stand-in that complains and
+// exits 1): an error answer, and the list says failed with pg_dump's exit
+// code. Not parallel: TATIB_PG_BIN is the process's.
 func TestFailedBeforeFirstByte(t *testing.T) {
+	dir := t.TempDir()
+	script := "#!/bin/sh\n" +
+		"if [ \"$1\" = --version ]; then echo 'pg_dump (PostgreSQL) 99.1'; exit 0; fi\n" +
+		"echo 'pg_dump: error: connection to server failed' >&2; exit 1\n"
+	must(t, os.WriteFile(filepath.Join(dir, "pg_dump"), []byte(script), 0o755))
+	t.Setenv("TATIB_PG_BIN", dir)
+	u := pgtest.NewURL(t)
+	env := envOn(t, u, u)
+	admin := env.As(perm.Admin)
+	res, body := download(t, env, admin)
+	if res.StatusCode != http.StatusInternalServerError || !strings.Contains(string(body), `"backup.failed"`) {
+		t.Fatalf("%d %s", res.StatusCode, body)
+	}
+	var list wire.BackupList
+	admin.Do("GET", "/api/v1/admin/backups", nil).Want(200).JSON(&list)
+	if len(list.Data) != 1 || list.Data[0].Status != "failed" || !strings.Contains(list.Data[0].Error, "exit code 1") {
+		t.Fatalf("%+v", list.Data)
+	}
+}
+
+// A direct URL the lock's session cannot use (a wrong password): refused
+// before anything is recorded or run, without the password in the answer.
+func TestDirectURLRefused(t *testing.T) {
 	t.Parallel()
 	good := pgtest.NewURL(t)
 	bad, _ := url.Parse(good)
@@ -299,16 +325,13 @@ func TestFailedBeforeFirstByte(t *testing.T) {
 	env := envOn(t, good, bad.String())
 	admin := env.As(perm.Admin)
 	res, body := download(t, env, admin)
-	if res.StatusCode != http.StatusInternalServerError || !strings.Contains(string(body), `"backup.failed"`) {
+	if res.StatusCode < 500 || strings.Contains(string(body), "wrong-password") {
 		t.Fatalf("%d %s", res.StatusCode, body)
 	}
-	if strings.Contains(string(body), "wrong-password") {
-		t.Errorf("the password is in the answer: %s", body)
-	}
-	var list wire.BackupList
-	admin.Do("GET", "/api/v1/admin/backups", nil).Want(200).JSON(&list)
-	if len(list.Data) != 1 || list.Data[0].Status != "failed" || !strings.Contains(list.Data[0].Error, "exit code") {
-		t.Fatalf("%+v", list.Data)
+	var n int
+	must(t, env.DB.Get(&n, `SELECT count(*) FROM backups`))
+	if n != 0 {
+		t.Errorf("%d backups recorded", n)
 	}
 }
 
@@ -405,6 +428,9 @@ func TestParseConn(t *testing.T) {
 		{"postgres://tatib:s3cret@127.0.0.1:54329/tatib?sslmode=disable", "postgres://tatib@127.0.0.1:54329/tatib?sslmode=disable", "s3cret", "tatib"},
 		{"postgresql://u@h/d?password=p&sslmode=require", "postgresql://u@h/d?sslmode=require", "p", "d"},
 		{"host=/run/pg dbname='my db' user=u password='a b\\'c'", "host='/run/pg' dbname='my db' user='u'", "a b'c", "my db"},
+		// lib/pq's own parameters, which pg_dump refuses, stay behind.
+		{"postgres://u:p@h/d?binary_parameters=yes&sslmode=disable", "postgres://u@h/d?sslmode=disable", "p", "d"},
+		{"host=h dbname=d binary_parameters=yes user=u", "host='h' dbname='d' user='u'", "", "d"},
 	} {
 		c, err := backup.ParseConn(tc.in)
 		if err != nil || c.DSN != tc.dsn || c.Password != tc.pw || c.Database != tc.db {

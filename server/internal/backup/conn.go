@@ -16,6 +16,10 @@ type Conn struct {
 	Database string
 }
 
+// driverOnly are lib/pq's own connection parameters, which libpq (pg_dump,
+// pg_restore) refuses as unknown.
+var driverOnly = map[string]bool{"binary_parameters": true, "disable_prepared_binary_result": true}
+
 // ParseConn splits a DATABASE_URL (a postgres:// URL or libpq's
 // key=value form) into a Conn.
 func ParseConn(raw string) (Conn, error) {
@@ -38,6 +42,9 @@ func ParseConn(raw string) (Conn, error) {
 			c.Password = pw
 		}
 		q.Del("password")
+		for k := range driverOnly {
+			q.Del(k)
+		}
 		u.RawQuery = q.Encode()
 		c.Database = strings.TrimPrefix(u.Path, "/")
 		if c.Database == "" && u.User != nil {
@@ -53,6 +60,9 @@ func ParseConn(raw string) (Conn, error) {
 	var c Conn
 	var kept []string
 	for _, kv := range pairs {
+		if driverOnly[kv[0]] {
+			continue
+		}
 		switch kv[0] {
 		case "password":
 			c.Password = kv[1]

@@ -25,7 +25,7 @@ type Handler struct {
 
 // Mount registers the routes.
 func Mount(r *httpx.Router, d app.Deps) {
-	h := &Handler{svc: &Service{DB: d.DB, URL: d.Config.DatabaseURL}, auth: d.Auth, deps: d}
+	h := &Handler{svc: &Service{DB: d.DB, URL: d.Config.DirectURL()}, auth: d.Auth, deps: d}
 	h.Routes(r)
 }
 

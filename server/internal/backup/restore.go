@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -15,7 +16,11 @@ import (
 
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/audit"
+	"github.com/tatib/tatib/server/internal/datareset"
+	"github.com/tatib/tatib/server/internal/erasure"
+	"github.com/tatib/tatib/server/internal/face"
 	"github.com/tatib/tatib/server/internal/pg"
+	"github.com/tatib/tatib/server/internal/users"
 )
 
 // Magic is how a pg_dump custom-format archive begins.
@@ -35,6 +40,13 @@ type RestoreOptions struct {
 	// Getenv reads TATIB_PG_BIN; os.Getenv when nil.
 	Getenv func(string) string
 	Log    *slog.Logger
+	// Ledger is the erasure ledger's file (TATIB_DATA_DIR/erasures.jsonl):
+	// read with the ledger of the database being replaced before the
+	// restore, and written back after it. "" leaves no file.
+	Ledger string
+	// WithoutLedger lets a restore into an empty database go on without a
+	// ledger file: erasures made after the backup are not done again.
+	WithoutLedger bool
 }
 
 // RestoreResult says what was restored.
@@ -43,6 +55,10 @@ type RestoreResult struct {
 	Replaced bool // the database held a school before
 	Size     int64
 	SHA256   string
+	// Reapplied is how many erasures made after the backup was taken were
+	// done again; SessionsEnded how many sessions the restore ended (all).
+	Reapplied     int
+	SessionsEnded int64
 }
 
 // Restore loads a backup into the database at o.URL with pg_restore
@@ -50,6 +66,15 @@ type RestoreResult struct {
 // then applies the migrations this Tatib has and the backup lacks. A
 // database that holds a school (a users table with rows) is replaced only
 // with Force and Confirm's yes.
+//
+// Erasures made after the backup was taken are done again (docs/data-
+// safety.md, "A restore keeps erasures"): the ledger of the database being
+// replaced and the ledger file (o.Ledger) are read first, the file is
+// written with both before anything is replaced, and once the backup is in,
+// every entry of the restored database's lineage it lacks is applied
+// again and added to its ledger. A restore into an empty database without
+// a ledger file is refused unless o.WithoutLedger. Every session ends:
+// one signed out after the backup would otherwise be back.
 func Restore(ctx context.Context, o RestoreOptions) (RestoreResult, error) {
 	var res RestoreResult
 	if o.Log == nil {
@@ -109,6 +134,32 @@ func Restore(ctx context.Context, o RestoreOptions) (RestoreResult, error) {
 		}
 		res.Replaced = true
 	}
+	targetLineage, targetLedger, err := erasure.Load(ctx, db)
+	if err != nil {
+		return res, err
+	}
+	var fileLedger []erasure.Entry
+	if o.Ledger != "" {
+		fileLedger, err = erasure.ReadFile(o.Ledger)
+		switch {
+		case errors.Is(err, erasure.ErrNoFile):
+			if !hasSchool && !o.WithoutLedger {
+				return res, apperr.New(apperr.Conflict, "backup.no_erasure_ledger", "database", res.Database, "file", o.Ledger)
+			}
+		case err != nil:
+			return res, apperr.New(apperr.Invalid, "backup.file_unreadable", "file", o.Ledger, "reason", err.Error())
+		}
+	} else if !hasSchool && !o.WithoutLedger {
+		return res, apperr.New(apperr.Conflict, "backup.no_erasure_ledger", "database", res.Database, "file", erasure.FileName)
+	}
+	ledger := erasure.Merge(fileLedger, targetLedger)
+	// Before anything is replaced: the replaced database's erasures must
+	// outlive it.
+	if o.Ledger != "" && len(ledger) > len(fileLedger) {
+		if err := erasure.WriteFile(o.Ledger, ledger); err != nil {
+			return res, apperr.New(apperr.Internal, "backup.restore_failed", "reason", err.Error())
+		}
+	}
 
 	stderr := &tail{max: 4000}
 	cmd := exec.CommandContext(ctx, tools.Tool.Path, "--clean", "--if-exists", "--no-owner", "--no-privileges",
@@ -126,6 +177,10 @@ func Restore(ctx context.Context, o RestoreOptions) (RestoreResult, error) {
 		return res, err
 	}
 	defer db.Close()
+	backupLineage, err := erasure.Lineage(ctx, db)
+	if err != nil {
+		return res, err
+	}
 	if err := pg.Migrate(ctx, db.DB, o.Log); err != nil {
 		return res, err
 	}
@@ -145,14 +200,76 @@ func Restore(ctx context.Context, o RestoreOptions) (RestoreResult, error) {
 	if err := markInterrupted(ctx, tx); err != nil {
 		return res, err
 	}
+	if backupLineage == "" {
+		// A backup older than the ledger: the migration made it a new
+		// lineage; it continues the one it replaces, or the file's.
+		if adopt := continued(targetLineage, fileLedger); adopt != "" {
+			if err := erasure.Adopt(ctx, tx, adopt); err != nil {
+				return res, err
+			}
+		}
+	}
+	missing, err := erasure.Missing(ctx, tx, ledger)
+	if err != nil {
+		return res, err
+	}
+	for _, e := range missing {
+		if err := reapply(ctx, tx, e); err != nil {
+			return res, err
+		}
+	}
+	if err := erasure.Add(ctx, tx, missing); err != nil {
+		return res, err
+	}
+	res.Reapplied = len(missing)
+	ended, err := tx.ExecContext(ctx, `DELETE FROM sessions`)
+	if err != nil {
+		return res, fmt.Errorf("backup: end sessions: %w", err)
+	}
+	res.SessionsEnded, _ = ended.RowsAffected()
 	if err := audit.Record(ctx, tx, audit.Actor{Name: "sistem (restore)"}, "backup.restore", "backup", "",
-		map[string]any{"file": filepath.Base(o.File), "size_bytes": res.Size, "sha256": res.SHA256, "replaced": res.Replaced}); err != nil {
+		map[string]any{"file": filepath.Base(o.File), "size_bytes": res.Size, "sha256": res.SHA256, "replaced": res.Replaced,
+			"erasures_reapplied": res.Reapplied, "sessions_ended": res.SessionsEnded}); err != nil {
 		return res, err
 	}
 	if err := tx.Commit(); err != nil {
 		return res, fmt.Errorf("backup: commit: %w", err)
 	}
+	if o.Ledger != "" {
+		if _, err := erasure.Mirror(ctx, db, o.Ledger); err != nil {
+			o.Log.Warn("restore: the erasure ledger's file was not updated; the server writes it within a minute of starting", "file", o.Ledger, "err", err)
+		}
+	}
 	return res, nil
+}
+
+// continued is the lineage a backup older than the ledger continues: the
+// replaced database's, else the file's when it holds one only.
+func continued(target string, file []erasure.Entry) string {
+	if target != "" {
+		return target
+	}
+	one := ""
+	for _, e := range file {
+		if one != "" && e.Ledger != one {
+			return ""
+		}
+		one = e.Ledger
+	}
+	return one
+}
+
+// reapply does one erasure again, by the feature that made it.
+func reapply(ctx context.Context, tx *sqlx.Tx, e erasure.Entry) error {
+	switch e.Kind {
+	case erasure.FaceConsentWithdrawn, erasure.FaceEnrolmentDeleted, erasure.KioskRevoked:
+		return face.ReapplyErasure(ctx, tx, e)
+	case erasure.UserRemoved:
+		return users.ReapplyErasure(ctx, tx, e)
+	case erasure.DataReset:
+		return datareset.ReapplyErasure(ctx, tx, e)
+	}
+	return fmt.Errorf("backup: an erasure of unknown kind %q in the ledger", e.Kind)
 }
 
 func tableExists(ctx context.Context, db sqlx.QueryerContext, name string) (bool, error) {

@@ -15,11 +15,23 @@ import (
 // the 5 MB spreadsheet import and its envelope.
 const DefaultMaxUploadBytes = 8 << 20
 
+// DefaultDBMaxConns is TATIB_DB_MAX_CONNS's default: two replicas fit in
+// PgBouncer's default pool of 20 server connections whatever its mode.
+const DefaultDBMaxConns = 10
+
 // Config is the server's configuration. Every field comes from one
 // environment variable, documented in the README.
 type Config struct {
-	Addr          string        // TATIB_ADDR
-	DatabaseURL   string        // DATABASE_URL; empty means the private cluster
+	Addr        string // TATIB_ADDR
+	DatabaseURL string // DATABASE_URL; empty means the private cluster
+	// DatabaseDirectURL reaches the same database with a session of its
+	// own (never through a transaction pooler): LISTEN, the migration and
+	// backup locks, pg_dump and pg_restore. Empty means DatabaseURL; see
+	// DirectURL.
+	DatabaseDirectURL string // TATIB_DATABASE_DIRECT_URL
+	// DBMaxConns is the most connections this process opens to the
+	// database, both URLs together; see PoolConns.
+	DBMaxConns    int           // TATIB_DB_MAX_CONNS (default DefaultDBMaxConns)
 	AdminPassword string        // TATIB_ADMIN_PASSWORD
 	DataDir       string        // TATIB_DATA_DIR
 	BaseURL       string        // TATIB_BASE_URL
@@ -42,14 +54,15 @@ type Config struct {
 // lives.
 func FromEnv(getenv func(string) string) (Config, error) {
 	c := Config{
-		Addr:          or(getenv("TATIB_ADDR"), "127.0.0.1:8080"),
-		DatabaseURL:   getenv("DATABASE_URL"),
-		AdminPassword: getenv("TATIB_ADMIN_PASSWORD"),
-		DataDir:       or(getenv("TATIB_DATA_DIR"), ".data"),
-		BaseURL:       getenv("TATIB_BASE_URL"),
-		Demo:          getenv("TATIB_DEMO") != "0" && getenv("TATIB_DEMO") != "false",
-		LogFormat:     or(getenv("TATIB_LOG_FORMAT"), "text"),
-		TrustProxy:    getenv("TATIB_TRUST_PROXY") == "1" || getenv("TATIB_TRUST_PROXY") == "true",
+		Addr:              or(getenv("TATIB_ADDR"), "127.0.0.1:8080"),
+		DatabaseURL:       getenv("DATABASE_URL"),
+		DatabaseDirectURL: getenv("TATIB_DATABASE_DIRECT_URL"),
+		AdminPassword:     getenv("TATIB_ADMIN_PASSWORD"),
+		DataDir:           or(getenv("TATIB_DATA_DIR"), ".data"),
+		BaseURL:           getenv("TATIB_BASE_URL"),
+		Demo:              getenv("TATIB_DEMO") != "0" && getenv("TATIB_DEMO") != "false",
+		LogFormat:         or(getenv("TATIB_LOG_FORMAT"), "text"),
+		TrustProxy:        getenv("TATIB_TRUST_PROXY") == "1" || getenv("TATIB_TRUST_PROXY") == "true",
 	}
 	var errs []error
 	var err error
@@ -72,6 +85,9 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	}
 	c.MaxUploadBytes = int64(mb)
 	if c.MessagingWorkers, err = integer(getenv, "TATIB_MESSAGING_WORKERS", 2); err != nil {
+		errs = append(errs, err)
+	}
+	if c.DBMaxConns, err = integer(getenv, "TATIB_DB_MAX_CONNS", DefaultDBMaxConns); err != nil {
 		errs = append(errs, err)
 	}
 	if abs, err := filepath.Abs(c.DataDir); err == nil {
@@ -107,7 +123,48 @@ func (c Config) Validate() error {
 	if c.MessagingWorkers < 0 || c.MessagingWorkers > 64 {
 		return errors.New("config: TATIB_MESSAGING_WORKERS must be 0 to 64")
 	}
+	if c.PoolConns() < MinPoolConns {
+		return fmt.Errorf("config: TATIB_DB_MAX_CONNS must be at least %d: %d listening, %d for migrations and backups, at least %d for requests",
+			c.SessionConns()+MinPoolConns, c.ListenConns(), c.SessionConns()-c.ListenConns(), MinPoolConns)
+	}
 	return nil
+}
+
+// DirectURL is where the server opens what needs a session of its own:
+// TATIB_DATABASE_DIRECT_URL, else DATABASE_URL.
+func (c Config) DirectURL() string {
+	if c.DatabaseDirectURL != "" {
+		return c.DatabaseDirectURL
+	}
+	return c.DatabaseURL
+}
+
+// MinPoolConns is the smallest pool for requests and workers TATIB_DB_MAX_CONNS may leave.
+const MinPoolConns = 2
+
+// ListenConns is how many connections stay open on DirectURL, listening:
+// notifications, permission changes and, when this process sends parent
+// messages, the outbox.
+func (c Config) ListenConns() int {
+	if c.MessagingWorkers > 0 {
+		return 3
+	}
+	return 2
+}
+
+// SessionConns is how many connections DirectURL may hold at once: the
+// listeners, and two more for the migrations at start or a backup (its
+// lock and pg_dump).
+func (c Config) SessionConns() int { return c.ListenConns() + 2 }
+
+// PoolConns is the pool on DATABASE_URL for requests and workers: what
+// TATIB_DB_MAX_CONNS leaves after SessionConns.
+func (c Config) PoolConns() int {
+	max := c.DBMaxConns
+	if max == 0 {
+		max = DefaultDBMaxConns
+	}
+	return max - c.SessionConns()
 }
 
 // Secure reports whether the service is reached over TLS, so cookies get the

@@ -16,6 +16,7 @@ import (
 
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/audit"
+	"github.com/tatib/tatib/server/internal/erasure"
 	"github.com/tatib/tatib/server/internal/locale"
 	"github.com/tatib/tatib/server/internal/school"
 	"github.com/tatib/tatib/server/internal/violationtype"
@@ -268,6 +269,9 @@ func (s *Store) Reset(ctx context.Context, actor audit.Actor, chosen []set) (api
 	}
 	details := map[string]any{"sets": res.Sets, "removed": res.Removed, "recreated": res.Recreated}
 	if err := audit.Record(ctx, tx, actor, "data.reset", "data", "", details); err != nil {
+		return res, err
+	}
+	if err := erasure.Record(ctx, tx, erasure.DataReset, map[string]any{"sets": res.Sets}); err != nil {
 		return res, err
 	}
 	if err := tx.GetContext(ctx, &res.AuditID, `SELECT currval(pg_get_serial_sequence('audit_log', 'id'))`); err != nil {

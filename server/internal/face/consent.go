@@ -17,6 +17,7 @@ import (
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/audit"
 	"github.com/tatib/tatib/server/internal/auth"
+	"github.com/tatib/tatib/server/internal/erasure"
 	"github.com/tatib/tatib/server/internal/httpx"
 	"github.com/tatib/tatib/server/internal/pg"
 	"github.com/tatib/tatib/shared/api"
@@ -231,6 +232,9 @@ func (h *Handler) withdrawConsent(w http.ResponseWriter, r *http.Request) error 
 		if err := audit.Record(ctx, tx, actor, "face.consent_withdraw", "student", strconv.FormatInt(id, 10), map[string]any{
 			"consent_id": consentID, "student": st.Name, "reason": in.Reason, "embeddings_deleted": deleted,
 		}); err != nil {
+			return err
+		}
+		if err := erasure.Record(ctx, tx, erasure.FaceConsentWithdrawn, map[string]any{"student_id": id, "consent_id": consentID}); err != nil {
 			return err
 		}
 		out, err = status(ctx, tx, st)

@@ -18,6 +18,7 @@ import (
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/audit"
 	"github.com/tatib/tatib/server/internal/auth"
+	"github.com/tatib/tatib/server/internal/erasure"
 	"github.com/tatib/tatib/server/internal/face/match"
 	"github.com/tatib/tatib/server/internal/httpx"
 	"github.com/tatib/tatib/server/internal/pg"
@@ -230,6 +231,9 @@ func (h *Handler) deleteSamples(w http.ResponseWriter, r *http.Request) error {
 		if err := audit.Record(ctx, tx, actor, "face.enrolment_delete", "student", strconv.FormatInt(id, 10), map[string]any{
 			"student": st.Name, "embeddings_deleted": deleted,
 		}); err != nil {
+			return err
+		}
+		if err := erasure.Record(ctx, tx, erasure.FaceEnrolmentDeleted, map[string]any{"student_id": id}); err != nil {
 			return err
 		}
 		out, err = status(ctx, tx, st)

@@ -15,6 +15,7 @@ import (
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/audit"
 	"github.com/tatib/tatib/server/internal/auth"
+	"github.com/tatib/tatib/server/internal/erasure"
 	"github.com/tatib/tatib/server/internal/httpx"
 	"github.com/tatib/tatib/server/internal/school"
 	"github.com/tatib/tatib/shared/api"
@@ -131,6 +132,9 @@ func (h *Handler) revokeKiosk(w http.ResponseWriter, r *http.Request) error {
 		}
 		if err := audit.Record(ctx, tx, h.auth.Actor(r), "kiosk.revoke", "kiosk", strconv.FormatInt(id, 10),
 			map[string]any{"name": k.Name, "token_hint": k.TokenHint}); err != nil {
+			return err
+		}
+		if err := erasure.Record(ctx, tx, erasure.KioskRevoked, map[string]any{"kiosk_id": id}); err != nil {
 			return err
 		}
 	}

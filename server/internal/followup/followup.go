@@ -119,7 +119,7 @@ func Save(ctx context.Context, db *sqlx.DB, actor audit.Actor, in api.Attendance
 			ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = now(), updated_by = EXCLUDED.updated_by
 			RETURNING updated_at`
 		var at time.Time
-		if err := tx.QueryRowxContext(ctx, q, Key, b, by).Scan(&at); err != nil {
+		if err := tx.QueryRowxContext(ctx, q, Key, string(b), by).Scan(&at); err != nil {
 			return fmt.Errorf("followup: write setting: %w", err)
 		}
 		out = in

@@ -68,18 +68,19 @@ func Status(code string) int {
 	}
 }
 
-// Error renders err as {"error":{...}}. Errors without a code are logged;
-// a database that cannot be reached is shown as Unavailable (503), anything
-// else as a generic internal error.
+// Error renders err as {"error":{...}}. Errors without a code are logged
+// (through pg.Redact: a database error may quote a parameter, such as a
+// session token's hash); a database that cannot be reached is shown as
+// Unavailable (503), anything else as a generic internal error.
 func Error(w http.ResponseWriter, r *http.Request, err error) {
 	e, ok := apperr.As(err)
 	switch {
 	case ok:
 	case pg.IsUnavailable(err):
-		Logger.Warn("database unavailable", "request_id", RequestID(r.Context()), "method", r.Method, "path", r.URL.Path, "err", err)
+		Logger.Warn("database unavailable", "request_id", RequestID(r.Context()), "method", r.Method, "path", r.URL.Path, "err", pg.Redact(err))
 		e = apperr.New(apperr.Unavailable, "server.database_unavailable")
 	default:
-		Logger.Error("request failed", "request_id", RequestID(r.Context()), "method", r.Method, "path", r.URL.Path, "err", err)
+		Logger.Error("request failed", "request_id", RequestID(r.Context()), "method", r.Method, "path", r.URL.Path, "err", pg.Redact(err))
 		e = apperr.New(apperr.Internal, "server.internal")
 	}
 	if e.RetryAfter > 0 {

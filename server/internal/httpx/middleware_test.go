@@ -3,6 +3,7 @@ package httpx
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -11,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lib/pq"
 )
 
 func TestLoggingOneLinePerRequest(t *testing.T) {
@@ -107,5 +110,20 @@ func TestLimitBodySlowClient(t *testing.T) {
 	}
 	if resp.StatusCode != http.StatusRequestTimeout {
 		t.Fatalf("status %d", resp.StatusCode)
+	}
+}
+
+// TestErrorLogRedacted: a database error that quotes a parameter (here a
+// session token's hash) reaches the log without it.
+func TestErrorLogRedacted(t *testing.T) {
+	var buf bytes.Buffer
+	old := Logger
+	Logger = slog.New(slog.NewTextHandler(&buf, nil))
+	defer func() { Logger = old }()
+	err := fmt.Errorf("auth: session: %w", &pq.Error{Code: "22P02", Message: `invalid input syntax for type bigint: "\x5e4f1c9ad2b3"`})
+	rec := httptest.NewRecorder()
+	Error(rec, httptest.NewRequest("GET", "/api/v1/me", nil), err)
+	if rec.Code != 500 || strings.Contains(buf.String(), "5e4f1c9ad2b3") || !strings.Contains(buf.String(), "22P02") {
+		t.Fatalf("%d %s", rec.Code, buf.String())
 	}
 }

@@ -132,7 +132,7 @@ func RegenerateToken(ctx context.Context, db *sqlx.DB, actor audit.Actor) (api.J
 		}
 		const stmt = `INSERT INTO settings (key, value, updated_at, updated_by) VALUES ($1, $2, now(), $3)
 			ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = now(), updated_by = EXCLUDED.updated_by`
-		if _, err := tx.ExecContext(ctx, stmt, keyToken, b, by); err != nil {
+		if _, err := tx.ExecContext(ctx, stmt, keyToken, string(b), by); err != nil {
 			return fmt.Errorf("journal: write token: %w", err)
 		}
 		return audit.Record(ctx, tx, actor, "settings.journal_token.regenerate", "setting", keyToken, map[string]any{"replaced": had})

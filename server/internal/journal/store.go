@@ -205,7 +205,7 @@ func insertPush(ctx context.Context, q sqlx.QueryerContext, p *pushLog) (int64, 
 	}
 	const stmt = `INSERT INTO journal_pushes (id, address, outcome, entries, result, error_code, error_params, errors, duration_ms, kept)
 		VALUES (COALESCE($1, nextval(pg_get_serial_sequence('journal_pushes', 'id'))), $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`
-	if err := q.QueryRowxContext(ctx, stmt, id, p.Address, p.Outcome, p.Entries, result, p.ErrorCode, ep, eb, p.Duration.Milliseconds(), kb).Scan(&p.ID); err != nil {
+	if err := q.QueryRowxContext(ctx, stmt, id, p.Address, p.Outcome, p.Entries, string(result), p.ErrorCode, string(ep), string(eb), p.Duration.Milliseconds(), string(kb)).Scan(&p.ID); err != nil {
 		return 0, fmt.Errorf("journal: log push: %w", err)
 	}
 	return p.ID, nil

@@ -143,7 +143,7 @@ func (s *Store) SaveSettings(ctx context.Context, actor audit.Actor, in Settings
 		}
 		const q = `INSERT INTO settings (key, value, updated_at, updated_by) VALUES ($1, $2, now(), $3)
 			ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = now(), updated_by = EXCLUDED.updated_by`
-		if _, err := tx.ExecContext(ctx, q, settingsKey, b, by); err != nil {
+		if _, err := tx.ExecContext(ctx, q, settingsKey, string(b), by); err != nil {
 			return fmt.Errorf("letter: save settings: %w", err)
 		}
 		return audit.Record(ctx, tx, actor, "settings.letters.update", "setting", settingsKey,

@@ -34,7 +34,7 @@ func HubOf(d app.Deps) *Hub {
 	if h, ok := hubs.Load(d.DB); ok {
 		return h.(*Hub)
 	}
-	h := NewHub(d.DB, d.Config.DatabaseURL, d.Log, Options{Idle: d.Config.SessionIdle, MaxAge: d.Config.SessionMaxAge})
+	h := NewHub(d.DB, d.Config.DirectURL(), d.Log, Options{Idle: d.Config.SessionIdle, MaxAge: d.Config.SessionMaxAge})
 	actual, _ := hubs.LoadOrStore(d.DB, h)
 	return actual.(*Hub)
 }

@@ -86,6 +86,7 @@ type Hub struct {
 }
 
 // NewHub returns a hub; the listener starts with Start or the first socket.
+// dbURL is the direct URL: LISTEN needs a session of its own.
 func NewHub(db *sqlx.DB, dbURL string, log *slog.Logger, opt Options) *Hub {
 	if opt.PingEvery == 0 {
 		opt.PingEvery = DefaultPingEvery

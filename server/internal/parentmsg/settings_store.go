@@ -277,7 +277,7 @@ func SaveSettings(ctx context.Context, db *sqlx.DB, actor audit.Actor, in Settin
 		var row struct {
 			UpdatedAt time.Time `db:"updated_at"`
 		}
-		if err := tx.GetContext(ctx, &row, q, SettingsKey, b, by); err != nil {
+		if err := tx.GetContext(ctx, &row, q, SettingsKey, string(b), by); err != nil {
 			return fmt.Errorf("parentmsg: save settings: %w", err)
 		}
 		at := row.UpdatedAt

@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	neturl "net/url"
+	"strings"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -20,28 +22,87 @@ import (
 	"github.com/tatib/tatib/server/internal/locale"
 )
 
-// Open connects to url and checks the connection.
+// DefaultPoolConns is how many connections Open keeps at most (the
+// server sizes its pool from TATIB_DB_MAX_CONNS with OpenPool).
+const DefaultPoolConns = 10
+
+// Open connects to url with a pool of DefaultPoolConns; see OpenPool.
 func Open(ctx context.Context, url string) (*sqlx.DB, error) {
+	return OpenPool(ctx, url, DefaultPoolConns)
+}
+
+// OpenPool connects to url with a pool of at most conns connections and
+// checks the connection. Every query with parameters goes in one round
+// trip (lib/pq's binary_parameters: Parse, Bind and Execute before one
+// Sync) instead of a prepare and an execute: a pooler in transaction mode
+// may hand the execute to another server connection, which runs one
+// request's parameters against another's statement. It also saves a
+// round trip per query. The price: a []byte parameter travels in binary
+// format, which is right for bytea and text but not for jsonb — pass JSON
+// as a string.
+func OpenPool(ctx context.Context, url string, conns int) (*sqlx.DB, error) {
+	url, err := WithBinaryParameters(url)
+	if err != nil {
+		return nil, err
+	}
 	db, err := sqlx.Open("postgres", url)
 	if err != nil {
 		return nil, fmt.Errorf("pg: open: %w", err)
 	}
-	db.SetMaxOpenConns(20)
-	db.SetMaxIdleConns(10)
+	db.SetMaxOpenConns(conns)
+	db.SetMaxIdleConns(conns)
 	db.SetConnMaxIdleTime(5 * time.Minute)
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()
+		var pe *pq.Error
+		if errors.As(err, &pe) && strings.Contains(pe.Message, "unsupported startup parameter") {
+			// lib/pq sends extra_float_digits when it connects; PgBouncer
+			// refuses parameters it does not know unless told to ignore them.
+			return nil, fmt.Errorf("pg: connect: %w: a pooler refuses a parameter lib/pq sends; "+
+				"PgBouncer: add ignore_startup_parameters = extra_float_digits to pgbouncer.ini (docs/deployment.md)", err)
+		}
 		return nil, fmt.Errorf("pg: connect: %w", err)
 	}
 	return db, nil
 }
 
+// WithBinaryParameters returns the connection string raw (a postgres://
+// URL or libpq's key=value form) with binary_parameters=yes. A string
+// that asks for binary_parameters=no is refused: the server does not work
+// behind a transaction pooler without it.
+func WithBinaryParameters(raw string) (string, error) {
+	raw = strings.TrimSpace(raw)
+	if strings.HasPrefix(raw, "postgres://") || strings.HasPrefix(raw, "postgresql://") {
+		u, err := neturl.Parse(raw)
+		if err != nil {
+			return "", errors.New("pg: the database URL cannot be read")
+		}
+		q := u.Query()
+		if v := q.Get("binary_parameters"); v != "" && v != "yes" {
+			return "", fmt.Errorf("pg: remove binary_parameters=%s from the database URL: Tatib sends every query in one round trip", v)
+		}
+		q.Set("binary_parameters", "yes")
+		u.RawQuery = q.Encode()
+		return u.String(), nil
+	}
+	for _, f := range strings.Fields(raw) {
+		if v, ok := strings.CutPrefix(f, "binary_parameters="); ok && strings.Trim(v, "'") != "yes" {
+			return "", fmt.Errorf("pg: remove binary_parameters=%s from the database URL: Tatib sends every query in one round trip", v)
+		}
+	}
+	return raw + " binary_parameters=yes", nil
+}
+
 // Migrate applies every pending migration. A Postgres session lock makes a
-// second replica wait rather than migrate at the same time.
+// second replica wait (up to MigrateLockWait, looking every second) rather
+// than migrate at the same time; the lock needs a session of its own, so
+// db must be a direct connection (TATIB_DATABASE_DIRECT_URL), never one
+// through a pooler in transaction mode.
 func Migrate(ctx context.Context, db *sql.DB, log *slog.Logger) error {
-	locker, err := lock.NewPostgresSessionLocker()
+	locker, err := lock.NewPostgresSessionLocker(
+		lock.WithLockTimeout(1, uint64(MigrateLockWait/time.Second)))
 	if err != nil {
 		return fmt.Errorf("pg: migrate: locker: %w", err)
 	}
@@ -59,6 +120,10 @@ func Migrate(ctx context.Context, db *sql.DB, log *slog.Logger) error {
 	}
 	return nil
 }
+
+// MigrateLockWait is how long a replica waits for another one's
+// migrations before giving up.
+const MigrateLockWait = 10 * time.Minute
 
 // InTx runs fn in a transaction, committing when fn returns nil.
 func InTx(ctx context.Context, db *sqlx.DB, fn func(tx *sqlx.Tx) error) error {

@@ -133,7 +133,7 @@ func LoadDemo(ctx context.Context, db *sqlx.DB, log *slog.Logger, out io.Writer,
 		}
 		b, _ := json.Marshal(sr)
 		if _, err := tx.ExecContext(ctx, `INSERT INTO student_syncs (status, trigger, phase, actor_name, finished_at, pages_done, pages_total, fetched, expected, result)
-			VALUES ('succeeded', 'demo', 'done', 'demo', now(), 1, 1, $1, $1, $2)`, len(recs), b); err != nil {
+			VALUES ('succeeded', 'demo', 'done', 'demo', now(), 1, 1, $1, $1, $2)`, len(recs), string(b)); err != nil {
 			return fmt.Errorf("school: demo sync row: %w", err)
 		}
 		return audit.Record(ctx, tx, audit.Actor{Name: "sistem (demo)"}, "demo.load", "school", "",
@@ -241,10 +241,12 @@ func printAccounts(out io.Writer, school string, accounts []DemoAccount) {
 	fmt.Fprintln(out)
 }
 
-func mustJSON(v any) []byte {
+// mustJSON is v as JSON text for a jsonb parameter (a string: a []byte
+// would travel in binary format, see pg.OpenPool).
+func mustJSON(v any) string {
 	b, err := json.Marshal(v)
 	if err != nil {
 		panic(err)
 	}
-	return b
+	return string(b)
 }

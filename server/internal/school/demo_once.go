@@ -38,7 +38,7 @@ func DemoOnce(ctx context.Context, db *sqlx.DB, marker, table string, load func(
 		if err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING`, marker, b); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING`, marker, string(b)); err != nil {
 			return fmt.Errorf("school: demo marker %s: %w", marker, err)
 		}
 		loaded = true

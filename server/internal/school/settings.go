@@ -243,7 +243,7 @@ func writeSetting(ctx context.Context, q sqlx.ExecerContext, key string, v any, 
 	}
 	const stmt = `INSERT INTO settings (key, value, updated_at, updated_by) VALUES ($1, $2, now(), $3)
 		ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = now(), updated_by = EXCLUDED.updated_by`
-	if _, err := q.ExecContext(ctx, stmt, key, b, by); err != nil {
+	if _, err := q.ExecContext(ctx, stmt, key, string(b), by); err != nil {
 		return fmt.Errorf("school: write setting %s: %w", key, err)
 	}
 	return nil

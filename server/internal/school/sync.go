@@ -274,7 +274,7 @@ func (s *Syncer) run(ctx context.Context, id int64, actor audit.Actor, cfg Stude
 			}
 			b, _ := json.Marshal(res)
 			const done = `UPDATE student_syncs SET status = 'succeeded', phase = 'done', finished_at = now(), result = $2, fetched = $3 WHERE id = $1`
-			_, err := tx.ExecContext(ctx, done, id, b, res.Fetched)
+			_, err := tx.ExecContext(ctx, done, id, string(b), res.Fetched)
 			return err
 		})
 	}

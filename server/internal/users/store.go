@@ -14,6 +14,7 @@ import (
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/audit"
 	"github.com/tatib/tatib/server/internal/auth"
+	"github.com/tatib/tatib/server/internal/erasure"
 	"github.com/tatib/tatib/server/internal/httpx"
 	"github.com/tatib/tatib/server/internal/pg"
 	"github.com/tatib/tatib/shared/api"
@@ -282,6 +283,9 @@ func (s *Store) Delete(ctx context.Context, c Caller, userID int64, releaseClass
 			switch {
 			case err == nil:
 				res.Deleted = true
+				if err := erasure.Record(ctx, tx, erasure.UserRemoved, map[string]any{"user_id": userID}); err != nil {
+					return err
+				}
 				return audit.Record(ctx, tx, c.Actor, "user.delete", "user", id(userID), map[string]any{"username": u.Username})
 			case errors.As(err, &pe) && pe.Code == "23503":
 				if _, err := tx.ExecContext(ctx, `ROLLBACK TO SAVEPOINT del`); err != nil {
@@ -298,6 +302,9 @@ func (s *Store) Delete(ctx context.Context, c Caller, userID int64, releaseClass
 			return err
 		}
 		res.Deactivated = true
+		if err := erasure.Record(ctx, tx, erasure.UserRemoved, map[string]any{"user_id": userID}); err != nil {
+			return err
+		}
 		return audit.Record(ctx, tx, c.Actor, "user.deactivate", "user", id(userID), map[string]any{"username": u.Username})
 	})
 	return res, err

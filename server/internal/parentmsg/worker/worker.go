@@ -68,7 +68,8 @@ func (b Backoff) Delay(attempt int) time.Duration {
 type Worker struct {
 	DB *sqlx.DB
 	// DatabaseURL is where LISTEN connects so a commit wakes the worker at
-	// once; empty: the worker only polls.
+	// once (the direct URL: LISTEN needs a session of its own); empty: the
+	// worker only polls.
 	DatabaseURL string
 	Log         *slog.Logger
 	Now         func() time.Time
@@ -389,7 +390,7 @@ func Background(ctx context.Context, d app.Deps) <-chan struct{} {
 		close(done)
 		return done
 	}
-	w := &Worker{DB: d.DB, DatabaseURL: d.Config.DatabaseURL, Log: d.Log, Concurrency: d.Config.MessagingWorkers,
+	w := &Worker{DB: d.DB, DatabaseURL: d.Config.DirectURL(), Log: d.Log, Concurrency: d.Config.MessagingWorkers,
 		Client: netguard.Client(time.Duration(parentmsg.MaxTimeout+1)*time.Second, netguard.LocalAllowed())}
 	go func() {
 		defer close(done)

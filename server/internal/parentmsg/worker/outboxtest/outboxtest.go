@@ -62,7 +62,7 @@ func New(t testing.TB, db *sqlx.DB) *School {
 	Must(t, db.Get(&s.Summons, `INSERT INTO handling_types (name, summons_parent) VALUES ('Undangan Orang Tua (uji)', true) RETURNING id`))
 	Must(t, db.Get(&s.Reprimand, `INSERT INTO handling_types (name, summons_parent) VALUES ('Teguran (uji)', false) RETURNING id`))
 	profile, _ := json.Marshal(map[string]any{"name": SchoolName, "academic_year_start": "07-01", "lesson_hours_per_day": 10})
-	Must(t, exec(db, `INSERT INTO settings (key, value) VALUES ('school', $1) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`, profile))
+	Must(t, exec(db, `INSERT INTO settings (key, value) VALUES ('school', $1) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`, string(profile)))
 	return s
 }
 
@@ -92,7 +92,7 @@ func Configure(t testing.TB, db *sqlx.DB, baseURL string, change func(*parentmsg
 	b, err := json.Marshal(set)
 	Must(t, err)
 	Must(t, exec(db, `INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
-		parentmsg.SettingsKey, b))
+		parentmsg.SettingsKey, string(b)))
 }
 
 // Record records a manual violation of the types through violation.RecordTx
