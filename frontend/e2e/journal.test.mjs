@@ -54,6 +54,12 @@ test('journal: generate and regenerate the token, push with it, see the push and
   await shot(page, 'journal-01-regenerate-confirm');
   await page.getByTestId('journal-regenerate-confirm').click();
   await expectVisible(page.getByText('Token lama tidak berlaku lagi').first(), 'regenerated notice');
+  // The notice may still be up from the start of this case (a token already existed), so wait
+  // for the field itself to change rather than trusting the notice.
+  await page.waitForFunction(
+    (old) => { const el = document.querySelector('[data-testid="journal-token"]'); return el && el.value !== old && el.value.length >= 48; },
+    first, { timeout: 10_000 },
+  ).catch(() => {});
   const token = await tokenInput.inputValue();
   assert(token !== first && token.length >= 48, 'a new token');
 
