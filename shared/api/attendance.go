@@ -145,9 +145,14 @@ type AttendanceResult struct {
 	ViolationsKept int `json:"violations_kept"`
 	// LettersIssued counts warning letters the changed points issued.
 	LettersIssued int `json:"letters_issued"`
-	// LettersWithdrawn counts the draft letters the changed points no
-	// longer reach.
+	// LettersWithdrawn counts the open letters the changed points no
+	// longer reach at any of their levels.
 	LettersWithdrawn int `json:"letters_withdrawn"`
+	// LettersRaised counts the open letters raised to a level the changed
+	// points reach; LettersLowered those lowered to the levels still
+	// reached.
+	LettersRaised  int `json:"letters_raised"`
+	LettersLowered int `json:"letters_lowered"`
 	// KeptByPerson counts the entries of a machine (journal, kiosk) not
 	// stored because a person set the cell with another status.
 	KeptByPerson int `json:"kept_by_person"`
@@ -157,9 +162,14 @@ type AttendanceResult struct {
 const (
 	LetterChangeIssued    = "issued"
 	LetterChangeWithdrawn = "withdrawn"
+	// LetterChangeRaised: an open letter now covers a higher level too;
+	// LetterChangeLowered: it covers fewer levels (the total fell).
+	LetterChangeRaised  = "raised"
+	LetterChangeLowered = "lowered"
 )
 
-// LetterChange is a warning letter an attendance save issued or withdrew.
+// LetterChange is a warning letter an attendance save issued, raised,
+// lowered or withdrew; Name is the letter's after the change ("SP 1–2").
 type LetterChange struct {
 	// ID is 0 in a preview of an issue (nothing is stored).
 	ID          int64  `json:"id"`

@@ -4,11 +4,13 @@ import "time"
 
 // Notification kinds: one manual violation; one attendance save or
 // journal push grouped per recipient and date; one warning letter an
-// attendance save or push issued or withdrew.
+// attendance save or push issued, raised, lowered or withdrew; one
+// violation corrected (to the people told of it when it was recorded).
 const (
-	NotificationViolation  = "violation"
-	NotificationAttendance = "attendance"
-	NotificationLetter     = "letter"
+	NotificationViolation          = "violation"
+	NotificationAttendance         = "attendance"
+	NotificationLetter             = "letter"
+	NotificationViolationCorrected = "violation_corrected"
 )
 
 // WebSocket message types (GET /api/v1/ws).

@@ -63,9 +63,30 @@ type MessagingEvent struct {
 	// MinPoints (violation only): send only from this many points (0: all).
 	MinPoints int `json:"min_points"`
 	// IncludeAutomatic (violation only): also for the automatic alpha/late
-	// violations attendance creates.
+	// violations attendance creates: one message per student and school day
+	// for that day's automatic violations, sent SettleMinutes after the
+	// day's last change, none for a day that ended with nothing to report.
 	IncludeAutomatic bool `json:"include_automatic"`
+	// SettleMinutes (violation only): how long an attendance day's message
+	// waits after the day's last change (1..1440, default 30). A PUT
+	// without it (or 0) keeps the stored value.
+	SettleMinutes int `json:"settle_minutes,omitempty"`
+	// SendOn (warning_letter only): "sent" (default), the message goes when
+	// a counselor marks the letter sent to the parent; "printed", also when
+	// it is printed. A letter drafted, raised, lowered or withdrawn by a
+	// rule sends nothing. A PUT without it keeps the stored value.
+	SendOn string `json:"send_on,omitempty"`
+	// CorrectionTemplate (warning_letter only): the one message that
+	// follows a letter withdrawn after its message went out. A PUT without
+	// it keeps the stored one.
+	CorrectionTemplate string `json:"correction_template,omitempty"`
 }
+
+// When a letter's message goes (MessagingEvent.SendOn).
+const (
+	LetterSendOnSent    = "sent"
+	LetterSendOnPrinted = "printed"
+)
 
 // MessagingEvents are the three events.
 type MessagingEvents struct {

@@ -1,6 +1,12 @@
 package api
 
-import "time"
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
 
 // Handling statuses of a violation: unhandled → in_progress (first handling
 // record) → resolved (resolve); reopen takes a resolved one back to
@@ -109,6 +115,27 @@ type CreateViolationsRequest struct {
 	Sanction string `json:"sanction"`
 }
 
+// CorrectViolationRequest is PATCH /violations/{id}: what a correction
+// changes; an absent field stays as it is. An automatic violation is
+// corrected through attendance only.
+type CorrectViolationRequest struct {
+	// TypeID changes the type: the points follow the new type's, copied now.
+	TypeID      *int64     `json:"type_id,omitempty"`
+	OccurredAt  *time.Time `json:"occurred_at,omitempty"`
+	Location    *string    `json:"location,omitempty"`
+	Description *string    `json:"description,omitempty"`
+	Sanction    *string    `json:"sanction,omitempty"`
+}
+
+// CorrectViolationResponse answers a correction: the violation as it is
+// now, the letters it issued, raised, lowered or withdrew, and the
+// student's points after.
+type CorrectViolationResponse struct {
+	Violation Violation      `json:"violation"`
+	Letters   []LetterChange `json:"letters"`
+	Points    StudentPoints  `json:"points"`
+}
+
 // CreateViolationsResponse answers a recording: the violations created,
 // any warning letters the new total issued, and the student's points after.
 type CreateViolationsResponse struct {
@@ -201,27 +228,95 @@ type WarningLetter struct {
 	// Colour is the threshold's colour for this level now ("red" when the
 	// level has no threshold any more), so a letter looks like its level.
 	Colour string `json:"colour" db:"colour"`
+	// LevelsCovered are the SP levels the letter stands for, lowest first
+	// (its Level last): an open letter raised to the next level covers
+	// both ("SP 1–2"). Every level a student reaches in a year is covered
+	// by exactly one letter that is not withdrawn.
+	LevelsCovered Levels `json:"levels_covered" db:"levels_covered"`
+	// TotalFallen: a delivered letter whose level the student's total has
+	// since fallen below (a violation deleted or corrected, attendance
+	// corrected); the letter stays as it went out. TotalFallenAt is when.
+	TotalFallen   bool       `json:"total_fallen" db:"total_fallen"`
+	TotalFallenAt *time.Time `json:"total_fallen_at" db:"total_fallen_at"`
+	// SentToParentAt is when a counselor marked it sent to the parent (or
+	// printed it, when the school sends on print) and SentLevel the level
+	// it had then; a letter raised since may be sent again.
+	SentToParentAt *time.Time `json:"sent_to_parent_at" db:"sent_to_parent_at"`
+	SentLevel      *int       `json:"sent_level" db:"sent_level"`
 	// Detail only: the status history.
 	Events []WarningLetterEvent `json:"events,omitempty" db:"-"`
 }
 
-// WarningLetterEvent is one status step of a letter.
+// WarningLetterEvent is one step of a letter's history: a status step,
+// or what a rule did (raised, lowered; draft and withdrawn when a change of
+// points drafted or withdrew it) or sent (to the parent).
 type WarningLetterEvent struct {
 	Status    string    `json:"status" db:"status"`
 	At        time.Time `json:"at" db:"at"`
 	ActorName string    `json:"actor_name" db:"actor_name"`
+	// Level is the letter's level after the step (null for steps recorded
+	// before levels were kept with them).
+	Level *int `json:"level" db:"level"`
+	// ViolationID names the violation whose change caused a rule's step
+	// (null: none, or a status step).
+	ViolationID *int64 `json:"violation_id" db:"violation_id"`
+}
+
+// Letter history steps beyond the statuses.
+const (
+	LetterEventRaised  = "raised"
+	LetterEventLowered = "lowered"
+	LetterEventSent    = "sent"
+)
+
+// Levels are SP levels as PostgreSQL stores an integer[] ("{1,2}").
+type Levels []int
+
+// Scan reads an integer[] in its text form.
+func (l *Levels) Scan(src any) error {
+	var s string
+	switch v := src.(type) {
+	case nil:
+		*l = nil
+		return nil
+	case []byte:
+		s = string(v)
+	case string:
+		s = v
+	default:
+		return fmt.Errorf("api: levels: cannot scan %T", src)
+	}
+	s = strings.Trim(s, "{}")
+	out := Levels{}
+	if s != "" {
+		for _, p := range strings.Split(s, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(p))
+			if err != nil {
+				return fmt.Errorf("api: levels %q: %w", s, err)
+			}
+			out = append(out, n)
+		}
+	}
+	*l = out
+	return nil
 }
 
 // PointAuditEntry is one change to a student's points.
 type PointAuditEntry struct {
-	ID           int64     `json:"id" db:"id"`
-	At           time.Time `json:"at" db:"at"`
-	StudentID    int64     `json:"student_id" db:"student_id"`
-	StudentName  string    `json:"student_name" db:"student_name"`
-	ViolationID  *int64    `json:"violation_id" db:"violation_id"`
-	Action       string    `json:"action" db:"action"`
-	PointsBefore int       `json:"points_before" db:"points_before"`
-	PointsAfter  int       `json:"points_after" db:"points_after"`
-	ActorName    string    `json:"actor_name" db:"actor_name"`
-	Address      string    `json:"address" db:"address"`
+	ID          int64     `json:"id" db:"id"`
+	At          time.Time `json:"at" db:"at"`
+	StudentID   int64     `json:"student_id" db:"student_id"`
+	StudentName string    `json:"student_name" db:"student_name"`
+	ViolationID *int64    `json:"violation_id" db:"violation_id"`
+	// Action is record, delete, correct, auto_record, auto_update or
+	// auto_delete.
+	Action       string `json:"action" db:"action"`
+	PointsBefore int    `json:"points_before" db:"points_before"`
+	PointsAfter  int    `json:"points_after" db:"points_after"`
+	ActorName    string `json:"actor_name" db:"actor_name"`
+	Address      string `json:"address" db:"address"`
+	// Details: a correction's violation before and after ({"before":
+	// {"type_id", "type", "points", "occurred_at", …}, "after": {…}}); {}
+	// for other actions.
+	Details json.RawMessage `json:"details" db:"details"`
 }

@@ -16,10 +16,9 @@ import (
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/audit"
 	"github.com/tatib/tatib/server/internal/locale"
-	"github.com/tatib/tatib/server/internal/notify"
 	"github.com/tatib/tatib/server/internal/parentmsg"
+	"github.com/tatib/tatib/server/internal/points"
 	"github.com/tatib/tatib/server/internal/school"
-	"github.com/tatib/tatib/server/internal/violation"
 	"github.com/tatib/tatib/server/internal/violationtype"
 	"github.com/tatib/tatib/shared/api"
 )
@@ -45,7 +44,7 @@ const KeptSample = 20
 // and withdrew, and a sample of the entries it kept for a person.
 type Applied struct {
 	api.AttendanceResult
-	Letters violation.LetterChanges
+	Letters points.Letters
 	// Kept: the first KeptSample entries (in key order) not stored because
 	// a person set the cell with another status.
 	Kept []KeptCell
@@ -72,19 +71,20 @@ func ApplyTx(ctx context.Context, tx *sqlx.Tx, entries []Entry, o Origin) (api.A
 
 // ApplyDetailedTx stores entries through tx (the caller commits),
 // set-based (a fixed number of statements, never one per entry): it takes
-// the touched students' row locks in id order (the lock
-// violation.RecordTx holds), dedups keys (the last entry of a key wins),
-// upserts rows (an unchanged status and notes is not rewritten: counted
-// unchanged; a machine's entry for a cell a person set with another
+// the touched students' row locks in id order (points.Lock, the lock every
+// change to a student's points holds), dedups keys (the last entry of a key
+// wins), upserts rows (an unchanged status and notes is not rewritten:
+// counted unchanged; a machine's entry for a cell a person set with another
 // status is not stored: counted kept_by_person, and the journal's is
 // remembered as a conflict for the form), recomputes attendance_days for
 // the touched (student, date) pairs, recomputes the automatic alpha and
-// late violations of those pairs, writes the point audit and the audit log
-// (one entry for the batch, one per automatic violation removed and per
-// letter withdrawn, naming the batch), issues the warning letters reached
-// and withdraws the drafts no longer reached, and notifies the counselors
-// and the homeroom teacher of each letter. Entries with status "belum" are
-// counted Skipped and ignored.
+// late violations of those pairs and hands their points to the ledger
+// (points.Apply: the point audit, the letters settled, the parents'
+// messages, the notifications of the violations and of every letter
+// issued, raised, lowered or withdrawn), and writes the audit log (one
+// entry for the batch, one per automatic violation removed and per letter
+// withdrawn, naming the batch). Entries with status "belum" are counted
+// Skipped and ignored.
 //
 // The journal's notes replace the stored ones (an empty note clears it);
 // the form sends none, so a form save keeps the notes the journal sent.
@@ -106,15 +106,14 @@ func ApplyDetailedTx(ctx context.Context, tx *sqlx.Tx, entries []Entry, o Origin
 		}
 	}
 
-	// The lock every change to a student's points takes, in id order so
-	// overlapping batches queue instead of deadlocking. Every writer of a
-	// student's cells and journal conflicts holds it.
-	var locked int
-	if err := tx.GetContext(ctx, &locked, `SELECT count(*) FROM (SELECT s.id FROM students s
-		WHERE s.id = ANY($1::bigint[]) ORDER BY s.id FOR UPDATE OF s) l`, pq.Array(students)); err != nil {
-		return out, fmt.Errorf("attendance: lock students: %w", err)
+	// The lock every change to a student's points takes (the ledger's), in
+	// id order so overlapping batches queue instead of deadlocking. Every
+	// writer of a student's cells and journal conflicts holds it.
+	ledger, err := points.LockIDs(ctx, tx, students)
+	if err != nil {
+		return out, err
 	}
-	if locked != len(students) {
+	if ledger.Locked() != len(students) {
 		return out, apperr.New(apperr.Invalid, "attendance.invalid").WithField("entries", "attendance.student.not_found")
 	}
 
@@ -162,12 +161,13 @@ func ApplyDetailedTx(ctx context.Context, tx *sqlx.Tx, entries []Entry, o Origin
 			days[i] = dayHours{StudentID: changedStudents[i], Date: changedDates[i], A: int(aHours[i]), T: int(tHours[i])}
 		}
 		var err error
-		if auto, err = recomputeAuto(ctx, tx, days, o); err != nil {
+		if auto, err = recomputeAuto(ctx, tx, ledger, days, o); err != nil {
 			return out, err
 		}
 		res.ViolationsCreated, res.ViolationsUpdated = len(auto.created), len(auto.updated)
 		res.ViolationsRemoved, res.ViolationsKept = len(auto.removed), len(auto.kept)
 		res.LettersIssued, res.LettersWithdrawn = len(auto.letters.Issued), len(auto.letters.Withdrawn)
+		res.LettersRaised, res.LettersLowered = len(auto.letters.Raised), len(auto.letters.Lowered)
 		out.Letters = auto.letters
 	}
 
@@ -181,6 +181,7 @@ func ApplyDetailedTx(ctx context.Context, tx *sqlx.Tx, entries []Entry, o Origin
 		"created": res.Created, "updated": res.Updated, "unchanged": res.Unchanged, "skipped": res.Skipped, "kept_by_person": res.KeptByPerson,
 		"violations_created": auto.created, "violations_updated": auto.updated, "violations_removed": auto.removed,
 		"violations_kept": auto.kept, "letters_issued": auto.letters.Issued, "letters_withdrawn": auto.letters.Withdrawn,
+		"letters_raised": auto.letters.Raised, "letters_lowered": auto.letters.Lowered,
 	}
 	if o.PushID != 0 {
 		details["push_id"] = o.PushID
@@ -188,14 +189,7 @@ func ApplyDetailedTx(ctx context.Context, tx *sqlx.Tx, entries []Entry, o Origin
 	if err := audit.Record(ctx, tx, o.Actor, action, "attendance", first, details); err != nil {
 		return out, err
 	}
-	if err := auditRemovals(ctx, tx, o, action, auto); err != nil {
-		return out, err
-	}
-	source := o.source()
-	if err := notify.AttendanceTx(ctx, tx, auto.created, source, o.UserID); err != nil {
-		return out, err
-	}
-	return out, notify.LettersTx(ctx, tx, auto.letters.Issued, auto.letters.Withdrawn, source)
+	return out, auditRemovals(ctx, tx, o, action, auto)
 }
 
 // auditRemovals writes one audit entry per automatic violation the batch
@@ -231,7 +225,7 @@ func auditRemovals(ctx context.Context, tx *sqlx.Tx, o Origin, action string, au
 	ids, details = ids[:0], details[:0]
 	for _, id := range auto.letters.Withdrawn {
 		ids = append(ids, strconv.FormatInt(id, 10))
-		details = append(details, by(map[string]any{"reason": violation.WithdrawReason}))
+		details = append(details, by(map[string]any{"reason": points.WithdrawReason}))
 	}
 	return audit.RecordEach(ctx, tx, o.Actor, "warning_letter.withdraw", "warning_letter", ids, details)
 }
@@ -353,7 +347,7 @@ type autoResult struct {
 	created, updated, removed, kept []int64
 	// removedPlan: the deleted ones, for their audit entries.
 	removedPlan []change
-	letters     violation.LetterChanges
+	letters     points.Letters
 }
 
 // autoType is a system type automatic violations are recorded under.
@@ -382,6 +376,11 @@ type autoKey struct {
 	kind string
 }
 
+// actionKeep is the planned action of an automatic violation whose day
+// lost its hours but that has a handling record: it stays, flagged as no
+// longer backed by attendance (the other actions are the point audit's).
+const actionKeep = "keep"
+
 // change is one planned change of an automatic violation.
 type change struct {
 	autoKey
@@ -399,13 +398,72 @@ func AlphaPoints(typePoints, hours int) int {
 	return max(1, int(math.Round(float64(typePoints*hours)/10)))
 }
 
+// planAuto is the rule of automatic violations, pure: for each changed day
+// (its A and T hours after the change) and kind, what the stored automatic
+// violation of that day and kind (have) becomes. None and hours: recorded;
+// hours changed (or it was flagged unbacked): updated; no hours left: deleted,
+// or kept when it has a handling record (flagged). kinds are the system
+// types by kind; yearOf gives a day's academic year. The plan is sorted by
+// student, date and kind, the order rows are written in.
+func planAuto(days []dayHours, have map[autoKey]existingAuto, kinds map[string]autoType, yearOf func(date string) (time.Time, error)) ([]change, error) {
+	var plan []change
+	for _, d := range days {
+		for _, kind := range []string{api.AutoAlpha, api.AutoLate} {
+			k := autoKey{pair{d.StudentID, d.Date}, kind}
+			hours := d.A
+			if kind == api.AutoLate {
+				hours = d.T
+			}
+			ex, exists := have[k]
+			if hours == 0 && (!exists || ex.Unbacked) {
+				continue
+			}
+			start, err := yearOf(d.Date)
+			if err != nil {
+				return nil, err
+			}
+			if hours == 0 {
+				if ex.Handled {
+					plan = append(plan, change{autoKey: k, id: ex.ID, action: actionKeep, points: ex.Points, hours: ex.Hours, startOn: start})
+				} else {
+					plan = append(plan, change{autoKey: k, id: ex.ID, action: points.ActionAutoDelete, delta: -ex.Points, startOn: start})
+				}
+				continue
+			}
+			t, ok := kinds[kind]
+			if !ok {
+				return nil, fmt.Errorf("attendance: the system violation type of %s is missing", kind)
+			}
+			pts := t.Points
+			if kind == api.AutoAlpha {
+				pts = AlphaPoints(t.Points, hours)
+			}
+			switch {
+			case !exists:
+				plan = append(plan, change{autoKey: k, action: points.ActionAutoRecord, delta: pts, points: pts, hours: hours, startOn: start})
+			case ex.Points != pts || ex.Hours != hours || ex.Unbacked:
+				plan = append(plan, change{autoKey: k, id: ex.ID, action: points.ActionAutoUpdate, delta: pts - ex.Points, points: pts,
+					hours: hours, startOn: start})
+			}
+		}
+	}
+	slices.SortFunc(plan, func(a, b change) int {
+		return cmp.Or(cmp.Compare(a.student, b.student), cmp.Compare(a.date, b.date), cmp.Compare(a.kind, b.kind))
+	})
+	return plan, nil
+}
+
 // recomputeAuto brings the automatic violations of the changed days in
-// line with their A and T hours, then the point audit and the letters.
-func recomputeAuto(ctx context.Context, tx *sqlx.Tx, days []dayHours, o Origin) (autoResult, error) {
+// line with their A and T hours (planAuto, then its statements: the
+// deletions, the flags, the new and changed rows), and hands the points to
+// the ledger, which holds the students' locks.
+func recomputeAuto(ctx context.Context, tx *sqlx.Tx, ledger *points.Ledger, days []dayHours, o Origin) (autoResult, error) {
 	var out autoResult
 	ps, ds := make([]int64, len(days)), make([]string, len(days))
+	needTypes := false
 	for i, d := range days {
 		ps[i], ds[i] = d.StudentID, d.Date
+		needTypes = needTypes || d.A > 0 || d.T > 0
 	}
 	const existingQ = `SELECT v.id, v.student_id, to_char(v.occurred_on, 'YYYY-MM-DD') AS date, v.auto_kind, v.points,
 	        COALESCE(v.auto_hours, 0) AS hours, v.auto_unbacked,
@@ -416,16 +474,12 @@ func recomputeAuto(ctx context.Context, tx *sqlx.Tx, days []dayHours, o Origin) 
 	if err := tx.SelectContext(ctx, &existing, existingQ, pq.Array(ps), pq.Array(ds)); err != nil {
 		return out, fmt.Errorf("attendance: automatic violations: %w", err)
 	}
+	if !needTypes && len(existing) == 0 {
+		return out, nil
+	}
 	have := make(map[autoKey]existingAuto, len(existing))
 	for _, e := range existing {
 		have[autoKey{pair{e.StudentID, e.Date}, e.Kind}] = e
-	}
-	needTypes := len(existing) > 0
-	for _, d := range days {
-		needTypes = needTypes || d.A > 0 || d.T > 0
-	}
-	if !needTypes {
-		return out, nil
 	}
 	var types []autoType
 	if err := tx.SelectContext(ctx, &types, `SELECT id, slug, points, default_sanction FROM violation_types
@@ -445,91 +499,60 @@ func recomputeAuto(ctx context.Context, tx *sqlx.Tx, days []dayHours, o Origin) 
 	if err != nil {
 		return out, fmt.Errorf("attendance: profile: %w", err)
 	}
-	yearOf := map[string]time.Time{}
-	startOn := func(date string) (time.Time, error) {
-		if s, ok := yearOf[date]; ok {
-			return s, nil
-		}
+	plan, err := planAuto(days, have, kinds, func(date string) (time.Time, error) {
 		d, err := time.Parse(time.DateOnly, date)
 		if err != nil {
 			return time.Time{}, fmt.Errorf("attendance: date %q: %w", date, err)
 		}
-		s := profile.AcademicYearStartOn(d)
-		yearOf[date] = s
-		return s, nil
-	}
-
-	var plan []change
-	for _, d := range days {
-		for _, kind := range []string{api.AutoAlpha, api.AutoLate} {
-			k := autoKey{pair{d.StudentID, d.Date}, kind}
-			hours := d.A
-			if kind == api.AutoLate {
-				hours = d.T
-			}
-			start, err := startOn(d.Date)
-			if err != nil {
-				return out, err
-			}
-			ex, exists := have[k]
-			if hours == 0 {
-				if !exists || ex.Unbacked {
-					continue
-				}
-				if ex.Handled {
-					plan = append(plan, change{autoKey: k, id: ex.ID, action: "keep", points: ex.Points, hours: ex.Hours, startOn: start})
-				} else {
-					plan = append(plan, change{autoKey: k, id: ex.ID, action: "auto_delete", delta: -ex.Points, startOn: start})
-				}
-				continue
-			}
-			t, ok := kinds[kind]
-			if !ok {
-				return out, fmt.Errorf("attendance: the system violation type of %s is missing", kind)
-			}
-			points := t.Points
-			if kind == api.AutoAlpha {
-				points = AlphaPoints(t.Points, hours)
-			}
-			switch {
-			case !exists:
-				plan = append(plan, change{autoKey: k, action: "auto_record", delta: points, points: points, hours: hours, startOn: start})
-			case ex.Points != points || ex.Hours != hours || ex.Unbacked:
-				plan = append(plan, change{autoKey: k, id: ex.ID, action: "auto_update", delta: points - ex.Points, points: points, hours: hours, startOn: start})
-			}
-		}
-	}
-	if len(plan) == 0 {
-		return out, nil
-	}
-	slices.SortFunc(plan, func(a, b change) int {
-		return cmp.Or(cmp.Compare(a.student, b.student), cmp.Compare(a.date, b.date), cmp.Compare(a.kind, b.kind))
+		return profile.AcademicYearStartOn(d), nil
 	})
-
-	// The year totals before any change, for the point audit's running
-	// totals and the letters.
-	var years []violation.StudentYear
-	seenYear := map[violation.StudentYear]bool{}
-	for _, c := range plan {
-		if c.delta == 0 {
-			continue
-		}
-		y := violation.StudentYear{StudentID: c.student, Start: c.startOn}
-		if !seenYear[y] {
-			seenYear[y] = true
-			years = append(years, y)
-		}
+	if err != nil || len(plan) == 0 {
+		return out, err
 	}
-	totals, err := violation.YearTotalsTx(ctx, tx, years)
-	if err != nil {
+	if err := writeAuto(ctx, tx, plan, kinds, o); err != nil {
 		return out, err
 	}
 
-	// Removals first: an unhandled one is deleted; one handled meanwhile
-	// is kept and flagged instead.
+	// The ledger: the point audit with totals running through the batch,
+	// the letters, the parents' messages and the notifications.
+	b := points.Batch{Actor: o.Actor, Source: o.source(), UserID: o.UserID, Profile: &profile}
+	for _, c := range plan {
+		switch c.action {
+		case points.ActionAutoRecord:
+			out.created = append(out.created, c.id)
+		case points.ActionAutoUpdate:
+			out.updated = append(out.updated, c.id)
+		case points.ActionAutoDelete:
+			out.removed = append(out.removed, c.id)
+			out.removedPlan = append(out.removedPlan, c)
+		case actionKeep:
+			out.kept = append(out.kept, c.id)
+		}
+		switch {
+		case c.delta != 0:
+			b.Changes = append(b.Changes, points.Change{StudentID: c.student, ViolationID: c.id, Action: c.action,
+				YearStart: c.startOn, Delta: c.delta, Day: c.date})
+		case c.action == points.ActionAutoUpdate || c.action == actionKeep:
+			b.Days = append(b.Days, parentmsg.StudentDay{StudentID: c.student, Date: c.date})
+		}
+	}
+	applied, err := ledger.Apply(ctx, b)
+	if err != nil {
+		return out, err
+	}
+	out.letters = applied.Letters
+	return out, nil
+}
+
+// writeAuto carries out the plan (filling in the ids of new rows): an
+// unhandled violation to remove is deleted, one handled meanwhile is kept
+// and flagged instead (the plan says so then); new and changed ones are
+// written in one statement, where the unique index makes a second one for
+// the same student, day and kind impossible.
+func writeAuto(ctx context.Context, tx *sqlx.Tx, plan []change, kinds map[string]autoType, o Origin) error {
 	var deleteIDs []int64
 	for _, c := range plan {
-		if c.action == "auto_delete" {
+		if c.action == points.ActionAutoDelete {
 			deleteIDs = append(deleteIDs, c.id)
 		}
 	}
@@ -539,7 +562,7 @@ func recomputeAuto(ctx context.Context, tx *sqlx.Tx, days []dayHours, o Origin) 
 		if err := tx.SelectContext(ctx, &ids, `DELETE FROM violations v WHERE v.id = ANY($1::bigint[])
 			AND v.handling_status = 'unhandled' AND NOT EXISTS (SELECT 1 FROM handlings h WHERE h.violation_id = v.id)
 			RETURNING v.id`, pq.Array(deleteIDs)); err != nil {
-			return out, fmt.Errorf("attendance: remove automatic violations: %w", err)
+			return fmt.Errorf("attendance: remove automatic violations: %w", err)
 		}
 		for _, id := range ids {
 			deleted[id] = true
@@ -547,124 +570,74 @@ func recomputeAuto(ctx context.Context, tx *sqlx.Tx, days []dayHours, o Origin) 
 	}
 	var keepIDs []int64
 	for i, c := range plan {
-		if c.action == "auto_delete" && !deleted[c.id] {
-			plan[i].action, plan[i].delta = "keep", 0
+		if c.action == points.ActionAutoDelete && !deleted[c.id] {
+			plan[i].action, plan[i].delta = actionKeep, 0
 		}
-		if plan[i].action == "keep" {
+		if plan[i].action == actionKeep {
 			keepIDs = append(keepIDs, c.id)
 		}
 	}
 	if len(keepIDs) > 0 {
 		if _, err := tx.ExecContext(ctx, `UPDATE violations SET auto_unbacked = true, updated_at = now()
 			WHERE id = ANY($1::bigint[]) AND NOT auto_unbacked`, pq.Array(keepIDs)); err != nil {
-			return out, fmt.Errorf("attendance: flag automatic violations: %w", err)
+			return fmt.Errorf("attendance: flag automatic violations: %w", err)
 		}
 	}
-
-	// New and changed ones in one statement; the unique index makes a
-	// second one for the same student, day and kind impossible.
 	var wr []change
 	for _, c := range plan {
-		if c.action == "auto_record" || c.action == "auto_update" {
+		if c.action == points.ActionAutoRecord || c.action == points.ActionAutoUpdate {
 			wr = append(wr, c)
 		}
 	}
-	if len(wr) > 0 {
-		n := len(wr)
-		ws, wd, wk := make([]int64, n), make([]string, n), make([]string, n)
-		wt, wp, wh := make([]int64, n), make([]int64, n), make([]int64, n)
-		wsan, wdesc := make([]string, n), make([]string, n)
-		for i, c := range wr {
-			t := kinds[c.kind]
-			ws[i], wd[i], wk[i], wt[i], wp[i], wh[i], wsan[i] = c.student, c.date, c.kind, t.ID, int64(c.points), int64(c.hours), t.Sanction
-			wdesc[i] = Description(c.kind, c.hours)
-		}
-		var recordedBy *int64
-		recordedByName := ""
-		if !o.Journal && o.UserID != 0 {
-			recordedBy, recordedByName = &o.UserID, o.Actor.Display()
-		}
-		const q = `INSERT INTO violations AS v (student_id, class_id, class_name, violation_type_id, occurred_at, occurred_on,
-		        points, sanction, description, recorded_by, recorded_by_name, source, auto_kind, auto_hours)
-		    SELECT u.student_id, s.class_id, COALESCE(c.name, ''), u.type_id, (u.date + time '07:00') AT TIME ZONE 'Asia/Jakarta', u.date,
-		        u.points, u.sanction, u.description, $9, $10, 'attendance', u.kind, u.hours
-		    FROM unnest($1::bigint[], $2::date[], $3::text[], $4::bigint[], $5::int[], $6::smallint[], $7::text[], $8::text[])
-		        AS u(student_id, date, kind, type_id, points, hours, sanction, description)
-		    JOIN students s ON s.id = u.student_id LEFT JOIN classes c ON c.id = s.class_id
-		    ORDER BY u.student_id, u.date, u.kind
-		    ON CONFLICT (student_id, occurred_on, auto_kind) WHERE auto_kind IS NOT NULL DO UPDATE
-		    SET points = EXCLUDED.points, auto_hours = EXCLUDED.auto_hours, auto_unbacked = false,
-		        description = EXCLUDED.description, updated_at = now()
-		    RETURNING v.id, v.student_id, to_char(v.occurred_on, 'YYYY-MM-DD') AS date, v.auto_kind`
-		var rows []struct {
-			ID        int64  `db:"id"`
-			StudentID int64  `db:"student_id"`
-			Date      string `db:"date"`
-			Kind      string `db:"auto_kind"`
-		}
-		if err := tx.SelectContext(ctx, &rows, q, pq.Array(ws), pq.Array(wd), pq.Array(wk), pq.Array(wt), pq.Array(wp),
-			pq.Array(wh), pq.Array(wsan), pq.Array(wdesc), recordedBy, recordedByName); err != nil {
-			return out, fmt.Errorf("attendance: write automatic violations: %w", err)
-		}
-		idOf := make(map[autoKey]int64, len(rows))
-		for _, r := range rows {
-			idOf[autoKey{pair{r.StudentID, r.Date}, r.Kind}] = r.ID
-		}
-		for i, c := range plan {
-			if id, ok := idOf[c.autoKey]; ok && (c.action == "auto_record" || c.action == "auto_update") {
-				plan[i].id = id
-			}
+	if len(wr) == 0 {
+		return nil
+	}
+	n := len(wr)
+	ws, wd, wk := make([]int64, n), make([]string, n), make([]string, n)
+	wt, wp, wh := make([]int64, n), make([]int64, n), make([]int64, n)
+	wsan, wdesc := make([]string, n), make([]string, n)
+	for i, c := range wr {
+		t := kinds[c.kind]
+		ws[i], wd[i], wk[i], wt[i], wp[i], wh[i], wsan[i] = c.student, c.date, c.kind, t.ID, int64(c.points), int64(c.hours), t.Sanction
+		wdesc[i] = Description(c.kind, c.hours)
+	}
+	var recordedBy *int64
+	recordedByName := ""
+	if !o.Journal && o.UserID != 0 {
+		recordedBy, recordedByName = &o.UserID, o.Actor.Display()
+	}
+	const q = `INSERT INTO violations AS v (student_id, class_id, class_name, violation_type_id, occurred_at, occurred_on,
+	        points, sanction, description, recorded_by, recorded_by_name, source, auto_kind, auto_hours)
+	    SELECT u.student_id, s.class_id, COALESCE(c.name, ''), u.type_id, (u.date + time '07:00') AT TIME ZONE 'Asia/Jakarta', u.date,
+	        u.points, u.sanction, u.description, $9, $10, 'attendance', u.kind, u.hours
+	    FROM unnest($1::bigint[], $2::date[], $3::text[], $4::bigint[], $5::int[], $6::smallint[], $7::text[], $8::text[])
+	        AS u(student_id, date, kind, type_id, points, hours, sanction, description)
+	    JOIN students s ON s.id = u.student_id LEFT JOIN classes c ON c.id = s.class_id
+	    ORDER BY u.student_id, u.date, u.kind
+	    ON CONFLICT (student_id, occurred_on, auto_kind) WHERE auto_kind IS NOT NULL DO UPDATE
+	    SET points = EXCLUDED.points, auto_hours = EXCLUDED.auto_hours, auto_unbacked = false,
+	        description = EXCLUDED.description, updated_at = now()
+	    RETURNING v.id, v.student_id, to_char(v.occurred_on, 'YYYY-MM-DD') AS date, v.auto_kind`
+	var rows []struct {
+		ID        int64  `db:"id"`
+		StudentID int64  `db:"student_id"`
+		Date      string `db:"date"`
+		Kind      string `db:"auto_kind"`
+	}
+	if err := tx.SelectContext(ctx, &rows, q, pq.Array(ws), pq.Array(wd), pq.Array(wk), pq.Array(wt), pq.Array(wp),
+		pq.Array(wh), pq.Array(wsan), pq.Array(wdesc), recordedBy, recordedByName); err != nil {
+		return fmt.Errorf("attendance: write automatic violations: %w", err)
+	}
+	idOf := make(map[autoKey]int64, len(rows))
+	for _, r := range rows {
+		idOf[autoKey{pair{r.StudentID, r.Date}, r.Kind}] = r.ID
+	}
+	for i, c := range plan {
+		if id, ok := idOf[c.autoKey]; ok && (c.action == points.ActionAutoRecord || c.action == points.ActionAutoUpdate) {
+			plan[i].id = id
 		}
 	}
-
-	// The point audit, with totals running through the batch in order,
-	// and each student's new standing for the letters.
-	var audits []violation.PointChange
-	var standings []violation.YearStanding
-	at := map[violation.StudentYear]int{}
-	for _, c := range plan {
-		switch c.action {
-		case "auto_record":
-			out.created = append(out.created, c.id)
-		case "auto_update":
-			out.updated = append(out.updated, c.id)
-		case "auto_delete":
-			out.removed = append(out.removed, c.id)
-			out.removedPlan = append(out.removedPlan, c)
-		case "keep":
-			out.kept = append(out.kept, c.id)
-		}
-		if c.delta == 0 {
-			continue
-		}
-		y := violation.StudentYear{StudentID: c.student, Start: c.startOn}
-		before := totals[y]
-		totals[y] = before + c.delta
-		audits = append(audits, violation.PointChange{StudentID: c.student, ViolationID: c.id, Action: c.action, Before: before, After: before + c.delta})
-		i, ok := at[y]
-		if !ok {
-			i = len(standings)
-			at[y] = i
-			standings = append(standings, violation.YearStanding{StudentYear: y})
-		}
-		standings[i].Total = before + c.delta
-		if c.delta > 0 {
-			id := c.id
-			standings[i].ViolationID = &id
-		}
-	}
-	if err := violation.PointAuditTx(ctx, tx, audits, o.Actor); err != nil {
-		return out, err
-	}
-	// The parents' messages of the new automatic violations (when the
-	// school includes them), before the letters' ones.
-	if err := parentmsg.AutoViolationsTx(ctx, tx, out.created); err != nil {
-		return out, err
-	}
-	if out.letters, err = violation.SettleLettersTx(ctx, tx, standings, o.Actor); err != nil {
-		return out, err
-	}
-	return out, nil
+	return nil
 }
 
 // Description is the stored description of an automatic violation, in

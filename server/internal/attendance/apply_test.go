@@ -341,6 +341,7 @@ func TestApplyConcurrent(t *testing.T) {
 	for range 12 {
 		students = append(students, s.student(t, s.classA))
 	}
+	s.messaging(t)
 	dates := []string{"2025-11-03", "2025-11-04"}
 	statuses := []string{"H", "A", "T", "S", "I", "A"}
 	var wg sync.WaitGroup
@@ -378,6 +379,14 @@ func TestApplyConcurrent(t *testing.T) {
 	if n := s.count(t, `SELECT count(*) FROM (SELECT student_id, occurred_on, auto_kind FROM violations WHERE auto_kind IS NOT NULL
 		GROUP BY 1, 2, 3 HAVING count(*) > 1) d`); n != 0 {
 		t.Errorf("%d automatic violations twice", n)
+	}
+	// Parents: no letter message (nobody sent one), one message at most per
+	// student and day.
+	if n := s.count(t, `SELECT count(*) FROM parent_messages WHERE event = 'warning_letter'`); n != 0 {
+		t.Errorf("%d letter messages", n)
+	}
+	if n := s.count(t, `SELECT count(*) FROM (SELECT 1 FROM parent_messages GROUP BY student_id, attendance_date HAVING count(*) > 1) x`); n != 0 {
+		t.Errorf("%d student-days with several messages", n)
 	}
 	checkConsistent(t, s)
 }

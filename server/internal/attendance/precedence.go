@@ -3,7 +3,6 @@ package attendance
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strconv"
 	"time"
 
@@ -11,7 +10,7 @@ import (
 	"github.com/lib/pq"
 
 	"github.com/tatib/tatib/server/internal/apperr"
-	"github.com/tatib/tatib/server/internal/violation"
+	"github.com/tatib/tatib/server/internal/points"
 	"github.com/tatib/tatib/shared/api"
 )
 
@@ -70,40 +69,9 @@ func confirmRequired(w Overwrites) error {
 		"cells", w.Journal+w.Kiosk+w.Others)
 }
 
-// LetterChangesTx names the letters of ch (issued, then withdrawn), by
-// student name and level. preview: the issued ones are reported with id 0
-// (the transaction is rolled back).
-func LetterChangesTx(ctx context.Context, q sqlx.QueryerContext, ch violation.LetterChanges, preview bool) ([]api.LetterChange, error) {
-	out := []api.LetterChange{}
-	ids := append(slices.Clone(ch.Issued), ch.Withdrawn...)
-	if len(ids) == 0 {
-		return out, nil
-	}
-	const sq = `SELECT wl.id, wl.student_id, s.full_name AS student_name, wl.level, wl.name
-		FROM warning_letters wl JOIN students s ON s.id = wl.student_id
-		WHERE wl.id = ANY($1::bigint[]) ORDER BY lower(s.full_name), wl.student_id, wl.level, wl.id`
-	var rows []struct {
-		ID          int64  `db:"id"`
-		StudentID   int64  `db:"student_id"`
-		StudentName string `db:"student_name"`
-		Level       int    `db:"level"`
-		Name        string `db:"name"`
-	}
-	if err := sqlx.SelectContext(ctx, q, &rows, sq, pq.Array(ids)); err != nil {
-		return nil, fmt.Errorf("attendance: letters: %w", err)
-	}
-	for _, r := range rows {
-		c := api.LetterChange{ID: r.ID, StudentID: r.StudentID, StudentName: r.StudentName, Level: r.Level, Name: r.Name,
-			Change: api.LetterChangeWithdrawn}
-		if slices.Contains(ch.Issued, r.ID) {
-			c.Change = api.LetterChangeIssued
-			if preview {
-				c.ID = 0
-			}
-		}
-		out = append(out, c)
-	}
-	return out, nil
+// LetterChangesTx names the letters of ch (points.DescribeTx).
+func LetterChangesTx(ctx context.Context, q sqlx.QueryerContext, ch points.Letters, preview bool) ([]api.LetterChange, error) {
+	return points.DescribeTx(ctx, q, ch, preview)
 }
 
 // conflictRow is a journal conflict of a class's day.

@@ -233,16 +233,25 @@ var genStatements = []genStatement{
 		     WHEN v.tr < 0.85 THEN 'buang-sampah' WHEN v.tr < 0.98 THEN 'keluar-kelas' ELSE 'berkelahi' END
 		ORDER BY v.day, v.mins`, func(_ string, bk int64) []any { return []any{bk} }},
 	// Every level each student's total reached in each academic year (from
-	// July 1): delivered in the past year, drafts in this one.
-	{"letters", `INSERT INTO warning_letters (student_id, class_id, class_name, level, name, min_points, academic_year_start, points, status, issued_at, delivered_at)
-		SELECT t.student_id, st.class_id, c.name, th.level, th.name, th.min_points, t.ay, t.total,
-		       CASE WHEN t.ay < make_date(extract(year FROM $1::date - interval '6 months')::int, 7, 1) THEN 'delivered' ELSE 'draft' END,
-		       t.last_at,
-		       CASE WHEN t.ay < make_date(extract(year FROM $1::date - interval '6 months')::int, 7, 1) THEN t.last_at + interval '7 days' END
-		FROM (SELECT student_id, make_date(extract(year FROM occurred_on - interval '6 months')::int, 7, 1) AS ay,
-		             sum(points) AS total, max(occurred_at) AS last_at
-		      FROM violations GROUP BY 1, 2) t
-		JOIN sp_thresholds th ON th.min_points <= t.total
-		JOIN students st ON st.id = t.student_id
-		JOIN classes c ON c.id = st.class_id`, func(y string, _ int64) []any { return []any{y} }},
+	// July 1): delivered in the past year, one letter per level; in this
+	// one a single open draft covering them all (one open letter per
+	// student and year, docs/points.md).
+	{"letters", `WITH t AS (
+		    SELECT v.student_id, make_date(extract(year FROM v.occurred_on - interval '6 months')::int, 7, 1) AS ay,
+		           sum(v.points) AS total, max(v.occurred_at) AS last_at
+		    FROM violations v GROUP BY 1, 2),
+		r AS (SELECT t.*, th.level, th.name, th.min_points,
+		             t.ay < make_date(extract(year FROM $1::date - interval '6 months')::int, 7, 1) AS past
+		      FROM t JOIN sp_thresholds th ON th.min_points <= t.total)
+		INSERT INTO warning_letters (student_id, class_id, class_name, level, name, min_points, academic_year_start, points, status,
+		    issued_at, delivered_at, levels_covered)
+		SELECT r.student_id, st.class_id, c.name, r.level, r.name, r.min_points, r.ay, r.total, 'delivered', r.last_at,
+		       r.last_at + interval '7 days', ARRAY[r.level]
+		FROM r JOIN students st ON st.id = r.student_id JOIN classes c ON c.id = st.class_id WHERE r.past
+		UNION ALL
+		SELECT r.student_id, st.class_id, c.name, max(r.level),
+		       CASE WHEN count(*) = 1 THEN min(r.name) ELSE (array_agg(r.name ORDER BY r.level))[1] || '–' || max(r.level) END,
+		       max(r.min_points), r.ay, r.total, 'draft', r.last_at, NULL, array_agg(r.level ORDER BY r.level)
+		FROM r JOIN students st ON st.id = r.student_id JOIN classes c ON c.id = st.class_id WHERE NOT r.past
+		GROUP BY r.student_id, st.class_id, c.name, r.ay, r.total, r.last_at`, func(y string, _ int64) []any { return []any{y} }},
 }

@@ -168,7 +168,7 @@ near AS (
 	JOIN students s ON s.id = t.student_id
 	WHERE t.total > 0 AND {scope}
 	  AND NOT EXISTS (SELECT 1 FROM warning_letters wl WHERE wl.student_id = t.student_id
-		AND wl.academic_year_start = $3::date AND wl.level = th.level AND wl.status <> 'withdrawn')
+		AND wl.academic_year_start = $3::date AND th.level = ANY(wl.levels_covered) AND wl.status <> 'withdrawn')
 	ORDER BY t.student_id, th.min_points
 ),
 rep AS (

@@ -45,6 +45,7 @@ func (h *Handler) Routes(r *httpx.Router) {
 	r.Post("/warning-letters/print", perm.WarningLettersManage, h.printBatch)
 	r.Get("/warning-letters/{id}", perm.WarningLettersView, h.get)
 	r.Post("/warning-letters/{id}/status", perm.WarningLettersManage, h.setStatus)
+	r.Post("/warning-letters/{id}/send", perm.WarningLettersManage, h.send)
 	r.Get("/warning-letters/{id}/pdf", perm.WarningLettersView, h.pdf)
 	r.Get("/academic-year", perm.Authenticated, h.academicYear)
 	r.Get("/settings/letters", perm.SettingsView, h.getSettings)

@@ -47,9 +47,6 @@ type Letter struct {
 	// given with the number. VerifyURL is that page.
 	VerifyCode *string `json:"verify_code" db:"verify_code"`
 	VerifyURL  *string `json:"verify_url" db:"-"`
-	// LevelsCovered are the SP levels the letter stands for; one today
-	// ([level]), several once an open letter is raised to the next level.
-	LevelsCovered []int `json:"levels_covered" db:"-"`
 	// AcademicYear names the academic year the letter was issued for,
 	// "2025/2026".
 	AcademicYear string `json:"academic_year" db:"-"`

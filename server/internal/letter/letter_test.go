@@ -40,6 +40,18 @@ type fixture struct {
 	// yearStart is the academic year (YYYY-MM-DD) the letter helper stores
 	// letters for: the one running today unless a test sets it.
 	yearStart string
+	// manyOpen: the letter helper leaves a student's open letters open
+	// (see allowManyOpen).
+	manyOpen bool
+}
+
+// allowManyOpen lets this test's own database hold several open letters of
+// a student's year, which the ledger's index warning_letters_one_open_key
+// forbids, to check the guards that stand behind it.
+func (f *fixture) allowManyOpen(t *testing.T) {
+	t.Helper()
+	f.env.DB.MustExec(`DROP INDEX warning_letters_one_open_key`)
+	f.manyOpen = true
 }
 
 func must(t testing.TB, err error) {
@@ -101,9 +113,16 @@ func (f *fixture) violation(t *testing.T, student, typeID, class int64, day stri
 	must(t, err)
 }
 
-// letter stores a draft letter of level for student, issued at.
+// letter stores a draft letter of level for student, issued at. A letter
+// the student still had open that year is delivered first: a student has
+// one open letter a year (a later level raises it; the next one starts
+// after delivery).
 func (f *fixture) letter(t *testing.T, student, class int64, level, points int, issued time.Time) int64 {
 	t.Helper()
+	if !f.manyOpen {
+		f.env.DB.MustExec(`UPDATE warning_letters SET status = 'delivered', delivered_at = $3
+			WHERE student_id = $1 AND academic_year_start = $2 AND status IN ('draft', 'printed', 'signed')`, student, f.yearStart, issued)
+	}
 	var id int64
 	must(t, f.env.DB.Get(&id, `INSERT INTO warning_letters (student_id, class_id, class_name, level, name, min_points, academic_year_start, points, issued_at)
 		VALUES ($1, $2, (SELECT name FROM classes WHERE id = $2), $3::int, 'SP ' || $3::int, $3::int * 50, $6, $4, $5) RETURNING id`,

@@ -161,6 +161,7 @@ func writeLetter(d *pdfdoc.Doc, p Printout, prof school.Profile, logo []byte, qr
 	if strings.TrimSpace(text) == "" {
 		text = fallbackText
 	}
+	text = letterText(text, p.Name, p.LevelsCovered, p.EarlierDelivered)
 	summonsPlaced := strings.Contains(text, "{panggilan}")
 	values := map[string]string{
 		"nama": p.StudentName, "nisn": p.StudentNISN, "kelas": class, "poin": strconv.Itoa(p.Points),

@@ -41,7 +41,10 @@ type Printout struct {
 	HomeroomNIP    string `db:"homeroom_nip"`
 	ThresholdText  string `db:"threshold_text"`
 	ThresholdFound bool   `db:"threshold_found"`
-	Violations     []Violation
+	// EarlierDelivered: a letter of a lower level of the student's year was
+	// delivered (only then may the text say one was received).
+	EarlierDelivered bool `db:"earlier_delivered"`
+	Violations       []Violation
 }
 
 // printouts loads the letters of ids the caller may see with what their
@@ -49,13 +52,16 @@ type Printout struct {
 // the homeroom teacher of the letter's class (else of the student's class
 // now) with their NIP, the threshold's current text, and the violations
 // that led to each letter (the student's violations of that academic year
-// recorded up to the letter's issue).
+// recorded up to the letter's issue, or its last raise), and whether a
+// lower letter of that year was delivered.
 func (s *Store) printouts(ctx context.Context, q sqlx.QueryerContext, sc Scope, ids []int64) ([]Printout, error) {
 	out := []Printout{}
 	err := sqlx.SelectContext(ctx, q, &out, `SELECT `+columns+`, s.nis AS student_nis, s.parent_name,
 		COALESCE(cc.name, '') AS current_class,
 		COALESCE(hu.name, '') AS homeroom_name, COALESCE(hu.nip, '') AS homeroom_nip,
-		COALESCE(t.default_text, '') AS threshold_text, t.id IS NOT NULL AS threshold_found
+		COALESCE(t.default_text, '') AS threshold_text, t.id IS NOT NULL AS threshold_found,
+		EXISTS (SELECT 1 FROM warning_letters e WHERE e.student_id = wl.student_id AND e.academic_year_start = wl.academic_year_start
+		    AND e.status = 'delivered' AND e.level < wl.levels_covered[1]) AS earlier_delivered
 		FROM warning_letters wl JOIN students s ON s.id = wl.student_id
 		LEFT JOIN classes cc ON cc.id = s.class_id
 		LEFT JOIN classes hc ON hc.id = COALESCE(wl.class_id, s.class_id)
@@ -84,7 +90,8 @@ func (s *Store) printouts(ctx context.Context, q sqlx.QueryerContext, sc Scope, 
 		FROM warning_letters wl
 		JOIN violations v ON v.student_id = wl.student_id
 		  AND v.occurred_on >= wl.academic_year_start AND v.occurred_on < wl.academic_year_start + interval '1 year'
-		  AND v.created_at <= wl.issued_at
+		  AND v.created_at <= GREATEST(wl.issued_at, (SELECT max(e.at) FROM warning_letter_events e
+		      WHERE e.letter_id = wl.id AND e.status = 'raised'))
 		JOIN violation_types vt ON vt.id = v.violation_type_id
 		WHERE wl.id = ANY($1)
 		ORDER BY wl.id, v.occurred_at, v.id`
@@ -182,6 +189,9 @@ func (s *Store) Print(ctx context.Context, sc Scope, actor audit.Actor, ids []in
 		}
 		if len(drafts) > 0 {
 			if err := markPrinted(ctx, tx, actor, drafts); err != nil {
+				return err
+			}
+			if err := afterPrintTx(ctx, tx, drafts, actor); err != nil {
 				return err
 			}
 		}

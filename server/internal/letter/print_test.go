@@ -50,10 +50,10 @@ func TestNumbers(t *testing.T) {
 	a := f.student(t, "Ahmad Fauzi", "0011", f.classA)
 	b := f.student(t, "Siti Rahmawati", "0022", f.classB)
 	l1 := f.letter(t, a, f.classA, 1, 55, time.Date(2026, 11, 23, 3, 0, 0, 0, time.UTC))
-	l2 := f.letter(t, a, f.classA, 2, 110, time.Date(2026, 12, 1, 3, 0, 0, 0, time.UTC))
 	l3 := f.letter(t, b, f.classB, 1, 60, time.Date(2026, 12, 2, 3, 0, 0, 0, time.UTC))
 	f.yearStart = "2027-07-01"
 	next := f.letter(t, b, f.classB, 1, 50, time.Date(2027, 8, 2, 3, 0, 0, 0, time.UTC))
+	f.yearStart = "2026-07-01"
 
 	var l letter.Letter
 	f.bk.Do("POST", letterPath(l1, "/status"), map[string]string{"status": "printed"}).Want(200).JSON(&l)
@@ -62,6 +62,9 @@ func TestNumbers(t *testing.T) {
 		t.Fatalf("printed: %s %v %v", num(l), l.VerifyCode, l.VerifyURL)
 	}
 	code1 := *l.VerifyCode
+	// SP 2 is a new letter once SP 1 is delivered (the helper delivers
+	// it): a student has one open letter a year.
+	l2 := f.letter(t, a, f.classA, 2, 110, time.Date(2026, 12, 1, 3, 0, 0, 0, time.UTC))
 
 	// A download numbers a draft and leaves it a draft.
 	f.bk.Do("GET", letterPath(l2, "/pdf"), nil).Want(200)
@@ -286,9 +289,11 @@ func TestBatchPrint(t *testing.T) {
 	})
 	t.Run("ErrWithdrawn", func(t *testing.T) {
 		d := f.student(t, "Dewi Lestari", "0044", f.classA)
-		d1 := f.letter(t, d, f.classA, 1, 50, at)
+		// The withdrawn SP 2 first: the draft SP 1 is then the student's
+		// one open letter.
 		w := f.letter(t, d, f.classA, 2, 100, at)
 		must(t, exec1(f, `UPDATE warning_letters SET status = 'withdrawn', withdrawn_at = now() WHERE id = $1`, w))
+		d1 := f.letter(t, d, f.classA, 1, 50, at)
 		e := f.bk.Do("POST", "/api/v1/warning-letters/print", map[string]any{"ids": []int64{d1, w}}).Want(409).Err()
 		if e.Error.MessageCode != "letter.print.withdrawn" || e.Error.Params["student"] != "Dewi Lestari" {
 			t.Errorf("%+v", e.Error)
@@ -331,6 +336,7 @@ func TestBatchPrint(t *testing.T) {
 func TestDeliverAfterEarlier(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
+	f.allowManyOpen(t)
 	st := f.student(t, "Ahmad Fauzi", "0011", f.classA)
 	sp1 := f.letter(t, st, f.classA, 1, 55, time.Now().Add(-2*time.Hour))
 	sp2 := f.letter(t, st, f.classA, 2, 110, time.Now().Add(-time.Hour))

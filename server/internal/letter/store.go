@@ -37,7 +37,8 @@ const columns = `wl.id, wl.student_id, s.full_name AS student_name, s.nisn AS st
 	COALESCE((SELECT NULLIF(th.colour, '') FROM sp_thresholds th WHERE th.level = wl.level), 'red') AS colour,
 	to_char(wl.academic_year_start, 'YYYY-MM-DD') AS academic_year_start, wl.points, wl.violation_id,
 	wl.status, wl.issued_at, wl.printed_at, wl.signed_at, wl.delivered_at, wl.withdrawn_at, wl.withdrawn_reason,
-	wl.number, wl.numbered_at, wl.verify_code`
+	wl.number, wl.numbered_at, wl.verify_code,
+	wl.levels_covered, wl.total_fallen_at IS NOT NULL AS total_fallen, wl.total_fallen_at, wl.sent_to_parent_at, wl.sent_level`
 
 // scoped is true for every letter when $1 is 0, else only for a letter
 // whose student is now in, or whose class (as issued) is, the class whose
@@ -45,12 +46,11 @@ const columns = `wl.id, wl.student_id, s.full_name AS student_name, s.nisn AS st
 const scoped = `($1::bigint = 0 OR EXISTS (SELECT 1 FROM classes hc
 	WHERE hc.homeroom_teacher_id = $1 AND (hc.id = s.class_id OR hc.id = wl.class_id)))`
 
-// finish derives what is not stored: the levels covered, the
+// finish derives what is not stored: the
 // verification link, the academic year and whether the letter is past
 // (current is the start of the year running now, as YYYY-MM-DD), the
 // withdrawal reason in the request's language.
 func (s *Store) finish(ctx context.Context, l *Letter, current string) {
-	l.LevelsCovered = []int{l.Level}
 	if l.VerifyCode != nil {
 		u := s.VerifyURL(*l.VerifyCode)
 		l.VerifyURL = &u
@@ -130,7 +130,7 @@ func (s *Store) get(ctx context.Context, q sqlx.QueryerContext, sc Scope, id int
 	// The history names the actor by their current name; the stored name
 	// (the username at the time) when the account is gone.
 	l.Events = []api.WarningLetterEvent{}
-	const qe = `SELECT e.status, e.at, COALESCE(u.name, e.actor_name) AS actor_name
+	const qe = `SELECT e.status, e.at, COALESCE(u.name, e.actor_name) AS actor_name, e.level, e.violation_id
 		FROM warning_letter_events e LEFT JOIN users u ON u.id = e.actor_id
 		WHERE e.letter_id = $1 ORDER BY e.at, e.id`
 	if err := sqlx.SelectContext(ctx, q, &l.Events, qe, id); err != nil {
@@ -211,6 +211,11 @@ func (s *Store) SetStatus(ctx context.Context, sc Scope, actor audit.Actor, id i
 		if _, err := tx.ExecContext(ctx, `INSERT INTO warning_letter_events (letter_id, status, actor_id, actor_name)
 			VALUES ($1, $2, $3, $4)`, id, status, actorID, actor.Display()); err != nil {
 			return fmt.Errorf("letter: event: %w", err)
+		}
+		if status == api.LetterPrinted {
+			if err := afterPrintTx(ctx, tx, []int64{id}, actor); err != nil {
+				return err
+			}
 		}
 		if err := audit.Record(ctx, tx, actor, "warning_letter.status", "warning_letter", strconv.FormatInt(id, 10), map[string]any{
 			"from": l.Status, "to": status, "student_id": l.StudentID, "student": l.StudentName, "level": l.Level, "number": number,

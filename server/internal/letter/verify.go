@@ -22,6 +22,7 @@ import (
 	"github.com/tatib/tatib/server/internal/locale"
 	"github.com/tatib/tatib/server/internal/pdfdoc"
 	"github.com/tatib/tatib/server/internal/school"
+	"github.com/tatib/tatib/shared/api"
 )
 
 // Limit bounds the public verification lookups of one client address: at
@@ -95,15 +96,16 @@ type PublicLetter struct {
 // same NotFound, after the same query.
 func (h *Handler) lookup(ctx context.Context, code string) (PublicLetter, error) {
 	var row struct {
-		Number    string    `db:"number"`
-		Level     int       `db:"level"`
-		Name      string    `db:"name"`
-		IssuedAt  time.Time `db:"issued_at"`
-		Status    string    `db:"status"`
-		Student   string    `db:"student"`
-		YearStart time.Time `db:"academic_year_start"`
+		Number    string     `db:"number"`
+		Level     int        `db:"level"`
+		Name      string     `db:"name"`
+		IssuedAt  time.Time  `db:"issued_at"`
+		Status    string     `db:"status"`
+		Student   string     `db:"student"`
+		YearStart time.Time  `db:"academic_year_start"`
+		Levels    api.Levels `db:"levels_covered"`
 	}
-	const q = `SELECT wl.number, wl.level, wl.name, wl.issued_at, wl.status, s.full_name AS student, wl.academic_year_start
+	const q = `SELECT wl.number, wl.level, wl.name, wl.levels_covered, wl.issued_at, wl.status, s.full_name AS student, wl.academic_year_start
 		FROM warning_letters wl JOIN students s ON s.id = wl.student_id
 		WHERE wl.verify_code = $1 AND wl.number IS NOT NULL`
 	c := normalizeCode(code)
@@ -128,7 +130,7 @@ func (h *Handler) lookup(ctx context.Context, code string) (PublicLetter, error)
 		name = fmt.Sprintf("SP %d", row.Level)
 	}
 	return PublicLetter{
-		School: prof.Name, Number: row.Number, Level: row.Level, LevelName: name, LevelsCovered: []int{row.Level},
+		School: prof.Name, Number: row.Number, Level: row.Level, LevelName: name, LevelsCovered: row.Levels,
 		Date: row.IssuedAt.In(jakarta).Format(time.DateOnly), Status: row.Status,
 		StatusLabel: locale.T(ctx, "letter.verify.state."+row.Status), StudentInitials: Initials(row.Student),
 		AcademicYear: YearLabel(row.YearStart),

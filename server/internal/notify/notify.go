@@ -60,12 +60,24 @@ const announceSQL = ` SELECT count(*) FROM (SELECT pg_notify('` + Channel + `', 
 // per manually recorded violation per recipient (kind violation), in one
 // statement whatever the number of violations and recipients.
 func ViolationsTx(ctx context.Context, tx *sqlx.Tx, violationIDs []int64, recorderID int64) error {
+	return violationsTx(ctx, tx, api.NotificationViolation, violationIDs, recorderID)
+}
+
+// CorrectedTx writes, in the correction's transaction, one notification
+// per corrected violation (kind violation_corrected, "diperbaiki") to the
+// same recipients a recording tells: whoever may see it, and the one who
+// corrected it.
+func CorrectedTx(ctx context.Context, tx *sqlx.Tx, violationIDs []int64, correctorID int64) error {
+	return violationsTx(ctx, tx, api.NotificationViolationCorrected, violationIDs, correctorID)
+}
+
+func violationsTx(ctx context.Context, tx *sqlx.Tx, kind string, violationIDs []int64, recorderID int64) error {
 	if len(violationIDs) == 0 {
 		return nil
 	}
 	const q = `WITH ins AS (
 		INSERT INTO notifications (user_id, kind, params, url, violation_id)
-		SELECT u.id, '` + api.NotificationViolation + `',
+		SELECT u.id, $4,
 			jsonb_build_object('student', s.full_name, 'class', v.class_name, 'type', t.name, 'points', v.points,
 				'date', v.occurred_on::text, 'student_id', s.id),
 			'/violations/' || v.id, v.id
@@ -76,8 +88,8 @@ func ViolationsTx(ctx context.Context, tx *sqlx.Tx, violationIDs []int64, record
 		WHERE v.id = ANY($3::bigint[])
 		ORDER BY v.id, u.id
 		RETURNING id)` + announceSQL
-	if _, err := tx.ExecContext(ctx, q, recorderID, pq.Array(viewerRoles()), pq.Array(violationIDs)); err != nil {
-		return fmt.Errorf("notify: violations: %w", err)
+	if _, err := tx.ExecContext(ctx, q, recorderID, pq.Array(viewerRoles()), pq.Array(violationIDs), kind); err != nil {
+		return fmt.Errorf("notify: %s: %w", kind, err)
 	}
 	return nil
 }
@@ -126,26 +138,35 @@ func AttendanceTx(ctx context.Context, tx *sqlx.Tx, violationIDs []int64, source
 	return nil
 }
 
+// LetterChanges are the letters an attendance save or push changed, by id.
+type LetterChanges struct {
+	Issued, Raised, Lowered, Withdrawn []int64
+}
+
 // LettersTx writes, in the attendance save's or push's transaction, one
-// notification per warning letter it issued or withdrew (kind letter) to
-// each active counselor (role bk) and to the homeroom teacher of the
-// student's class (now, or when the letter was issued): the people who
-// follow that student. One statement whatever the number of letters.
-// source is journal, form or face.
-func LettersTx(ctx context.Context, tx *sqlx.Tx, issued, withdrawn []int64, source string) error {
-	if len(issued)+len(withdrawn) == 0 {
+// notification per warning letter it issued, raised, lowered or withdrew
+// (kind letter) to each active counselor (role bk) and to the homeroom
+// teacher of the student's class (now, or when the letter was issued): the
+// people who follow that student. One statement whatever the number of
+// letters. source is journal, form or face.
+func LettersTx(ctx context.Context, tx *sqlx.Tx, ch LetterChanges, source string) error {
+	n := len(ch.Issued) + len(ch.Raised) + len(ch.Lowered) + len(ch.Withdrawn)
+	if n == 0 {
 		return nil
 	}
 	if !slices.Contains([]string{SourceJournal, SourceForm, SourceFace}, source) {
 		return fmt.Errorf("notify: letters: unknown source %q", source)
 	}
-	ids := make([]int64, 0, len(issued)+len(withdrawn))
-	changes := make([]string, 0, cap(ids))
-	for _, id := range issued {
-		ids, changes = append(ids, id), append(changes, api.LetterChangeIssued)
-	}
-	for _, id := range withdrawn {
-		ids, changes = append(ids, id), append(changes, api.LetterChangeWithdrawn)
+	ids := make([]int64, 0, n)
+	changes := make([]string, 0, n)
+	for _, c := range []struct {
+		ids    []int64
+		change string
+	}{{ch.Issued, api.LetterChangeIssued}, {ch.Raised, api.LetterChangeRaised}, {ch.Lowered, api.LetterChangeLowered},
+		{ch.Withdrawn, api.LetterChangeWithdrawn}} {
+		for _, id := range c.ids {
+			ids, changes = append(ids, id), append(changes, c.change)
+		}
 	}
 	const q = `WITH ins AS (
 		INSERT INTO notifications (user_id, kind, params, url)

@@ -57,6 +57,12 @@ func (r row) render(lang locale.Lang) (title, body string) {
 			title = locale.Render(lang, "notify.violation.title_no_class", p)
 		}
 		return title, locale.Render(lang, "notify.violation.body", p)
+	case api.NotificationViolationCorrected:
+		title = locale.Render(lang, "notify.corrected.title", p)
+		if str("class") == "" {
+			title = locale.Render(lang, "notify.corrected.title_no_class", p)
+		}
+		return title, locale.Render(lang, "notify.violation.body", p)
 	case api.NotificationAttendance:
 		src := SourceForm
 		if s := str("source"); s == SourceJournal || s == SourceFace {
@@ -70,8 +76,8 @@ func (r row) render(lang locale.Lang) (title, body string) {
 		return title, body
 	case api.NotificationLetter:
 		change := api.LetterChangeIssued
-		if str("change") == api.LetterChangeWithdrawn {
-			change = api.LetterChangeWithdrawn
+		if c := str("change"); c == api.LetterChangeWithdrawn || c == api.LetterChangeRaised || c == api.LetterChangeLowered {
+			change = c
 		}
 		src := SourceForm
 		if s := str("source"); s == SourceJournal || s == SourceFace {

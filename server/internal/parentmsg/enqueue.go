@@ -16,10 +16,11 @@ import (
 	"github.com/tatib/tatib/shared/api"
 )
 
-// The outbox. The code that records a violation, issues a letter or saves a
-// summons calls one of these in its own transaction: the messages commit
-// or roll back with what caused them, and a worker (parentmsg/worker) sends
-// them later. Each reads the settings in the transaction, renders every
+// The outbox. The code that records a violation, sends a letter to the
+// parent or saves a summons calls one of these in its own transaction (and
+// the points ledger, for an attendance day: AttendanceDaysTx): the messages
+// commit or roll back with what caused them, and a worker (parentmsg/worker)
+// sends them later. Each reads the settings in the transaction, renders every
 // message from one SELECT and writes them with one INSERT; a source row
 // already queued is skipped by the unique indexes, so a hook run twice
 // queues once.
@@ -122,6 +123,9 @@ type source struct {
 	Level       string    `db:"level_name"`
 	Day         time.Time `db:"day"`
 	SummonsDay  time.Time `db:"summons_day"`
+	// LetterLevel is a letter's level when queued (its message goes once
+	// per letter and level).
+	LetterLevel int `db:"letter_level"`
 }
 
 // yearTotal is the student's points in the academic year containing the
@@ -149,15 +153,21 @@ var (
 		WHERE v.id = ANY($1::bigint[]) AND $2::int > 0 AND $3::int > 0 ORDER BY v.id`
 	letterSources = `SELECT w.id AS source_id, ` + studentColumns + `, w.class_name, COALESCE(vt.name, '') AS type_name,
 		    COALESCE(v.points, 0) AS points, w.points AS total, w.name AS level_name,
-		    (w.issued_at AT TIME ZONE 'Asia/Jakarta')::date AS day, (w.issued_at AT TIME ZONE 'Asia/Jakarta')::date AS summons_day
+		    (w.issued_at AT TIME ZONE 'Asia/Jakarta')::date AS day, (w.issued_at AT TIME ZONE 'Asia/Jakarta')::date AS summons_day,
+		    w.level AS letter_level
 		FROM warning_letters w JOIN students s ON s.id = w.student_id
 		LEFT JOIN violations v ON v.id = w.violation_id LEFT JOIN violation_types vt ON vt.id = v.violation_type_id
 		WHERE w.id = ANY($1::bigint[]) AND $2::int > 0 AND $3::int > 0 ORDER BY w.id`
+	// correctionSources: withdrawn letters whose (non-correction) message
+	// was sent.
+	correctionSources = strings.Replace(letterSources, "WHERE w.id = ANY($1::bigint[])", `WHERE w.id = ANY($1::bigint[]) AND w.status = 'withdrawn'
+		    AND EXISTS (SELECT 1 FROM parent_messages pm WHERE pm.letter_id = w.id AND pm.event = 'warning_letter'
+		        AND NOT pm.correction AND pm.status = 'sent')`, 1)
 	summonsSources = `SELECT h.id AS source_id, ` + studentColumns + `, v.class_name, vt.name AS type_name, v.points,
 		    ` + yearTotal("v.occurred_on") + ` AS total,
 		    COALESCE((SELECT w.name FROM warning_letters w WHERE w.student_id = s.id AND w.status <> 'withdrawn'
 		        ORDER BY w.academic_year_start DESC, w.level DESC LIMIT 1), '') AS level_name,
-		    h.handled_on AS day, COALESCE(h.follow_up_on, h.handled_on) AS summons_day
+		    h.handled_on AS day, COALESCE(h.follow_up_on, h.handled_on) AS summons_day, 0 AS letter_level
 		FROM handlings h JOIN handling_types ht ON ht.id = h.handling_type_id AND ht.summons_parent
 		JOIN violations v ON v.id = coalesce(h.violation_id, (SELECT min(hv.violation_id) FROM handling_violations hv WHERE hv.handling_id = h.id))
 		JOIN students s ON s.id = v.student_id
@@ -169,45 +179,72 @@ var (
 // violationIDs (the recording's transaction, which holds them), when the
 // violation event is on and the violation reaches its minimum points.
 func ViolationsTx(ctx context.Context, tx *sqlx.Tx, violationIDs []int64, actorID int64) error {
-	return enqueue(ctx, tx, api.ParentEventViolation, violationIDs, actorID, false)
+	return enqueue(ctx, tx, nil, api.ParentEventViolation, violationIDs, actorID)
 }
 
-// AutoViolationsTx queues the message of each automatic alpha or late
-// violation attendance created, when the violation event is on and
-// includes the automatic ones.
-func AutoViolationsTx(ctx context.Context, tx *sqlx.Tx, violationIDs []int64) error {
-	return enqueue(ctx, tx, api.ParentEventViolation, violationIDs, 0, true)
+// ViolationsWithTx is ViolationsTx with the settings already read (Parse).
+func ViolationsWithTx(ctx context.Context, tx *sqlx.Tx, set Settings, violationIDs []int64, actorID int64) error {
+	return enqueue(ctx, tx, &set, api.ParentEventViolation, violationIDs, actorID)
 }
 
-// LettersTx queues the message of each warning letter just issued.
+// LettersTx queues the message of each warning letter a counselor sent to
+// the parent (or printed, when the school sends on print): once per letter
+// and level, so a letter raised since is told again and a second send of
+// the same level queues nothing. A rule drafting, raising, lowering or
+// withdrawing a letter never calls it.
 func LettersTx(ctx context.Context, tx *sqlx.Tx, letterIDs []int64, actorID int64) error {
-	return enqueue(ctx, tx, api.ParentEventWarningLetter, letterIDs, actorID, false)
+	return enqueue(ctx, tx, nil, api.ParentEventWarningLetter, letterIDs, actorID)
 }
+
+// LetterCorrectionsTx queues one correction message (the event's
+// correction template) for each withdrawn letter whose message already went
+// out; a message still waiting is cancelled by the worker instead (the
+// letter is withdrawn), so nothing needs correcting.
+func LetterCorrectionsTx(ctx context.Context, tx *sqlx.Tx, letterIDs []int64, actorID int64) error {
+	return enqueue(ctx, tx, nil, letterCorrection, letterIDs, actorID)
+}
+
+// LetterCorrectionsWithTx is LetterCorrectionsTx with the settings already
+// read (Parse).
+func LetterCorrectionsWithTx(ctx context.Context, tx *sqlx.Tx, set Settings, letterIDs []int64, actorID int64) error {
+	return enqueue(ctx, tx, &set, letterCorrection, letterIDs, actorID)
+}
+
+// letterCorrection is enqueue's event of a letter's correction (stored as
+// event warning_letter, correction true).
+const letterCorrection = "warning_letter_correction"
 
 // SummonsTx queues the summons message of a handling, when its type
 // summons the parent.
 func SummonsTx(ctx context.Context, tx *sqlx.Tx, handlingID int64, actorID int64) error {
-	return enqueue(ctx, tx, api.ParentEventSummons, []int64{handlingID}, actorID, false)
+	return enqueue(ctx, tx, nil, api.ParentEventSummons, []int64{handlingID}, actorID)
 }
 
-func enqueue(ctx context.Context, tx *sqlx.Tx, event string, ids []int64, actorID int64, automatic bool) error {
+// enqueue queues event's messages of the source ids; set is the settings
+// when the caller read them (nil: read here).
+func enqueue(ctx context.Context, tx *sqlx.Tx, loaded *Settings, event string, ids []int64, actorID int64) error {
 	if len(ids) == 0 {
 		return nil
 	}
-	set, err := Load(ctx, tx)
-	if err != nil {
-		return err
+	var set Settings
+	if loaded != nil {
+		set = *loaded
+	} else {
+		var err error
+		if set, err = Load(ctx, tx); err != nil {
+			return err
+		}
 	}
 	var ev api.MessagingEvent
 	var q string
 	switch event {
 	case api.ParentEventViolation:
 		ev, q = set.Events.Violation, violationSources
-		if automatic && !ev.IncludeAutomatic {
-			return nil
-		}
 	case api.ParentEventWarningLetter:
 		ev, q = set.Events.WarningLetter, letterSources
+	case letterCorrection:
+		ev, q = set.Events.WarningLetter, correctionSources
+		ev.Template = ev.CorrectionTemplate
 	case api.ParentEventSummons:
 		ev, q = set.Events.Summons, summonsSources
 	}
@@ -228,7 +265,7 @@ func enqueue(ctx context.Context, tx *sqlx.Tx, event string, ids []int64, actorI
 		nextAt = until.UTC().Format(time.RFC3339Nano)
 	}
 	n := len(srcs)
-	srcIDs, students := make([]int64, 0, n), make([]int64, 0, n)
+	srcIDs, students, levels := make([]int64, 0, n), make([]int64, 0, n), make([]int64, 0, n)
 	names, raws, phones, bodies, statuses, reasons := make([]string, 0, n), make([]string, 0, n), make([]string, 0, n),
 		make([]string, 0, n), make([]string, 0, n), make([]string, 0, n)
 	for _, s := range srcs {
@@ -245,32 +282,36 @@ func enqueue(ctx context.Context, tx *sqlx.Tx, event string, ids []int64, actorI
 		default:
 			status, reason = api.ParentMessageSkipped, SkipInvalidPhone
 		}
-		srcIDs, students = append(srcIDs, s.ID), append(students, s.StudentID)
+		srcIDs, students, levels = append(srcIDs, s.ID), append(students, s.StudentID), append(levels, int64(s.LetterLevel))
 		names, raws, phones = append(names, s.ParentName), append(raws, s.ParentPhone), append(phones, number)
 		bodies, statuses, reasons = append(bodies, truncate(body, MaxBody)), append(statuses, status), append(reasons, reason)
 	}
 	if len(srcIDs) == 0 {
 		return nil
 	}
+	correction := event == letterCorrection
+	if correction {
+		event = api.ParentEventWarningLetter
+	}
 	// The source column is chosen by the event; ON CONFLICT DO NOTHING
 	// meets the per-source unique indexes. The NOTIFY is delivered at
 	// commit, and only when something is due to be sent.
 	const ins = `WITH ins AS (
-		INSERT INTO parent_messages (student_id, event, violation_id, letter_id, handling_id, parent_name, phone_raw, phone,
-		    body, status, skip_reason, next_attempt_at, created_by)
+		INSERT INTO parent_messages (student_id, event, violation_id, letter_id, letter_level, handling_id, parent_name, phone_raw, phone,
+		    body, status, skip_reason, next_attempt_at, created_by, correction)
 		SELECT u.student_id, $1,
 		    CASE WHEN $1 = 'violation' THEN u.source_id END, CASE WHEN $1 = 'warning_letter' THEN u.source_id END,
-		    CASE WHEN $1 = 'summons' THEN u.source_id END,
+		    CASE WHEN $1 = 'warning_letter' THEN u.letter_level END, CASE WHEN $1 = 'summons' THEN u.source_id END,
 		    u.parent_name, u.phone_raw, u.phone, u.body, u.status, u.skip_reason,
-		    COALESCE(NULLIF($2, '')::timestamptz, now()), NULLIF($3::bigint, 0)
-		FROM unnest($4::bigint[], $5::bigint[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[])
-		    WITH ORDINALITY AS u(source_id, student_id, parent_name, phone_raw, phone, body, status, skip_reason, ord)
+		    COALESCE(NULLIF($2, '')::timestamptz, now()), NULLIF($3::bigint, 0), $13
+		FROM unnest($4::bigint[], $5::bigint[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::int[])
+		    WITH ORDINALITY AS u(source_id, student_id, parent_name, phone_raw, phone, body, status, skip_reason, letter_level, ord)
 		ORDER BY u.ord
 		ON CONFLICT DO NOTHING
 		RETURNING status)
 		SELECT pg_notify('` + Channel + `', '') FROM (SELECT 1 FROM ins WHERE status = 'queued' LIMIT 1) q`
 	if _, err := tx.ExecContext(ctx, ins, event, nextAt, actorID, pq.Array(srcIDs), pq.Array(students), pq.Array(names),
-		pq.Array(raws), pq.Array(phones), pq.Array(bodies), pq.Array(statuses), pq.Array(reasons)); err != nil {
+		pq.Array(raws), pq.Array(phones), pq.Array(bodies), pq.Array(statuses), pq.Array(reasons), pq.Array(levels), correction); err != nil {
 		return fmt.Errorf("parentmsg: queue %s: %w", event, err)
 	}
 	return nil

@@ -8,12 +8,15 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/attendance"
 	"github.com/tatib/tatib/server/internal/handling"
+	"github.com/tatib/tatib/server/internal/letter"
 	"github.com/tatib/tatib/server/internal/parentmsg"
 	"github.com/tatib/tatib/server/internal/parentmsg/worker/outboxtest"
 	"github.com/tatib/tatib/server/internal/pg"
 	"github.com/tatib/tatib/server/internal/pg/pgtest"
+	"github.com/tatib/tatib/server/internal/violation"
 	"github.com/tatib/tatib/server/internal/violationlist"
 	"github.com/tatib/tatib/shared/api"
 )
@@ -169,31 +172,70 @@ func TestMinPointsAndSwitches(t *testing.T) {
 	})
 }
 
-func TestLetterQueuesItsMessage(t *testing.T) {
+// TestLetterMessageOnlyWhenSent: a rule drafting or raising a letter
+// queues nothing for the parent; sending it queues its message once per
+// letter and level; a letter withdrawn after its message went out sends one
+// correction.
+func TestLetterMessageOnlyWhenSent(t *testing.T) {
 	s, db := enqSchool(t, nil)
+	ctx := context.Background()
 	st := s.Student(t, "Citra Lestari", "Ibu Lestari", "+62 813 1111 2222")
-	s.Record(t, st, enqAt, false, s.T40)
-	res := s.Record(t, st, enqAt.Add(time.Hour), false, s.T60) // 100 points: SP 1 (50) and SP 2 (100)
-	if len(res.Letters) != 2 {
+	first := s.Record(t, st, enqAt, false, s.T40)
+	res := s.Record(t, st, enqAt.Add(time.Hour), false, s.T60) // 100 points: one letter covering SP 1–2
+	if len(res.Letters) != 1 {
 		t.Fatalf("letters: %+v", res.Letters)
 	}
-	msgs := outboxtest.Messages(t, db)
-	// the violation's message comes before its letters'
-	if len(msgs) != 4 || msgs[1].Event != api.ParentEventViolation || msgs[2].Event != api.ParentEventWarningLetter {
-		t.Fatalf("messages: %+v", msgs)
+	if msgs := enqOf(outboxtest.Messages(t, db), api.ParentEventWarningLetter); len(msgs) != 0 {
+		t.Fatalf("a rule's letter queued %+v", msgs)
 	}
+	store := letter.NewStore(db)
+	id := res.Letters[0].ID
+	if _, err := store.Send(ctx, letter.Scope{}, s.Actor, id); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.Send(ctx, letter.Scope{}, s.Actor, id); apperr.Code(err) != apperr.Conflict {
+		t.Fatalf("second send: %v", err)
+	}
+	msgs := enqOf(outboxtest.Messages(t, db), api.ParentEventWarningLetter)
 	today := parentmsg.LongDate(time.Now())
-	for i, l := range res.Letters {
-		m := msgs[2+i]
-		if m.LetterID == nil || *m.LetterID != l.ID || m.Phone != "6281311112222" {
-			t.Fatalf("letter message: %+v", m)
-		}
-		if got := enqField(t, m.Body, "sp"); got != l.Name {
-			t.Errorf("level_sp %q, want %q", got, l.Name)
-		}
-		if enqField(t, m.Body, "total") != "100" || enqField(t, m.Body, "jenis") != "Berkelahi" || enqField(t, m.Body, "tgl") != today {
-			t.Errorf("letter body %q", m.Body)
-		}
+	if len(msgs) != 1 || msgs[0].LetterID == nil || *msgs[0].LetterID != id || msgs[0].LetterLevel == nil || *msgs[0].LetterLevel != 2 ||
+		msgs[0].Phone != "6281311112222" || msgs[0].Correction {
+		t.Fatalf("letter messages: %+v", msgs)
+	}
+	if enqField(t, msgs[0].Body, "sp") != "SP 1–2" || enqField(t, msgs[0].Body, "total") != "100" || enqField(t, msgs[0].Body, "tgl") != today {
+		t.Errorf("letter body %q", msgs[0].Body)
+	}
+	// The message went out; the points fall below SP 1: the letter is
+	// withdrawn and the parent gets one correction, whatever follows.
+	outboxtest.Must(t, db.Get(new(int), `UPDATE parent_messages SET status = 'sent', sent_at = now() WHERE id = $1 RETURNING 1`, msgs[0].ID))
+	vs := violation.NewStore(db)
+	for _, v := range append(first.ViolationIDs, res.ViolationIDs...) {
+		outboxtest.Must(t, vs.Delete(ctx, violation.Scope{}, s.Actor, v))
+	}
+	s.Record(t, st, enqAt.Add(2*time.Hour), false, s.T10)
+	msgs = enqOf(outboxtest.Messages(t, db), api.ParentEventWarningLetter)
+	if len(msgs) != 2 || !msgs[1].Correction || msgs[1].Status != api.ParentMessageQueued || *msgs[1].LetterID != id {
+		t.Fatalf("after the withdrawal: %+v", msgs)
+	}
+	if !strings.Contains(msgs[1].Body, "dibatalkan") || !strings.Contains(msgs[1].Body, "SP 1 untuk") /* lowered to SP 1 before the last deletion */ || !strings.Contains(msgs[1].Body, "Citra Lestari") {
+		t.Errorf("correction body %q", msgs[1].Body)
+	}
+}
+
+// TestCorrectionOnlyAfterSent: a letter withdrawn while its message still
+// waits sends nothing (the worker cancels the waiting one).
+func TestCorrectionOnlyAfterSent(t *testing.T) {
+	s, db := enqSchool(t, nil)
+	ctx := context.Background()
+	st := s.Student(t, "Dian", "Pak Dian", "081211112222")
+	res := s.Record(t, st, enqAt, false, s.T60)
+	if _, err := letter.NewStore(db).Send(ctx, letter.Scope{}, s.Actor, res.Letters[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	outboxtest.Must(t, violation.NewStore(db).Delete(ctx, violation.Scope{}, s.Actor, res.ViolationIDs[0]))
+	msgs := enqOf(outboxtest.Messages(t, db), api.ParentEventWarningLetter)
+	if len(msgs) != 1 || msgs[0].Correction {
+		t.Fatalf("messages: %+v", msgs)
 	}
 }
 
@@ -325,5 +367,64 @@ func TestLongDate(t *testing.T) {
 		if got := parentmsg.LongDate(c.t); got != c.want {
 			t.Errorf("LongDate(%v) = %q, want %q", c.t, got, c.want)
 		}
+	}
+}
+
+// TestAttendanceDayMessage: an attendance day's automatic violations give
+// at most one message per student and day, due the settle time after the
+// day's last change, re-rendered by each change, none for a day that ends
+// with nothing to report, and nothing more once it went out.
+func TestAttendanceDayMessage(t *testing.T) {
+	s, db := enqSchool(t, func(set *parentmsg.Settings) {
+		set.Events.Violation.IncludeAutomatic = true
+		set.Events.Violation.SettleMinutes = 5
+	})
+	st := s.Student(t, "Eka", "Bu Eka", "081277776666")
+	ctx := context.Background()
+	save := func(date string, statuses ...string) {
+		t.Helper()
+		var entries []attendance.Entry
+		for h, status := range statuses {
+			entries = append(entries, attendance.Entry{StudentID: st, Date: date, LessonHour: h + 1, Status: status})
+		}
+		outboxtest.Must(t, pg.InTx(ctx, db, func(tx *sqlx.Tx) error {
+			_, err := attendance.ApplyTx(ctx, tx, entries, attendance.Origin{UserID: s.Actor.ID, Actor: s.Actor})
+			return err
+		}))
+	}
+	day := func() []outboxtest.Message { return enqOf(outboxtest.Messages(t, db), api.ParentEventViolation) }
+
+	start := time.Now()
+	save("2026-11-03", "A", "A", "A", "H")
+	msgs := day()
+	if len(msgs) != 1 || msgs[0].AttendanceDate == nil || *msgs[0].AttendanceDate != "2026-11-03" || msgs[0].ViolationID != nil ||
+		msgs[0].Status != api.ParentMessageQueued || !strings.Contains(enqField(t, msgs[0].Body, "jenis"), "3 jam") ||
+		enqField(t, msgs[0].Body, "poin") != "5" {
+		t.Fatalf("first change: %+v", msgs)
+	}
+	if due := msgs[0].NextAttemptAt; due.Before(start.Add(5*time.Minute-time.Second)) || due.After(time.Now().Add(5*time.Minute)) {
+		t.Fatalf("due %v, want 5 minutes after the change", due)
+	}
+	// A later change of the same day: the same message, re-rendered.
+	save("2026-11-03", "A", "A", "A", "T")
+	msgs = day()
+	if len(msgs) != 1 || !strings.Contains(enqField(t, msgs[0].Body, "jenis"), "Terlambat") || enqField(t, msgs[0].Body, "poin") != "7" {
+		t.Fatalf("second change: %+v", msgs)
+	}
+	// The day ends with nothing to report: no message.
+	save("2026-11-03", "H", "H", "H", "H")
+	if msgs = day(); len(msgs) != 0 {
+		t.Fatalf("nothing to report: %+v", msgs)
+	}
+	// Once it went out, the day has had its message.
+	save("2026-11-03", "A")
+	msgs = day()
+	outboxtest.Must(t, db.Get(new(int), `UPDATE parent_messages SET status = 'sent', sent_at = now(), attempts = 1 WHERE id = $1 RETURNING 1`, msgs[0].ID))
+	save("2026-11-03", "A", "A")
+	save("2026-11-04", "A")
+	msgs = day()
+	if len(msgs) != 2 || msgs[0].Status != api.ParentMessageSent || enqField(t, msgs[0].Body, "poin") != "2" ||
+		*msgs[1].AttendanceDate != "2026-11-04" {
+		t.Fatalf("after it went out: %+v", msgs)
 	}
 }

@@ -1,8 +1,9 @@
 // Package parentmsg tells parents by WhatsApp when their child's violation
-// is recorded, a warning letter issued or a summons made: the school's
-// settings and templates, the outbox the recording transaction writes to,
-// the delivery log and its API. The worker that sends lives in
-// parentmsg/worker, the gateway clients in parentmsg/gateway.
+// is recorded (an attendance day's automatic ones once the day settles), a
+// warning letter is sent to them (or withdrawn after that) or a summons
+// made: the school's settings and templates, the outbox the recording
+// transaction writes to, the delivery log and its API. The worker that
+// sends lives in parentmsg/worker, the gateway clients in parentmsg/gateway.
 package parentmsg
 
 import (
@@ -53,6 +54,18 @@ type Settings struct {
 	UpdatedAt  *time.Time          `json:"-"`
 }
 
+// Settle is how long an attendance day's message waits after the day's
+// last change.
+func (s Settings) Settle() time.Duration {
+	if m := s.Events.Violation.SettleMinutes; m > 0 {
+		return time.Duration(m) * time.Minute
+	}
+	return DefaultSettleMinutes * time.Minute
+}
+
+// SendOnPrint reports whether printing a letter sends its message.
+func (s Settings) SendOnPrint() bool { return s.Events.WarningLetter.SendOn == api.LetterSendOnPrinted }
+
 // Configured reports whether a gateway is set. Nothing is queued while it
 // is not: messages would only pile up.
 func (s Settings) Configured() bool { return s.Gateway.Kind != "" && s.Gateway.BaseURL != "" }
@@ -71,19 +84,27 @@ const (
 	DefaultLetterTemplate = "Yth. Bapak/Ibu {nama_orang_tua}, poin pelanggaran ananda {nama_siswa} ({kelas}) telah mencapai " +
 		"{total_poin} sehingga sekolah menerbitkan {level_sp} pada {tanggal}. Surat akan disampaikan melalui sekolah. " +
 		"Mohon bimbingan Bapak/Ibu di rumah.\n\n{nama_sekolah}"
+	DefaultLetterCorrectionTemplate = "Yth. Bapak/Ibu {nama_orang_tua}, {level_sp} untuk ananda {nama_siswa} ({kelas}) yang kami " +
+		"sampaikan sebelumnya dibatalkan: poin pelanggaran ananda tidak lagi mencapai batasnya. Mohon maaf atas " +
+		"ketidaknyamanannya.\n\n{nama_sekolah}"
 	DefaultSummonsTemplate = "Yth. Bapak/Ibu {nama_orang_tua}, dengan hormat kami mengundang Bapak/Ibu hadir ke sekolah " +
 		"pada {tanggal_panggilan} untuk membicarakan ananda {nama_siswa} ({kelas}) bersama guru BK. " +
 		"Mohon konfirmasi kehadiran Bapak/Ibu. Terima kasih.\n\n{nama_sekolah}"
 )
+
+// DefaultSettleMinutes is how long an attendance day's message waits after
+// the day's last change when the school set nothing.
+const DefaultSettleMinutes = 30
 
 // Defaults are the settings of a school that saved none: every event on,
 // quiet hours 21:00–06:00, no gateway (so nothing is queued yet).
 func Defaults() Settings {
 	return Settings{
 		Events: api.MessagingEvents{
-			Violation:     api.MessagingEvent{Enabled: true, Template: DefaultViolationTemplate},
-			WarningLetter: api.MessagingEvent{Enabled: true, Template: DefaultLetterTemplate},
-			Summons:       api.MessagingEvent{Enabled: true, Template: DefaultSummonsTemplate},
+			Violation: api.MessagingEvent{Enabled: true, Template: DefaultViolationTemplate, SettleMinutes: DefaultSettleMinutes},
+			WarningLetter: api.MessagingEvent{Enabled: true, Template: DefaultLetterTemplate, SendOn: api.LetterSendOnSent,
+				CorrectionTemplate: DefaultLetterCorrectionTemplate},
+			Summons: api.MessagingEvent{Enabled: true, Template: DefaultSummonsTemplate},
 		},
 		QuietHours: &api.QuietHours{From: "21:00", To: "06:00"},
 	}
@@ -105,12 +126,25 @@ func Load(ctx context.Context, q sqlx.QueryerContext) (Settings, error) {
 	if err != nil {
 		return s, fmt.Errorf("parentmsg: load settings: %w", err)
 	}
-	// The stored value replaces the defaults key by key; a stored null
-	// quiet_hours means "no quiet hours".
-	if err := json.Unmarshal(row.Value, &s); err != nil {
-		return s, fmt.Errorf("parentmsg: settings: %w", err)
+	if s, err = Parse(row.Value); err != nil {
+		return s, err
 	}
 	s.UpdatedAt = &row.UpdatedAt
+	return s, nil
+}
+
+// Parse reads the stored settings value (nil: never saved) over the
+// defaults, for a caller that read the row with its own statement.
+func Parse(value []byte) (Settings, error) {
+	s := Defaults()
+	if value == nil {
+		return s, nil
+	}
+	// The stored value replaces the defaults key by key; a stored null
+	// quiet_hours means "no quiet hours".
+	if err := json.Unmarshal(value, &s); err != nil {
+		return s, fmt.Errorf("parentmsg: settings: %w", err)
+	}
 	return s, nil
 }
 

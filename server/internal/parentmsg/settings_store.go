@@ -1,6 +1,7 @@
 package parentmsg
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -25,6 +26,7 @@ import (
 const (
 	MaxTemplate    = 1000
 	MaxMinPoints   = 1000
+	MaxSettle      = 1440
 	MaxTimeout     = 60
 	maxSecret      = 1000
 	maxWebhookBody = 4000
@@ -153,8 +155,9 @@ func webhookBodyValid(body string) bool {
 	return json.Valid([]byte(Render(body, sample)))
 }
 
-// validateEvent checks one event's switch and template into f.
-func validateEvent(f apperr.Fields, name string, e *api.MessagingEvent) {
+// validateEvent checks one event's switch and template into f; stored is
+// the event as saved, whose own settings stand where e leaves them out.
+func validateEvent(f apperr.Fields, name string, e *api.MessagingEvent, stored api.MessagingEvent) {
 	e.Template = strings.TrimSpace(strings.ReplaceAll(e.Template, "\r\n", "\n"))
 	field := "events." + name + ".template"
 	switch {
@@ -168,11 +171,39 @@ func validateEvent(f apperr.Fields, name string, e *api.MessagingEvent) {
 		}
 	}
 	if name != api.ParentEventViolation {
-		// Only violations have a minimum and an automatic kind.
-		e.MinPoints, e.IncludeAutomatic = 0, false
+		// Only violations have a minimum, an automatic kind and a settle time.
+		e.MinPoints, e.IncludeAutomatic, e.SettleMinutes = 0, false, 0
+	} else if e.SettleMinutes == 0 {
+		e.SettleMinutes = cmp.Or(stored.SettleMinutes, DefaultSettleMinutes)
 	}
 	if e.MinPoints < 0 || e.MinPoints > MaxMinPoints {
 		f.Add("events."+name+".min_points", "parentmsg.min_points", "min", 0, "max", MaxMinPoints)
+	}
+	if m := e.SettleMinutes; name == api.ParentEventViolation && (m < 1 || m > MaxSettle) {
+		f.Add("events."+name+".settle_minutes", "parentmsg.settle_minutes", "min", 1, "max", MaxSettle)
+	}
+	if name != api.ParentEventWarningLetter {
+		e.SendOn, e.CorrectionTemplate = "", ""
+		return
+	}
+	if e.SendOn = strings.TrimSpace(e.SendOn); e.SendOn == "" {
+		e.SendOn = stored.SendOn
+	}
+	if e.SendOn != api.LetterSendOnSent && e.SendOn != api.LetterSendOnPrinted {
+		f.Add("events."+name+".send_on", "parentmsg.send_on")
+	}
+	e.CorrectionTemplate = strings.TrimSpace(strings.ReplaceAll(e.CorrectionTemplate, "\r\n", "\n"))
+	if e.CorrectionTemplate == "" {
+		e.CorrectionTemplate = stored.CorrectionTemplate
+	}
+	field = "events." + name + ".correction_template"
+	switch {
+	case utf8.RuneCountInString(e.CorrectionTemplate) > MaxTemplate:
+		f.Add(field, "parentmsg.field.too_long", "max", MaxTemplate)
+	default:
+		if u := Unknown(e.CorrectionTemplate); len(u) > 0 {
+			f.Add(field, "parentmsg.template.unknown", "names", braced(u))
+		}
 	}
 }
 
@@ -239,9 +270,9 @@ func Prepare(in SettingsInput, stored Settings) (Settings, error) {
 		s.QuietHours = stored.QuietHours
 	}
 	validateGateway(f, s.Gateway)
-	validateEvent(f, api.ParentEventViolation, &s.Events.Violation)
-	validateEvent(f, api.ParentEventWarningLetter, &s.Events.WarningLetter)
-	validateEvent(f, api.ParentEventSummons, &s.Events.Summons)
+	validateEvent(f, api.ParentEventViolation, &s.Events.Violation, stored.Events.Violation)
+	validateEvent(f, api.ParentEventWarningLetter, &s.Events.WarningLetter, stored.Events.WarningLetter)
+	validateEvent(f, api.ParentEventSummons, &s.Events.Summons, stored.Events.Summons)
 	validateQuietHours(f, s.QuietHours)
 	return s, f.Err()
 }

@@ -221,9 +221,12 @@ func (st *Store) stateError(ctx context.Context, q sqlx.QueryerContext, rd Reade
 // goneSQL is true when what caused message m was undone (the violation or
 // handling deleted, the letter withdrawn): the worker cancels such a
 // message rather than send it, so retrying it would only look like it
-// worked.
-const goneSQL = `((m.event = 'violation' AND m.violation_id IS NULL) OR (m.event = 'summons' AND m.handling_id IS NULL)
-	OR (m.event = 'warning_letter' AND (m.letter_id IS NULL
+// worked. An attendance day's message (no violation of its own) is deleted
+// by the ledger when its day has nothing left; a letter's correction is
+// about a withdrawn letter.
+const goneSQL = `((m.event = 'violation' AND m.violation_id IS NULL AND m.attendance_date IS NULL)
+	OR (m.event = 'summons' AND m.handling_id IS NULL)
+	OR (m.event = 'warning_letter' AND NOT m.correction AND (m.letter_id IS NULL
 	    OR EXISTS (SELECT 1 FROM warning_letters w WHERE w.id = m.letter_id AND w.status = 'withdrawn'))))`
 
 // notifyWorkers wakes the workers at commit.

@@ -222,9 +222,24 @@ const (
 	kindSP3
 )
 
+// demoDeliveredAfter is how long a demo letter stays open: a student's
+// letter is delivered once a recording comes this much later, so the next
+// level starts a new letter; a level reached sooner raises the open one
+// ("SP 1–2"), as at a school where the letter had not gone out yet.
+const demoDeliveredAfter = 10 * 24 * time.Hour
+
 func (g *demoGen) load(ctx context.Context, tx *sqlx.Tx, res *DemoResult) error {
 	recs := g.plan()
+	openSince := map[int64]time.Time{}
 	for _, rc := range recs {
+		if since, ok := openSince[rc.student.ID]; ok && rc.at.Sub(since) >= demoDeliveredAfter {
+			// Its times and history are written with the others' (letters).
+			if _, err := tx.ExecContext(ctx, `UPDATE warning_letters SET status = 'delivered'
+				WHERE student_id = $1 AND status IN ('draft', 'printed', 'signed')`, rc.student.ID); err != nil {
+				return fmt.Errorf("violation: demo delivery: %w", err)
+			}
+			delete(openSince, rc.student.ID)
+		}
 		in := Record{StudentID: rc.student.ID, OccurredAt: rc.at, Location: rc.location, Description: rc.text,
 			Source: api.SourceManual, RecordedByName: rc.recorder.Name, Now: g.now}
 		for _, t := range rc.types {
@@ -246,6 +261,9 @@ func (g *demoGen) load(ctx context.Context, tx *sqlx.Tx, res *DemoResult) error 
 		}
 		rc.ids = r.ViolationIDs
 		res.Violations += len(r.ViolationIDs)
+		if _, ok := openSince[rc.student.ID]; !ok && len(r.Letters) > 0 {
+			openSince[rc.student.ID] = rc.at
+		}
 	}
 	created, err := g.backdate(ctx, tx, recs)
 	if err != nil {
@@ -690,24 +708,35 @@ func (g *demoGen) verify(ctx context.Context, tx *sqlx.Tx, recs []*demoRecording
 	return nil
 }
 
-// letters dates each letter RecordTx issued to the recording that crossed
-// its threshold and moves the older ones on: of the letters in issue order,
-// the oldest are delivered, then signed, then printed, the newest still
-// drafts (each status at least once when there are four letters). It
-// returns the number of letters.
+// letters dates each letter RecordTx issued to the recording that drafted
+// it (and each raise to the recording that raised it), and moves the older
+// ones on: of the letters in issue order, the oldest are delivered, then
+// signed, then printed, the newest still drafts (each status at least once
+// when there are four letters); a letter the student has a later one after
+// was delivered (load). It returns the number of letters.
 func (g *demoGen) letters(ctx context.Context, tx *sqlx.Tx, recs []*demoRecording) (int, error) {
 	var vids []int64
 	for _, rc := range recs {
 		vids = append(vids, rc.ids...)
 	}
 	var ls []struct {
-		ID     int64     `db:"id"`
-		Issued time.Time `db:"issued"`
+		ID       int64     `db:"id"`
+		Issued   time.Time `db:"issued"`
+		Followed bool      `db:"followed"`
 	}
-	const q = `SELECT w.id, v.created_at AS issued FROM warning_letters w JOIN violations v ON v.id = w.violation_id
-		WHERE w.violation_id = ANY($1) ORDER BY v.created_at, w.id`
+	const q = `SELECT w.id, v.created_at AS issued,
+		    EXISTS (SELECT 1 FROM warning_letters x WHERE x.student_id = w.student_id AND x.id > w.id) AS followed
+		FROM warning_letters w
+		JOIN warning_letter_events e ON e.letter_id = w.id AND e.status = 'draft'
+		JOIN violations v ON v.id = e.violation_id
+		WHERE v.id = ANY($1) ORDER BY v.created_at, w.id`
 	if err := tx.SelectContext(ctx, &ls, q, pq.Array(vids)); err != nil {
 		return 0, fmt.Errorf("violation: demo letters: %w", err)
+	}
+	const qr = `UPDATE warning_letter_events e SET at = v.created_at FROM violations v
+		WHERE e.status = 'raised' AND v.id = e.violation_id AND v.id = ANY($1)`
+	if _, err := tx.ExecContext(ctx, qr, pq.Array(vids)); err != nil {
+		return 0, fmt.Errorf("violation: demo raised letters: %w", err)
 	}
 	n := len(ls)
 	if n == 0 {
@@ -722,6 +751,7 @@ func (g *demoGen) letters(ctx context.Context, tx *sqlx.Tx, recs []*demoRecordin
 	for i, l := range ls {
 		reached := 3 // delivered
 		switch fromNewest := n - 1 - i; {
+		case l.Followed:
 		case fromNewest < nDraft:
 			reached = 0
 		case fromNewest < nDraft+nPrinted:

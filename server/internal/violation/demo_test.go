@@ -119,9 +119,19 @@ func TestDemo(t *testing.T) {
 				OR (w.status IN ('signed', 'delivered')) <> (w.signed_at IS NOT NULL)
 				OR (w.status = 'delivered') <> (w.delivered_at IS NOT NULL)
 				OR w.printed_at < w.issued_at OR w.signed_at < w.printed_at OR w.delivered_at < w.signed_at
-				OR (SELECT count(*) FROM warning_letter_events e WHERE e.letter_id = w.id)
-				   <> 1 + (w.printed_at IS NOT NULL)::int + (w.signed_at IS NOT NULL)::int + (w.delivered_at IS NOT NULL)::int`, now); c != 0 {
+				OR (SELECT count(*) FROM warning_letter_events e WHERE e.letter_id = w.id AND e.status <> 'raised')
+				   <> 1 + (w.printed_at IS NOT NULL)::int + (w.signed_at IS NOT NULL)::int + (w.delivered_at IS NOT NULL)::int
+				OR EXISTS (SELECT 1 FROM warning_letter_events e WHERE e.letter_id = w.id AND e.status = 'raised' AND (e.at < w.issued_at OR e.at > $1))`, now); c != 0 {
 				t.Fatalf("%d letters with times or events that do not match their status", c)
+			}
+			// One open letter per student, every level reached covered once.
+			if c := count(t, db, `SELECT count(*) FROM (SELECT student_id FROM warning_letters WHERE status IN ('draft', 'printed', 'signed')
+				GROUP BY student_id HAVING count(*) > 1) x`); c != 0 {
+				t.Fatalf("%d students with more than one open letter", c)
+			}
+			if c := count(t, db, `SELECT count(*) FROM (SELECT student_id, l FROM warning_letters, unnest(levels_covered) l
+				WHERE status <> 'withdrawn' GROUP BY 1, 2 HAVING count(*) > 1) x`); c != 0 {
+				t.Fatalf("%d levels covered twice", c)
 			}
 
 			// Notifications date from their violations; only the last

@@ -27,8 +27,8 @@ type Actors interface {
 	Actor(r *http.Request) audit.Actor
 }
 
-// Handler serves recording, points, deletion, verification, photos and the
-// point audit.
+// Handler serves recording, correction, points, deletion, verification,
+// photos and the point audit.
 type Handler struct {
 	store *Store
 	auth  Actors
@@ -40,6 +40,7 @@ func NewHandler(s *Store, a Actors) *Handler { return &Handler{store: s, auth: a
 // Routes registers the routes.
 func (h *Handler) Routes(r *httpx.Router) {
 	r.Post("/violations", perm.ViolationsRecord, h.create)
+	r.Patch("/violations/{id}", perm.ViolationsRecord, h.correct)
 	r.Delete("/violations/{id}", perm.ViolationsDelete, h.delete)
 	r.Post("/violations/{id}/verify", perm.ViolationsVerify, h.verify)
 	r.Get("/violations/{id}/photos/{photo_id}", perm.ViolationsView, h.photo(false))
@@ -203,8 +204,8 @@ func (s *Store) Record(ctx context.Context, in Record, actor audit.Actor) (api.C
 		// The answer's standing is today's; the recording's own year
 		// total is already known when that is the current year.
 		if today := JakartaDay(in.now()); !today.Before(res.YearStart) && today.Before(res.YearStart.AddDate(1, 0, 0)) {
-			out.Points, err = pointsKnown(ctx, tx, in.StudentID, res.YearStart, res.After)
-			return err
+			out.Points = standing(in.StudentID, res.After, res.Lifetime, res.YearStart, res.Thresholds)
+			return nil
 		}
 		out.Points, err = Points(ctx, tx, in.StudentID, in.now())
 		return err

@@ -7,17 +7,13 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/tatib/tatib/server/internal/points"
 	"github.com/tatib/tatib/server/internal/school"
 	"github.com/tatib/tatib/shared/api"
 )
 
 // Threshold is one warning-letter level.
-type Threshold struct {
-	Level     int    `db:"level"`
-	Name      string `db:"name"`
-	MinPoints int    `db:"min_points"`
-	Colour    string `db:"colour"`
-}
+type Threshold = points.Threshold
 
 // Thresholds returns the levels, lowest first.
 func Thresholds(ctx context.Context, q sqlx.QueryerContext) ([]Threshold, error) {
@@ -38,17 +34,6 @@ func AcademicYear(ctx context.Context, q sqlx.QueryerContext, day time.Time) (st
 	day = JakartaDay(day)
 	start = p.AcademicYearStartOn(day)
 	return start, start.AddDate(1, 0, 0), nil
-}
-
-// yearTotal sums a student's points from start (inclusive) to end.
-func yearTotal(ctx context.Context, q sqlx.QueryerContext, studentID int64, start, end time.Time) (int, error) {
-	const sq = `SELECT COALESCE(sum(points), 0) FROM violations
-		WHERE student_id = $1 AND occurred_on >= $2::date AND occurred_on < $3::date`
-	var n int
-	if err := sqlx.GetContext(ctx, q, &n, sq, studentID, start.Format(time.DateOnly), end.Format(time.DateOnly)); err != nil {
-		return 0, fmt.Errorf("violation: year total: %w", err)
-	}
-	return n, nil
 }
 
 // Points returns a student's standing on day (a Jakarta date): the total of
@@ -90,19 +75,4 @@ func standing(studentID int64, total, lifetime int, start time.Time, ths []Thres
 		break
 	}
 	return p
-}
-
-// pointsKnown is Points when the current year's total is already known
-// (right after a recording): one query for the lifetime total and the
-// thresholds.
-func pointsKnown(ctx context.Context, q sqlx.QueryerContext, studentID int64, start time.Time, total int) (api.StudentPoints, error) {
-	var lifetime int
-	if err := sqlx.GetContext(ctx, q, &lifetime, `SELECT COALESCE(sum(points), 0) FROM violations WHERE student_id = $1`, studentID); err != nil {
-		return api.StudentPoints{}, fmt.Errorf("violation: lifetime points: %w", err)
-	}
-	ths, err := Thresholds(ctx, q)
-	if err != nil {
-		return api.StudentPoints{}, err
-	}
-	return standing(studentID, total, lifetime, start, ths), nil
 }

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -14,9 +15,8 @@ import (
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/audit"
 	"github.com/tatib/tatib/server/internal/locale"
-	"github.com/tatib/tatib/server/internal/notify"
-	"github.com/tatib/tatib/server/internal/parentmsg"
 	"github.com/tatib/tatib/server/internal/pg"
+	"github.com/tatib/tatib/server/internal/points"
 	"github.com/tatib/tatib/server/internal/school"
 	"github.com/tatib/tatib/shared/api"
 )
@@ -40,38 +40,16 @@ func scopeSQL(n int) string {
 // Result is what a recording did.
 type Result struct {
 	ViolationIDs []int64
-	Letters      []api.WarningLetter
+	// Letters are the letters the recording issued or raised.
+	Letters []api.WarningLetter
+	// Thresholds are the SP levels, lowest first.
+	Thresholds []points.Threshold
+	// Lifetime is the student's total over every year after it.
+	Lifetime int
 	// Before and After are the student's totals in the academic year of
 	// the recording, which starts on YearStart.
 	Before, After int
 	YearStart     time.Time
-}
-
-type lockedStudent struct {
-	ID        int64  `db:"id"`
-	Name      string `db:"full_name"`
-	Active    bool   `db:"active"`
-	ClassID   *int64 `db:"class_id"`
-	ClassName string `db:"class_name"`
-	Homeroom  int64  `db:"homeroom"`
-}
-
-// lockStudent takes the student's row lock: every change to a student's
-// points and letters holds it, so totals and "never twice" hold under
-// concurrent recordings.
-func lockStudent(ctx context.Context, tx *sqlx.Tx, id int64) (lockedStudent, error) {
-	const q = `SELECT s.id, s.full_name, s.active, s.class_id, COALESCE(c.name, '') AS class_name,
-		COALESCE(c.homeroom_teacher_id, 0) AS homeroom
-		FROM students s LEFT JOIN classes c ON c.id = s.class_id WHERE s.id = $1 FOR UPDATE OF s`
-	var s lockedStudent
-	err := tx.GetContext(ctx, &s, q, id)
-	if errors.Is(err, sql.ErrNoRows) {
-		return s, apperr.New(apperr.Invalid, "violation.invalid").WithField("student_id", "violation.student.not_found")
-	}
-	if err != nil {
-		return s, fmt.Errorf("violation: lock student: %w", err)
-	}
-	return s, nil
 }
 
 type recType struct {
@@ -84,15 +62,19 @@ type recType struct {
 }
 
 // RecordTx records in through tx (the caller commits): it locks the
-// student, checks the student, the scope and the types, inserts one
-// violation per item with its photos, writes the point audit (one entry
-// per violation) and the audit log, and issues the letters the new total
-// reaches. in must have passed Validate.
+// student (points.Lock), checks the student, the scope and the types,
+// inserts one violation per item with its photos and its audit entry, and
+// hands the points to the ledger (points.Apply: point audit, letters,
+// messages, notifications). in must have passed Validate.
 func RecordTx(ctx context.Context, tx *sqlx.Tx, in Record, actor audit.Actor) (Result, error) {
 	var res Result
-	st, err := lockStudent(ctx, tx, in.StudentID)
+	ledger, err := points.Lock(ctx, tx, []int64{in.StudentID})
 	if err != nil {
 		return res, err
+	}
+	st, ok := ledger.Student(in.StudentID)
+	if !ok {
+		return res, apperr.New(apperr.Invalid, "violation.invalid").WithField("student_id", "violation.student.not_found")
 	}
 	if in.Scope.HomeroomID != 0 && st.Homeroom != in.Scope.HomeroomID {
 		// Never the student's name: looping over ids would list the school.
@@ -135,11 +117,9 @@ func RecordTx(ctx context.Context, tx *sqlx.Tx, in Record, actor audit.Actor) (R
 		return res, fmt.Errorf("violation: profile: %w", err)
 	}
 	start := profile.AcademicYearStartOn(day)
-	end := start.AddDate(1, 0, 0)
 	res.YearStart = start
 	if in.Source != api.SourceAttendance {
-		cur := profile.AcademicYearStartOn(JakartaDay(in.now()))
-		if earliest := cur.AddDate(-1, 0, 0); day.Before(earliest) {
+		if earliest := earliestDay(profile, in.now()); day.Before(earliest) {
 			f.Add("occurred_at", "violation.occurred_at.too_old", "date", earliest.Format(time.DateOnly))
 		}
 	}
@@ -147,17 +127,14 @@ func RecordTx(ctx context.Context, tx *sqlx.Tx, in Record, actor audit.Actor) (R
 		return res, invalid(f)
 	}
 
-	if res.Before, err = yearTotal(ctx, tx, st.ID, start, end); err != nil {
-		return res, err
-	}
 	typeIDs := make([]int64, len(in.Items))
-	points := make([]int64, len(in.Items))
+	pts := make([]int64, len(in.Items))
 	sanctions := make([]string, len(in.Items))
 	for i, it := range in.Items {
 		t := byID[it.TypeID]
-		typeIDs[i], points[i] = t.ID, int64(t.Points)
+		typeIDs[i], pts[i] = t.ID, int64(t.Points)
 		if it.Points != nil {
-			points[i] = int64(*it.Points)
+			pts[i] = int64(*it.Points)
 		}
 		sanctions[i] = t.Sanction
 		switch {
@@ -175,7 +152,7 @@ func RecordTx(ctx context.Context, tx *sqlx.Tx, in Record, actor audit.Actor) (R
 		RETURNING id, violation_type_id`
 	rows, err := tx.QueryContext(ctx, ins, st.ID, st.ClassID, st.ClassName, in.OccurredAt, day.Format(time.DateOnly),
 		in.Location, in.Description, in.RecordedBy, in.RecordedByName, in.Source,
-		pq.Array(typeIDs), pq.Array(points), pq.Array(sanctions))
+		pq.Array(typeIDs), pq.Array(pts), pq.Array(sanctions))
 	if err != nil {
 		return res, fmt.Errorf("violation: insert: %w", err)
 	}
@@ -193,68 +170,72 @@ func RecordTx(ctx context.Context, tx *sqlx.Tx, in Record, actor audit.Actor) (R
 		return res, fmt.Errorf("violation: insert: %w", err)
 	}
 	res.ViolationIDs = make([]int64, len(typeIDs))
-	befores, afters := make([]int64, len(typeIDs)), make([]int64, len(typeIDs))
-	run := int64(res.Before)
 	for i, t := range typeIDs {
 		res.ViolationIDs[i] = idOf[t]
-		befores[i] = run
-		run += points[i]
-		afters[i] = run
 	}
-	res.After = int(run)
-
 	if len(in.Photos) > 0 {
 		if err := insertPhotos(ctx, tx, res.ViolationIDs, in.Photos); err != nil {
 			return res, err
 		}
 	}
-	action := "record"
+
+	action := points.ActionRecord
 	if in.Source == api.SourceAttendance {
-		action = "auto_record"
+		action = points.ActionAutoRecord
 	}
-	if err := pointAudit(ctx, tx, st.ID, action, res.ViolationIDs, befores, afters, actor); err != nil {
+	b := points.Batch{Actor: actor, Source: points.SourceManual, UserID: actor.ID, Profile: &profile, Now: in.Now, Lifetime: true}
+	for i, id := range res.ViolationIDs {
+		b.Changes = append(b.Changes, points.Change{StudentID: st.ID, ViolationID: id, Action: action, YearStart: start,
+			Delta: int(pts[i]), Day: day.Format(time.DateOnly)})
+	}
+	applied, err := ledger.Apply(ctx, b)
+	if err != nil {
 		return res, err
 	}
+	k := points.Key{StudentID: st.ID, Start: start.Format(time.DateOnly)}
+	res.Before, res.After, res.Thresholds, res.Lifetime = applied.Before[k], applied.After[k], applied.Thresholds, applied.Lifetime[st.ID]
 	if err := audit.Record(ctx, tx, actor, "violation.record", "violation", strconv.FormatInt(res.ViolationIDs[0], 10), map[string]any{
-		"ids": res.ViolationIDs, "student_id": st.ID, "student": st.Name, "type_ids": typeIDs, "points": points,
+		"ids": res.ViolationIDs, "student_id": st.ID, "student": st.Name, "type_ids": typeIDs, "points": pts,
 		"occurred_on": day.Format(time.DateOnly), "photos": len(in.Photos), "total_before": res.Before, "total_after": res.After,
 	}); err != nil {
 		return res, err
 	}
-	// The parents' messages, in the recording's transaction (the
-	// violation's before its letters').
-	queue := func() error { return parentmsg.ViolationsTx(ctx, tx, res.ViolationIDs, actor.ID) }
-	if in.Source == api.SourceAttendance {
-		queue = func() error { return parentmsg.AutoViolationsTx(ctx, tx, res.ViolationIDs) }
+	if shown := append(slices.Clone(applied.Letters.Issued), applied.Letters.Raised...); len(shown) > 0 {
+		if res.Letters, err = loadLetters(ctx, tx, shown); err != nil {
+			return res, err
+		}
+	} else {
+		res.Letters = []api.WarningLetter{}
 	}
-	if err := queue(); err != nil {
-		return res, err
+	return res, nil
+}
+
+// earliestDay is the first day a violation may be recorded for at now:
+// the start of the academic year before the running one.
+func earliestDay(p school.Profile, now time.Time) time.Time {
+	return p.AcademicYearStartOn(JakartaDay(now)).AddDate(-1, 0, 0)
+}
+
+// letterColumns select an api.WarningLetter (w) with its student (s).
+const letterColumns = `w.id, w.student_id, s.full_name AS student_name, s.nisn AS student_nisn, w.class_id, w.class_name,
+	w.level, w.name, w.min_points, to_char(w.academic_year_start, 'YYYY-MM-DD') AS academic_year_start, w.points, w.violation_id,
+	w.status, w.issued_at, w.levels_covered, w.total_fallen_at IS NOT NULL AS total_fallen, w.total_fallen_at,
+	w.sent_to_parent_at, w.sent_level,
+	COALESCE((SELECT NULLIF(t.colour, '') FROM sp_thresholds t WHERE t.level = w.level), 'red') AS colour`
+
+// loadLetters returns the letters with ids, lowest level first.
+func loadLetters(ctx context.Context, q sqlx.QueryerContext, ids []int64) ([]api.WarningLetter, error) {
+	out := []api.WarningLetter{}
+	if err := sqlx.SelectContext(ctx, q, &out, `SELECT `+letterColumns+`
+		FROM warning_letters w JOIN students s ON s.id = w.student_id WHERE w.id = ANY($1) ORDER BY w.level, w.id`, pq.Array(ids)); err != nil {
+		return nil, fmt.Errorf("violation: letters: %w", err)
 	}
-	first := res.ViolationIDs[0]
-	if res.Letters, err = issueLetters(ctx, tx, st.ID, start, res.After, &first, actor); err != nil {
-		return res, err
-	}
-	return res, notify.ViolationsTx(ctx, tx, res.ViolationIDs, actor.ID)
+	return out, nil
 }
 
 // invalid is the answer to a form with field errors.
 func invalid(f apperr.Fields) error {
 	return &apperr.Error{Code: apperr.Invalid, Msg: apperr.M("violation.invalid"), Fields: f}
-}
-
-func pointAudit(ctx context.Context, tx *sqlx.Tx, studentID int64, action string, violationIDs, before, after []int64, actor audit.Actor) error {
-	var actorID *int64
-	if actor.ID != 0 {
-		actorID = &actor.ID
-	}
-	const q = `INSERT INTO point_audit (student_id, violation_id, action, points_before, points_after, actor_id, actor_name, address)
-		SELECT $1, u.violation_id, $2, u.before, u.after, $3, $4, $5
-		FROM unnest($6::bigint[], $7::int[], $8::int[]) AS u(violation_id, before, after)`
-	if _, err := tx.ExecContext(ctx, q, studentID, action, actorID, actor.Display(), actor.Address,
-		pq.Array(violationIDs), pq.Array(before), pq.Array(after)); err != nil {
-		return fmt.Errorf("violation: point audit: %w", err)
-	}
-	return nil
 }
 
 func insertPhotos(ctx context.Context, tx *sqlx.Tx, violationIDs []int64, photos []Photo) error {
@@ -274,95 +255,14 @@ func insertPhotos(ctx context.Context, tx *sqlx.Tx, violationIDs []int64, photos
 	return nil
 }
 
-// IssueLettersTx issues, through tx, a draft warning letter for every
-// threshold level the student's total in the academic year of day reaches
-// and that has no live (not withdrawn) letter yet that year: all missing
-// levels at once, lowest first, never twice. It takes the student's row
-// lock (a no-op when the caller holds it already). violationID names the
-// violation whose recording crossed the threshold (nil: none).
-func IssueLettersTx(ctx context.Context, tx *sqlx.Tx, studentID int64, day time.Time, violationID *int64, actor audit.Actor) ([]api.WarningLetter, error) {
-	if _, err := tx.ExecContext(ctx, `SELECT 1 FROM students WHERE id = $1 FOR UPDATE`, studentID); err != nil {
-		return nil, fmt.Errorf("violation: lock student: %w", err)
-	}
-	start, end, err := AcademicYear(ctx, tx, day)
-	if err != nil {
-		return nil, err
-	}
-	total, err := yearTotal(ctx, tx, studentID, start, end)
-	if err != nil {
-		return nil, err
-	}
-	return issueLetters(ctx, tx, studentID, start, total, violationID, actor)
-}
-
-// issueLetters issues the missing letters for total points in the academic
-// year starting on start; the caller holds the student's lock.
-func issueLetters(ctx context.Context, tx *sqlx.Tx, studentID int64, start time.Time, total int, violationID *int64, actor audit.Actor) ([]api.WarningLetter, error) {
-	// The colour is the threshold's, as the letters screen shows it; the
-	// CTE is there because RETURNING sees only the inserted row.
-	const q = `WITH issued AS (
-		INSERT INTO warning_letters (student_id, class_id, class_name, level, name, min_points, academic_year_start, points, violation_id)
-		SELECT s.id, s.class_id, COALESCE(c.name, ''), t.level, t.name, t.min_points, $2::date, $3, $4
-		FROM students s LEFT JOIN classes c ON c.id = s.class_id
-		CROSS JOIN sp_thresholds t
-		WHERE s.id = $1 AND t.min_points <= $3
-		  AND NOT EXISTS (SELECT 1 FROM warning_letters w WHERE w.student_id = s.id
-		      AND w.academic_year_start = $2::date AND w.level = t.level AND w.status <> 'withdrawn')
-		ORDER BY t.level
-		ON CONFLICT (student_id, academic_year_start, level) WHERE status <> 'withdrawn' DO NOTHING
-		RETURNING id, student_id, class_id, class_name, level, name, min_points,
-		    to_char(academic_year_start, 'YYYY-MM-DD') AS academic_year_start, points, violation_id, status, issued_at)
-		SELECT i.*, COALESCE(NULLIF(t.colour, ''), 'red') AS colour
-		FROM issued i LEFT JOIN sp_thresholds t ON t.level = i.level ORDER BY i.level`
-	letters := []api.WarningLetter{}
-	if err := tx.SelectContext(ctx, &letters, q, studentID, start.Format(time.DateOnly), total, violationID); err != nil {
-		return nil, fmt.Errorf("violation: issue letters: %w", err)
-	}
-	if len(letters) == 0 {
-		return letters, nil
-	}
-	ids := make([]int64, len(letters))
-	levels := make([]int, len(letters))
-	for i, l := range letters {
-		ids[i], levels[i] = l.ID, l.Level
-	}
-	var actorID *int64
-	if actor.ID != 0 {
-		actorID = &actor.ID
-	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO warning_letter_events (letter_id, status, actor_id, actor_name)
-		SELECT id, 'draft', $2, $3 FROM unnest($1::bigint[]) AS id`, pq.Array(ids), actorID, actor.Display()); err != nil {
-		return nil, fmt.Errorf("violation: letter events: %w", err)
-	}
-	if err := audit.Record(ctx, tx, actor, "warning_letter.issue", "warning_letter", strconv.FormatInt(ids[0], 10), map[string]any{
-		"ids": ids, "levels": levels, "student_id": studentID, "points": total, "academic_year_start": start.Format(time.DateOnly),
-	}); err != nil {
-		return nil, err
-	}
-	if err := parentmsg.LettersTx(ctx, tx, ids, actor.ID); err != nil {
-		return nil, err
-	}
-	return letters, nil
-}
-
-// letterWorkable is the SQL condition (on warning_letters, unqualified)
-// that a letter may still change status: the letters of an ended academic
-// year issued before the running one began are read-only (docs/data-safety.md,
-// "The new academic year"), so deleting one of that year's violations
-// leaves them as they are. $n is the running year's first day (Jakarta).
-func letterWorkable(n int) string {
-	p := "$" + strconv.Itoa(n)
-	return "(academic_year_start >= (" + p + "::timestamptz AT TIME ZONE 'Asia/Jakarta')::date OR issued_at >= " + p + "::timestamptz)"
-}
-
-// WithdrawReason is the withdrawn_reason of a draft letter whose level the
-// student's total no longer reaches after a violation was deleted.
-const WithdrawReason = "violation.letter.withdrawn_below"
+// WithdrawReason is the withdrawn_reason of a letter the ledger withdrew
+// (points.WithdrawReason).
+const WithdrawReason = points.WithdrawReason
 
 // Delete deletes a violation the caller may see (its photos and handlings
-// go with it), writes the point audit and the audit log, and withdraws the
-// draft letters of that academic year whose level the total no longer
-// reaches. Letters already printed, signed or delivered stay: they went out.
+// go with it) and its audit entry, and hands the points to the ledger: the
+// point audit, and the letters of that academic year settled (an open
+// letter lowered or withdrawn, a delivered one marked as fallen below).
 func (s *Store) Delete(ctx context.Context, sc Scope, actor audit.Actor, id int64) error {
 	return pg.InTx(ctx, s.db, func(tx *sqlx.Tx) error {
 		var studentID int64
@@ -374,10 +274,11 @@ func (s *Store) Delete(ctx context.Context, sc Scope, actor audit.Actor, id int6
 		if err != nil {
 			return fmt.Errorf("violation: delete find: %w", err)
 		}
-		st, err := lockStudent(ctx, tx, studentID)
+		ledger, err := points.Lock(ctx, tx, []int64{studentID})
 		if err != nil {
 			return err
 		}
+		st, _ := ledger.Student(studentID)
 		var v struct {
 			Points     int       `db:"points"`
 			OccurredOn time.Time `db:"occurred_on"`
@@ -394,44 +295,21 @@ func (s *Store) Delete(ctx context.Context, sc Scope, actor audit.Actor, id int6
 			return fmt.Errorf("violation: delete: %w", err)
 		}
 		day := time.Date(v.OccurredOn.Year(), v.OccurredOn.Month(), v.OccurredOn.Day(), 0, 0, 0, 0, jakarta)
-		start, end, err := AcademicYear(ctx, tx, day)
+		start, _, err := AcademicYear(ctx, tx, day)
 		if err != nil {
 			return err
 		}
-		after, err := yearTotal(ctx, tx, studentID, start, end)
+		applied, err := ledger.Apply(ctx, points.Batch{Actor: actor, Source: points.SourceManual, UserID: actor.ID,
+			Changes: []points.Change{{StudentID: studentID, ViolationID: id, Action: points.ActionDelete, YearStart: start,
+				Delta: -v.Points, Day: day.Format(time.DateOnly)}}})
 		if err != nil {
 			return err
 		}
-		before := after + v.Points
-		if err := pointAudit(ctx, tx, studentID, "delete", []int64{id}, []int64{int64(before)}, []int64{int64(after)}, actor); err != nil {
-			return err
-		}
-		var actorID *int64
-		if actor.ID != 0 {
-			actorID = &actor.ID
-		}
-		cur, _, err := AcademicYear(ctx, tx, JakartaDay(time.Now()))
-		if err != nil {
-			return err
-		}
-		var withdrawn []int64
-		if err := tx.SelectContext(ctx, &withdrawn, `UPDATE warning_letters SET status = 'withdrawn', withdrawn_at = now(),
-				withdrawn_reason = $4, updated_at = now()
-			WHERE student_id = $1 AND academic_year_start = $2::date AND status = 'draft' AND min_points > $3
-			  AND `+letterWorkable(5)+`
-			RETURNING id`, studentID, start.Format(time.DateOnly), after, WithdrawReason, cur); err != nil {
-			return fmt.Errorf("violation: withdraw letters: %w", err)
-		}
-		if len(withdrawn) > 0 {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO warning_letter_events (letter_id, status, actor_id, actor_name)
-				SELECT id, 'withdrawn', $2, $3 FROM unnest($1::bigint[]) AS id`, pq.Array(withdrawn), actorID, actor.Display()); err != nil {
-				return fmt.Errorf("violation: withdraw events: %w", err)
-			}
-		}
+		k := points.Key{StudentID: studentID, Start: start.Format(time.DateOnly)}
 		return audit.Record(ctx, tx, actor, "violation.delete", "violation", strconv.FormatInt(id, 10), map[string]any{
 			"student_id": studentID, "student": st.Name, "type_id": v.TypeID, "type": v.TypeName, "points": v.Points,
-			"occurred_on": v.OccurredOn.Format(time.DateOnly), "total_before": before, "total_after": after,
-			"letters_withdrawn": withdrawn,
+			"occurred_on": v.OccurredOn.Format(time.DateOnly), "total_before": applied.Before[k], "total_after": applied.After[k],
+			"letters_withdrawn": applied.Letters.Withdrawn, "letters_lowered": applied.Letters.Lowered,
 		})
 	})
 }
@@ -496,6 +374,13 @@ func loadViolations(ctx context.Context, q sqlx.QueryerContext, ids []int64) ([]
 	out := []api.Violation{}
 	if err := sqlx.SelectContext(ctx, q, &out, violationSelect+` WHERE v.id = ANY($1) ORDER BY v.id`, pq.Array(ids)); err != nil {
 		return nil, fmt.Errorf("violation: load: %w", err)
+	}
+	withPhotos := false
+	for _, v := range out {
+		withPhotos = withPhotos || v.PhotoCount > 0
+	}
+	if !withPhotos {
+		return out, nil
 	}
 	var photos []struct {
 		ID          int64 `db:"id"`
@@ -562,14 +447,16 @@ func (s *Store) Photo(ctx context.Context, sc Scope, violationID, photoID int64,
 }
 
 // PointAudit lists point changes, newest first, optionally of one student;
-// a homeroom teacher sees those of their class's students.
+// a homeroom teacher sees those of their class's students. Newest is by id:
+// the ledger takes it under the student's lock, so a student's entries
+// list in the order they committed (their "at" is the transaction's start).
 func (s *Store) PointAudit(ctx context.Context, sc Scope, studentID int64, limit, offset int) ([]api.PointAuditEntry, int, error) {
 	const q = `SELECT pa.id, pa.at, pa.student_id, s.full_name AS student_name, pa.violation_id, pa.action,
-		pa.points_before, pa.points_after, pa.actor_name, pa.address, count(*) OVER () AS total
+		pa.points_before, pa.points_after, pa.actor_name, pa.address, pa.details, count(*) OVER () AS total
 		FROM point_audit pa JOIN students s ON s.id = pa.student_id
 		WHERE ($1::bigint = 0 OR pa.student_id = $1)
 		  AND ($2::bigint = 0 OR s.class_id IN (SELECT id FROM classes WHERE homeroom_teacher_id = $2))
-		ORDER BY pa.at DESC, pa.id DESC LIMIT $3 OFFSET $4`
+		ORDER BY pa.id DESC LIMIT $3 OFFSET $4`
 	var rows []struct {
 		api.PointAuditEntry
 		Total int `db:"total"`

@@ -1,11 +1,10 @@
 // Package violation records violations (one or more types for one student
-// at once, with evidence photos), keeps each student's points, issues the
-// warning letters (SP) a total reaches in the same transaction, deletes and
-// verifies violations, and lists the point audit.
-//
-// Other features that create violations (attendance) call RecordTx and
-// IssueLettersTx inside their own transaction, so the letters and the point
-// audit follow the same rules whoever records.
+// at once, with evidence photos), deletes and verifies them, answers a
+// student's points and lists the point audit. What a change of points
+// brings with it (the point audit, the warning letters, the parents'
+// messages, the notifications) is the ledger's, package points: recording
+// and deleting decide their change and hand it to points.Apply in their
+// own transaction, as attendance does with its automatic violations.
 package violation
 
 import (

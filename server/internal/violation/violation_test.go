@@ -2,17 +2,23 @@ package violation_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"hash/crc32"
 	"image"
 	"image/png"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/jmoiron/sqlx"
+
+	"github.com/tatib/tatib/server/internal/apperr"
+	"github.com/tatib/tatib/server/internal/audit"
 	"github.com/tatib/tatib/server/internal/violation"
 	"github.com/tatib/tatib/shared/api"
 	"github.com/tatib/tatib/shared/perm"
@@ -185,26 +191,53 @@ func TestLetters(t *testing.T) {
 			t.Fatalf("audit entries for the letter: %d", issued)
 		}
 	})
-	t.Run("OKJumpIssuesEveryLevel", func(t *testing.T) {
+	t.Run("OKJumpCoversEveryLevel", func(t *testing.T) {
+		// 40 → 160 at once: one letter covering SP 1–3, no level skipped.
 		st := s.student(t, s.classA)
 		record(t, s.bk, st, s.t40)
-		out := record(t, s.bk, st, s.t100, s.t10, s.newType(t, 10, true)) // 40 → 160
-		if len(out.Letters) != 3 || out.Letters[0].Level != 1 || out.Letters[1].Level != 2 || out.Letters[2].Level != 3 {
+		out := record(t, s.bk, st, s.t100, s.t10, s.newType(t, 10, true))
+		if len(out.Letters) != 1 || out.Letters[0].Level != 3 || !slices.Equal(out.Letters[0].LevelsCovered, api.Levels{1, 2, 3}) ||
+			out.Letters[0].Name != "SP 1–3" {
 			t.Fatalf("letters: %+v", out.Letters)
 		}
 		if out.Points.Total != 160 || out.Points.Level != 3 || out.Points.NextLevel != nil || out.Points.PointsToNext != nil {
 			t.Fatalf("points: %+v", out.Points)
 		}
 	})
-	t.Run("OKSkippedLevelIssuedLater", func(t *testing.T) {
-		// An SP 2 exists (say imported) without SP 1: the next recording
-		// issues the missing SP 1, never a second SP 2.
+	t.Run("OKOpenLetterRaised", func(t *testing.T) {
+		// SP 1 still a draft when SP 2 is reached: the same letter rises,
+		// its history names the violation that raised it.
 		st := s.student(t, s.classA)
-		record(t, s.bk, st, s.t100)
-		s.env.DB.MustExec(`DELETE FROM warning_letters WHERE student_id = $1 AND level = 1`, st)
-		out := record(t, s.bk, st, s.t10)
-		if len(out.Letters) != 1 || out.Letters[0].Level != 1 {
-			t.Fatalf("%+v", out.Letters)
+		first := record(t, s.bk, st, s.t60)
+		second := record(t, s.bk, st, s.t60) // 120
+		if len(second.Letters) != 1 || second.Letters[0].ID != first.Letters[0].ID || second.Letters[0].Name != "SP 1–2" ||
+			!slices.Equal(second.Letters[0].LevelsCovered, api.Levels{1, 2}) || second.Letters[0].Points != 120 {
+			t.Fatalf("raised %+v (first %+v)", second.Letters, first.Letters)
+		}
+		var ev struct {
+			Level int   `db:"level"`
+			VID   int64 `db:"violation_id"`
+		}
+		must(t, s.env.DB.Get(&ev, `SELECT level, violation_id FROM warning_letter_events WHERE letter_id = $1 AND status = 'raised'`, first.Letters[0].ID))
+		if ev.Level != 2 || ev.VID != second.Violations[0].ID {
+			t.Fatalf("raise event %+v", ev)
+		}
+		// Delivered: it never changes; SP 3 starts a new letter.
+		s.env.DB.MustExec(`UPDATE warning_letters SET status = 'delivered' WHERE id = $1`, first.Letters[0].ID)
+		third := record(t, s.bk, st, s.t40) // 160
+		if len(third.Letters) != 1 || third.Letters[0].ID == first.Letters[0].ID || !slices.Equal(third.Letters[0].LevelsCovered, api.Levels{3}) {
+			t.Fatalf("after delivery %+v", third.Letters)
+		}
+	})
+	t.Run("OKMissingLevelCovered", func(t *testing.T) {
+		// A letter of SP 2 alone (say imported) and SP 1 reached: the open
+		// letter comes to cover SP 1 too, never a second letter.
+		st := s.student(t, s.classA)
+		out := record(t, s.bk, st, s.t100)
+		s.env.DB.MustExec(`UPDATE warning_letters SET levels_covered = '{2}', name = 'SP 2' WHERE id = $1`, out.Letters[0].ID)
+		again := record(t, s.bk, st, s.t10)
+		if len(again.Letters) != 1 || again.Letters[0].ID != out.Letters[0].ID || !slices.Equal(again.Letters[0].LevelsCovered, api.Levels{1, 2}) {
+			t.Fatalf("%+v", again.Letters)
 		}
 	})
 	t.Run("OKRace", func(t *testing.T) {
@@ -235,10 +268,15 @@ func TestLetters(t *testing.T) {
 					t.Fatalf("request %d: %d", i, st)
 				}
 			}
+			// Every level reached covered by exactly one live letter, and
+			// one letter (nothing delivered meanwhile).
 			var levels []int
-			must(t, s.env.DB.Select(&levels, `SELECT level FROM warning_letters WHERE student_id = $1 AND status <> 'withdrawn' ORDER BY level`, st))
-			if len(levels) != 3 || levels[0] != 1 || levels[1] != 2 || levels[2] != 3 {
-				t.Fatalf("round %d: live letters %v", round, levels)
+			must(t, s.env.DB.Select(&levels, `SELECT unnest(levels_covered) AS l FROM warning_letters
+				WHERE student_id = $1 AND status <> 'withdrawn' ORDER BY l`, st))
+			var letters int
+			must(t, s.env.DB.Get(&letters, `SELECT count(*) FROM warning_letters WHERE student_id = $1`, st))
+			if !slices.Equal(levels, []int{1, 2, 3}) || letters != 1 {
+				t.Fatalf("round %d: live levels %v in %d letters", round, levels, letters)
 			}
 			var p api.StudentPoints
 			s.bk.Do("GET", "/api/v1/students/"+itoa(st)+"/points", nil).Want(200).JSON(&p)
@@ -291,23 +329,59 @@ func TestDelete(t *testing.T) {
 		if n != 1 {
 			t.Fatalf("audit %d", n)
 		}
-		// Crossing again issues a new SP 1.
-		if again := record(t, s.bk, st, s.t60); len(again.Letters) != 1 || again.Letters[0].Level != 1 {
+		// Crossing again drafts the same letter again (it was never
+		// printed or sent): one record, its history shows both.
+		again := record(t, s.bk, st, s.t60)
+		if len(again.Letters) != 1 || again.Letters[0].Level != 1 || again.Letters[0].ID != out.Letters[0].ID ||
+			again.Letters[0].Status != api.LetterDraft {
 			t.Fatalf("%+v", again.Letters)
 		}
+		var drafts int
+		must(t, s.env.DB.Get(&drafts, `SELECT count(*) FROM warning_letter_events WHERE letter_id = $1 AND status = 'draft'`, out.Letters[0].ID))
+		if drafts != 2 {
+			t.Fatalf("draft events %d", drafts)
+		}
 	})
-	t.Run("OKPrintedLetterStays", func(t *testing.T) {
+	t.Run("OKOpenLetterLoweredDeliveredStays", func(t *testing.T) {
+		// An open letter (printed counts) follows the total down; a
+		// delivered one stays and says the total has fallen since.
 		st := s.student(t, s.classA)
 		a := record(t, s.bk, st, s.t60)
-		b := record(t, s.bk, st, s.t60) // 120: SP 2
-		s.env.DB.MustExec(`UPDATE warning_letters SET status = 'printed' WHERE id = $1`, a.Letters[0].ID)
+		b := record(t, s.bk, st, s.t60) // 120: SP 1–2, one letter
+		id := a.Letters[0].ID
+		s.env.DB.MustExec(`UPDATE warning_letters SET status = 'printed' WHERE id = $1`, id)
 		s.bk.Do("DELETE", "/api/v1/violations/"+itoa(b.Violations[0].ID), nil).Want(204)
+		var l struct {
+			Status string `db:"status"`
+			Level  int    `db:"level"`
+			Name   string `db:"name"`
+			Levels string `db:"levels"`
+		}
+		must(t, s.env.DB.Get(&l, `SELECT status, level, name, levels_covered::text AS levels FROM warning_letters WHERE id = $1`, id))
+		if l.Status != api.LetterPrinted || l.Level != 1 || l.Levels != "{1}" || l.Name != "SP 1" {
+			t.Fatalf("lowered %+v", l)
+		}
+		var ev int64
+		must(t, s.env.DB.Get(&ev, `SELECT violation_id FROM warning_letter_events WHERE letter_id = $1 AND status = 'lowered'`, id))
+		if ev != b.Violations[0].ID {
+			t.Fatalf("lowered by %d", ev)
+		}
+		s.env.DB.MustExec(`UPDATE warning_letters SET status = 'delivered' WHERE id = $1`, id)
 		s.bk.Do("DELETE", "/api/v1/violations/"+itoa(a.Violations[0].ID), nil).Want(204)
-		var st1, st2 string
-		must(t, s.env.DB.Get(&st1, `SELECT status FROM warning_letters WHERE id = $1`, a.Letters[0].ID))
-		must(t, s.env.DB.Get(&st2, `SELECT status FROM warning_letters WHERE id = $1`, b.Letters[0].ID))
-		if st1 != api.LetterPrinted || st2 != api.LetterWithdrawn {
-			t.Fatalf("SP1 %s, SP2 %s", st1, st2)
+		var fallen bool
+		must(t, s.env.DB.Get(&l.Status, `SELECT status FROM warning_letters WHERE id = $1`, id))
+		must(t, s.env.DB.Get(&fallen, `SELECT total_fallen_at IS NOT NULL FROM warning_letters WHERE id = $1`, id))
+		if l.Status != api.LetterDelivered || !fallen {
+			t.Fatalf("delivered letter %s, fallen %v", l.Status, fallen)
+		}
+		// Back at SP 1: the delivered letter covers it, and is no longer
+		// marked fallen.
+		record(t, s.bk, st, s.t60)
+		must(t, s.env.DB.Get(&fallen, `SELECT total_fallen_at IS NOT NULL FROM warning_letters WHERE id = $1`, id))
+		var live int
+		must(t, s.env.DB.Get(&live, `SELECT count(*) FROM warning_letters WHERE student_id = $1 AND status <> 'withdrawn'`, st))
+		if fallen || live != 1 {
+			t.Fatalf("fallen %v, live letters %d", fallen, live)
 		}
 	})
 	t.Run("OKPhotosGo", func(t *testing.T) {
@@ -587,4 +661,42 @@ func pngClaiming(t *testing.T, w, h uint32) []byte {
 	put(20, h)
 	put(29, crc32.ChecksumIEEE(p[12:29]))
 	return p
+}
+
+// TestPointAuditCommitOrder: a recording that waited for another (it
+// started first, committed last) lists as the newest entry, with the
+// student's real total: the list follows the order entries committed, not
+// the transactions' start.
+func TestPointAuditCommitOrder(t *testing.T) {
+	t.Parallel()
+	s := newSchool(t)
+	st := s.student(t, s.classA)
+	ctx := context.Background()
+	rec := func(tx *sqlx.Tx, typeID int64) {
+		t.Helper()
+		in := violation.Record{StudentID: st, Items: []violation.Item{{TypeID: typeID}}, Source: api.SourceManual}
+		in.Validate(apperr.Fields{})
+		if _, err := violation.RecordTx(ctx, tx, in, audit.Actor{Name: "uji"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	record(t, s.bk, st, s.t40)
+	first := s.env.DB.MustBegin()
+	defer first.Rollback()
+	first.MustExec(`SELECT 1`) // its transaction (and now()) starts here
+	time.Sleep(20 * time.Millisecond)
+	second := s.env.DB.MustBegin()
+	rec(second, s.t40) // 80
+	must(t, second.Commit())
+	rec(first, s.t10) // 90, committed last
+	must(t, first.Commit())
+
+	var p struct{ Data []api.PointAuditEntry }
+	s.bk.Do("GET", "/api/v1/point-audit?student_id="+itoa(st), nil).Want(200).JSON(&p)
+	if len(p.Data) != 3 || p.Data[0].PointsBefore != 80 || p.Data[0].PointsAfter != 90 || p.Data[1].PointsAfter != 80 {
+		t.Fatalf("point audit, newest first: %+v", p.Data)
+	}
+	if !p.Data[0].At.Before(p.Data[1].At) {
+		t.Fatalf("the test wants the newest entry's transaction to have started first: %v, %v", p.Data[0].At, p.Data[1].At)
+	}
 }

@@ -85,16 +85,16 @@ export interface SaveAttendanceRequest {
   confirm?: boolean;
 }
 
-/** A warning letter a save issued or withdrew (or, in a preview, would). */
+/** A warning letter a save issued, raised, lowered or withdrew (or, in a preview, would). */
 export interface LetterChange {
   /** 0 in a preview of a letter not issued yet. */
   id: number;
   student_id: number;
   student_name: string;
   level: number;
-  /** "SP 1". */
+  /** "SP 1", or "SP 1–2" for a letter covering both. */
   name: string;
-  change: 'issued' | 'withdrawn';
+  change: 'issued' | 'raised' | 'lowered' | 'withdrawn';
 }
 
 /** POST …/preview: what a save would change, nothing stored. */

@@ -70,6 +70,8 @@ export const ACTION_KEYS: Readonly<Record<string, string>> = {
   'settings.attendance_day_rule.update': 'settingsAttendanceDayRuleUpdate',
   'settings.attendance_follow_up.update': 'settingsAttendanceFollowUpUpdate',
   'settings.letters.update': 'settingsLettersUpdate',
+  'violation.correct': 'violationCorrect',
+  'warning_letter.send': 'warningLetterSend',
   // Recorded without the area's prefix by the violations feature (to be renamed there).
   record: 'violationRecord',
   delete: 'violationDelete',

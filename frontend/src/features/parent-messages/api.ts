@@ -36,6 +36,12 @@ export interface MessagingEvent {
   template: string;
   min_points: number;
   include_automatic: boolean;
+  /** Violation only: an attendance day's message waits this long after the day's last change (1–1440, default 30). */
+  settle_minutes?: number;
+  /** Warning letter only: the message goes when a counselor marks the letter sent, or also when it is printed. */
+  send_on?: 'sent' | 'printed';
+  /** Warning letter only: the one message after a letter withdrawn once its message went out. */
+  correction_template?: string;
 }
 
 export interface MessagingEvents {

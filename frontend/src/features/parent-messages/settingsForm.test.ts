@@ -5,8 +5,8 @@ import { formFromSettings, gatewayPayload, insertPlaceholder, KEEP, settingsPayl
 const stored: MessagingSettings = {
   gateway: { kind: 'fonnte', base_url: 'https://api.fonnte.com', username: '', webhook_body: '', timeout_seconds: 15, token_set: true, password_set: false },
   events: {
-    violation: { enabled: true, template: 'Halo {nama_siswa}', min_points: 5, include_automatic: false },
-    warning_letter: { enabled: true, template: 'SP {level_sp}', min_points: 0, include_automatic: false },
+    violation: { enabled: true, template: 'Halo {nama_siswa}', min_points: 5, include_automatic: false, settle_minutes: 45 },
+    warning_letter: { enabled: true, template: 'SP {level_sp}', min_points: 0, include_automatic: false, send_on: 'printed', correction_template: 'Batal {level_sp}' },
     summons: { enabled: false, template: '', min_points: 0, include_automatic: false },
   },
   quiet_hours: null,

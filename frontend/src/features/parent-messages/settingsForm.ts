@@ -41,12 +41,22 @@ export function credentialsOf(kind: GatewayKind): 'token' | 'basic' | 'none' {
   return kind === 'webhook' ? 'token' : 'none';
 }
 
+/** An event's own settings (the attendance day's settle time; a letter's send_on and correction), when it has them. */
+function eventExtras(e: MessagingEvent): Partial<MessagingEvent> {
+  return {
+    ...(e.settle_minutes !== undefined ? { settle_minutes: e.settle_minutes } : {}),
+    ...(e.send_on !== undefined ? { send_on: e.send_on } : {}),
+    ...(e.correction_template !== undefined ? { correction_template: e.correction_template } : {}),
+  };
+}
+
 export function formFromSettings(s: MessagingSettings): MessagingFormValues {
   const ev = (e: MessagingEvent): MessagingEvent => ({
     enabled: !!e.enabled,
     template: e.template ?? '',
     min_points: e.min_points ?? 0,
     include_automatic: !!e.include_automatic,
+    ...eventExtras(e),
   });
   return {
     gateway: {
@@ -93,6 +103,7 @@ export function settingsPayload(v: MessagingFormValues, token: SecretEdit, passw
     template: e.template,
     min_points: Number(e.min_points) || 0,
     include_automatic: e.include_automatic,
+    ...eventExtras({ ...e, settle_minutes: e.settle_minutes === undefined ? undefined : Number(e.settle_minutes) || 0 }),
   });
   return {
     gateway: gatewayPayload(v.gateway, token, password),
@@ -110,6 +121,9 @@ export const FORM_PATHS = [
   'gateway.timeout_seconds',
   'events.violation.template',
   'events.violation.min_points',
+  'events.violation.settle_minutes',
+  'events.warning_letter.send_on',
+  'events.warning_letter.correction_template',
   'events.warning_letter.template',
   'events.summons.template',
   'quiet_hours.from',

@@ -3,6 +3,8 @@ import type { Page } from '@/api/types';
 import { listQuery, type ViolationFilters } from './filters';
 import type {
   AttendanceKind,
+  CorrectViolationRequest,
+  CorrectViolationResponse,
   CreateHandlingRequest,
   CreateSharedHandlingRequest,
   CreateViolationsRequest,
@@ -31,6 +33,8 @@ export const violationsApi = {
     for (const p of photos) form.append('photos', p, p.name);
     return api.post<CreateViolationsResponse>('/violations', form);
   },
+  /** Corrects type, time, place, description or sanction: only the fields sent change. */
+  correct: (id: number, input: CorrectViolationRequest) => api.patch<CorrectViolationResponse>(`/violations/${id}`, input),
   remove: (id: number) => api.delete<void>(`/violations/${id}`),
   verify: (id: number) => api.post<Violation>(`/violations/${id}/verify`),
   resolve: (id: number) => api.post<Violation>(`/violations/${id}/resolve`),

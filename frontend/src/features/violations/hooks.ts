@@ -3,7 +3,7 @@ import { violationTypesApi } from '@/features/violation-types/api';
 import { vtKeys } from '@/features/violation-types/hooks';
 import { violationsApi } from './api';
 import type { ViolationFilters } from './filters';
-import type { AttendanceKind, CreateHandlingRequest, CreateSharedHandlingRequest, CreateViolationsRequest, ResolveAttendanceRequest } from './types';
+import type { AttendanceKind, CorrectViolationRequest, CreateHandlingRequest, CreateSharedHandlingRequest, CreateViolationsRequest, ResolveAttendanceRequest } from './types';
 
 export const violationKeys = {
   all: ['violations'] as const,
@@ -52,6 +52,16 @@ export function useParticipantUsers(q: string, enabled: boolean) {
 function useInvalidate() {
   const qc = useQueryClient();
   return () => qc.invalidateQueries({ queryKey: violationKeys.all });
+}
+
+export function useCorrectViolation() {
+  const invalidate = useInvalidate();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, input }: { id: number; input: CorrectViolationRequest }) => violationsApi.correct(id, input),
+    // The letters and the point history follow a correction.
+    onSuccess: () => Promise.all([invalidate(), qc.invalidateQueries({ queryKey: ['warning-letters'] }), qc.invalidateQueries({ queryKey: ['student-points'] })]),
+  });
 }
 
 export function useRecordViolations() {

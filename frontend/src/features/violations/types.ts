@@ -50,6 +50,31 @@ export interface HandlingViolation {
   handling_status: HandlingStatus;
 }
 
+/** PATCH /violations/{id}: only what changes (shared/api CorrectViolationRequest). */
+export interface CorrectViolationRequest {
+  type_id?: number;
+  occurred_at?: string;
+  location?: string;
+  description?: string;
+  sanction?: string;
+}
+
+/** A letter a correction issued, raised, lowered or withdrew. */
+export interface CorrectedLetter {
+  id: number;
+  student_id: number;
+  student_name: string;
+  level: number;
+  name: string;
+  change: 'issued' | 'raised' | 'lowered' | 'withdrawn';
+}
+
+export interface CorrectViolationResponse {
+  violation: Violation;
+  letters: CorrectedLetter[];
+  points: StudentPoints;
+}
+
 export interface Violation {
   id: number;
   student_id: number;

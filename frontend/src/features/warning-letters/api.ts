@@ -6,10 +6,17 @@ import type { AcademicYear } from './academicYear';
 
 export type LetterStatus = 'draft' | 'printed' | 'signed' | 'delivered' | 'withdrawn';
 
+/** A history step: a status step, what a change of points did (raised, lowered; draft and withdrawn), or sent to the parent. */
+export type LetterEventKind = LetterStatus | 'raised' | 'lowered' | 'sent';
+
 export interface WarningLetterEvent {
-  status: LetterStatus;
+  status: LetterEventKind;
   at: string;
   actor_name: string;
+  /** The letter's level after the step (absent on old steps). */
+  level?: number | null;
+  /** The violation whose change caused a rule's step (it may be deleted since). */
+  violation_id?: number | null;
 }
 
 export interface WarningLetter {
@@ -44,8 +51,14 @@ export interface WarningLetter {
   /** The short code printed with the QR code, and the public page it opens. */
   verify_code?: string | null;
   verify_url?: string | null;
-  /** The SP levels the letter stands for ([level] until letters cover several). */
+  /** Every SP level the letter stands for, lowest first ([1, 2] for "SP 1–2"). */
   levels_covered?: number[];
+  /** A delivered letter whose level the student's total has since fallen below. */
+  total_fallen?: boolean;
+  total_fallen_at?: string | null;
+  /** When it was marked sent to the parent, and at which level. */
+  sent_to_parent_at?: string | null;
+  sent_level?: number | null;
   /** Detail only. */
   events?: WarningLetterEvent[];
   /** The threshold's colour, when the server sends it. */
@@ -85,7 +98,7 @@ export interface StudentYear {
   letters: { id: number; level: number; name: string; status: LetterStatus }[];
 }
 
-export type PointAction = 'record' | 'delete' | 'update' | 'auto_record' | 'auto_update' | 'auto_delete';
+export type PointAction = 'record' | 'delete' | 'update' | 'correct' | 'auto_record' | 'auto_update' | 'auto_delete';
 
 export interface PointAuditEntry {
   id: number;
@@ -156,6 +169,8 @@ export const lettersApi = {
     ),
   get: (id: number, signal?: AbortSignal) => api.get<WarningLetter>(`/warning-letters/${id}`, undefined, signal),
   setStatus: (id: number, status: LetterStatus) => api.post<WarningLetter>(`/warning-letters/${id}/status`, { status }),
+  /** Marks the letter sent to the parent and queues the parent's message (once per letter and level). */
+  send: (id: number) => api.post<WarningLetter>(`/warning-letters/${id}/send`),
   pdf: (id: number): Promise<DownloadedFile> => apiDownload(`/warning-letters/${id}/pdf`),
   /** POST /warning-letters/print: one PDF of the letters; their drafts become printed. */
   printBatch: async (ids: number[]): Promise<DownloadedFile> => {

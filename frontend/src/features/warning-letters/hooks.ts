@@ -74,6 +74,16 @@ export function useSaveLetterSettings() {
   });
 }
 
+/** Sends a letter to the parent; every list and the letter itself are refetched. */
+export function useSendLetter() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => lettersApi.send(id),
+    onSuccess: (_saved, id) =>
+      Promise.all([qc.invalidateQueries({ queryKey: letterKeys.letters }), qc.invalidateQueries({ queryKey: letterKeys.one(id) })]),
+  });
+}
+
 export function useStudentPoints(studentId: number, enabled = true) {
   return useQuery({
     queryKey: letterKeys.points(studentId),

@@ -263,13 +263,14 @@ func (w *Worker) sendOne(ctx context.Context) error {
 	}
 	var m claimed
 	// gone: what caused the message was undone before it went out (the
-	// violation deleted, an automatic one removed by corrected attendance,
-	// the letter withdrawn, the handling deleted).
+	// violation deleted, the letter withdrawn, the handling deleted; an
+	// attendance day left with nothing is deleted by the ledger instead).
 	const claim = `SELECT m.id, m.phone, m.body, m.attempts, m.student_id, s.full_name AS student_name,
-		    (m.event = 'violation' AND m.violation_id IS NULL) OR (m.event = 'summons' AND m.handling_id IS NULL)
-		    OR (m.event = 'warning_letter' AND (m.letter_id IS NULL
+		    (m.event = 'violation' AND m.violation_id IS NULL AND m.attendance_date IS NULL) OR (m.event = 'summons' AND m.handling_id IS NULL)
+		    OR (m.event = 'warning_letter' AND NOT m.correction AND (m.letter_id IS NULL
 		        OR EXISTS (SELECT 1 FROM warning_letters w WHERE w.id = m.letter_id AND w.status = 'withdrawn'))) AS gone
-		FROM (SELECT id, event, violation_id, letter_id, handling_id, phone, body, attempts, student_id FROM parent_messages
+		FROM (SELECT id, event, violation_id, letter_id, handling_id, attendance_date, correction, phone, body, attempts, student_id
+		      FROM parent_messages
 		      WHERE status = 'queued' AND next_attempt_at <= $1
 		      ORDER BY next_attempt_at, id LIMIT 1 FOR UPDATE SKIP LOCKED) m
 		JOIN students s ON s.id = m.student_id`

@@ -10,6 +10,7 @@ import { StudentSearch } from '@/features/parent-messages/components/StudentFilt
 import { formatPhone } from '@/features/parent-messages/display';
 import { useMessagingPreview } from '@/features/parent-messages/hooks';
 import { insertPlaceholder, unknownPlaceholders, type MessagingFormValues } from '@/features/parent-messages/settingsForm';
+import { LetterSendSettings } from './LetterSendSettings';
 
 /** Per event: its switch, its template with clickable placeholders, and a preview with a real student. */
 export function MessagingEvents({ form, placeholders }: { form: UseFormReturnType<MessagingFormValues>; placeholders: string[] }) {
@@ -101,8 +102,22 @@ function EventCard({
                   {...form.getInputProps(`${path}.include_automatic`, { type: 'checkbox' })}
                   data-testid="msg-include-automatic"
                 />
+                {v.include_automatic && (
+                  <NumberInput
+                    label={t('messaging.events.violation.settle')}
+                    description={t('messaging.events.violation.settleHint')}
+                    min={1}
+                    max={1440}
+                    allowDecimal={false}
+                    clampBehavior="none"
+                    w={260}
+                    {...form.getInputProps(`${path}.settle_minutes`)}
+                    data-testid="msg-settle-minutes"
+                  />
+                )}
               </Group>
             )}
+            {event === 'warning_letter' && <LetterSendSettings form={form} />}
             <Textarea
               ref={ref}
               label={t('messaging.events.template')}

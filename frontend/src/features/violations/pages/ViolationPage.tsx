@@ -16,6 +16,7 @@ import { CategoryBadge, HandlingStatusBadge, PointsBadge, VerifiedBadge } from '
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { HandlingForm } from '../components/HandlingForm';
 import { SharedCovers } from '../components/SharedCovers';
+import { CorrectViolation } from '../components/CorrectViolation';
 import { useDeleteHandling, useDeleteViolation, useReopenViolation, useResolveViolation, useVerifyViolation, useViolation } from '../hooks';
 import { shownRole, type RoleKey } from '../participants';
 import { paths } from '../paths';
@@ -207,6 +208,7 @@ export default function ViolationPage() {
                 {t('verification.verify')}
               </Button>
             )}
+            <CorrectViolation violation={v} />
             {can('violations.delete') && (
               <Button variant="default" color="red" leftSection={<IconTrash size={18} aria-hidden />} onClick={() => setConfirmDelete(true)} data-testid="delete-violation">
                 {tc('actions.delete')}

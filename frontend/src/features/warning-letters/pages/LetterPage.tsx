@@ -9,9 +9,12 @@ import { useFormatNumber } from '@/lib/numbers';
 import { useFormatDate } from '@/lib/useFormatDate';
 import { yearLabel } from '../academicYear';
 import type { WarningLetter, WarningLetterEvent } from '../api';
+import { HistoryCause } from '../components/HistoryCause';
 import { PdfButton, StepButton } from '../components/LetterActions';
+import { LetterStanding } from '../components/LetterStanding';
 import { LevelBadge } from '../components/LevelBadge';
 import { PointsProgress } from '../components/PointsProgress';
+import { SendToParent } from '../components/SendToParent';
 import { StatusBadge } from '../components/StatusBadge';
 import { useLetter, useLevelColour, useStudentPoints } from '../hooks';
 import { groupCode, LETTER_STEPS, levelName } from '../letters';
@@ -66,9 +69,11 @@ export default function LetterPage() {
           <Text size="sm" c="dimmed">
             {[l.class_name, l.student_nisn && t('fields.nisn', { nisn: l.student_nisn })].filter(Boolean).join(' · ')}
           </Text>
+          <LetterStanding letter={l} />
           <Group gap="sm" wrap="wrap">
             <PdfButton letter={l} />
             <StepButton letter={l} />
+            <SendToParent letter={l} />
           </Group>
         </Stack>
       </Card>
@@ -145,7 +150,7 @@ export default function LetterPage() {
             <Title order={2} size="h5" mb="sm">
               {t('history.title')}
             </Title>
-            <Timeline active={l.status === 'withdrawn' ? history.length - 1 : Math.max(0, reached)} bulletSize={22} lineWidth={2} data-testid="letter-history">
+            <Timeline active={l.events?.length || l.status === 'withdrawn' ? history.length - 1 : Math.max(0, reached)} bulletSize={22} lineWidth={2} data-testid="letter-history">
               {history.map((e, i) => (
                 <Timeline.Item key={`${e.status}-${i}`} bullet={<IconCircleCheck size={14} aria-hidden />} title={t(`status.${e.status}`, { defaultValue: e.status })}>
                   <Text size="sm">{fmt(e.at, 'dateTime')}</Text>
@@ -154,6 +159,7 @@ export default function LetterPage() {
                       {t('history.by', { name: e.actor_name })}
                     </Text>
                   )}
+                  <HistoryCause event={e} />
                 </Timeline.Item>
               ))}
             </Timeline>

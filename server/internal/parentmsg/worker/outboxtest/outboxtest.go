@@ -143,6 +143,12 @@ type Message struct {
 	LastOutcome   string     `db:"last_outcome"`
 	CreatedBy     *int64     `db:"created_by"`
 	SentAt        *time.Time `db:"sent_at"`
+	// LetterLevel: a letter's message is once per letter and level;
+	// Correction: the one message after a sent letter was withdrawn;
+	// AttendanceDate: an attendance day's message (YYYY-MM-DD).
+	LetterLevel    *int    `db:"letter_level"`
+	Correction     bool    `db:"correction"`
+	AttendanceDate *string `db:"attendance_date"`
 }
 
 // Messages returns every message, in id order.
@@ -150,7 +156,8 @@ func Messages(t testing.TB, db *sqlx.DB) []Message {
 	t.Helper()
 	var out []Message
 	Must(t, db.Select(&out, `SELECT id, student_id, event, violation_id, letter_id, handling_id, parent_name, phone_raw, phone,
-		body, status, skip_reason, attempts, next_attempt_at, gateway_message_id, last_outcome, created_by, sent_at
+		body, status, skip_reason, attempts, next_attempt_at, gateway_message_id, last_outcome, created_by, sent_at,
+		letter_level, correction, to_char(attendance_date, 'YYYY-MM-DD') AS attendance_date
 		FROM parent_messages ORDER BY id`))
 	return out
 }
