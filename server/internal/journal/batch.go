@@ -54,8 +54,10 @@ type badField struct {
 // first maxNamed are named.
 type batchError struct {
 	list string // "attendances" or "entries"
-	// latest is the last date a push may carry (see latestDate).
-	latest  string
+	// latest is the last date a push may carry (see latestDate); earliest
+	// the first (the school's window of academic years; "" for none).
+	latest   string
+	earliest string
 	fields  []badField
 	entries map[int]bool
 	total   int
@@ -101,13 +103,13 @@ func (b *batchError) err() error {
 // school's lesson hours per day; n is the number of entries sent.
 //
 // fast is the body as decodeFast read it (nil: not readable that way).
-func parseBatch(body []byte, hours int, fast *laxBatch) (entries []Entry, n int, err error) {
+func parseBatch(body []byte, hours int, earliest string, fast *laxBatch) (entries []Entry, n int, err error) {
 	body = bytes.TrimSpace(body)
 	if len(body) == 0 {
 		return nil, 0, apperr.New(apperr.Invalid, "journal.body_empty")
 	}
 	if fast != nil {
-		if entries, n, err, ok := parseFast(fast, hours); ok {
+		if entries, n, err, ok := parseFast(fast, hours, earliest); ok {
 			return entries, n, err
 		}
 	}
@@ -135,7 +137,7 @@ func parseBatch(body []byte, hours int, fast *laxBatch) (entries []Entry, n int,
 	if len(items) > MaxEntries {
 		return nil, len(items), apperr.New(apperr.TooLarge, "journal.too_many_entries", "count", len(items), "max", MaxEntries)
 	}
-	be := &batchError{list: list, entries: map[int]bool{}, latest: latestDate(now())}
+	be := &batchError{list: list, entries: map[int]bool{}, latest: latestDate(now()), earliest: earliest}
 	out := make([]Entry, 0, len(items))
 	for i, it := range items {
 		var re rawEntry
@@ -176,6 +178,8 @@ func parseEntry(i int, re laxEntry, hours int, be *batchError) (Entry, bool) {
 		be.add(i, "date", "journal.entry.date_invalid")
 	case be.latest != "" && d.s > be.latest:
 		be.add(i, "date", "journal.entry.date_future", "latest", be.latest)
+	case be.earliest != "" && d.s < be.earliest:
+		be.add(i, "date", "journal.entry.date_too_old", "earliest", be.earliest)
 	default:
 		e.Date = d.s
 	}

@@ -182,7 +182,8 @@ func (h *Handler) sync(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return h.refuse(w, r, p, start, err)
 	}
-	entries, n, err := parseBatch(body, prof.LessonHoursPerDay, fast)
+	earliest := prof.JournalEarliest(now().In(jakarta)).Format(time.DateOnly)
+	entries, n, err := parseBatch(body, prof.LessonHoursPerDay, earliest, fast)
 	p.Entries = n
 	if err != nil {
 		return h.refuse(w, r, p, start, err)

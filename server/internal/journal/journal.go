@@ -62,6 +62,11 @@ const (
 // source_student_id (yet).
 const ReasonUnknownStudent = "unknown_student"
 
+// ReasonInactiveStudent is why an entry for a student marked inactive is
+// parked: the class form hides them, so automatic violations for them could
+// not be seen or corrected. A sync that finds them active again applies it.
+const ReasonInactiveStudent = "inactive_student"
+
 // storedToken is the settings value of keyToken.
 type storedToken struct {
 	Token     string    `json:"token"`

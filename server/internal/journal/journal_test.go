@@ -669,3 +669,71 @@ func TestTokenBeforeBody(t *testing.T) {
 		t.Fatalf("status %d", res.StatusCode)
 	}
 }
+
+// Probe finding: a push dated 2001 gave a 15-point violation nobody could
+// correct. Dates before the school's window (the current academic year and
+// the previous one by default) are refused at the entry; the window is a
+// profile setting.
+func TestDatesBeforeTheWindowRefused(t *testing.T) {
+	t.Parallel()
+	f := setup(t, 2, true)
+	old := []map[string]any{{"source_student_id": f.source(0), "date": "2001-01-03", "lesson_hour": 1, "status": "alpha"}}
+	a := f.push(map[string]any{"token": f.token, "attendances": old}, 422)
+	if len(a.Errors["attendances.0.date"]) == 0 {
+		t.Fatalf("the entry's date not named: %+v", a)
+	}
+	if n := f.count(`SELECT count(*) FROM attendance`) + f.count(`SELECT count(*) FROM violations`); n != 0 {
+		t.Fatalf("%d rows stored from a refused push", n)
+	}
+	// The previous academic year is inside the default window.
+	start := time.Now().In(jakartaTZ(t))
+	prev := time.Date(start.Year()-1, time.August, 3, 0, 0, 0, 0, time.UTC)
+	if start.Month() < time.July {
+		prev = prev.AddDate(-1, 0, 0)
+	}
+	ok := []map[string]any{{"source_student_id": f.source(0), "date": prev.Format(time.DateOnly), "lesson_hour": 1, "status": "hadir"}}
+	f.push(map[string]any{"token": f.token, "attendances": ok}, 200)
+	// With the window at 0 (this year only) the same date is refused.
+	var prof map[string]any
+	f.admin.Do("GET", "/api/v1/settings/school", nil).Want(200).JSON(&prof)
+	prof["journal_previous_years"] = 0
+	prof["name"] = "SMA Negeri 1"
+	delete(prof, "updated_at")
+	f.admin.Do("PUT", "/api/v1/settings/school", prof).Want(200)
+	f.push(map[string]any{"token": f.token, "attendances": ok}, 422)
+	prof["journal_previous_years"] = 9
+	f.admin.Do("PUT", "/api/v1/settings/school", prof).Want(422)
+}
+
+// Probe finding: the journal created automatic violations for an inactive
+// student whom the class form hides. Their entries are parked like an
+// unknown student's, with their own reason.
+func TestInactiveStudentParked(t *testing.T) {
+	t.Parallel()
+	f := setup(t, 2, true)
+	f.env.DB.MustExec(`UPDATE students SET active = false WHERE source_id = $1`, f.source(1))
+	entries := []map[string]any{
+		{"source_student_id": f.source(1), "date": "2026-11-02", "lesson_hour": 1, "status": "alpha"},
+		{"source_student_id": f.source(0), "date": "2026-11-02", "lesson_hour": 1, "status": "alpha"},
+	}
+	a := f.push(map[string]any{"token": f.token, "attendances": entries}, 200)
+	if a.Results.Created != 1 || a.Results.Unmatched != 1 {
+		t.Fatalf("results %+v", a.Results)
+	}
+	if n := f.count(`SELECT count(*) FROM violations v JOIN students s ON s.id = v.student_id WHERE s.source_id = $1`, f.source(1)); n != 0 {
+		t.Fatalf("%d automatic violations for an inactive student", n)
+	}
+	var parked api.Page[api.ParkedAttendance]
+	f.admin.Do("GET", "/api/v1/settings/journal-parked", nil).Want(200).JSON(&parked)
+	if len(parked.Data) != 1 || parked.Data[0].Reason != journal.ReasonInactiveStudent || !strings.Contains(parked.Data[0].ReasonText, "tidak aktif") {
+		t.Fatalf("parked %+v", parked.Data)
+	}
+}
+
+func jakartaTZ(t *testing.T) *time.Location {
+	loc, err := time.LoadLocation("Asia/Jakarta")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return loc
+}

@@ -119,7 +119,7 @@ func decodeFast(body []byte) (lb laxBatch, ok bool) {
 // parseFast validates a body decodeFast read; ok is false when it needs
 // the slow path after all (both lists or none, too many entries, an entry
 // with no field at all, which may have been null).
-func parseFast(lb *laxBatch, hours int) (entries []Entry, n int, err error, ok bool) {
+func parseFast(lb *laxBatch, hours int, earliest string) (entries []Entry, n int, err error, ok bool) {
 	list, items := "attendances", lb.Attendances
 	switch {
 	case (lb.Attendances == nil) == (lb.Entries == nil):
@@ -130,7 +130,7 @@ func parseFast(lb *laxBatch, hours int) (entries []Entry, n int, err error, ok b
 	if len(*items) > MaxEntries {
 		return nil, 0, nil, false
 	}
-	be := &batchError{list: list, entries: map[int]bool{}, latest: latestDate(now())}
+	be := &batchError{list: list, entries: map[int]bool{}, latest: latestDate(now()), earliest: earliest}
 	out := make([]Entry, 0, len(*items))
 	for i, re := range *items {
 		if !re.SourceStudentID.set && !re.StudentID.set && !re.Date.set && !re.LessonHour.set && !re.Status.set && !re.Notes.set {

@@ -38,8 +38,8 @@ func TestFastPathMatchesSlowPath(t *testing.T) {
 		if ok {
 			fp = &fast
 		}
-		fe, fn, ferr := parseBatch([]byte(b), 10, fp)
-		se, sn, serr := parseBatch([]byte(b), 10, nil)
+		fe, fn, ferr := parseBatch([]byte(b), 10, "", fp)
+		se, sn, serr := parseBatch([]byte(b), 10, "", nil)
 		if !reflect.DeepEqual(fe, se) || fn != sn || apperr.Key(ferr) != apperr.Key(serr) {
 			t.Errorf("%s:\nfast %v %d %v\nslow %v %d %v", b, fe, fn, ferr, se, sn, serr)
 			continue

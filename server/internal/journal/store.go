@@ -80,16 +80,22 @@ func (s *Store) Apply(ctx context.Context, entries []Entry, p *pushLog, actor au
 		var rows []struct {
 			Source int64 `db:"source_id"`
 			ID     int64 `db:"id"`
+			Active bool  `db:"active"`
 		}
-		if err := tx.SelectContext(ctx, &rows, `SELECT source_id, id FROM students WHERE source_id = ANY($1::bigint[])`, pq.Array(ids)); err != nil {
+		if err := tx.SelectContext(ctx, &rows, `SELECT source_id, id, active FROM students WHERE source_id = ANY($1::bigint[])`, pq.Array(ids)); err != nil {
 			return fmt.Errorf("journal: students: %w", err)
 		}
 		known := make(map[int64]int64, len(rows))
+		inactive := map[int64]bool{}
 		for _, r := range rows {
-			known[r.Source] = r.ID
+			if r.Active {
+				known[r.Source] = r.ID
+			} else {
+				inactive[r.Source] = true
+			}
 		}
 		apply := make([]attendance.Entry, 0, len(entries))
-		parked := map[parkedKey]Entry{}
+		parked := map[parkedKey]parkedEntry{}
 		skipped := 0
 		for _, e := range entries {
 			id, ok := known[e.SourceStudentID]
@@ -99,7 +105,14 @@ func (s *Store) Apply(ctx context.Context, entries []Entry, p *pushLog, actor au
 			case e.Status == api.AttendanceNone:
 				skipped++
 			default:
-				parked[parkedKey{e.SourceStudentID, e.Date, e.LessonHour}] = e
+				// A student the class form hides (inactive) is parked like an
+				// unknown one, so the journal never gives them automatic
+				// violations nobody can see to correct.
+				reason := ReasonUnknownStudent
+				if inactive[e.SourceStudentID] {
+					reason = ReasonInactiveStudent
+				}
+				parked[parkedKey{e.SourceStudentID, e.Date, e.LessonHour}] = parkedEntry{e, reason}
 			}
 		}
 		if err := tx.GetContext(ctx, &p.ID, `SELECT nextval(pg_get_serial_sequence('journal_pushes', 'id'))`); err != nil {
@@ -132,7 +145,13 @@ func (s *Store) Apply(ctx context.Context, entries []Entry, p *pushLog, actor au
 
 // park upserts the entries of unknown students, in key order (so two
 // overlapping pushes lock their rows in the same order).
-func park(ctx context.Context, tx *sqlx.Tx, parked map[parkedKey]Entry, pushID int64) error {
+// parkedEntry is an entry to park and why.
+type parkedEntry struct {
+	Entry
+	reason string
+}
+
+func park(ctx context.Context, tx *sqlx.Tx, parked map[parkedKey]parkedEntry, pushID int64) error {
 	if len(parked) == 0 {
 		return nil
 	}
@@ -154,19 +173,19 @@ func park(ctx context.Context, tx *sqlx.Tx, parked map[parkedKey]Entry, pushID i
 		}
 	})
 	n := len(keys)
-	sources, dates, hours, statuses, notes := make([]int64, n), make([]string, n), make([]int64, n), make([]string, n), make([]string, n)
+	sources, dates, hours, statuses, notes, reasons := make([]int64, n), make([]string, n), make([]int64, n), make([]string, n), make([]string, n), make([]string, n)
 	for i, k := range keys {
 		e := parked[k]
-		sources[i], dates[i], hours[i], statuses[i], notes[i] = k.source, k.date, int64(k.hour), e.Status, e.Notes
+		sources[i], dates[i], hours[i], statuses[i], notes[i], reasons[i] = k.source, k.date, int64(k.hour), e.Status, e.Notes, e.reason
 	}
 	const q = `INSERT INTO attendance_unmatched (source_student_id, date, lesson_hour, status, notes, reason, push_id, received_at)
-		SELECT u.source, u.date, u.hour, u.status, nullif(u.notes, ''), $6, $7, now()
-		FROM unnest($1::bigint[], $2::date[], $3::smallint[], $4::text[], $5::text[]) WITH ORDINALITY AS u(source, date, hour, status, notes, n)
+		SELECT u.source, u.date, u.hour, u.status, nullif(u.notes, ''), u.reason, $7, now()
+		FROM unnest($1::bigint[], $2::date[], $3::smallint[], $4::text[], $5::text[], $6::text[]) WITH ORDINALITY AS u(source, date, hour, status, notes, reason, n)
 		ORDER BY u.n
 		ON CONFLICT (source_student_id, date, lesson_hour) DO UPDATE SET status = EXCLUDED.status, notes = EXCLUDED.notes,
 			reason = EXCLUDED.reason, push_id = EXCLUDED.push_id, received_at = EXCLUDED.received_at`
 	if _, err := tx.ExecContext(ctx, q, pq.Array(sources), pq.Array(dates), pq.Array(hours), pq.Array(statuses), pq.Array(notes),
-		ReasonUnknownStudent, pushID); err != nil {
+		pq.Array(reasons), pushID); err != nil {
 		return fmt.Errorf("journal: park: %w", err)
 	}
 	return nil
@@ -238,7 +257,7 @@ func prune(ctx context.Context, tx *sqlx.Tx) error {
 // the students it brings in get their attendance with the same commit.
 func ApplyParked(ctx context.Context, tx *sqlx.Tx) (api.AttendanceResult, error) {
 	const q = `DELETE FROM attendance_unmatched u USING students s
-		WHERE s.source_id = u.source_student_id
+		WHERE s.source_id = u.source_student_id AND s.active
 		RETURNING s.id AS student_id, to_char(u.date, 'YYYY-MM-DD') AS date, u.lesson_hour, u.status, coalesce(u.notes, '') AS notes`
 	var rows []struct {
 		StudentID  int64  `db:"student_id"`
@@ -340,6 +359,8 @@ func reasonText(lang locale.Lang, reason string) string {
 	switch reason {
 	case ReasonUnknownStudent:
 		return locale.Render(lang, "journal.parked.unknown_student", nil)
+	case ReasonInactiveStudent:
+		return locale.Render(lang, "journal.parked.inactive_student", nil)
 	default:
 		return reason
 	}

@@ -103,8 +103,24 @@ type Profile struct {
 	PaperSize string `json:"paper_size"`
 	// EarlyWarningPoints is N of the early warnings: a student within N
 	// points of their next SP level is listed (1..1000, default 10).
-	EarlyWarningPoints int        `json:"early_warning_points"`
-	UpdatedAt          *time.Time `json:"updated_at,omitempty"`
+	EarlyWarningPoints int `json:"early_warning_points"`
+	// JournalPreviousYears is how many academic years before the current one
+	// the journal may still send attendance for (0..5; nil: 1, the current
+	// and the previous year). Older dates are refused, so a mistyped year
+	// cannot give a student points the form cannot correct.
+	JournalPreviousYears *int      `json:"journal_previous_years,omitempty"`
+	UpdatedAt            *time.Time `json:"updated_at,omitempty"`
+}
+
+// JournalEarliest returns the first date the journal may send on day (a
+// Jakarta date): the start of the academic year JournalPreviousYears
+// before the current one.
+func (p Profile) JournalEarliest(day time.Time) time.Time {
+	back := 1
+	if p.JournalPreviousYears != nil {
+		back = *p.JournalPreviousYears
+	}
+	return p.AcademicYearStartOn(day).AddDate(-back, 0, 0)
 }
 
 // DefaultProfile is the profile before anyone saved one.
@@ -194,6 +210,9 @@ func (p *Profile) Validate() error {
 	}
 	if p.EarlyWarningPoints < 1 || p.EarlyWarningPoints > 1000 {
 		f.Add("early_warning_points", "earlywarning.setting.range", "min", 1, "max", 1000)
+	}
+	if n := p.JournalPreviousYears; n != nil && (*n < 0 || *n > 5) {
+		f.Add("journal_previous_years", "school.profile.journal_previous_years", "min", 0, "max", 5)
 	}
 	return f.Err()
 }

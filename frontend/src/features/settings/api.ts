@@ -51,6 +51,8 @@ export interface SchoolProfile {
   paper_size: PaperSize;
   /** Early warnings list a student within this many points of their next SP level (1..1000, default 10). */
   early_warning_points: number;
+  /** Academic years before the current one the journal may still send (0..5, default 1). */
+  journal_previous_years?: number;
   updated_at?: string;
 }
 

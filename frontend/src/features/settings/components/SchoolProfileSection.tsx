@@ -45,6 +45,7 @@ export function SchoolProfileSection() {
       lesson_hours_per_day: 10,
       paper_size: 'A4',
       early_warning_points: 10,
+      journal_previous_years: 1,
     },
     validate: {
       name: (v) => (v.trim() ? null : tc('validation.required')),
@@ -153,6 +154,16 @@ export function SchoolProfileSection() {
                   data-testid="school-early-warning-points"
                   {...form.getInputProps('early_warning_points')}
                 />
+                <NumberInput
+                  label={t('school.journalPreviousYears')}
+                  description={t('school.journalPreviousYearsHint')}
+                  min={0}
+                  max={5}
+                  allowDecimal={false}
+                  clampBehavior="none"
+                  data-testid="school-journal-previous-years"
+                  {...form.getInputProps('journal_previous_years')}
+                />
               </SimpleGrid>
               <SimpleGrid cols={{ base: 1, sm: 2 }}>
                 <LetterheadLogo canEdit />
@@ -200,6 +211,7 @@ export function SchoolProfileSection() {
                   { label: t('school.yearStart'), value: formatMonthDay(data.academic_year_start, i18n.resolvedLanguage ?? 'id') },
                   { label: t('school.lessonHours'), value: String(data.lesson_hours_per_day) },
                   { label: t('school.earlyWarningPoints'), value: String(data.early_warning_points ?? 10) },
+                  { label: t('school.journalPreviousYears'), value: String(data.journal_previous_years ?? 1) },
                   { label: tl('letterhead.paperSize'), value: tl(`letterhead.paper.${data.paper_size === 'F4' ? 'F4' : 'A4'}`) },
                 ]}
               />
