@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/jmoiron/sqlx"
 	"github.com/lib/pq"
@@ -18,6 +19,7 @@ import (
 	"github.com/tatib/tatib/server/internal/audit"
 	"github.com/tatib/tatib/server/internal/erasure"
 	"github.com/tatib/tatib/server/internal/locale"
+	"github.com/tatib/tatib/server/internal/pg"
 	"github.com/tatib/tatib/server/internal/school"
 	"github.com/tatib/tatib/server/internal/violationtype"
 	"github.com/tatib/tatib/shared/api"
@@ -205,7 +207,34 @@ func defaults(ctx context.Context, q sqlx.QueryerContext) (defaultCounts, error)
 // re-creates the defaults and writes the audit entry. Sequences are not
 // restarted: an id is never given twice, so an old link, export or audit
 // entry never lands on a new record.
+//
+// A reset waits for the journal pushes in flight (it takes the student
+// sync's lock, whose shared form every push holds) and keeps new ones out
+// until it commits. A deadlock it still loses is retried here, a few
+// times, before the admin is told to try again.
 func (s *Store) Reset(ctx context.Context, actor audit.Actor, chosen []set) (api.ResetResult, error) {
+	var (
+		res api.ResetResult
+		err error
+	)
+	for attempt := 1; ; attempt++ {
+		res, err = s.reset(ctx, actor, chosen)
+		if err == nil || !pg.Retryable(err) || attempt == pg.RetryAttempts {
+			return res, busy(err)
+		}
+		select {
+		case <-ctx.Done():
+			return res, busy(err)
+		case <-time.After(time.Duration(attempt) * 50 * time.Millisecond):
+		}
+	}
+}
+
+// studentsLock is the student sync's lock (school.syncLock); journal
+// pushes hold its shared form.
+const studentsLock = `SELECT pg_advisory_xact_lock(hashtext('tatib.students.sync'))`
+
+func (s *Store) reset(ctx context.Context, actor audit.Actor, chosen []set) (api.ResetResult, error) {
 	res := api.ResetResult{Sets: []string{}, Removed: map[string]int64{}, Recreated: []string{}}
 	for _, st := range chosen {
 		res.Sets = append(res.Sets, st.ID)
@@ -217,6 +246,9 @@ func (s *Store) Reset(ctx context.Context, actor audit.Actor, chosen []set) (api
 	defer tx.Rollback()
 	if _, err := tx.ExecContext(ctx, lockSQL); err != nil {
 		return res, fmt.Errorf("datareset: lock: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, studentsLock); err != nil {
+		return res, fmt.Errorf("datareset: wait for pushes: %w", err)
 	}
 	start, err := defaults(ctx, tx)
 	if err != nil {
@@ -233,13 +265,13 @@ func (s *Store) Reset(ctx context.Context, actor audit.Actor, chosen []set) (api
 	// recorded meanwhile would otherwise point at a student being deleted.
 	// Readers go on.
 	if _, err := tx.ExecContext(ctx, `LOCK TABLE `+strings.Join(tables(chosen), ", ")+` IN EXCLUSIVE MODE`); err != nil {
-		return res, busy(fmt.Errorf("datareset: lock tables: %w", err))
+		return res, fmt.Errorf("datareset: lock tables: %w", err)
 	}
 	for _, st := range chosen {
 		for _, t := range st.Tables {
 			r, err := tx.ExecContext(ctx, t.deleteSQL())
 			if err != nil {
-				return res, busy(fmt.Errorf("datareset: %s: %s: %w", st.ID, t.Name, err))
+				return res, fmt.Errorf("datareset: %s: %s: %w", st.ID, t.Name, err)
 			}
 			n, err := r.RowsAffected()
 			if err != nil {

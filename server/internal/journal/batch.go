@@ -58,9 +58,9 @@ type batchError struct {
 	// the first (the school's window of academic years; "" for none).
 	latest   string
 	earliest string
-	fields  []badField
-	entries map[int]bool
-	total   int
+	fields   []badField
+	entries  map[int]bool
+	total    int
 }
 
 func (b *batchError) add(i int, field, key string, kv ...any) {

@@ -737,3 +737,52 @@ func jakartaTZ(t *testing.T) *time.Location {
 	}
 	return loc
 }
+
+// Probe finding: a data reset racing journal pushes gave a 500 (a deadlock
+// victim) and needed six tries. The reset waits for pushes in flight, and a
+// deadlock either side still loses is retried inside the server: every
+// push answers 200 and every reset 200.
+func TestPushesRacingReset(t *testing.T) {
+	t.Parallel()
+	f := setup(t, 8, true)
+	var prof map[string]any
+	f.admin.Do("GET", "/api/v1/settings/school", nil).Want(200).JSON(&prof)
+	prof["name"] = "SMA Negeri 1"
+	delete(prof, "updated_at")
+	f.admin.Do("PUT", "/api/v1/settings/school", prof).Want(200)
+	students := journalsim.FromSchool(f.sch)
+	done := make(chan string, 12)
+	for i := 0; i < 10; i++ {
+		go func(seed uint64) {
+			body, _ := json.Marshal(journalsim.Request{Token: f.token, Attendances: journalsim.Day(students, "2026-11-05", seed, 10)})
+			res, err := http.Post(f.env.Server.URL+"/api/v1/attendance/sync", "application/json", bytes.NewReader(body))
+			if err != nil {
+				done <- err.Error()
+				return
+			}
+			b, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			if res.StatusCode != 200 {
+				done <- fmt.Sprintf("push %d %s", res.StatusCode, b)
+				return
+			}
+			done <- ""
+		}(uint64(i))
+	}
+	for range 2 {
+		go func() {
+			res := f.admin.Do("POST", "/api/v1/admin/reset", api.ResetRequest{Sets: []string{api.ResetAttendance, api.ResetViolations},
+				SchoolName: "SMA Negeri 1", Password: "rahasia123"})
+			if res.Status != 200 {
+				done <- fmt.Sprintf("reset %d %s", res.Status, res.Body)
+				return
+			}
+			done <- ""
+		}()
+	}
+	for range 12 {
+		if msg := <-done; msg != "" {
+			t.Error(msg)
+		}
+	}
+}

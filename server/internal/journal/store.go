@@ -65,7 +65,10 @@ type parkedKey struct {
 func (s *Store) Apply(ctx context.Context, entries []Entry, p *pushLog, actor audit.Actor) (api.AttendanceResult, error) {
 	var res api.AttendanceResult
 	start := time.Now()
-	err := pg.InTx(ctx, s.db, func(tx *sqlx.Tx) error {
+	// A push can lose a deadlock to a data reset or an overlapping writer;
+	// it is retried in the server rather than answered with a 500.
+	err := pg.InTxRetry(ctx, s.db, func(tx *sqlx.Tx) error {
+		res, p.Kept = api.AttendanceResult{}, nil
 		if _, err := tx.ExecContext(ctx, studentsLockShared); err != nil {
 			return fmt.Errorf("journal: lock: %w", err)
 		}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	neturl "net/url"
 	"strings"
 	"time"
@@ -139,6 +140,39 @@ func InTx(ctx context.Context, db *sqlx.DB, fn func(tx *sqlx.Tx) error) error {
 		return fmt.Errorf("pg: commit: %w", err)
 	}
 	return nil
+}
+
+// Retryable reports whether err is a failure PostgreSQL asks the client
+// to retry: a serialization failure (40001) or a deadlock victim (40P01).
+// The whole transaction was rolled back, so running it again is safe.
+func Retryable(err error) bool {
+	var pe *pq.Error
+	return errors.As(err, &pe) && (pe.Code == "40001" || pe.Code == "40P01")
+}
+
+// RetryAttempts is how many times InTxRetry runs a transaction that keeps
+// failing with a retryable error before giving the error back.
+const RetryAttempts = 4
+
+// InTxRetry is InTx for writers that can lose a deadlock or a
+// serialization check to a concurrent writer (journal pushes racing a
+// reset or each other): it runs fn again in a new transaction, after a
+// short jittered pause, up to RetryAttempts times. fn must start from
+// scratch on every call (reset what it fills outside the transaction).
+func InTxRetry(ctx context.Context, db *sqlx.DB, fn func(tx *sqlx.Tx) error) error {
+	var err error
+	for attempt := 1; ; attempt++ {
+		err = InTx(ctx, db, fn)
+		if err == nil || !Retryable(err) || attempt == RetryAttempts {
+			return err
+		}
+		pause := time.Duration(attempt*attempt)*10*time.Millisecond + time.Duration(rand.Int64N(int64(20*time.Millisecond)))
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(pause):
+		}
+	}
 }
 
 // Error maps well-known database errors to application errors: a unique

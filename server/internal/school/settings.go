@@ -108,7 +108,7 @@ type Profile struct {
 	// the journal may still send attendance for (0..5; nil: 1, the current
 	// and the previous year). Older dates are refused, so a mistyped year
 	// cannot give a student points the form cannot correct.
-	JournalPreviousYears *int      `json:"journal_previous_years,omitempty"`
+	JournalPreviousYears *int       `json:"journal_previous_years,omitempty"`
 	UpdatedAt            *time.Time `json:"updated_at,omitempty"`
 }
 
