@@ -101,10 +101,13 @@ const (
 	SourceFace    = "face" // a gate kiosk's Face-ID scan
 )
 
-// AttendanceTx writes, in the attendance save's transaction, one grouped
-// notification per recipient and date for the automatic violations it
-// created (kind attendance): the alpha and late counts of what that
-// recipient may see, and the class when they are all of one class. One
+// AttendanceTx keeps, in the attendance save's transaction, one grouped
+// notification per recipient and school day for the automatic violations
+// (kind attendance): the alpha and late counts of what that recipient may
+// see, and the class when they are all of one class. A journal that pushes
+// entry by entry still gives each recipient one notification a day: a
+// push that adds to a day replaces that day's notification with one that
+// counts both (a new id, unread again, announced like a new one). One
 // statement whatever the size of the push. source is journal, form or face.
 func AttendanceTx(ctx context.Context, tx *sqlx.Tx, violationIDs []int64, source string, recorderID int64) error {
 	if len(violationIDs) == 0 {
@@ -113,24 +116,45 @@ func AttendanceTx(ctx context.Context, tx *sqlx.Tx, violationIDs []int64, source
 	if !slices.Contains([]string{SourceJournal, SourceForm, SourceFace}, source) {
 		return fmt.Errorf("notify: attendance: unknown source %q", source)
 	}
+	// Two pushes adding to the same day at once would each find no
+	// notification to merge with; they take turns for this statement only.
+	if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtext('tatib.notify.attendance'))`); err != nil {
+		return fmt.Errorf("notify: attendance: lock: %w", err)
+	}
 	const q = `WITH seen AS (
 		SELECT u.id AS user_id, v.occurred_on, v.auto_kind, v.class_id, v.class_name
 		FROM violations v
 		JOIN students s ON s.id = v.student_id
 		` + recipientsSQL + `
 		WHERE v.id = ANY($3::bigint[])
+	), agg AS (
+		SELECT user_id, occurred_on::text AS day, count(*) AS n,
+			count(*) FILTER (WHERE auto_kind = 'alpha') AS alpha,
+			count(*) FILTER (WHERE auto_kind = 'late') AS late,
+			CASE WHEN count(DISTINCT coalesce(class_id, 0)) = 1 AND min(class_name) <> '' THEN min(class_name) END AS class
+		FROM seen GROUP BY user_id, occurred_on
+	), old AS (
+		DELETE FROM notifications n USING agg
+		WHERE n.kind = '` + api.NotificationAttendance + `' AND n.user_id = agg.user_id AND n.params->>'date' = agg.day
+		RETURNING n.user_id, n.params
+	), prev AS (
+		SELECT user_id, params->>'date' AS day, sum((params->>'count')::int) AS n,
+			sum(coalesce((params->>'alpha')::int, 0)) AS alpha, sum(coalesce((params->>'late')::int, 0)) AS late,
+			count(*) FILTER (WHERE params ? 'class') AS with_class, count(*) AS rows,
+			min(params->>'class') AS class, max(params->>'class') AS class_max
+		FROM old GROUP BY user_id, params->>'date'
 	), ins AS (
 		INSERT INTO notifications (user_id, kind, params, url)
-		SELECT user_id, '` + api.NotificationAttendance + `',
-			jsonb_build_object('date', occurred_on::text, 'source', $4::text, 'count', count(*),
-				'alpha', count(*) FILTER (WHERE auto_kind = 'alpha'),
-				'late', count(*) FILTER (WHERE auto_kind = 'late'))
-			|| CASE WHEN count(DISTINCT coalesce(class_id, 0)) = 1 AND min(class_name) <> ''
-				THEN jsonb_build_object('class', min(class_name)) ELSE '{}' END,
-			'/violations?from=' || occurred_on || '&to=' || occurred_on || '&source=` + api.SourceAttendance + `'
-		FROM seen
-		GROUP BY user_id, occurred_on
-		ORDER BY occurred_on, user_id
+		SELECT a.user_id, '` + api.NotificationAttendance + `',
+			jsonb_build_object('date', a.day, 'source', $4::text, 'count', a.n + coalesce(p.n, 0),
+				'alpha', a.alpha + coalesce(p.alpha, 0), 'late', a.late + coalesce(p.late, 0))
+			|| CASE WHEN a.class IS NOT NULL AND (p.user_id IS NULL
+					OR (p.with_class = p.rows AND p.class = a.class AND p.class_max = a.class))
+				THEN jsonb_build_object('class', a.class) ELSE '{}' END,
+			'/violations?from=' || a.day || '&to=' || a.day || '&source=` + api.SourceAttendance + `'
+		FROM agg a
+		LEFT JOIN prev p ON p.user_id = a.user_id AND p.day = a.day
+		ORDER BY a.day, a.user_id
 		RETURNING id)` + announceSQL
 	if _, err := tx.ExecContext(ctx, q, recorderID, pq.Array(viewerRoles()), pq.Array(violationIDs), source); err != nil {
 		return fmt.Errorf("notify: attendance: %w", err)
