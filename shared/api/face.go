@@ -176,6 +176,11 @@ type Kiosk struct {
 	CreatedAt     time.Time  `json:"created_at"`
 	LastSeenAt    *time.Time `json:"last_seen_at"`
 	RevokedAt     *time.Time `json:"revoked_at"`
+	// AlarmCount is how many times this kiosk matched two different
+	// students faster than people can step up to a camera; AlarmAt the
+	// last time (docs/face-id.md, "Protecting kiosk tokens").
+	AlarmCount int        `json:"alarm_count"`
+	AlarmAt    *time.Time `json:"alarm_at"`
 }
 
 // KioskInput is POST /settings/kiosks.

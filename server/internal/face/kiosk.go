@@ -45,14 +45,16 @@ type kioskRow struct {
 	CreatedAt     time.Time  `db:"created_at"`
 	LastSeenAt    *time.Time `db:"last_seen_at"`
 	RevokedAt     *time.Time `db:"revoked_at"`
+	AlarmCount    int        `db:"alarm_count"`
+	AlarmAt       *time.Time `db:"alarm_at"`
 }
 
 func (k kioskRow) wire() api.Kiosk {
 	return api.Kiosk{ID: k.ID, Name: k.Name, TokenHint: k.TokenHint, CreatedByName: k.CreatedByName, CreatedAt: k.CreatedAt,
-		LastSeenAt: k.LastSeenAt, RevokedAt: k.RevokedAt}
+		LastSeenAt: k.LastSeenAt, RevokedAt: k.RevokedAt, AlarmCount: k.AlarmCount, AlarmAt: k.AlarmAt}
 }
 
-const kioskCols = `id, name, token_hint, created_by_name, created_at, last_seen_at, revoked_at`
+const kioskCols = `id, name, token_hint, created_by_name, created_at, last_seen_at, revoked_at, alarm_count, alarm_at`
 
 func (h *Handler) listKiosks(w http.ResponseWriter, r *http.Request) error {
 	var rows []kioskRow

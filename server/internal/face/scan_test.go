@@ -361,3 +361,68 @@ func TestWithdrawnFaceIsNotRecognised(t *testing.T) {
 		t.Fatalf("after: %+v", r)
 	}
 }
+
+// Probe finding of issue 25: liveness relies on what the kiosk reports, so
+// a stolen kiosk token could scan at machine speed. One kiosk gets at most
+// KioskChallengesPerMinute challenges a minute (429 beyond, another kiosk
+// unaffected), and two different students matched less than 1.5 s apart
+// raise the kiosk's alarm, shown on the kiosk list and in the audit log.
+func TestKioskGuard(t *testing.T) {
+	s := newSchool(t)
+	clock := jakarta(t, "2026-11-23 06:30:00")
+	face.SetNow(t, func() time.Time { return clock })
+	a, _ := s.student(t, s.classA)
+	b, _ := s.student(t, s.classA)
+	fa, fb := s.unit(), s.unit()
+	for id, v := range map[int64][]float32{a: fa, b: fb} {
+		s.consent(t, id)
+		s.enrol(t, id, v)
+	}
+	s.blinkOnly(t, "07:00")
+	k, created := s.kiosk(t, "Gerbang Utama")
+	other, _ := s.kiosk(t, "Gerbang Belakang")
+
+	// A then B 4 s apart: people can do that. B then A 0.8 s later: no.
+	if r := scan(t, k, s.near(fa)); r.Outcome != api.ScanMatched {
+		t.Fatalf("a: %+v", r)
+	}
+	clock = clock.Add(4 * time.Second)
+	scan(t, k, s.near(fb))
+	var kiosks struct{ Data []api.Kiosk }
+	s.admin.Do("GET", "/api/v1/settings/kiosks", nil).Want(200).JSON(&kiosks)
+	for _, ks := range kiosks.Data {
+		if ks.AlarmCount != 0 {
+			t.Fatalf("alarm after a 4 s gap: %+v", ks)
+		}
+	}
+	clock = clock.Add(800 * time.Millisecond)
+	if r := scan(t, k, s.near(fa)); r.Outcome != api.ScanMatched {
+		t.Fatalf("fast match still records the arrival: %+v", r)
+	}
+	s.admin.Do("GET", "/api/v1/settings/kiosks", nil).Want(200).JSON(&kiosks)
+	for _, ks := range kiosks.Data {
+		if want := map[bool]int{true: 1, false: 0}[ks.ID == created.ID]; ks.AlarmCount != want || (want == 1) != (ks.AlarmAt != nil) {
+			t.Fatalf("kiosk %s: alarm %d at %v", ks.Name, ks.AlarmCount, ks.AlarmAt)
+		}
+	}
+	var n int
+	must(t, s.env.DB.Get(&n, `SELECT count(*) FROM audit_log WHERE action = 'face.kiosk_alarm' AND details->>'gap_ms' = '800'`))
+	if n != 1 {
+		t.Fatalf("%d alarm audit entries", n)
+	}
+
+	// The rate limit: 3 challenges used above; up to the limit, then 429.
+	old := face.KioskChallengesPerMinute
+	face.KioskChallengesPerMinute = 5
+	t.Cleanup(func() { face.KioskChallengesPerMinute = old })
+	k.Do("POST", "/api/v1/face/challenge", nil).Want(201)
+	k.Do("POST", "/api/v1/face/challenge", nil).Want(201)
+	res := k.Do("POST", "/api/v1/face/challenge", nil, "Accept-Language", "en").Want(429)
+	if res.Header.Get("Retry-After") == "" || !contains(string(res.Body), "challenges in the last minute") {
+		t.Fatalf("429 without Retry-After or message: %s", res.Body)
+	}
+	other.Do("POST", "/api/v1/face/challenge", nil).Want(201)
+	// A minute later the kiosk may ask again.
+	clock = clock.Add(61 * time.Second)
+	k.Do("POST", "/api/v1/face/challenge", nil).Want(201)
+}

@@ -73,6 +73,9 @@ export interface Kiosk {
   created_at: string;
   last_seen_at: string | null;
   revoked_at: string | null;
+  /** Times two different students were matched less than 1.5 s apart; the last time. */
+  alarm_count: number;
+  alarm_at: string | null;
 }
 
 /** POST /settings/kiosks: the token is in this answer only. */

@@ -62,6 +62,20 @@ function Hint({ k }: { k: Kiosk }) {
   );
 }
 
+/** A kiosk that matched two students faster than people can step up to a camera (issue 25). */
+function AlarmBadge({ k }: { k: Kiosk }) {
+  const { t } = useTranslation('settings');
+  const fmt = useFormatDate();
+  if (!k.alarm_count || !k.alarm_at) return null;
+  return (
+    <Tooltip label={t('face.kiosks.alarmHint')} multiline w={280} withArrow>
+      <Badge color="red" variant="light" data-testid={`kiosk-alarm-${k.id}`} style={{ cursor: 'help' }}>
+        {t('face.kiosks.alarm', { count: k.alarm_count, at: fmt(k.alarm_at, 'dateTime') })}
+      </Badge>
+    </Tooltip>
+  );
+}
+
 function StatusBadge({ k }: { k: Kiosk }) {
   const { t } = useTranslation('settings');
   return k.revoked_at ? (
@@ -260,6 +274,7 @@ export function FaceKiosks() {
                   <StatusBadge k={k} />
                 </Group>
                 <Hint k={k} />
+                <AlarmBadge k={k} />
                 <Text size="xs" c="dimmed">
                   {createdLine(k)}
                 </Text>
@@ -301,6 +316,7 @@ export function FaceKiosks() {
                     <Table.Td style={{ whiteSpace: 'nowrap' }}>{lastSeen(k)}</Table.Td>
                     <Table.Td>
                       <StatusBadge k={k} />
+                      <AlarmBadge k={k} />
                       {k.revoked_at && (
                         <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
                           {fmt(k.revoked_at, 'dateTime')}
