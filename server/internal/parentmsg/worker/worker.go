@@ -82,7 +82,20 @@ type Worker struct {
 	Poll        time.Duration
 	Backoff     Backoff
 	MaxAttempts int
+	// SendLease is how long a claimed send may be in flight before another
+	// worker treats it as interrupted (its process killed); 0: the
+	// gateway's timeout plus DefaultLeaseSlack. It must exceed a send's
+	// longest duration.
+	SendLease time.Duration
+	// AfterAnswer, when set, runs after the gateway answered and its
+	// message id was written, before the answer is recorded (the crash
+	// tests kill the process there).
+	AfterAnswer func()
 }
+
+// DefaultLeaseSlack is added to the gateway's timeout for the default
+// SendLease.
+const DefaultLeaseSlack = 2 * time.Minute
 
 // now is the time, to the microsecond PostgreSQL keeps.
 func (w *Worker) now() time.Time {
@@ -223,16 +236,27 @@ type claimed struct {
 	Student   string `db:"student_name"`
 	StudentID int64  `db:"student_id"`
 	Gone      bool   `db:"gone"`
+	// Interrupted: an earlier claim's process died before recording.
+	Interrupted      bool   `db:"interrupted"`
+	GatewayMessageID string `db:"gateway_message_id"`
 }
 
-// sendOne claims one due message, sends it and records the answer, in one
-// transaction. It returns idle when there is nothing to do now.
+// sendOne claims one due message, sends it and records the answer. It
+// returns idle when there is nothing to do now.
+//
+// A send is two transactions around the gateway call: the claim marks the
+// message as in flight (sending_since) and commits, so no transaction or
+// row lock is held while the gateway answers; the gateway's message id is
+// written the moment it answers; then the answer is recorded. A process
+// killed in between leaves the mark: once the lease has passed, another
+// worker takes the message again and, if the gateway's id is there (the
+// gateway took it), records it as sent without sending it twice. What
+// remains possible is documented in docs/parent-messaging.md.
 func (w *Worker) sendOne(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return idle{}
 	}
-	// Once begun, the transaction is finished whatever ctx does (database/sql
-	// rolls back a transaction whose context ends): a send in flight is
+	// Once begun, a send is finished whatever ctx does: a send in flight is
 	// completed and recorded, since an abandoned send the gateway already
 	// took would go out twice.
 	ctx = context.WithoutCancel(ctx)
@@ -261,23 +285,31 @@ func (w *Worker) sendOne(ctx context.Context) error {
 	if until, quiet := parentmsg.QuietUntil(set.QuietHours, now); quiet {
 		return idle{until: until}
 	}
+	lease := w.SendLease
+	if lease <= 0 {
+		lease = set.Gateway.Timeout() + DefaultLeaseSlack
+	}
 	var m claimed
 	// gone: what caused the message was undone before it went out (the
 	// violation deleted, the letter withdrawn, the handling deleted; an
 	// attendance day left with nothing is deleted by the ledger instead).
 	const claim = `SELECT m.id, m.phone, m.body, m.attempts, m.student_id, s.full_name AS student_name,
+		    m.sending_since IS NOT NULL AS interrupted, m.gateway_message_id,
 		    (m.event = 'violation' AND m.violation_id IS NULL AND m.attendance_date IS NULL) OR (m.event = 'summons' AND m.handling_id IS NULL)
 		    OR (m.event = 'warning_letter' AND NOT m.correction AND (m.letter_id IS NULL
 		        OR EXISTS (SELECT 1 FROM warning_letters w WHERE w.id = m.letter_id AND w.status = 'withdrawn'))) AS gone
-		FROM (SELECT id, event, violation_id, letter_id, handling_id, attendance_date, correction, phone, body, attempts, student_id
+		FROM (SELECT id, event, violation_id, letter_id, handling_id, attendance_date, correction, phone, body, attempts, student_id,
+		             sending_since, gateway_message_id
 		      FROM parent_messages
-		      WHERE status = 'queued' AND next_attempt_at <= $1
+		      WHERE status = 'queued' AND next_attempt_at <= $1 AND (sending_since IS NULL OR sending_since < $2)
 		      ORDER BY next_attempt_at, id LIMIT 1 FOR UPDATE SKIP LOCKED) m
 		JOIN students s ON s.id = m.student_id`
-	err = tx.GetContext(ctx, &m, claim, now)
+	err = tx.GetContext(ctx, &m, claim, now, now.Add(-lease))
 	if errors.Is(err, sql.ErrNoRows) {
 		var due sql.NullTime
-		if err := tx.GetContext(ctx, &due, `SELECT min(next_attempt_at) FROM parent_messages WHERE status = 'queued'`); err != nil {
+		if err := tx.GetContext(ctx, &due, `SELECT min(CASE WHEN sending_since IS NULL THEN next_attempt_at
+			ELSE GREATEST(next_attempt_at, sending_since + $1 * interval '1 microsecond') END)
+			FROM parent_messages WHERE status = 'queued'`, lease.Microseconds()); err != nil {
 			return fmt.Errorf("worker: next due: %w", err)
 		}
 		if due.Valid && !due.Time.After(now) {
@@ -290,10 +322,26 @@ func (w *Worker) sendOne(ctx context.Context) error {
 		return fmt.Errorf("worker: claim: %w", err)
 	}
 	if m.Gone {
-		if _, err := tx.ExecContext(ctx, `UPDATE parent_messages SET status = 'cancelled', updated_at = $2 WHERE id = $1`, m.ID, now); err != nil {
+		if _, err := tx.ExecContext(ctx, `UPDATE parent_messages SET status = 'cancelled', sending_since = NULL, updated_at = $2 WHERE id = $1`, m.ID, now); err != nil {
 			return fmt.Errorf("worker: cancel: %w", err)
 		}
 		return tx.Commit()
+	}
+	if m.Interrupted && m.GatewayMessageID != "" {
+		// The gateway took it (it gave its id) and the process died before
+		// the answer was recorded: record it now, never send it again.
+		res := gateway.Result{Outcome: gateway.Sent, MessageID: m.GatewayMessageID, Reason: "ok",
+			Answer: "recorded after an interrupted send: the gateway had already given id " + m.GatewayMessageID}
+		if err := w.record(ctx, tx, m, set.Gateway.Kind, res); err != nil {
+			return err
+		}
+		return tx.Commit()
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE parent_messages SET sending_since = $2 WHERE id = $1`, m.ID, now); err != nil {
+		return fmt.Errorf("worker: mark: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("worker: claim commit: %w", err)
 	}
 
 	cfg := gateway.Config{Kind: set.Gateway.Kind, BaseURL: set.Gateway.BaseURL, Token: set.Gateway.Token,
@@ -308,6 +356,19 @@ func (w *Worker) sendOne(ctx context.Context) error {
 		res = g.Send(sendCtx, gateway.Message{Phone: m.Phone, Text: m.Body, StudentName: m.Student})
 		cancel()
 	}
+	if res.MessageID != "" {
+		if _, err := w.DB.ExecContext(ctx, `UPDATE parent_messages SET gateway_message_id = $2 WHERE id = $1`, m.ID, res.MessageID); err != nil {
+			return fmt.Errorf("worker: message id: %w", err)
+		}
+	}
+	if w.AfterAnswer != nil {
+		w.AfterAnswer()
+	}
+	tx, err = w.DB.BeginTxx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("worker: begin: %w", err)
+	}
+	defer tx.Rollback()
 	if err := w.record(ctx, tx, m, set.Gateway.Kind, res); err != nil {
 		return err
 	}
@@ -366,7 +427,8 @@ func (w *Worker) record(ctx context.Context, tx *sqlx.Tx, m claimed, kind string
 		VALUES ($1, $2, $3, $4, $5, $6, $7))
 		UPDATE parent_messages SET status = $8, attempts = $9, next_attempt_at = $10, gateway = $4,
 		    gateway_message_id = CASE WHEN $11 <> '' THEN $11 ELSE gateway_message_id END,
-		    last_outcome = $5, last_http_status = $6, last_answer = $7, sent_at = COALESCE($12, sent_at), updated_at = $2
+		    last_outcome = $5, last_http_status = $6, last_answer = $7, sent_at = COALESCE($12, sent_at), updated_at = $2,
+		    sending_since = NULL
 		WHERE id = $1`
 	if _, err := tx.ExecContext(ctx, q, m.ID, now, res.Duration.Milliseconds(), kind, string(res.Outcome), httpStatus, answer,
 		status, attempts, next, res.MessageID, sentAt); err != nil {

@@ -390,6 +390,12 @@ func TestHelperProcess(t *testing.T) {
 	case "send":
 		fmt.Println("sending")
 		_, _ = (&worker.Worker{DB: db, Concurrency: 1}).RunOnce(ctx)
+	case "answered":
+		// killed after the gateway answered, before the answer is recorded
+		_, _ = (&worker.Worker{DB: db, Concurrency: 1, AfterAnswer: func() {
+			fmt.Println("answered")
+			time.Sleep(time.Minute)
+		}}).RunOnce(ctx)
 	}
 	time.Sleep(time.Minute) // killed before this ends
 	os.Exit(3)
@@ -470,8 +476,9 @@ func TestAKillDuringASendLeavesTheMessageQueued(t *testing.T) {
 	}
 	kill(t, cmd)
 	f.sim.Reset()
-	// the database rolls the claim back when it sees the connection die
-	w := &worker.Worker{DB: db, Concurrency: 1}
+	// the gateway never answered, so no id was written: once the claim's
+	// lease has passed (shortened here) the message is sent again
+	w := &worker.Worker{DB: db, Concurrency: 1, SendLease: time.Second}
 	sent := 0
 	for deadline := time.Now().Add(20 * time.Second); sent == 0 && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 		sent = runOnce(t, w)
@@ -537,5 +544,38 @@ func TestUndoneCauseIsNotSent(t *testing.T) {
 	msgs := outboxtest.Messages(t, f.db)
 	if msgs[0].Status != api.ParentMessageCancelled || msgs[1].Status != api.ParentMessageSent || len(f.sim.Messages()) != 1 {
 		t.Fatalf("messages %+v; simulator %d", msgs, len(f.sim.Messages()))
+	}
+}
+
+// Probe finding of issue 25: kill -9 during a send duplicated the message.
+// The gateway's id is written the moment it answers; a process killed
+// after that leaves the message in flight, and the next worker records it
+// as sent without sending it again.
+func TestAKillAfterTheGatewayAnsweredSendsNothingTwice(t *testing.T) {
+	url := pgtest.NewURL(t)
+	db, err := sqlx.Open("postgres", url)
+	outboxtest.Must(t, err)
+	t.Cleanup(func() { db.Close() })
+	f := newFixture(t, db, nil)
+	f.record(t)
+	cmd := child(t, "answered", url)
+	kill(t, cmd)
+	if len(f.sim.Messages()) != 1 {
+		t.Fatalf("the gateway has %d messages", len(f.sim.Messages()))
+	}
+	if m := one(t, db); m.Status != api.ParentMessageQueued {
+		t.Fatalf("after the kill: %+v", m)
+	}
+	w := &worker.Worker{DB: db, Concurrency: 1, SendLease: time.Second}
+	recovered := 0
+	for deadline := time.Now().Add(20 * time.Second); recovered == 0 && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		recovered = runOnce(t, w)
+	}
+	m := one(t, db)
+	if recovered != 1 || m.Status != api.ParentMessageSent || m.Attempts != 1 {
+		t.Fatalf("after restart: %d, %+v", recovered, m)
+	}
+	if len(f.sim.Messages()) != 1 || f.sim.Requests() != 1 {
+		t.Fatalf("sent twice: simulator has %d messages, %d requests", len(f.sim.Messages()), f.sim.Requests())
 	}
 }
