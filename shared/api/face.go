@@ -96,15 +96,6 @@ type FaceEnrolmentInput struct {
 	Embeddings [][]float32 `json:"embeddings"`
 }
 
-// FaceDuplicate is the detail of 409 face.duplicate: the enrolled student
-// the new face already matches.
-type FaceDuplicate struct {
-	StudentID   int64   `json:"student_id"`
-	StudentName string  `json:"student_name"`
-	ClassName   string  `json:"class_name"`
-	Score       float64 `json:"score"`
-}
-
 // FaceChallenge is POST /face/challenge (kiosk token): a one-time
 // challenge the kiosk must see passed before it sends the scan.
 type FaceChallenge struct {

@@ -238,3 +238,50 @@ func TestManners(t *testing.T) {
 		}
 	})
 }
+
+// The document is OpenAPI 3.1 as it is served: no 3.0 "nullable" (a 3.1
+// validator rejects the nulls it stands for: a null is a type), every
+// signed-in route lists its 401 and every route with a permission its 403,
+// and the journal's error is not nested one level too deep.
+func TestOpenAPIDescribesWhatIsSent(t *testing.T) {
+	t.Parallel()
+	b, err := api.OpenAPI()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), `"nullable"`) {
+		t.Error(`the document uses 3.0's "nullable"`)
+	}
+	var doc struct {
+		Paths      map[string]map[string]json.RawMessage `json:"paths"`
+		Components struct {
+			Schemas map[string]json.RawMessage `json:"schemas"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	for p, ops := range doc.Paths {
+		for m, raw := range ops {
+			var op struct {
+				Permission string                     `json:"x-permission"`
+				Responses  map[string]json.RawMessage `json:"responses"`
+			}
+			if json.Unmarshal(raw, &op) != nil || op.Permission == "" {
+				continue
+			}
+			if _, ok := op.Responses["401"]; op.Permission != "public" && !ok {
+				t.Errorf("%s %s: no 401", m, p)
+			}
+			if _, ok := op.Responses["403"]; op.Permission != "public" && op.Permission != "authenticated" && !ok {
+				t.Errorf("%s %s: no 403", m, p)
+			}
+		}
+	}
+	if !strings.Contains(string(doc.Components.Schemas["JournalFailure"]), "#/components/schemas/ErrorBody") {
+		t.Errorf("JournalFailure.error: %s", doc.Components.Schemas["JournalFailure"])
+	}
+	if !strings.Contains(string(doc.Components.Schemas["Permission"]), "admin_only") {
+		t.Error("Permission lacks admin_only")
+	}
+}

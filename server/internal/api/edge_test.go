@@ -308,17 +308,14 @@ func TestErrorCodesDocumented(t *testing.T) {
 	var doc struct {
 		Components struct {
 			Schemas struct {
-				Error struct {
+				// Error is {"error": ErrorBody}; the codes are ErrorBody's.
+				ErrorBody struct {
 					Properties struct {
-						Error struct {
-							Properties struct {
-								Code struct {
-									Enum []string `json:"enum"`
-								} `json:"code"`
-							} `json:"properties"`
-						} `json:"error"`
+						Code struct {
+							Enum []string `json:"enum"`
+						} `json:"code"`
 					} `json:"properties"`
-				} `json:"Error"`
+				} `json:"ErrorBody"`
 			} `json:"schemas"`
 		} `json:"components"`
 	}
@@ -328,7 +325,7 @@ func TestErrorCodesDocumented(t *testing.T) {
 	codes := []string{wire.CodeInvalid, wire.CodeBadRequest, wire.CodeUnauthorized, wire.CodeForbidden, wire.CodeNotFound,
 		wire.CodeMethodNotAllowed, wire.CodeConflict, wire.CodeTooLarge, wire.CodeUnsupportedMediaType, wire.CodeRequestTimeout, wire.CodeRateLimited,
 		wire.CodeInternal, wire.CodeUnavailable}
-	enum := doc.Components.Schemas.Error.Properties.Error.Properties.Code.Enum
+	enum := doc.Components.Schemas.ErrorBody.Properties.Code.Enum
 	if fmt.Sprint(enum) != fmt.Sprint(codes) {
 		t.Fatalf("documented %v, want %v", enum, codes)
 	}

@@ -85,9 +85,40 @@ func buildOpenAPI() ([]byte, error) {
 			}
 		}
 	}
+	for _, ops := range paths {
+		for _, raw := range ops.(map[string]any) {
+			op, ok := raw.(map[string]any)
+			if !ok {
+				continue
+			}
+			describeRefusals(op)
+		}
+	}
 	doc["paths"] = paths
 	doc["components"] = comps
 	return json.MarshalIndent(doc, "", "  ")
+}
+
+// describeRefusals lists, on an operation that needs a sign-in, the 401
+// every such route answers without one, and the 403 of a route that needs
+// a permission, unless its fragment describes them itself: they are
+// answered by the router's guard, the same for every route.
+func describeRefusals(op map[string]any) {
+	perm, _ := op["x-permission"].(string)
+	if perm == "" || perm == "public" {
+		return
+	}
+	res, _ := op["responses"].(map[string]any)
+	if res == nil {
+		res = map[string]any{}
+		op["responses"] = res
+	}
+	if _, ok := res["401"]; !ok {
+		res["401"] = map[string]any{"$ref": "#/components/responses/Unauthorized"}
+	}
+	if _, ok := res["403"]; !ok && perm != "authenticated" {
+		res["403"] = map[string]any{"$ref": "#/components/responses/Forbidden"}
+	}
 }
 
 func serveOpenAPI(w http.ResponseWriter, r *http.Request) error {
