@@ -5,9 +5,17 @@
 // The catalogue lives in messages/<area>.<lang>.json, one pair of files per
 // feature area so that areas never edit the same file. Every key must exist
 // in every language (a test checks it).
+//
+// A message whose words depend on a number is an object instead of a
+// string: {"by": "minutes", "one": "… {minutes} minute.", "other": "… {minutes}
+// minutes."}. "by" names the parameter; "one" is used when it is 1, "other"
+// otherwise. Indonesian nouns do not change with the number, so its entries
+// are plain strings (a test checks that English has both forms wherever a
+// count is followed by a countable noun).
 package locale
 
 import (
+	"bytes"
 	"context"
 	"embed"
 	"encoding/json"
@@ -44,55 +52,80 @@ var Languages = []Lang{ID, EN}
 //go:embed messages/*.json
 var files embed.FS
 
-var catalog = mustLoad(files)
+// catalog holds every message's text ("other" for a plural one);
+// plurals the "one" form and its parameter.
+var catalog, plurals = mustLoad(files)
 
-func mustLoad(fsys fs.FS) map[Lang]map[string]string {
-	c, err := load(fsys)
+// plural is the singular form of a message and the parameter that chooses it.
+type plural struct {
+	One string `json:"one"`
+	By  string `json:"by"`
+}
+
+func mustLoad(fsys fs.FS) (map[Lang]map[string]string, map[Lang]map[string]plural) {
+	c, p, err := load(fsys)
 	if err != nil {
 		panic(err)
 	}
-	return c
+	return c, p
 }
 
 // load reads every messages/<area>.<lang>.json; a key defined twice in one
 // language is an error.
-func load(fsys fs.FS) (map[Lang]map[string]string, error) {
+func load(fsys fs.FS) (map[Lang]map[string]string, map[Lang]map[string]plural, error) {
 	c := map[Lang]map[string]string{}
+	pl := map[Lang]map[string]plural{}
 	for _, l := range Languages {
 		c[l] = map[string]string{}
+		pl[l] = map[string]plural{}
 	}
 	names, err := fs.Glob(fsys, "messages/*.json")
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	sort.Strings(names)
 	for _, name := range names {
 		base := strings.TrimSuffix(path.Base(name), ".json")
 		dot := strings.LastIndexByte(base, '.')
 		if dot < 0 {
-			return nil, fmt.Errorf("locale: %s: name must be <area>.<lang>.json", name)
+			return nil, nil, fmt.Errorf("locale: %s: name must be <area>.<lang>.json", name)
 		}
 		lang := Lang(base[dot+1:])
 		m, ok := c[lang]
 		if !ok {
-			return nil, fmt.Errorf("locale: %s: unknown language %q", name, lang)
+			return nil, nil, fmt.Errorf("locale: %s: unknown language %q", name, lang)
 		}
 		b, err := fs.ReadFile(fsys, name)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		var entries map[string]string
+		var entries map[string]json.RawMessage
 		if err := json.Unmarshal(b, &entries); err != nil {
-			return nil, fmt.Errorf("locale: %s: %w", name, err)
+			return nil, nil, fmt.Errorf("locale: %s: %w", name, err)
 		}
-		for k, v := range entries {
+		for k, raw := range entries {
 			if _, dup := m[k]; dup {
-				return nil, fmt.Errorf("locale: %s: key %q defined twice", name, k)
+				return nil, nil, fmt.Errorf("locale: %s: key %q defined twice", name, k)
 			}
-			m[k] = v
+			var text string
+			if err := json.Unmarshal(raw, &text); err == nil {
+				m[k] = text
+				continue
+			}
+			var p struct {
+				plural
+				Other string `json:"other"`
+			}
+			dec := json.NewDecoder(bytes.NewReader(raw))
+			dec.DisallowUnknownFields()
+			if err := dec.Decode(&p); err != nil || p.Other == "" || p.One == "" || p.By == "" {
+				return nil, nil, fmt.Errorf("locale: %s: %q must be a string or {\"by\", \"one\", \"other\"}", name, k)
+			}
+			m[k] = p.Other
+			pl[lang][k] = p.plural
 		}
 	}
-	return c, nil
+	return c, pl, nil
 }
 
 // Has reports whether key is in the catalogue.
@@ -121,6 +154,9 @@ func Render(lang Lang, key string, params map[string]any) string {
 			text = key
 		}
 	}
+	if p, ok := plurals[lang][key]; ok && isOne(params[p.By]) {
+		text = p.One
+	}
 	if len(params) == 0 || !strings.Contains(text, "{") {
 		return text
 	}
@@ -147,6 +183,21 @@ func Render(lang Lang, key string, params map[string]any) string {
 		text = text[i+j+1:]
 	}
 	return b.String()
+}
+
+// isOne reports whether a count parameter is exactly 1.
+func isOne(v any) bool {
+	switch n := v.(type) {
+	case int:
+		return n == 1
+	case int64:
+		return n == 1
+	case int32:
+		return n == 1
+	case float64:
+		return n == 1
+	}
+	return false
 }
 
 // Format writes a parameter the way lang writes it: integers with the

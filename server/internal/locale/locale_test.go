@@ -3,6 +3,7 @@ package locale
 import (
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 	"testing/fstest"
 )
@@ -42,7 +43,7 @@ func TestLoadRefusesDuplicates(t *testing.T) {
 		"messages/a.id.json": {Data: []byte(`{"x.y":"satu"}`)},
 		"messages/b.id.json": {Data: []byte(`{"x.y":"dua"}`)},
 	}
-	if _, err := load(fsys); err == nil {
+	if _, _, err := load(fsys); err == nil {
 		t.Fatal("duplicate key accepted")
 	}
 }
@@ -83,6 +84,40 @@ func TestParse(t *testing.T) {
 	} {
 		if got := Parse(in); got != want {
 			t.Errorf("Parse(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+// Plurals: English says "1 minute" and "5 minutes"; Indonesian, whose nouns
+// do not change, is one string. Where an English message puts a count right
+// before a countable noun, it has both forms.
+func TestPlurals(t *testing.T) {
+	if got := Render(EN, "auth.throttled", map[string]any{"minutes": 1}); !strings.Contains(got, "1 minute.") {
+		t.Errorf("one: %q", got)
+	}
+	if got := Render(EN, "auth.throttled", map[string]any{"minutes": 15}); !strings.Contains(got, "15 minutes.") {
+		t.Errorf("other: %q", got)
+	}
+	if got := Render(ID, "auth.throttled", map[string]any{"minutes": 1}); !strings.Contains(got, "1 menit") {
+		t.Errorf("id: %q", got)
+	}
+	countable := regexp.MustCompile(`\{([a-z_]+)\} (minute|second|point|entr|cell|day|hour|record|student|violation|letter|message|photo|row|push|attempt|problem|kiosk|user|guardian|case|achievement)[a-z]*\b`)
+	for _, key := range Keys(EN) {
+		for _, m := range countable.FindAllStringSubmatch(catalog[EN][key], -1) {
+			switch {
+			case m[1] == "max" || m[1] == "min" || m[1] == "limit" || strings.HasPrefix(m[1], "max_"):
+				continue // a limit is never 1 in practice, and "at most" reads as plural
+			case m[1] == "date" || m[1] == "level" || m[1] == "host" || m[1] == "name":
+				continue // not a count ("{date} hour 3", "the {level} letter")
+			}
+			if p, ok := plurals[EN][key]; !ok || p.By != m[1] {
+				t.Errorf(`%s: "{%s} %s…" in English needs {"by": %q, "one", "other"}`, key, m[1], m[2], m[1])
+			}
+		}
+	}
+	for key, p := range plurals[EN] {
+		if !strings.Contains(p.One, "{"+p.By+"}") && !strings.Contains(catalog[EN][key], "{"+p.By+"}") {
+			t.Errorf("%s: plural by %q, which neither form shows", key, p.By)
 		}
 	}
 }
