@@ -57,13 +57,23 @@ describe('actionLabel', () => {
     const entities = new Set<string>();
     // audit.Record(ctx, q, actor, "action.code", "entity", …): the action is the first
     // dotted string literal, the entity the literal right after it.
-    const re = /audit\.Record\([^;]*?"([a-z_]+(?:\.[a-z_]+)+)",\s*"([a-z_]+)"/g;
+    const re = /audit\.Record(?:Each)?\([^;]*?"([a-z_]+(?:\.[a-z_]+)+)",\s*"([a-z_]+)"/g;
+    // Codes chosen before the call: `action := "…"`, `action = "…"`, a map of them.
+    const assigned = /\baction :?= "([a-z_]+(?:\.[a-z_]+)+)"/g;
+    const mapped = /\baction := map\[[^\]]+\]string\{([^}]*)\}/g;
     for (const f of files) {
-      for (const m of readFileSync(f, 'utf8').matchAll(re)) {
+      const src = readFileSync(f, 'utf8');
+      for (const m of src.matchAll(re)) {
         actions.add(m[1]!);
         entities.add(m[2]!);
       }
+      for (const m of src.matchAll(assigned)) actions.add(m[1]!);
+      for (const m of src.matchAll(mapped)) for (const q of m[1]!.matchAll(/"([a-z_]+(?:\.[a-z_]+)+)"/g)) actions.add(q[1]!);
     }
+    // Built from a request's choice: "attendance.journal_conflicts." + keep | use_journal.
+    for (const choice of ['keep', 'use_journal']) expect(actionKey(`attendance.journal_conflicts.${choice}`)).not.toBeNull();
+    expect(actions).toContain('warning_letter.print');
+    expect(actions).toContain('warning_letter.raise');
     expect(actions.size).toBeGreaterThan(20);
     expect([...actions].filter((a) => !actionKey(a)).sort()).toEqual([]);
     expect([...entities].filter((e) => !(ENTITIES as readonly string[]).includes(e)).sort()).toEqual([]);
