@@ -79,7 +79,7 @@ test-go: vet
 	 for m in $(GO_MODULES); do (cd $$m && TZ=UTC go test -race -count=1 ./...); done
 
 test-frontend: frontend-deps
-	cd frontend && TZ=UTC npm run test --if-present
+	cd frontend && npm run lint && TZ=UTC npm run test --if-present
 
 # The sign-in page's download stays under its budget (250 kB gzipped), and every Mantine
 # component it shows has its styles in that first download.

@@ -208,7 +208,7 @@ async function kioskRun(browser, baseURL, token, person, count) {
     await page.waitForFunction((n) => window.__bench.results.length >= n, count + 1, { timeout: (count + 1) * 60_000, polling: 250 });
   } catch (err) {
     const got = await page.evaluate(() => ({ results: window.__bench.results, states: window.__bench.states.slice(-12) }));
-    throw new Error(`kiosk (${person}): ${got.results.length} of ${count + 1} answers: ${JSON.stringify(got)}; page errors: ${errors.join('; ')}\n${err.message}`);
+    throw new Error(`kiosk (${person}): ${got.results.length} of ${count + 1} answers: ${JSON.stringify(got)}; page errors: ${errors.join('; ')}\n${err.message}`, { cause: err });
   }
   const rec = await page.evaluate(() => {
     const rt = (name) =>

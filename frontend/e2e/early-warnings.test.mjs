@@ -3,7 +3,7 @@
 // follow-up overdue), filters by kind and follows a row's next step to the violation; a homeroom
 // teacher on a phone sees their class only, as cards. The school's data goes in with psql:
 // E2E_ONLY=early-warnings npm run e2e
-import { assert, assertEqual, shot, test } from './harness.mjs';
+import { assertEqual, shot, test } from './harness.mjs';
 import { ADMIN_PASSWORD } from './cases.mjs';
 import { DESKTOP, PHONE, apiCall, databaseOf, expectVisible, newPage, noSidewaysScroll, signIn } from './helpers.mjs';
 

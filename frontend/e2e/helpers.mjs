@@ -29,7 +29,7 @@ export async function expectVisible(locator, what) {
   try {
     await locator.first().waitFor({ state: 'visible' });
   } catch (err) {
-    throw new Error(`not visible: ${what}\n${err.message}`);
+    throw new Error(`not visible: ${what}\n${err.message}`, { cause: err });
   }
 }
 

@@ -6,7 +6,7 @@
 // sends (HTTP 500): the log shows the retries, then the message goes out. Last, a homeroom
 // teacher reads the log on a 360 px phone in English with the numbers masked.
 // E2E_ONLY=parent-messages npm run e2e
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -370,7 +370,7 @@ test('parent-messages: a counselor reads the settings, cancels a waiting message
   await expectVisible(page.locator('[data-testid="pm-detail"][data-status="cancelled"]'), 'cancelled');
   await simMode({ mode: 'ok' });
   await page.getByTestId('pm-retry').click();
-  m = await messageUntil(page, s, v1, (x) => x.status === 'sent', 'sent after the retry');
+  await messageUntil(page, s, v1, (x) => x.status === 'sent', 'sent after the retry');
   await expectVisible(page.locator('[data-testid="pm-detail"][data-status="sent"]'), 'the drawer follows to sent');
   await page.keyboard.press('Escape');
 

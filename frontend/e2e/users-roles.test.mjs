@@ -40,7 +40,7 @@ async function homeroomClassFor(page, username, userId) {
   for (const db of dbs) {
     const url = new URL(admin);
     url.pathname = `/${db}`;
-    let found = '';
+    let found;
     try {
       found = q(url.toString(), `SELECT id FROM users WHERE username = '${username}'`);
     } catch {

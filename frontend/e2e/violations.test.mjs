@@ -103,7 +103,7 @@ function readXlsx(buf) {
       const type = /t="(\w+)"/.exec(attrs)?.[1];
       const body = c[2] ?? '';
       const v = /<v>([\s\S]*?)<\/v>/.exec(body)?.[1];
-      let text = '';
+      let text;
       if (type === 's') text = shared[Number(v)];
       else if (type === 'inlineStr') text = unescapeXml([...body.matchAll(/<t[^>]*>([\s\S]*?)<\/t>/g)].map((m) => m[1]).join(''));
       else text = v === undefined ? '' : unescapeXml(v);

@@ -25,7 +25,7 @@ function insertStudent(userId) {
   for (const db of dbs) {
     const url = new URL(admin);
     url.pathname = `/${db}`;
-    let found = '';
+    let found;
     try {
       found = psql(url.toString(), `SELECT id FROM users WHERE username = '${BK.username}'`);
     } catch {

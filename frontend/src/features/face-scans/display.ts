@@ -2,23 +2,8 @@ import type { FaceScan, ScanAttendance, ScanOutcome } from './api';
 
 /** Pure display helpers of the face-ID review (unit-tested). */
 
-const percentFormats = new Map<string, Intl.NumberFormat>();
-
-/**
- * A similarity (0–1) as a percentage with at most one decimal, in the language's style:
- * 0.8734 → "87,3%" (id) / "87.3%" (en). Nothing, or anything not finite, is "—".
- */
-export function formatPercent(value: number | null | undefined, lang = 'id'): string {
-  if (value === null || value === undefined || !Number.isFinite(value)) return '—';
-  const locale = lang.startsWith('en') ? 'en-US' : 'id-ID';
-  let f = percentFormats.get(locale);
-  if (!f) {
-    f = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 });
-    percentFormats.set(locale, f);
-  }
-  // Intl may put a no-break space before "%" in some locales; keep it tight everywhere.
-  return f.format(value).replace(/\s+%/u, '%');
-}
+/** A similarity (0–1) as a percentage: the shared helper (src/lib/numbers.ts). */
+export { formatPercent } from '@/lib/numbers';
 
 export const outcomeColor: Record<ScanOutcome, string> = {
   matched: 'teal',

@@ -17,7 +17,6 @@ let loading: Promise<EngineModule> | undefined;
 
 /** The engine module (one download, shared by the enrol page and the kiosk); retried after a failure. */
 export function loadEngineModule(): Promise<EngineModule> {
-  // @ts-ignore -- until engine/index.ts (helper "engine") lands; the cast below types it either way
   loading ??= (import('@/features/face/engine') as Promise<unknown> as Promise<EngineModule>).catch((err: unknown) => {
     loading = undefined;
     throw err;

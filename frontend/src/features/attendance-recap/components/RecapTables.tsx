@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Group, Stack, Table, Text } from '@mantine/core';
 import { useFormatDate } from '@/lib/useFormatDate';
-import { useFormatNumber } from '@/lib/numbers';
+import { formatDecimal, useFormatNumber } from '@/lib/numbers';
 import { sumOf, type Chip } from '../days';
 import { isStatus } from '../statuses';
 import { STATUSES, countOf, type AttendanceCounts, type AttendanceRecap, type AttendanceRecapStudent, type AttendanceSchoolRecap } from '../types';
@@ -27,7 +27,7 @@ function Scroll({ children, label, testId }: { children: ReactNode; label: strin
 function Pct({ value }: { value: number | null }) {
   const { i18n } = useTranslation();
   if (value === null) return <Text span c="dimmed">–</Text>;
-  return <>{value.toLocaleString(i18n.resolvedLanguage === 'en' ? 'en-US' : 'id-ID', { maximumFractionDigits: 1 })}%</>;
+  return <>{formatDecimal(value, i18n.resolvedLanguage ?? 'id', 0, 1)}%</>;
 }
 
 /** Counts per status as coloured badges ("H8 A2"); nothing stored: a grey dash. */

@@ -280,6 +280,7 @@ export default function RecapPage() {
     const remembered = Number(localStorage.getItem(LAST_CLASS)) || 0;
     const pick = list.find((c) => c.id === remembered)?.id;
     if (pick) update({ class: String(pick) }, true);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- runs only when the values listed change (the others are read at that moment)
   }, [homeroom, classParam, classes.isSuccess]);
 
   function update(change: Record<string, string>, replace = false) {

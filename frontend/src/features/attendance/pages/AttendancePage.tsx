@@ -364,6 +364,7 @@ export default function AttendancePage() {
     const remembered = Number(localStorage.getItem(LAST_CLASS)) || 0;
     const pick = homeroom ? list[0]?.id : list.find((c) => c.id === remembered)?.id;
     if (pick) navigate(paths.day(pick, today), { replace: true });
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- runs only when the values listed change (the others are read at that moment)
   }, [classId, date, classes.isSuccess, homeroom]);
 
   const go = (id: number, d: string) => {

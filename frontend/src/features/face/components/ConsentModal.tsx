@@ -53,6 +53,7 @@ export function ConsentModal({ studentId, consent, opened, onClose }: { studentI
     form.resetDirty(v);
     form.clearErrors();
     // reset only when the dialog opens
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- Mantine's form object is new on every render; this runs when what it shows changes
   }, [opened]);
 
   const submit = (v: FaceConsentInput) => {

@@ -1,4 +1,5 @@
 import type { ChallengeTracker, FaceObservation, QualityVerdict } from '../engine/types';
+import { formatDecimal } from '@/lib/numbers';
 import type { KioskScanInput } from './api';
 import { isFrontal, type KioskEvent, type KioskState } from './machine';
 
@@ -87,5 +88,5 @@ export function frameDelay(phase: KioskState['phase']): number {
 
 /** Seconds with one decimal, for "answered in 1.4 s" (a comma in Indonesian). */
 export function formatSeconds(ms: number, lang: string): string {
-  return (ms / 1000).toLocaleString(lang === 'en' ? 'en-US' : 'id-ID', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  return formatDecimal(ms / 1000, lang, 1, 1);
 }

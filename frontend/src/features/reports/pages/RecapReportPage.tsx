@@ -11,6 +11,7 @@ import { PageHeader } from '@/components/PageHeader';
 import { PageLoader } from '@/components/PageLoader';
 import { errorMessage, notifyError, notifySuccess } from '@/components/serverErrors';
 import { todayInJakarta } from '@/lib/dates';
+import { useFormatNumber } from '@/lib/numbers';
 import { useFormatDate } from '@/lib/useFormatDate';
 import { saveFile } from '@/platform';
 import { useClasses, useDepartments } from '@/features/students/hooks';
@@ -171,13 +172,14 @@ function PrintButton({ query }: { query: Record<string, string> }) {
 }
 
 function Stat({ label, value, testId }: { label: string; value: number; testId: string }) {
+  const num = useFormatNumber();
   return (
     <Paper withBorder p="xs">
       <Text size="xs" c="dimmed">
         {label}
       </Text>
       <Text fw={700} size="xl" data-testid={testId}>
-        {value.toLocaleString('id-ID')}
+        {num(value)}
       </Text>
     </Paper>
   );

@@ -45,6 +45,7 @@ export function AttendanceFollowUpSection() {
     const { updated_at: _ignored, ...v } = data;
     form.setValues(v);
     form.resetDirty(v);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- Mantine's form object is new on every render; this runs when what it shows changes
   }, [data]);
 
   if (!data) return <PageLoader />;

@@ -68,6 +68,7 @@ function Form({ data }: { data: FaceSettings }) {
     const v = formFromSettings(data);
     form.setValues(v);
     form.resetDirty(v);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- Mantine's form object is new on every render; this runs when what it shows changes
   }, [data]);
 
   const dirty = form.isDirty();

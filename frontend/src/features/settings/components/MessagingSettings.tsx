@@ -95,6 +95,7 @@ function MessagingForm() {
     const v = formFromSettings(data);
     form.setValues(v);
     form.resetDirty(v);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- Mantine's form object is new on every render; this runs when what it shows changes
   }, [data]);
 
   const secretsTouched = secrets.token.clear || secrets.password.clear || !!secrets.token.value.trim() || !!secrets.password.value.trim();

@@ -63,6 +63,7 @@ export function SchoolProfileSection() {
     const v: SchoolProfile = { ...rest, bk_coordinator_nip: rest.bk_coordinator_nip ?? '', city: rest.city ?? '', paper_size: rest.paper_size === 'F4' ? 'F4' : 'A4' };
     form.setValues(v);
     form.resetDirty(v);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- Mantine's form object is new on every render; this runs when what it shows changes
   }, [data]);
 
   if (!data) return <PageLoader />;

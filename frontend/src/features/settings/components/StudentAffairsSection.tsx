@@ -48,6 +48,7 @@ export function StudentAffairsSection() {
     form.setValues(v);
     form.resetDirty(v);
     setReplacement(data.token ? null : '');
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- Mantine's form object is new on every render; this runs when what it shows changes
   }, [data]);
 
   if (!data) return <PageLoader />;

@@ -74,6 +74,7 @@ function EditContactModal({ student, opened, onClose }: { student: Student; open
     form.resetDirty(v);
     form.clearErrors();
     // reset only when the dialog opens
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- Mantine's form object is new on every render; this runs when what it shows changes
   }, [opened]);
 
   const submit = (v: Values) => {

@@ -169,6 +169,7 @@ export function SyncPanel({ withHistory = false }: { withHistory?: boolean }) {
       wasRunning.current = null;
       void invalidate();
     }
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- runs only when the values listed change (the others are read at that moment)
   }, [job?.id, job?.status]);
 
   const running = job?.status === 'running';

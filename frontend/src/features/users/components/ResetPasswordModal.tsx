@@ -33,6 +33,7 @@ export function ResetPasswordModal({ user, onClose }: { user: User | null; onClo
       setError(null);
     }
     // reset when another user is chosen
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- Mantine's form object is new on every render; this runs when what it shows changes
   }, [user]);
 
   return (

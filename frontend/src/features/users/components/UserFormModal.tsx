@@ -58,6 +58,7 @@ export function UserFormModal({ opened, user, selfId, onClose }: { opened: boole
     form.resetDirty(values);
     form.clearErrors();
     // reset only when the modal opens
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- Mantine's form object is new on every render; this runs when what it shows changes
   }, [opened, user]);
 
   // A homeroom teacher given another role or deactivated would leave their class pointing at

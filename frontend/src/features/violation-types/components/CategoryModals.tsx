@@ -35,6 +35,7 @@ export function CategoryFormModal({ opened, category, onClose }: { opened: boole
     form.setValues(values);
     form.resetDirty(values);
     form.clearErrors();
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- Mantine's form object is new on every render; this runs when what it shows changes
   }, [opened, category]);
 
   const submit = (v: Values) => {

@@ -64,6 +64,7 @@ export function TypeFormModal({
     form.resetDirty(values);
     form.clearErrors();
     // reset only when the modal opens
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- Mantine's form object is new on every render; this runs when what it shows changes
   }, [opened, type]);
 
   const submit = (v: Values) => {

@@ -65,7 +65,7 @@ function CorrectForm({ v, onDone, tc }: { v: Violation; onDone: () => void; tc: 
       group: g.category.name,
       items: g.types.map((ty) => ({ value: String(ty.id), label: t('form.typeOption', { name: ty.name, n: num(ty.points) }) })),
     }));
-  }, [types.data, v.type_id]);
+  }, [types.data, v.type_id, t, num]);
 
   const submit = form.onSubmit(async (values) => {
     setFormError(null);

@@ -105,6 +105,7 @@ export default function RecordPage() {
       setStudent(preset.data);
       form.setFieldValue('student_id', preset.data.id);
     }
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- Mantine's form object is new on every render; this runs when what it shows changes
   }, [preset.data]);
 
   const types = useTypeList('true');
@@ -135,6 +136,7 @@ export default function RecordPage() {
     const next = prefilledSanction(chosen, form.values.sanction, lastPrefill.current);
     lastPrefill.current = chosen.length === 1 ? next : '';
     if (next !== form.values.sanction) form.setFieldValue('sanction', next);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- Mantine's form object is new on every render; this runs when the chosen types change
   }, [form.values.type_ids.join(',')]);
 
   const preview = points.data

@@ -123,6 +123,7 @@ export default function ViolationsPage() {
   const [q] = useDebouncedValue(search.trim(), 300);
   useEffect(() => {
     if (q !== filters.q) update({ q });
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- runs only when the values listed change (the others are read at that moment)
   }, [q]);
 
   const departments = useDepartments();

@@ -30,6 +30,7 @@ export function LetterNumberSettings() {
     if (!data) return;
     form.setValues({ number_pattern: data.number_pattern });
     form.resetDirty({ number_pattern: data.number_pattern });
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- Mantine's form object is new on every render; this runs when what it shows changes
   }, [data]);
   if (!data) return <PageLoader />;
 
