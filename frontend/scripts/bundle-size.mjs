@@ -16,7 +16,7 @@ export const SIGN_IN_BUDGET = 250_000;
 export const SCREENS = {
   'sign-in': ['index.html'],
   // A homeroom teacher's home is the dashboard: the shell plus the dashboard page.
-  homeroom: ['index.html', 'src/app/shellStyles.ts', 'src/app/Shell.tsx', 'src/i18n/features.ts', 'src/features/dashboard/pages/DashboardPage.tsx'],
+  homeroom: ['index.html', 'src/app/shellStyles.ts', 'src/app/Shell.tsx', 'src/i18n/features.id.ts', 'src/features/dashboard/pages/DashboardPage.tsx'],
 };
 
 function sizeOf(dist, file) {

@@ -1,7 +1,7 @@
 import type { Resource } from 'i18next';
 import { buildResources, resources, type Catalogue } from './index';
 
-/** Every feature's catalogues (namespace = the feature's folder), loaded with the app shell. */
+/** Every feature's catalogues in both languages (namespace = the feature's folder), for the tests; the app loads one language at a time (features.<lang>.ts). */
 export const featureResources: Resource = buildResources(
   import.meta.glob<Catalogue>('../features/*/i18n/*.json', { eager: true, import: 'default' }),
 );

@@ -28,26 +28,40 @@ export function buildResources(files: Record<string, Catalogue>): Resource {
 
 /**
  * The common catalogues, in the first download: all the sign-in page and the error pages need.
- * Every feature's catalogues come later, in one chunk (./features.ts), with the app shell.
+ * The features' catalogues come later, one chunk per language (./features.<lang>.ts), with the
+ * app shell.
  */
 export const resources = buildResources(import.meta.glob<Catalogue>('./*.json', { eager: true, import: 'default' }));
 
-let features: Promise<void> | undefined;
+/** Each language's feature catalogues, once asked for. */
+const loaded = new Map<Language, Promise<void>>();
+const chunks: Record<Language, () => Promise<{ featureResources: Resource }>> = {
+  id: () => import('./features.id'),
+  en: () => import('./features.en'),
+};
 
-/** Adds every feature's catalogues, both languages; the app shell waits for it (router.tsx). */
-export function loadFeatureCatalogues(): Promise<void> {
-  features ??= import('./features').then(
-    ({ featureResources }) => {
-      for (const [lang, namespaces] of Object.entries(featureResources)) {
-        for (const [ns, catalogue] of Object.entries(namespaces)) i18n.addResourceBundle(lang, ns, catalogue, true, true);
-      }
-    },
-    (err: unknown) => {
-      features = undefined; // a failed download is tried again
-      throw err;
-    },
-  );
-  return features;
+/**
+ * Adds every feature's catalogues in one language (the current one by default); the app shell
+ * waits for it (router.tsx). Only the language on screen is downloaded; switching language
+ * downloads the other before the switch (setLanguage).
+ */
+export function loadFeatureCatalogues(lang: Language = currentLanguage()): Promise<void> {
+  let p = loaded.get(lang);
+  if (!p) {
+    p = chunks[lang]().then(
+      ({ featureResources }) => {
+        for (const [l, namespaces] of Object.entries(featureResources)) {
+          for (const [ns, catalogue] of Object.entries(namespaces)) i18n.addResourceBundle(l, ns, catalogue, true, true);
+        }
+      },
+      (err: unknown) => {
+        loaded.delete(lang); // a failed download is tried again
+        throw err;
+      },
+    );
+    loaded.set(lang, p);
+  }
+  return p;
 }
 
 function isLanguage(v: unknown): v is Language {
@@ -86,7 +100,16 @@ export function setLanguage(lang: Language): void {
   } catch {
     /* private mode: the choice lasts this visit */
   }
-  void i18n.changeLanguage(lang);
+  // Once the app has its feature texts, the new language's come before the switch, so no
+  // screen shows bare keys; the sign-in page needs only the common texts.
+  if (loaded.size === 0) {
+    void i18n.changeLanguage(lang);
+    return;
+  }
+  loadFeatureCatalogues(lang).then(
+    () => void i18n.changeLanguage(lang),
+    () => void i18n.changeLanguage(lang),
+  );
 }
 
 export function currentLanguage(): Language {
