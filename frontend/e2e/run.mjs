@@ -4,7 +4,7 @@
 // runs e2e/cases.mjs in Debian's Chromium, stops the server and drops the database.
 // Cases: e2e/cases.mjs first, then every e2e/*.test.mjs in name order (a feature adds its
 // own file; each registers cases with harness.mjs's test() and may register afterAll()).
-// E2E_ONLY=<part of a case name> runs matching cases only.
+// E2E_ONLY=<part of a case name> runs matching cases only (| between alternatives).
 // E2E_WORKERS=2 runs the files in two worker processes at once, each with its own server,
 // database and browser (`make test-e2e` does); files go to workers by their weight below.
 import { spawn } from 'node:child_process';
