@@ -20,6 +20,7 @@ import (
 	"github.com/tatib/tatib/server/internal/httpx"
 	"github.com/tatib/tatib/server/internal/pg"
 	"github.com/tatib/tatib/server/internal/school"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"github.com/tatib/tatib/shared/api"
 	"github.com/tatib/tatib/shared/perm"
 )
@@ -28,15 +29,7 @@ import (
 // to spare.
 const MaxFormEntries = 5000
 
-var jakarta = mustLoad("Asia/Jakarta")
-
-func mustLoad(name string) *time.Location {
-	l, err := time.LoadLocation(name)
-	if err != nil {
-		panic(err)
-	}
-	return l
-}
+var jakarta = schoolday.Zone
 
 // Mount registers the class form's routes.
 func Mount(r *httpx.Router, d app.Deps) {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/tatib/tatib/server/internal/apperr"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"github.com/tatib/tatib/shared/api"
 )
 
@@ -40,15 +41,7 @@ const (
 	maxYear = 2100
 )
 
-var jakarta = mustLoad("Asia/Jakarta")
-
-func mustLoad(name string) *time.Location {
-	l, err := time.LoadLocation(name)
-	if err != nil {
-		panic(err)
-	}
-	return l
-}
+var jakarta = schoolday.Zone
 
 var (
 	dateRE  = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)

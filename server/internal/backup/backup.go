@@ -28,6 +28,7 @@ import (
 	"github.com/tatib/tatib/server/internal/audit"
 	"github.com/tatib/tatib/server/internal/pg"
 	"github.com/tatib/tatib/server/internal/school"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"github.com/tatib/tatib/shared/api"
 )
 
@@ -41,15 +42,7 @@ const (
 // LockKey is the advisory lock one backup at a time holds ("tatibbkp").
 const LockKey int64 = 0x7461746962626b70
 
-var jakarta = mustJakarta()
-
-func mustJakarta() *time.Location {
-	l, err := time.LoadLocation("Asia/Jakarta")
-	if err != nil {
-		panic(err)
-	}
-	return l
-}
+var jakarta = schoolday.Zone
 
 // Service makes backups of the database it is connected to.
 type Service struct {

@@ -13,16 +13,11 @@ import (
 	"time"
 
 	"github.com/tatib/tatib/server/internal/apperr"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"github.com/tatib/tatib/server/internal/violationlist"
 )
 
-var jakarta = func() *time.Location {
-	l, err := time.LoadLocation("Asia/Jakarta")
-	if err != nil {
-		panic(err)
-	}
-	return l
-}()
+var jakarta = schoolday.Zone
 
 // The years a calendar month may be asked for.
 const minYear, maxYear = 2000, 2100

@@ -18,6 +18,7 @@ import (
 
 	"github.com/tatib/tatib/server/internal/followup"
 	"github.com/tatib/tatib/server/internal/school"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"github.com/tatib/tatib/shared/api"
 )
 
@@ -225,13 +226,7 @@ func Load(ctx context.Context, q sqlx.QueryerContext, homeroomID, classID int64,
 		Source: api.SourceAll, StreakDays: fs.AbsentStreakDays, LateTimes: fs.LateTimes, LateSchoolDays: fs.LateSchoolDays}, nil
 }
 
-var jakarta = func() *time.Location {
-	l, err := time.LoadLocation("Asia/Jakarta")
-	if err != nil {
-		return time.FixedZone("WIB", 7*3600)
-	}
-	return l
-}()
+var jakarta = schoolday.Zone
 
 // jakartaDay is the Jakarta calendar day of t, as midnight UTC so its
 // date formats the same anywhere.

@@ -22,6 +22,7 @@ import (
 	"github.com/tatib/tatib/server/internal/face/match"
 	"github.com/tatib/tatib/server/internal/httpx"
 	"github.com/tatib/tatib/server/internal/pg"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"github.com/tatib/tatib/shared/perm"
 )
 
@@ -30,15 +31,7 @@ import (
 // time; everything else uses time.Now.
 var now = time.Now
 
-var jakarta = mustLoad("Asia/Jakarta")
-
-func mustLoad(name string) *time.Location {
-	l, err := time.LoadLocation(name)
-	if err != nil {
-		panic(err)
-	}
-	return l
-}
+var jakarta = schoolday.Zone
 
 // Handler serves the Face-ID routes. One per process: it holds the
 // in-memory index cache every scan and enrolment is matched against.

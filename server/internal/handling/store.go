@@ -15,17 +15,12 @@ import (
 	"github.com/tatib/tatib/server/internal/audit"
 	"github.com/tatib/tatib/server/internal/parentmsg"
 	"github.com/tatib/tatib/server/internal/pg"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"github.com/tatib/tatib/server/internal/violationlist"
 	"github.com/tatib/tatib/shared/api"
 )
 
-var jakarta = func() *time.Location {
-	l, err := time.LoadLocation("Asia/Jakarta")
-	if err != nil {
-		panic(err)
-	}
-	return l
-}()
+var jakarta = schoolday.Zone
 
 // Store writes handling records and moves violations' handling status.
 type Store struct {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/attendance"
+	"github.com/tatib/tatib/server/internal/schoolday"
 )
 
 // Entry is one validated lesson hour of a push.
@@ -274,7 +275,7 @@ func badText(s string) bool {
 	return false
 }
 
-var jakarta = mustLoad("Asia/Jakarta")
+var jakarta = schoolday.Zone
 
 // now is the clock (tests set it).
 var now = time.Now
@@ -285,12 +286,4 @@ var now = time.Now
 // yet would create violations and letters for it.
 func latestDate(t time.Time) string {
 	return t.Add(10 * time.Minute).In(jakarta).Format(time.DateOnly)
-}
-
-func mustLoad(name string) *time.Location {
-	loc, err := time.LoadLocation(name)
-	if err != nil {
-		return time.FixedZone("WIB", 7*3600)
-	}
-	return loc
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/tatib/tatib/server/internal/app"
 	"github.com/tatib/tatib/server/internal/auth"
 	"github.com/tatib/tatib/server/internal/httpx"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"github.com/tatib/tatib/shared/api"
 )
 
@@ -24,15 +25,7 @@ func Mount(r *httpx.Router, d app.Deps) {
 	h.Routes(r)
 }
 
-var jakarta = mustLoad("Asia/Jakarta")
-
-func mustLoad(name string) *time.Location {
-	l, err := time.LoadLocation(name)
-	if err != nil {
-		panic(err)
-	}
-	return l
-}
+var jakarta = schoolday.Zone
 
 // Letter is a warning letter as the API answers it: the wire type plus
 // its number and what is derived from it.

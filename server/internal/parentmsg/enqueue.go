@@ -13,6 +13,7 @@ import (
 
 	"github.com/tatib/tatib/server/internal/phone"
 	"github.com/tatib/tatib/server/internal/school"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"github.com/tatib/tatib/shared/api"
 )
 
@@ -40,13 +41,7 @@ const (
 
 // Jakarta is the school's time zone: dates in messages and the quiet hours
 // are Jakarta's whatever the host's zone is.
-var Jakarta = func() *time.Location {
-	if l, err := time.LoadLocation("Asia/Jakarta"); err == nil {
-		return l
-	}
-	// Jakarta has kept UTC+7 without daylight saving since 1964.
-	return time.FixedZone("WIB", 7*3600)
-}()
+var Jakarta = schoolday.Zone
 
 // months are the Indonesian month names, as parents read dates.
 var months = [...]string{"Januari", "Februari", "Maret", "April", "Mei", "Juni", "Juli",

@@ -46,6 +46,7 @@ import (
 	"github.com/tatib/tatib/server/internal/audit"
 	"github.com/tatib/tatib/server/internal/parentmsg"
 	"github.com/tatib/tatib/server/internal/school"
+	"github.com/tatib/tatib/server/internal/schoolday"
 )
 
 // Point-audit actions.
@@ -72,13 +73,7 @@ const (
 // student's total no longer reaches any of its levels.
 const WithdrawReason = "violation.letter.withdrawn_below"
 
-var jakarta = func() *time.Location {
-	l, err := time.LoadLocation("Asia/Jakarta")
-	if err != nil {
-		panic(err)
-	}
-	return l
-}()
+var jakarta = schoolday.Zone
 
 // Student is a locked student as writers check them.
 type Student struct {

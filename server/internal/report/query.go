@@ -16,6 +16,7 @@ import (
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/locale"
 	"github.com/tatib/tatib/server/internal/school"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"github.com/tatib/tatib/server/internal/violationlist"
 	"github.com/tatib/tatib/shared/api"
 )
@@ -30,15 +31,7 @@ const (
 // Detail page of the JSON report.
 const defaultDetailLimit = 100
 
-var jakarta = mustLoad("Asia/Jakarta")
-
-func mustLoad(name string) *time.Location {
-	l, err := time.LoadLocation(name)
-	if err != nil {
-		panic(err)
-	}
-	return l
-}
+var jakarta = schoolday.Zone
 
 var (
 	dateRE  = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)

@@ -17,17 +17,10 @@ import (
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/auth"
 	"github.com/tatib/tatib/server/internal/httpx"
+	"github.com/tatib/tatib/server/internal/schoolday"
 )
 
-var jakarta = mustLoad("Asia/Jakarta")
-
-func mustLoad(name string) *time.Location {
-	l, err := time.LoadLocation(name)
-	if err != nil {
-		panic(err)
-	}
-	return l
-}
+var jakarta = schoolday.Zone
 
 // Limits of one recording.
 const (

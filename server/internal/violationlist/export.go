@@ -9,6 +9,7 @@ import (
 
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/locale"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"github.com/tatib/tatib/server/internal/xlsxw"
 	"github.com/tatib/tatib/shared/api"
 )
@@ -18,15 +19,7 @@ import (
 // rows): narrower filters past this.
 const MaxExportRows = 200000
 
-var jakarta = mustLoad("Asia/Jakarta")
-
-func mustLoad(name string) *time.Location {
-	l, err := time.LoadLocation(name)
-	if err != nil {
-		panic(err)
-	}
-	return l
-}
+var jakarta = schoolday.Zone
 
 // The export's 19 columns (PRODUCT.md "Violation export"), their header
 // keys, and the width a column gets at least (and at most, for long text).

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tatib/tatib/server/internal/school/schoolsim"
+	"github.com/tatib/tatib/server/internal/schoolday"
 )
 
 // Status words as the deployed E-Jurnal sends them.
@@ -186,15 +187,7 @@ func Day(students []Student, date string, seed uint64, hours int) []Entry {
 	return out
 }
 
-var jakarta = mustLoad("Asia/Jakarta")
-
-func mustLoad(name string) *time.Location {
-	loc, err := time.LoadLocation(name)
-	if err != nil {
-		return time.FixedZone("WIB", 7*3600)
-	}
-	return loc
-}
+var jakarta = schoolday.Zone
 
 // Today is the Asia/Jakarta date of now, "YYYY-MM-DD".
 func Today(now time.Time) string { return now.In(jakarta).Format(time.DateOnly) }

@@ -10,6 +10,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"time"
+
+	"github.com/tatib/tatib/server/internal/schoolday"
 )
 
 // Department is a study programme (jurusan).
@@ -109,10 +111,7 @@ func RomanGrade(level int) string { return romans[level] }
 // CurrentAcademicYearStart is the year the running academic year began in
 // (July), in Asia/Jakarta.
 func CurrentAcademicYearStart(now time.Time) int {
-	loc, err := time.LoadLocation("Asia/Jakarta")
-	if err == nil {
-		now = now.In(loc)
-	}
+	now = now.In(schoolday.Zone)
 	if now.Month() >= time.July {
 		return now.Year()
 	}

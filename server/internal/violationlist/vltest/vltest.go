@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tatib/tatib/server/internal/apitest"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"github.com/tatib/tatib/server/internal/violationtype"
 	"github.com/tatib/tatib/shared/perm"
 )
@@ -92,13 +93,7 @@ type V struct {
 	Status      string
 }
 
-var jakarta = func() *time.Location {
-	l, err := time.LoadLocation("Asia/Jakarta")
-	if err != nil {
-		panic(err)
-	}
-	return l
-}()
+var jakarta = schoolday.Zone
 
 // Violation inserts v and returns its id.
 func (s *School) Violation(v V) int64 {

@@ -1,0 +1,55 @@
+package schoolday
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestDays(t *testing.T) {
+	// 23:30 UTC on the 26th is 06:30 on the 27th in Jakarta.
+	at := time.Date(2026, 11, 26, 23, 30, 0, 0, time.UTC)
+	if got := Of(at); got != "2026-11-27" {
+		t.Errorf("Of: %s", got)
+	}
+	if m := Midnight(at); m.Format(time.RFC3339) != "2026-11-27T00:00:00+07:00" {
+		t.Errorf("Midnight: %s", m.Format(time.RFC3339))
+	}
+	if d, err := Parse("2026-11-27"); err != nil || !d.Equal(Midnight(at)) {
+		t.Errorf("Parse: %v %v", d, err)
+	}
+}
+
+// The zone is loaded here only: a package that loads it itself would be a
+// second definition of a school day (issue 24 counted 17).
+func TestZoneLoadedOnce(t *testing.T) {
+	root := filepath.Join("..", "..")
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") ||
+			strings.Contains(path, string(filepath.Separator)+"schoolday"+string(filepath.Separator)) {
+			return err
+		}
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			return err
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok {
+				if sel, ok := call.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "LoadLocation" {
+					t.Errorf("%s: time.LoadLocation: use schoolday.Zone", fset.Position(call.Pos()))
+				}
+			}
+			return true
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
