@@ -17,6 +17,7 @@ import (
 	"github.com/tatib/tatib/server/internal/attendance"
 	"github.com/tatib/tatib/server/internal/attendancerecap"
 	"github.com/tatib/tatib/server/internal/backup"
+	"github.com/tatib/tatib/server/internal/cases"
 	"github.com/tatib/tatib/server/internal/config"
 	"github.com/tatib/tatib/server/internal/dashboard"
 	"github.com/tatib/tatib/server/internal/datareset"
@@ -129,6 +130,7 @@ func mount(r *httpx.Router, d Deps) {
 	face.Mount(r, d)
 	datareset.Mount(r, d)
 	backup.Mount(r, d)
+	cases.Mount(r, d)
 }
 
 // allowed lists the methods the route of r's path serves, for Allow.

@@ -1,0 +1,255 @@
+package cases
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/tatib/tatib/server/internal/app"
+	"github.com/tatib/tatib/server/internal/apperr"
+	"github.com/tatib/tatib/server/internal/auth"
+	"github.com/tatib/tatib/server/internal/httpx"
+	"github.com/tatib/tatib/shared/api"
+	"github.com/tatib/tatib/shared/perm"
+)
+
+// Handler serves the case routes.
+type Handler struct {
+	store *Store
+	auth  *auth.Service
+}
+
+// Mount registers the case routes.
+func Mount(r *httpx.Router, d app.Deps) {
+	(&Handler{store: NewStore(d.DB), auth: d.Auth}).Routes(r)
+}
+
+// Routes registers the routes.
+func (h *Handler) Routes(r *httpx.Router) {
+	r.Get("/cases", perm.CasesView, h.list)
+	r.Post("/cases", perm.CasesManage, h.create)
+	r.Get("/cases/counts", perm.CasesViewCounts, h.counts)
+	r.Get("/cases/{id}", perm.CasesView, h.get)
+	r.Patch("/cases/{id}", perm.CasesManage, h.update)
+	r.Post("/cases/{id}/participants", perm.CasesManage, h.addParticipant)
+	r.Post("/cases/{id}/stage", perm.CasesManage, h.moveStage)
+	r.Get("/cases/{id}/access-log", perm.CasesAccessLog, h.accessLog)
+	r.Get("/case-categories", perm.Authenticated, h.categories)
+	r.Post("/case-categories", perm.CasesManage, h.createCategory)
+	r.Patch("/case-categories/{id}", perm.CasesManage, h.updateCategory)
+	r.Get("/settings/cases", perm.SettingsView, h.getSettings)
+	r.Put("/settings/cases", perm.SettingsManage, h.putSettings)
+}
+
+// reader builds the caller's Reader; Manage from the role's permissions.
+func (h *Handler) reader(r *http.Request) (Reader, error) {
+	u := auth.UserFrom(r.Context())
+	manage, err := h.auth.Can(r.Context(), u.Role, perm.CasesManage)
+	if err != nil {
+		return Reader{}, err
+	}
+	return Reader{UserID: u.ID, Name: u.Name, Admin: u.Role == perm.Admin, Manage: manage, HomeroomID: auth.HomeroomID(r.Context())}, nil
+}
+
+func (h *Handler) list(w http.ResponseWriter, r *http.Request) error {
+	rd, err := h.reader(r)
+	if err != nil {
+		return err
+	}
+	p, err := httpx.PageParams(r)
+	if err != nil {
+		return err
+	}
+	q := r.URL.Query()
+	f := ListFilter{Stage: q.Get("stage"), Overdue: q.Get("overdue") == "true", Limit: p.PerPage, Offset: p.Offset()}
+	fields := apperr.Fields{}
+	if f.Stage != "" && nextStage(f.Stage) == "" && f.Stage != api.CaseStageClosed {
+		fields.Add("stage", "cases.stage.choose")
+	}
+	if v := q.Get("category_id"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n <= 0 {
+			fields.Add("category_id", "cases.category.not_found")
+		}
+		f.CategoryID = n
+	}
+	if len(fields) > 0 {
+		return invalid(fields)
+	}
+	data, total, err := h.store.List(r.Context(), rd, f)
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusOK, api.Page[api.CaseSummary]{Data: data, Meta: p.Meta(total)})
+}
+
+func (h *Handler) create(w http.ResponseWriter, r *http.Request) error {
+	rd, err := h.reader(r)
+	if err != nil {
+		return err
+	}
+	var in api.CreateCaseRequest
+	if err := httpx.DecodeJSON(r, &in); err != nil {
+		return err
+	}
+	c, err := h.store.Create(r.Context(), h.auth.Actor(r), rd, in)
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusCreated, c)
+}
+
+func (h *Handler) get(w http.ResponseWriter, r *http.Request) error {
+	rd, err := h.reader(r)
+	if err != nil {
+		return err
+	}
+	id, err := httpx.IDParam(r, "id")
+	if err != nil {
+		return err
+	}
+	c, err := h.store.Get(r.Context(), rd, id, "view")
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusOK, c)
+}
+
+func (h *Handler) update(w http.ResponseWriter, r *http.Request) error {
+	rd, err := h.reader(r)
+	if err != nil {
+		return err
+	}
+	id, err := httpx.IDParam(r, "id")
+	if err != nil {
+		return err
+	}
+	var in api.UpdateCaseRequest
+	if err := httpx.DecodeJSON(r, &in); err != nil {
+		return err
+	}
+	c, err := h.store.Update(r.Context(), h.auth.Actor(r), rd, id, in)
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusOK, c)
+}
+
+func (h *Handler) addParticipant(w http.ResponseWriter, r *http.Request) error {
+	rd, err := h.reader(r)
+	if err != nil {
+		return err
+	}
+	id, err := httpx.IDParam(r, "id")
+	if err != nil {
+		return err
+	}
+	var in api.CaseParticipantInput
+	if err := httpx.DecodeJSON(r, &in); err != nil {
+		return err
+	}
+	c, err := h.store.AddParticipant(r.Context(), h.auth.Actor(r), rd, id, in)
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusCreated, c)
+}
+
+func (h *Handler) moveStage(w http.ResponseWriter, r *http.Request) error {
+	rd, err := h.reader(r)
+	if err != nil {
+		return err
+	}
+	id, err := httpx.IDParam(r, "id")
+	if err != nil {
+		return err
+	}
+	var in api.CaseStageRequest
+	if err := httpx.DecodeJSON(r, &in); err != nil {
+		return err
+	}
+	c, err := h.store.MoveStage(r.Context(), h.auth.Actor(r), rd, id, in)
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusOK, c)
+}
+
+func (h *Handler) accessLog(w http.ResponseWriter, r *http.Request) error {
+	rd, err := h.reader(r)
+	if err != nil {
+		return err
+	}
+	id, err := httpx.IDParam(r, "id")
+	if err != nil {
+		return err
+	}
+	out, err := h.store.AccessLog(r.Context(), rd, id)
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusOK, out)
+}
+
+func (h *Handler) counts(w http.ResponseWriter, r *http.Request) error {
+	out, err := h.store.Counts(r.Context())
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusOK, out)
+}
+
+func (h *Handler) categories(w http.ResponseWriter, r *http.Request) error {
+	out, err := h.store.Categories(r.Context())
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusOK, out)
+}
+
+func (h *Handler) createCategory(w http.ResponseWriter, r *http.Request) error {
+	var in api.CaseCategoryInput
+	if err := httpx.DecodeJSON(r, &in); err != nil {
+		return err
+	}
+	out, err := h.store.SaveCategory(r.Context(), h.auth.Actor(r), 0, in)
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusCreated, out)
+}
+
+func (h *Handler) updateCategory(w http.ResponseWriter, r *http.Request) error {
+	id, err := httpx.IDParam(r, "id")
+	if err != nil {
+		return err
+	}
+	var in api.CaseCategoryInput
+	if err := httpx.DecodeJSON(r, &in); err != nil {
+		return err
+	}
+	out, err := h.store.SaveCategory(r.Context(), h.auth.Actor(r), id, in)
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusOK, out)
+}
+
+func (h *Handler) getSettings(w http.ResponseWriter, r *http.Request) error {
+	out, err := Settings(r.Context(), h.store.db)
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusOK, out)
+}
+
+func (h *Handler) putSettings(w http.ResponseWriter, r *http.Request) error {
+	var in api.CaseSettings
+	if err := httpx.DecodeJSON(r, &in); err != nil {
+		return err
+	}
+	out, err := h.store.SaveSettings(r.Context(), h.auth.Actor(r), in)
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusOK, out)
+}

@@ -1,0 +1,214 @@
+package api
+
+import "time"
+
+// Case sources.
+const (
+	CaseSourceStaffFinding    = "staff_finding"
+	CaseSourceReport          = "report"
+	CaseSourceAnonymousReport = "anonymous_report"
+)
+
+// Case classifications: ” until identification classifies the case.
+const (
+	CaseClassSchoolRule   = "school_rule"
+	CaseClassSuspectedLaw = "suspected_law"
+)
+
+// Case stages, in order.
+const (
+	CaseStageIdentification = "identification"
+	CaseStageHandling       = "handling"
+	CaseStageConclusions    = "conclusions"
+	CaseStageClosed         = "closed"
+)
+
+// CaseStages lists the stages in the order a case moves through them.
+var CaseStages = []string{CaseStageIdentification, CaseStageHandling, CaseStageConclusions, CaseStageClosed}
+
+// Student roles in a case.
+const (
+	CaseRoleSuspect  = "terduga_pelaku"
+	CaseRoleVictim   = "korban"
+	CaseRoleWitness  = "saksi"
+	CaseRoleReporter = "pelapor"
+)
+
+// Participant kinds.
+const (
+	CaseParticipantStudent  = "student"
+	CaseParticipantStaff    = "staff"
+	CaseParticipantOutsider = "outsider"
+)
+
+// What a reader may see of a case (decided in SQL, docs/cases.md): full
+// (team or admin), managed (a case manager outside the team: no victim,
+// witness or reporter names, no description or notes), homeroom (a
+// homeroom teacher: their own students and their roles only).
+const (
+	CaseLevelFull     = "full"
+	CaseLevelManaged  = "managed"
+	CaseLevelHomeroom = "homeroom"
+)
+
+// CaseCategory is one category of the school's master data.
+type CaseCategory struct {
+	ID        int64  `json:"id" db:"id"`
+	Name      string `json:"name" db:"name"`
+	Active    bool   `json:"active" db:"active"`
+	SortOrder int    `json:"sort_order" db:"sort_order"`
+}
+
+// CaseCategoryInput creates or changes a category (PATCH: absent fields stay).
+type CaseCategoryInput struct {
+	Name      *string `json:"name"`
+	Active    *bool   `json:"active"`
+	SortOrder *int    `json:"sort_order"`
+}
+
+// CaseSettings are the default durations of the stages, in days.
+type CaseSettings struct {
+	IdentificationDays int `json:"identification_days"`
+	HandlingDays       int `json:"handling_days"`
+	ConclusionsDays    int `json:"conclusions_days"`
+}
+
+// CaseSummary is one row of the case list.
+type CaseSummary struct {
+	ID             int64     `json:"id" db:"id"`
+	Level          string    `json:"level" db:"level"`
+	Title          string    `json:"title" db:"title"`
+	OccurredAt     time.Time `json:"occurred_at" db:"occurred_at"`
+	CategoryID     int64     `json:"category_id" db:"category_id"`
+	CategoryName   string    `json:"category_name" db:"category_name"`
+	Source         string    `json:"source" db:"source"`
+	Classification string    `json:"classification" db:"classification"`
+	Stage          string    `json:"stage" db:"stage"`
+	StageOwnerName string    `json:"stage_owner_name" db:"stage_owner_name"`
+	StageDueOn     *string   `json:"stage_due_on" db:"stage_due_on"`
+	Overdue        bool      `json:"overdue" db:"overdue"`
+	Participants   int       `json:"participants" db:"participants"`
+}
+
+// CaseStage is one stage of a case with its owner and due date.
+type CaseStage struct {
+	Stage       string     `json:"stage" db:"stage"`
+	OwnerID     *int64     `json:"owner_id" db:"owner_id"`
+	OwnerName   string     `json:"owner_name" db:"owner_name"`
+	DueOn       string     `json:"due_on" db:"due_on"`
+	StartedAt   *time.Time `json:"started_at" db:"started_at"`
+	CompletedAt *time.Time `json:"completed_at" db:"completed_at"`
+	Overdue     bool       `json:"overdue" db:"overdue"`
+	// Notes is null unless the reader sees the whole case.
+	Notes *string `json:"notes" db:"notes"`
+}
+
+// CaseParticipant is a person in a case. Name is null when the reader may
+// not see it (a victim, witness, reporter or outsider, to a case manager
+// outside the team).
+type CaseParticipant struct {
+	ID        int64   `json:"id" db:"id"`
+	Kind      string  `json:"kind" db:"kind"`
+	StudentID *int64  `json:"student_id" db:"student_id"`
+	UserID    *int64  `json:"user_id" db:"user_id"`
+	Name      *string `json:"name" db:"name"`
+	ClassName string  `json:"class_name" db:"class_name"`
+	Role      string  `json:"role" db:"role"`
+	Relation  string  `json:"relation" db:"relation"`
+}
+
+// CaseTeamMember is a user of the case team.
+type CaseTeamMember struct {
+	UserID int64  `json:"user_id" db:"user_id"`
+	Name   string `json:"name" db:"name"`
+}
+
+// Case is one case as the reader may see it (Level).
+type Case struct {
+	CaseSummary
+	Place       string            `json:"place"`
+	Description *string           `json:"description"`
+	Stages      []CaseStage       `json:"stages"`
+	Team        []CaseTeamMember  `json:"team"`
+	People      []CaseParticipant `json:"people"`
+	CreatedAt   time.Time         `json:"created_at"`
+	CreatedBy   string            `json:"created_by"`
+	CanEdit     bool              `json:"can_edit"`
+}
+
+// CaseParticipantInput adds a participant: a student with a role, a staff
+// user with a relation, or an outsider with a name and a relation.
+type CaseParticipantInput struct {
+	Kind      string `json:"kind"`
+	StudentID *int64 `json:"student_id"`
+	UserID    *int64 `json:"user_id"`
+	Name      string `json:"name"`
+	Role      string `json:"role"`
+	Relation  string `json:"relation"`
+}
+
+// CreateCaseRequest opens a case; its creator joins the team.
+type CreateCaseRequest struct {
+	Title        string                 `json:"title"`
+	OccurredAt   string                 `json:"occurred_at"`
+	Place        string                 `json:"place"`
+	Description  string                 `json:"description"`
+	CategoryID   int64                  `json:"category_id"`
+	Source       string                 `json:"source"`
+	Participants []CaseParticipantInput `json:"participants"`
+	Team         []int64                `json:"team"`
+}
+
+// CaseStageInput changes a stage's owner or due date.
+type CaseStageInput struct {
+	Stage   string  `json:"stage"`
+	OwnerID *int64  `json:"owner_id"`
+	DueOn   *string `json:"due_on"`
+}
+
+// UpdateCaseRequest changes a case; absent fields stay.
+type UpdateCaseRequest struct {
+	Title          *string          `json:"title"`
+	OccurredAt     *string          `json:"occurred_at"`
+	Place          *string          `json:"place"`
+	Description    *string          `json:"description"`
+	CategoryID     *int64           `json:"category_id"`
+	Source         *string          `json:"source"`
+	Classification *string          `json:"classification"`
+	Team           *[]int64         `json:"team"`
+	Stages         []CaseStageInput `json:"stages"`
+}
+
+// CaseStageRequest moves a case to the next stage; Notes close the stage left.
+type CaseStageRequest struct {
+	To    string `json:"to"`
+	Notes string `json:"notes"`
+}
+
+// CaseAccess is one read of a case.
+type CaseAccess struct {
+	ID       int64     `json:"id" db:"id"`
+	UserID   *int64    `json:"user_id" db:"user_id"`
+	UserName string    `json:"user_name" db:"user_name"`
+	At       time.Time `json:"at" db:"at"`
+	What     string    `json:"what" db:"what"`
+	Level    string    `json:"level" db:"level"`
+}
+
+// CaseCount is one count of cases.
+type CaseCount struct {
+	Key   string `json:"key" db:"key"`
+	Label string `json:"label" db:"label"`
+	Count int    `json:"count" db:"count"`
+}
+
+// CaseCounts are cases counted by category, stage and class: what the
+// principal sees of cases.
+type CaseCounts struct {
+	Total      int         `json:"total"`
+	Open       int         `json:"open"`
+	Overdue    int         `json:"overdue"`
+	ByCategory []CaseCount `json:"by_category"`
+	ByStage    []CaseCount `json:"by_stage"`
+	ByClass    []CaseCount `json:"by_class"`
+}
