@@ -298,7 +298,7 @@ func (s *Store) Create(ctx context.Context, actor audit.Actor, rd Reader, in api
 		// Due dates follow one another from today: identification, then
 		// handling, then conclusions.
 		if _, err := tx.ExecContext(ctx, `INSERT INTO case_stages (case_id, stage, owner_id, due_on, started_at)
-			SELECT $1, st, $2, $3::date + sum(d) OVER (ORDER BY i), CASE WHEN i = 1 THEN now() END
+			SELECT $1, st, $2, $3::date + (sum(d) OVER (ORDER BY i))::int, CASE WHEN i = 1 THEN now() END
 			FROM unnest(ARRAY['identification','handling','conclusions'], ARRAY[$4, $5, $6]::int[]) WITH ORDINALITY AS x(st, d, i)`,
 			id, nullID(rd.UserID), s.today(), set.IdentificationDays, set.HandlingDays, set.ConclusionsDays); err != nil {
 			return fmt.Errorf("cases: stages: %w", err)
@@ -425,7 +425,7 @@ func setTeam(ctx context.Context, tx *sqlx.Tx, caseID int64, ids []int64) error 
 	if _, err := tx.ExecContext(ctx, `DELETE FROM case_team WHERE case_id = $1 AND NOT (user_id = ANY($2::bigint[]))`, caseID, pq.Array(ids)); err != nil {
 		return fmt.Errorf("cases: team: %w", err)
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO case_team (case_id, user_id) SELECT DISTINCT $1, u FROM unnest($2::bigint[]) AS u WHERE u > 0
+	if _, err := tx.ExecContext(ctx, `INSERT INTO case_team (case_id, user_id) SELECT DISTINCT $1::bigint, u FROM unnest($2::bigint[]) AS u WHERE u > 0
 		ON CONFLICT DO NOTHING`, caseID, pq.Array(ids)); err != nil {
 		return fmt.Errorf("cases: team: %w", err)
 	}
