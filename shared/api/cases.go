@@ -212,3 +212,10 @@ type CaseCounts struct {
 	ByStage    []CaseCount `json:"by_stage"`
 	ByClass    []CaseCount `json:"by_class"`
 }
+
+// CaseUserOption is a user who may join a case team or own a stage.
+type CaseUserOption struct {
+	ID   int64  `json:"id" db:"id"`
+	Name string `json:"name" db:"name"`
+	Role string `json:"role" db:"role"`
+}

@@ -28,6 +28,7 @@ func (h *Handler) Routes(r *httpx.Router) {
 	r.Get("/cases", perm.CasesView, h.list)
 	r.Post("/cases", perm.CasesManage, h.create)
 	r.Get("/cases/counts", perm.CasesViewCounts, h.counts)
+	r.Get("/cases/team-options", perm.CasesManage, h.teamOptions)
 	r.Get("/cases/{id}", perm.CasesView, h.get)
 	r.Patch("/cases/{id}", perm.CasesManage, h.update)
 	r.Post("/cases/{id}/participants", perm.CasesManage, h.addParticipant)
@@ -248,6 +249,14 @@ func (h *Handler) putSettings(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	out, err := h.store.SaveSettings(r.Context(), h.auth.Actor(r), in)
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusOK, out)
+}
+
+func (h *Handler) teamOptions(w http.ResponseWriter, r *http.Request) error {
+	out, err := h.store.TeamOptions(r.Context())
 	if err != nil {
 		return err
 	}

@@ -706,3 +706,13 @@ func (s *Store) SaveCategory(ctx context.Context, actor audit.Actor, id int64, i
 	})
 	return out, err
 }
+
+// TeamOptions are the active users a case team, a stage owner or a staff
+// participant may be chosen from: names and roles only.
+func (s *Store) TeamOptions(ctx context.Context) ([]api.CaseUserOption, error) {
+	out := []api.CaseUserOption{}
+	if err := s.db.SelectContext(ctx, &out, `SELECT id, name, role FROM users WHERE active ORDER BY name, id`); err != nil {
+		return nil, fmt.Errorf("cases: team options: %w", err)
+	}
+	return out, nil
+}

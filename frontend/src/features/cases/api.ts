@@ -1,0 +1,137 @@
+import { api } from '@/api/client';
+import type { Page } from '@/api/types';
+
+/** Wire types: shared/api/cases.go. */
+
+export type CaseStageName = 'identification' | 'handling' | 'conclusions' | 'closed';
+export const CASE_STAGES: CaseStageName[] = ['identification', 'handling', 'conclusions', 'closed'];
+export type CaseRole = 'terduga_pelaku' | 'korban' | 'saksi' | 'pelapor';
+export const CASE_ROLES: CaseRole[] = ['terduga_pelaku', 'korban', 'saksi', 'pelapor'];
+export type CaseSource = 'staff_finding' | 'report' | 'anonymous_report';
+export const CASE_SOURCES: CaseSource[] = ['staff_finding', 'report', 'anonymous_report'];
+export type CaseClassification = '' | 'school_rule' | 'suspected_law';
+/** What the reader may see: full (team, admin), managed (a case manager outside the team), homeroom. */
+export type CaseLevel = 'full' | 'managed' | 'homeroom';
+
+export interface CaseSummary {
+  id: number;
+  level: CaseLevel;
+  title: string;
+  occurred_at: string;
+  category_id: number;
+  category_name: string;
+  source: CaseSource;
+  classification: CaseClassification;
+  stage: CaseStageName;
+  stage_owner_name: string;
+  stage_due_on: string | null;
+  overdue: boolean;
+  participants: number;
+}
+
+export interface CaseStage {
+  stage: Exclude<CaseStageName, 'closed'>;
+  owner_id: number | null;
+  owner_name: string;
+  due_on: string;
+  started_at: string | null;
+  completed_at: string | null;
+  overdue: boolean;
+  notes: string | null;
+}
+
+export interface CaseParticipant {
+  id: number;
+  kind: 'student' | 'staff' | 'outsider';
+  student_id: number | null;
+  user_id: number | null;
+  /** null: hidden from this reader. */
+  name: string | null;
+  class_name: string;
+  role: CaseRole | '';
+  relation: string;
+}
+
+export interface Case extends CaseSummary {
+  place: string;
+  description: string | null;
+  stages: CaseStage[];
+  team: { user_id: number; name: string }[];
+  people: CaseParticipant[];
+  created_at: string;
+  created_by: string;
+  can_edit: boolean;
+}
+
+export interface CaseCategory {
+  id: number;
+  name: string;
+  active: boolean;
+  sort_order: number;
+}
+
+export interface CaseUserOption {
+  id: number;
+  name: string;
+  role: string;
+}
+
+export interface ParticipantInput {
+  kind: 'student' | 'staff' | 'outsider';
+  student_id?: number;
+  user_id?: number;
+  name?: string;
+  role?: CaseRole;
+  relation?: string;
+}
+
+export interface CreateCaseInput {
+  title: string;
+  occurred_at: string;
+  place: string;
+  description: string;
+  category_id: number;
+  source: CaseSource;
+  participants: ParticipantInput[];
+  team: number[];
+}
+
+export interface UpdateCaseInput {
+  title?: string;
+  place?: string;
+  description?: string;
+  classification?: Exclude<CaseClassification, ''>;
+  team?: number[];
+  stages?: { stage: string; owner_id?: number; due_on?: string }[];
+}
+
+export interface CaseListFilters {
+  stage: CaseStageName | null;
+  categoryId: number | null;
+  overdue: boolean;
+  page: number;
+}
+
+export const CASES_PER_PAGE = 20;
+
+export const casesApi = {
+  list: (f: CaseListFilters, signal?: AbortSignal) =>
+    api.get<Page<CaseSummary>>(
+      '/cases',
+      { stage: f.stage, category_id: f.categoryId, overdue: f.overdue ? true : undefined, page: f.page, per_page: CASES_PER_PAGE },
+      signal,
+    ),
+  get: (id: number, signal?: AbortSignal) => api.get<Case>(`/cases/${id}`, undefined, signal),
+  create: (input: CreateCaseInput) => api.post<Case>('/cases', input),
+  update: (id: number, input: UpdateCaseInput) => api.patch<Case>(`/cases/${id}`, input),
+  addParticipant: (id: number, input: ParticipantInput) => api.post<Case>(`/cases/${id}/participants`, input),
+  moveStage: (id: number, to: CaseStageName, notes: string) => api.post<Case>(`/cases/${id}/stage`, { to, notes }),
+  categories: (signal?: AbortSignal) => api.get<CaseCategory[]>('/case-categories', undefined, signal),
+  teamOptions: (signal?: AbortSignal) => api.get<CaseUserOption[]>('/cases/team-options', undefined, signal),
+};
+
+/** The stage after s, or null after closed. */
+export function nextStage(s: CaseStageName): CaseStageName | null {
+  const i = CASE_STAGES.indexOf(s);
+  return i >= 0 && i + 1 < CASE_STAGES.length ? CASE_STAGES[i + 1]! : null;
+}
