@@ -131,9 +131,15 @@ type Case struct {
 	Stages      []CaseStage       `json:"stages"`
 	Team        []CaseTeamMember  `json:"team"`
 	People      []CaseParticipant `json:"people"`
-	CreatedAt   time.Time         `json:"created_at"`
-	CreatedBy   string            `json:"created_by"`
-	CanEdit     bool              `json:"can_edit"`
+	// Sessions, Agreements and Recovery: the team and admins only (empty
+	// for others); Violations: also a case manager outside the team.
+	Sessions   []CaseSession        `json:"sessions"`
+	Agreements []CaseAgreement      `json:"agreements"`
+	Recovery   []CaseRecoveryAction `json:"recovery"`
+	Violations []CaseViolation      `json:"violations"`
+	CreatedAt  time.Time            `json:"created_at"`
+	CreatedBy  string               `json:"created_by"`
+	CanEdit    bool                 `json:"can_edit"`
 }
 
 // CaseParticipantInput adds a participant: a student with a role, a staff
@@ -218,4 +224,112 @@ type CaseUserOption struct {
 	ID   int64  `json:"id" db:"id"`
 	Name string `json:"name" db:"name"`
 	Role string `json:"role" db:"role"`
+}
+
+// Agreement item statuses.
+const (
+	AgreementOpen    = "open"
+	AgreementDone    = "done"
+	AgreementNotDone = "not_done"
+)
+
+// Recovery action kinds.
+var CaseRecoveryKinds = []string{"counselling", "psychologist", "class_change", "other"}
+
+// CaseSession is a meeting in a case: who met whom, when, and the notes.
+// Only the team and admins see sessions.
+type CaseSession struct {
+	ID            int64     `json:"id" db:"id"`
+	HeldAt        time.Time `json:"held_at" db:"held_at"`
+	People        []string  `json:"people" db:"-"`
+	Staff         []string  `json:"staff" db:"-"`
+	Notes         string    `json:"notes" db:"notes"`
+	CreatedByName string    `json:"created_by_name" db:"created_by_name"`
+}
+
+// CreateCaseSessionRequest records a session: the case's participants met
+// (participant ids) and the staff present (user ids).
+type CreateCaseSessionRequest struct {
+	HeldAt         string  `json:"held_at"`
+	ParticipantIDs []int64 `json:"participant_ids"`
+	StaffIDs       []int64 `json:"staff_ids"`
+	Notes          string  `json:"notes"`
+}
+
+// CaseAgreementItem is one party's commitment in a restorative agreement.
+type CaseAgreementItem struct {
+	ID            int64      `json:"id" db:"id"`
+	ParticipantID int64      `json:"participant_id" db:"participant_id"`
+	PartyName     string     `json:"party_name" db:"party_name"`
+	PartyRole     string     `json:"party_role" db:"party_role"`
+	Action        string     `json:"action" db:"action"`
+	DueOn         string     `json:"due_on" db:"due_on"`
+	Status        string     `json:"status" db:"status"`
+	CheckedByName string     `json:"checked_by_name" db:"checked_by_name"`
+	CheckedAt     *time.Time `json:"checked_at" db:"checked_at"`
+	CheckNotes    string     `json:"check_notes" db:"check_notes"`
+}
+
+// CaseAgreement is a restorative agreement (kesepakatan pemulihan).
+type CaseAgreement struct {
+	ID            int64               `json:"id" db:"id"`
+	AgreedOn      string              `json:"agreed_on" db:"agreed_on"`
+	Notes         string              `json:"notes" db:"notes"`
+	CreatedByName string              `json:"created_by_name" db:"created_by_name"`
+	Items         []CaseAgreementItem `json:"items" db:"-"`
+}
+
+// CaseAgreementItemInput is one party's commitment: what, by when.
+type CaseAgreementItemInput struct {
+	ParticipantID int64  `json:"participant_id"`
+	Action        string `json:"action"`
+	DueOn         string `json:"due_on"`
+}
+
+// CreateCaseAgreementRequest records an agreement.
+type CreateCaseAgreementRequest struct {
+	AgreedOn string                   `json:"agreed_on"`
+	Notes    string                   `json:"notes"`
+	Items    []CaseAgreementItemInput `json:"items"`
+}
+
+// CaseAgreementCheck marks one item done, not done (or open again).
+type CaseAgreementCheck struct {
+	ID     int64  `json:"id"`
+	Status string `json:"status"`
+	Notes  string `json:"notes"`
+}
+
+// UpdateCaseAgreementRequest records checks of an agreement's items.
+type UpdateCaseAgreementRequest struct {
+	Items []CaseAgreementCheck `json:"items"`
+}
+
+// CaseRecoveryAction is a recovery action for a victim.
+type CaseRecoveryAction struct {
+	ID            int64  `json:"id" db:"id"`
+	ParticipantID int64  `json:"participant_id" db:"participant_id"`
+	PartyName     string `json:"party_name" db:"party_name"`
+	Kind          string `json:"kind" db:"kind"`
+	Description   string `json:"description" db:"description"`
+	PlannedOn     string `json:"planned_on" db:"planned_on"`
+	CreatedByName string `json:"created_by_name" db:"created_by_name"`
+}
+
+// CreateCaseRecoveryRequest plans a recovery action for a victim of the case.
+type CreateCaseRecoveryRequest struct {
+	ParticipantID int64  `json:"participant_id"`
+	Kind          string `json:"kind"`
+	Description   string `json:"description"`
+	PlannedOn     string `json:"planned_on"`
+}
+
+// CaseViolation is a violation recorded inside the case.
+type CaseViolation struct {
+	ID          int64     `json:"id" db:"id"`
+	StudentID   int64     `json:"student_id" db:"student_id"`
+	StudentName string    `json:"student_name" db:"student_name"`
+	TypeName    string    `json:"type_name" db:"type_name"`
+	Points      int       `json:"points" db:"points"`
+	OccurredAt  time.Time `json:"occurred_at" db:"occurred_at"`
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/auth"
 	"github.com/tatib/tatib/server/internal/httpx"
+	"github.com/tatib/tatib/server/internal/violation"
 	"github.com/tatib/tatib/shared/api"
 	"github.com/tatib/tatib/shared/perm"
 )
@@ -34,6 +35,11 @@ func (h *Handler) Routes(r *httpx.Router) {
 	r.Post("/cases/{id}/participants", perm.CasesManage, h.addParticipant)
 	r.Post("/cases/{id}/stage", perm.CasesManage, h.moveStage)
 	r.Get("/cases/{id}/access-log", perm.CasesAccessLog, h.accessLog)
+	r.Post("/cases/{id}/sessions", perm.CasesManage, h.createSession)
+	r.Post("/cases/{id}/agreements", perm.CasesManage, h.createAgreement)
+	r.Patch("/cases/{id}/agreements/{agreement_id}", perm.CasesManage, h.checkAgreement)
+	r.Post("/cases/{id}/recovery-actions", perm.CasesManage, h.createRecovery)
+	r.Post("/cases/{id}/violations", perm.CasesManage, h.recordViolation)
 	r.Get("/case-categories", perm.Authenticated, h.categories)
 	r.Post("/case-categories", perm.CasesManage, h.createCategory)
 	r.Patch("/case-categories/{id}", perm.CasesManage, h.updateCategory)
@@ -261,4 +267,88 @@ func (h *Handler) teamOptions(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	return httpx.JSON(w, http.StatusOK, out)
+}
+
+// change decodes a change of case {id} into in and runs fn.
+func change[T any](h *Handler, w http.ResponseWriter, r *http.Request, status int, fn func(Reader, int64, T) (any, error)) error {
+	rd, err := h.reader(r)
+	if err != nil {
+		return err
+	}
+	id, err := httpx.IDParam(r, "id")
+	if err != nil {
+		return err
+	}
+	var in T
+	if err := httpx.DecodeJSON(r, &in); err != nil {
+		return err
+	}
+	out, err := fn(rd, id, in)
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, status, out)
+}
+
+func (h *Handler) createSession(w http.ResponseWriter, r *http.Request) error {
+	return change(h, w, r, http.StatusCreated, func(rd Reader, id int64, in api.CreateCaseSessionRequest) (any, error) {
+		return h.store.CreateSession(r.Context(), h.auth.Actor(r), rd, id, in)
+	})
+}
+
+func (h *Handler) createAgreement(w http.ResponseWriter, r *http.Request) error {
+	return change(h, w, r, http.StatusCreated, func(rd Reader, id int64, in api.CreateCaseAgreementRequest) (any, error) {
+		return h.store.CreateAgreement(r.Context(), h.auth.Actor(r), rd, id, in)
+	})
+}
+
+func (h *Handler) checkAgreement(w http.ResponseWriter, r *http.Request) error {
+	aid, err := httpx.IDParam(r, "agreement_id")
+	if err != nil {
+		return err
+	}
+	return change(h, w, r, http.StatusOK, func(rd Reader, id int64, in api.UpdateCaseAgreementRequest) (any, error) {
+		return h.store.CheckAgreement(r.Context(), h.auth.Actor(r), rd, id, aid, in)
+	})
+}
+
+func (h *Handler) createRecovery(w http.ResponseWriter, r *http.Request) error {
+	return change(h, w, r, http.StatusCreated, func(rd Reader, id int64, in api.CreateCaseRecoveryRequest) (any, error) {
+		return h.store.CreateRecovery(r.Context(), h.auth.Actor(r), rd, id, in)
+	})
+}
+
+// recordViolation needs violations.record as well as cases.manage: it is
+// a recording like POST /violations.
+func (h *Handler) recordViolation(w http.ResponseWriter, r *http.Request) error {
+	u := auth.UserFrom(r.Context())
+	ok, err := h.auth.Can(r.Context(), u.Role, perm.ViolationsRecord)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return auth.Denied(perm.ViolationsRecord)
+	}
+	return change(h, w, r, http.StatusCreated, func(rd Reader, id int64, req api.CreateViolationsRequest) (any, error) {
+		in := violation.Record{
+			StudentID: req.StudentID, Location: req.Location, Description: req.Description, Sanction: req.Sanction,
+			Source: api.SourceManual, RecordedByName: u.Name, Scope: violation.ScopeOf(r.Context()),
+		}
+		if u.ID != 0 {
+			uid := u.ID
+			in.RecordedBy = &uid
+		}
+		if req.OccurredAt != nil {
+			in.OccurredAt = *req.OccurredAt
+		}
+		for _, t := range req.TypeIDs {
+			in.Items = append(in.Items, violation.Item{TypeID: t})
+		}
+		f := apperr.Fields{}
+		in.Validate(f)
+		if len(f) > 0 {
+			return nil, &apperr.Error{Code: apperr.Invalid, Msg: apperr.M("violation.invalid"), Fields: f}
+		}
+		return h.store.RecordViolation(r.Context(), h.auth.Actor(r), rd, id, in)
+	})
 }

@@ -199,6 +199,9 @@ func (s *Store) get(ctx context.Context, tx *sqlx.Tx, rd Reader, id int64) (api.
 			array_position(ARRAY['terduga_pelaku','korban','saksi','pelapor'], p.role), p.id`, id, out.Level, rd.HomeroomID); err != nil {
 		return api.Case{}, fmt.Errorf("cases: people: %w", err)
 	}
+	if err := loadHandling(ctx, tx, &out); err != nil {
+		return api.Case{}, err
+	}
 	return out, nil
 }
 
