@@ -1,5 +1,6 @@
 import { api } from '@/api/client';
 import type { Page } from '@/api/types';
+import type { CreateViolationsResponse } from '@/features/violations/types';
 
 /** Wire types: shared/api/cases.go. */
 
@@ -52,7 +53,67 @@ export interface CaseParticipant {
   relation: string;
 }
 
+export interface CaseSession {
+  id: number;
+  held_at: string;
+  people: string[];
+  staff: string[];
+  notes: string;
+  created_by_name: string;
+}
+
+export type AgreementStatus = 'open' | 'done' | 'not_done';
+
+export interface CaseAgreementItem {
+  id: number;
+  participant_id: number;
+  party_name: string;
+  party_role: CaseRole | '';
+  action: string;
+  due_on: string;
+  status: AgreementStatus;
+  checked_by_name: string;
+  checked_at: string | null;
+  check_notes: string;
+}
+
+export interface CaseAgreement {
+  id: number;
+  agreed_on: string;
+  notes: string;
+  created_by_name: string;
+  items: CaseAgreementItem[];
+}
+
+export type RecoveryKind = 'counselling' | 'psychologist' | 'class_change' | 'other';
+export const RECOVERY_KINDS: RecoveryKind[] = ['counselling', 'psychologist', 'class_change', 'other'];
+
+export interface CaseRecoveryAction {
+  id: number;
+  participant_id: number;
+  party_name: string;
+  kind: RecoveryKind;
+  description: string;
+  planned_on: string;
+  created_by_name: string;
+}
+
+export interface CaseViolation {
+  id: number;
+  student_id: number;
+  student_name: string;
+  type_name: string;
+  points: number;
+  occurred_at: string;
+}
+
 export interface Case extends CaseSummary {
+  /** Empty unless level is full. */
+  sessions: CaseSession[];
+  agreements: CaseAgreement[];
+  recovery: CaseRecoveryAction[];
+  /** Empty for level homeroom. */
+  violations: CaseViolation[];
   place: string;
   description: string | null;
   stages: CaseStage[];
@@ -126,6 +187,16 @@ export const casesApi = {
   update: (id: number, input: UpdateCaseInput) => api.patch<Case>(`/cases/${id}`, input),
   addParticipant: (id: number, input: ParticipantInput) => api.post<Case>(`/cases/${id}/participants`, input),
   moveStage: (id: number, to: CaseStageName, notes: string) => api.post<Case>(`/cases/${id}/stage`, { to, notes }),
+  addSession: (id: number, input: { held_at: string; participant_ids: number[]; staff_ids: number[]; notes: string }) =>
+    api.post<Case>(`/cases/${id}/sessions`, input),
+  addAgreement: (id: number, input: { agreed_on: string; notes: string; items: { participant_id: number; action: string; due_on: string }[] }) =>
+    api.post<Case>(`/cases/${id}/agreements`, input),
+  checkAgreement: (id: number, agreementId: number, items: { id: number; status: AgreementStatus; notes: string }[]) =>
+    api.patch<Case>(`/cases/${id}/agreements/${agreementId}`, { items }),
+  addRecovery: (id: number, input: { participant_id: number; kind: RecoveryKind; description: string; planned_on: string }) =>
+    api.post<Case>(`/cases/${id}/recovery-actions`, input),
+  recordViolation: (id: number, input: { student_id: number; type_ids: number[]; description: string }) =>
+    api.post<CreateViolationsResponse>(`/cases/${id}/violations`, input),
   categories: (signal?: AbortSignal) => api.get<CaseCategory[]>('/case-categories', undefined, signal),
   teamOptions: (signal?: AbortSignal) => api.get<CaseUserOption[]>('/cases/team-options', undefined, signal),
 };

@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { casesApi, type CaseListFilters, type CaseStageName, type CreateCaseInput, type ParticipantInput, type UpdateCaseInput } from './api';
+import { casesApi, type AgreementStatus, type CaseListFilters, type CaseStageName, type CreateCaseInput, type ParticipantInput, type UpdateCaseInput } from './api';
 
 /** Query keys of the cases. */
 export const caseKeys = {
@@ -52,4 +52,31 @@ export function useAddParticipant(id: number) {
 
 export function useMoveStage(id: number) {
   return useCaseChange((v: { to: CaseStageName; notes: string }) => casesApi.moveStage(id, v.to, v.notes));
+}
+
+export function useAddSession(id: number) {
+  return useCaseChange((input: Parameters<typeof casesApi.addSession>[1]) => casesApi.addSession(id, input));
+}
+
+export function useAddAgreement(id: number) {
+  return useCaseChange((input: Parameters<typeof casesApi.addAgreement>[1]) => casesApi.addAgreement(id, input));
+}
+
+export function useCheckAgreement(id: number) {
+  return useCaseChange((v: { agreementId: number; items: { id: number; status: AgreementStatus; notes: string }[] }) =>
+    casesApi.checkAgreement(id, v.agreementId, v.items),
+  );
+}
+
+export function useAddRecovery(id: number) {
+  return useCaseChange((input: Parameters<typeof casesApi.addRecovery>[1]) => casesApi.addRecovery(id, input));
+}
+
+/** A violation recorded inside the case: the case reloads to list it. */
+export function useRecordCaseViolation(id: number) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (input: Parameters<typeof casesApi.recordViolation>[1]) => casesApi.recordViolation(id, input),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: caseKeys.one(id) }),
+  });
 }

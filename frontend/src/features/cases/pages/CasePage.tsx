@@ -10,6 +10,7 @@ import { useFormatDate } from '@/lib/useFormatDate';
 import { CASE_STAGES, nextStage, type Case, type CaseParticipant, type CaseStage } from '../api';
 import { RoleBadge, StageBadge } from '../components/Badges';
 import { AddParticipant } from '../components/AddParticipant';
+import { CaseAgreements, CaseRecovery, CaseSessions, CaseViolations } from '../components/Handling';
 import { useCase, useMoveStage, useTeamOptions, useUpdateCase } from '../hooks';
 
 /** One case: its facts, people, stages and team, as much of it as the reader may see. */
@@ -41,6 +42,14 @@ export default function CasePage() {
         <Facts c={c} />
         <Stages c={c} />
         <People c={c} />
+        {c.level !== 'homeroom' && <CaseViolations c={c} />}
+        {c.level === 'full' && (
+          <>
+            <CaseSessions c={c} />
+            <CaseAgreements c={c} />
+            <CaseRecovery c={c} />
+          </>
+        )}
         <Team c={c} />
       </Stack>
     </>
