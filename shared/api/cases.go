@@ -137,6 +137,7 @@ type Case struct {
 	Agreements []CaseAgreement      `json:"agreements"`
 	Recovery   []CaseRecoveryAction `json:"recovery"`
 	Violations []CaseViolation      `json:"violations"`
+	Referrals  []CaseReferral       `json:"referrals"`
 	CreatedAt  time.Time            `json:"created_at"`
 	CreatedBy  string               `json:"created_by"`
 	CanEdit    bool                 `json:"can_edit"`
@@ -332,4 +333,20 @@ type CaseViolation struct {
 	TypeName    string    `json:"type_name" db:"type_name"`
 	Points      int       `json:"points" db:"points"`
 	OccurredAt  time.Time `json:"occurred_at" db:"occurred_at"`
+}
+
+// CaseReferral records when and to whom a case's referral was sent.
+type CaseReferral struct {
+	ID            int64  `json:"id" db:"id"`
+	SentTo        string `json:"sent_to" db:"sent_to"`
+	SentOn        string `json:"sent_on" db:"sent_on"`
+	Notes         string `json:"notes" db:"notes"`
+	CreatedByName string `json:"created_by_name" db:"created_by_name"`
+}
+
+// CaseReferralInput records a referral sent: to whom, on which day.
+type CaseReferralInput struct {
+	SentTo string `json:"sent_to"`
+	SentOn string `json:"sent_on"`
+	Notes  string `json:"notes"`
 }

@@ -30,6 +30,7 @@ const (
 // (the team and admins only) and its violations (also a case manager).
 func loadHandling(ctx context.Context, tx *sqlx.Tx, out *api.Case) error {
 	out.Sessions, out.Agreements, out.Recovery, out.Violations = []api.CaseSession{}, []api.CaseAgreement{}, []api.CaseRecoveryAction{}, []api.CaseViolation{}
+	out.Referrals = []api.CaseReferral{}
 	id := out.ID
 	if out.Level == api.CaseLevelFull || out.Level == api.CaseLevelManaged {
 		if err := tx.SelectContext(ctx, &out.Violations, `SELECT v.id, v.student_id, s.full_name AS student_name, t.name AS type_name, v.points, v.occurred_at
@@ -85,6 +86,10 @@ func loadHandling(ctx context.Context, tx *sqlx.Tx, out *api.Case) error {
 		FROM case_recovery_actions r JOIN case_participants p ON p.id = r.participant_id LEFT JOIN students s ON s.id = p.student_id
 		WHERE r.case_id = $1 ORDER BY r.planned_on, r.id`, id); err != nil {
 		return fmt.Errorf("cases: recovery: %w", err)
+	}
+	if err := tx.SelectContext(ctx, &out.Referrals, `SELECT id, sent_to, to_char(sent_on, 'YYYY-MM-DD') AS sent_on, notes, created_by_name
+		FROM case_referrals WHERE case_id = $1 ORDER BY sent_on, id`, id); err != nil {
+		return fmt.Errorf("cases: referrals: %w", err)
 	}
 	return nil
 }

@@ -40,6 +40,9 @@ func (h *Handler) Routes(r *httpx.Router) {
 	r.Patch("/cases/{id}/agreements/{agreement_id}", perm.CasesManage, h.checkAgreement)
 	r.Post("/cases/{id}/recovery-actions", perm.CasesManage, h.createRecovery)
 	r.Post("/cases/{id}/violations", perm.CasesManage, h.recordViolation)
+	r.Get("/cases/{id}/referral.pdf", perm.CasesManage, h.referralPDF)
+	r.Post("/cases/{id}/referrals", perm.CasesManage, h.recordReferral)
+	r.Get("/cases/{id}/report.pdf", perm.CasesView, h.reportPDF)
 	r.Get("/case-categories", perm.Authenticated, h.categories)
 	r.Post("/case-categories", perm.CasesManage, h.createCategory)
 	r.Patch("/case-categories/{id}", perm.CasesManage, h.updateCategory)
@@ -351,4 +354,54 @@ func (h *Handler) recordViolation(w http.ResponseWriter, r *http.Request) error 
 		}
 		return h.store.RecordViolation(r.Context(), h.auth.Actor(r), rd, id, in)
 	})
+}
+
+func (h *Handler) recordReferral(w http.ResponseWriter, r *http.Request) error {
+	return change(h, w, r, http.StatusCreated, func(rd Reader, id int64, in api.CaseReferralInput) (any, error) {
+		return h.store.RecordReferral(r.Context(), h.auth.Actor(r), rd, id, in)
+	})
+}
+
+func (h *Handler) referralPDF(w http.ResponseWriter, r *http.Request) error {
+	rd, err := h.reader(r)
+	if err != nil {
+		return err
+	}
+	id, err := httpx.IDParam(r, "id")
+	if err != nil {
+		return err
+	}
+	b, err := h.store.Referral(r.Context(), h.auth.Actor(r), rd, id, r.URL.Query().Get("include_identities") == "true")
+	if err != nil {
+		return err
+	}
+	return writePDF(w, "kasus-"+strconv.FormatInt(id, 10)+"-rujukan.pdf", b)
+}
+
+func (h *Handler) reportPDF(w http.ResponseWriter, r *http.Request) error {
+	rd, err := h.reader(r)
+	if err != nil {
+		return err
+	}
+	id, err := httpx.IDParam(r, "id")
+	if err != nil {
+		return err
+	}
+	b, err := h.store.Report(r.Context(), rd, id)
+	if err != nil {
+		return err
+	}
+	return writePDF(w, "kasus-"+strconv.FormatInt(id, 10)+"-laporan.pdf", b)
+}
+
+// writePDF answers b as a PDF download named name (ASCII).
+func writePDF(w http.ResponseWriter, name string, b []byte) error {
+	w.Header().Set("Content-Type", "application/pdf")
+	w.Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
+	// A case names children: no shared cache keeps it.
+	w.Header().Set("Cache-Control", "private, no-store")
+	w.WriteHeader(http.StatusOK)
+	_, err := w.Write(b)
+	return err
 }

@@ -1,4 +1,4 @@
-import { api } from '@/api/client';
+import { api, apiDownload, type DownloadedFile } from '@/api/client';
 import type { Page } from '@/api/types';
 import type { CreateViolationsResponse } from '@/features/violations/types';
 
@@ -98,6 +98,14 @@ export interface CaseRecoveryAction {
   created_by_name: string;
 }
 
+export interface CaseReferral {
+  id: number;
+  sent_to: string;
+  sent_on: string;
+  notes: string;
+  created_by_name: string;
+}
+
 export interface CaseViolation {
   id: number;
   student_id: number;
@@ -114,6 +122,7 @@ export interface Case extends CaseSummary {
   recovery: CaseRecoveryAction[];
   /** Empty for level homeroom. */
   violations: CaseViolation[];
+  referrals: CaseReferral[];
   place: string;
   description: string | null;
   stages: CaseStage[];
@@ -197,6 +206,10 @@ export const casesApi = {
     api.post<Case>(`/cases/${id}/recovery-actions`, input),
   recordViolation: (id: number, input: { student_id: number; type_ids: number[]; description: string }) =>
     api.post<CreateViolationsResponse>(`/cases/${id}/violations`, input),
+  referralPdf: (id: number, includeIdentities: boolean): Promise<DownloadedFile> =>
+    apiDownload(`/cases/${id}/referral.pdf`, { include_identities: includeIdentities ? true : undefined }),
+  reportPdf: (id: number): Promise<DownloadedFile> => apiDownload(`/cases/${id}/report.pdf`),
+  recordReferral: (id: number, input: { sent_to: string; sent_on: string; notes: string }) => api.post<Case>(`/cases/${id}/referrals`, input),
   categories: (signal?: AbortSignal) => api.get<CaseCategory[]>('/case-categories', undefined, signal),
   teamOptions: (signal?: AbortSignal) => api.get<CaseUserOption[]>('/cases/team-options', undefined, signal),
 };

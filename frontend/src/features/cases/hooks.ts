@@ -80,3 +80,7 @@ export function useRecordCaseViolation(id: number) {
     onSuccess: () => void qc.invalidateQueries({ queryKey: caseKeys.one(id) }),
   });
 }
+
+export function useRecordReferral(id: number) {
+  return useCaseChange((input: Parameters<typeof casesApi.recordReferral>[1]) => casesApi.recordReferral(id, input));
+}

@@ -10,6 +10,7 @@ import { useFormatDate } from '@/lib/useFormatDate';
 import { CASE_STAGES, nextStage, type Case, type CaseParticipant, type CaseStage } from '../api';
 import { RoleBadge, StageBadge } from '../components/Badges';
 import { AddParticipant } from '../components/AddParticipant';
+import { CaseDocuments } from '../components/Documents';
 import { CaseAgreements, CaseRecovery, CaseSessions, CaseViolations } from '../components/Handling';
 import { useCase, useMoveStage, useTeamOptions, useUpdateCase } from '../hooks';
 
@@ -48,6 +49,7 @@ export default function CasePage() {
             <CaseSessions c={c} />
             <CaseAgreements c={c} />
             <CaseRecovery c={c} />
+            <CaseDocuments c={c} />
           </>
         )}
         <Team c={c} />
