@@ -138,9 +138,12 @@ type Case struct {
 	Recovery   []CaseRecoveryAction `json:"recovery"`
 	Violations []CaseViolation      `json:"violations"`
 	Referrals  []CaseReferral       `json:"referrals"`
-	CreatedAt  time.Time            `json:"created_at"`
-	CreatedBy  string               `json:"created_by"`
-	CanEdit    bool                 `json:"can_edit"`
+	// Report is the anonymous report behind the case: the team and admins
+	// only, null otherwise.
+	Report    *CaseReport `json:"report"`
+	CreatedAt time.Time   `json:"created_at"`
+	CreatedBy string      `json:"created_by"`
+	CanEdit   bool        `json:"can_edit"`
 }
 
 // CaseParticipantInput adds a participant: a student with a role, a staff
@@ -349,4 +352,76 @@ type CaseReferralInput struct {
 	SentTo string `json:"sent_to"`
 	SentOn string `json:"sent_on"`
 	Notes  string `json:"notes"`
+}
+
+// PublicReportRequest is an anonymous report from /lapor.
+type PublicReportRequest struct {
+	CategoryID  int64  `json:"category_id"`
+	Description string `json:"description"`
+	// OccurredAt is optional: RFC 3339 or YYYY-MM-DDThh:mm (Jakarta).
+	OccurredAt string `json:"occurred_at"`
+	Place      string `json:"place"`
+	// Name is optional and never verified.
+	Name string `json:"name"`
+}
+
+// PublicReportReceipt is what the reporter keeps: the tracking code and
+// the PIN (shown once; stored hashed).
+type PublicReportReceipt struct {
+	Code string `json:"code"`
+	PIN  string `json:"pin"`
+}
+
+// PublicReportLookup opens a report with its code and PIN.
+type PublicReportLookup struct {
+	Code string `json:"code"`
+	PIN  string `json:"pin"`
+}
+
+// PublicReportMessageInput is the reporter's message.
+type PublicReportMessageInput struct {
+	Code string `json:"code"`
+	PIN  string `json:"pin"`
+	Text string `json:"text"`
+}
+
+// PublicReportMessage is one message as the reporter sees it.
+type PublicReportMessage struct {
+	// Sender is reporter or school.
+	Sender string    `json:"sender" db:"sender"`
+	Text   string    `json:"text" db:"text"`
+	At     time.Time `json:"at" db:"at"`
+}
+
+// PublicReportView is what the reporter sees of their report.
+type PublicReportView struct {
+	Code      string    `json:"code" db:"code"`
+	CreatedAt time.Time `json:"created_at" db:"created_at"`
+	Category  string    `json:"category" db:"category"`
+	Stage     string    `json:"-" db:"stage"`
+	// Status is received, in_progress or closed.
+	Status   string                `json:"status"`
+	Messages []PublicReportMessage `json:"messages"`
+}
+
+// CaseReplyInput is the school's reply to a reporter.
+type CaseReplyInput struct {
+	Text string `json:"text"`
+}
+
+// CaseReportMessage is one message of the report, as the team sees it.
+type CaseReportMessage struct {
+	ID           int64     `json:"id" db:"id"`
+	FromReporter bool      `json:"from_reporter" db:"from_reporter"`
+	Text         string    `json:"text" db:"text"`
+	UserName     string    `json:"user_name" db:"user_name"`
+	At           time.Time `json:"at" db:"at"`
+}
+
+// CaseReport is the anonymous report behind a case (the team and admins
+// only).
+type CaseReport struct {
+	ReporterName string              `json:"reporter_name"`
+	Messages     []CaseReportMessage `json:"messages"`
+	PhotoIDs     []int64             `json:"photo_ids"`
 }

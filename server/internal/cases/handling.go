@@ -87,6 +87,9 @@ func loadHandling(ctx context.Context, tx *sqlx.Tx, out *api.Case) error {
 		WHERE r.case_id = $1 ORDER BY r.planned_on, r.id`, id); err != nil {
 		return fmt.Errorf("cases: recovery: %w", err)
 	}
+	if err := loadReport(ctx, tx, out); err != nil {
+		return err
+	}
 	if err := tx.SelectContext(ctx, &out.Referrals, `SELECT id, sent_to, to_char(sent_on, 'YYYY-MM-DD') AS sent_on, notes, created_by_name
 		FROM case_referrals WHERE case_id = $1 ORDER BY sent_on, id`, id); err != nil {
 		return fmt.Errorf("cases: referrals: %w", err)

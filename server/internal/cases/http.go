@@ -17,11 +17,14 @@ import (
 type Handler struct {
 	store *Store
 	auth  *auth.Service
+	// trustProxy takes the public routes' client address from
+	// X-Forwarded-For (rate limits only; never stored with a report).
+	trustProxy bool
 }
 
 // Mount registers the case routes.
 func Mount(r *httpx.Router, d app.Deps) {
-	(&Handler{store: NewStore(d.DB), auth: d.Auth}).Routes(r)
+	(&Handler{store: NewStore(d.DB), auth: d.Auth, trustProxy: d.Config.TrustProxy}).Routes(r)
 }
 
 // Routes registers the routes.
@@ -43,6 +46,13 @@ func (h *Handler) Routes(r *httpx.Router) {
 	r.Get("/cases/{id}/referral.pdf", perm.CasesManage, h.referralPDF)
 	r.Post("/cases/{id}/referrals", perm.CasesManage, h.recordReferral)
 	r.Get("/cases/{id}/report.pdf", perm.CasesView, h.reportPDF)
+	r.Post("/cases/{id}/report-messages", perm.CasesManage, h.reply)
+	r.Get("/cases/{id}/report-photos/{photo_id}", perm.CasesView, h.photo(false))
+	r.Get("/cases/{id}/report-photos/{photo_id}/thumbnail", perm.CasesView, h.photo(true))
+	r.Get("/public/reports/categories", perm.Public, h.publicCategories)
+	r.Post("/public/reports", perm.Public, h.fileReport)
+	r.Post("/public/reports/lookup", perm.Public, h.lookup)
+	r.Post("/public/reports/messages", perm.Public, h.reporterMessage)
 	r.Get("/case-categories", perm.Authenticated, h.categories)
 	r.Post("/case-categories", perm.CasesManage, h.createCategory)
 	r.Patch("/case-categories/{id}", perm.CasesManage, h.updateCategory)
@@ -371,7 +381,7 @@ func (h *Handler) referralPDF(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	b, err := h.store.Referral(r.Context(), h.auth.Actor(r), rd, id, r.URL.Query().Get("include_identities") == "true")
+	b, err := h.store.ReferralPDF(r.Context(), h.auth.Actor(r), rd, id, r.URL.Query().Get("include_identities") == "true")
 	if err != nil {
 		return err
 	}
@@ -387,7 +397,7 @@ func (h *Handler) reportPDF(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	b, err := h.store.Report(r.Context(), rd, id)
+	b, err := h.store.ReportPDF(r.Context(), rd, id)
 	if err != nil {
 		return err
 	}
@@ -404,4 +414,98 @@ func writePDF(w http.ResponseWriter, name string, b []byte) error {
 	w.WriteHeader(http.StatusOK)
 	_, err := w.Write(b)
 	return err
+}
+
+func (h *Handler) reply(w http.ResponseWriter, r *http.Request) error {
+	return change(h, w, r, http.StatusCreated, func(rd Reader, id int64, in api.CaseReplyInput) (any, error) {
+		return h.store.StaffReply(r.Context(), h.auth.Actor(r), rd, id, in)
+	})
+}
+
+func (h *Handler) photo(thumbnail bool) httpx.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		rd, err := h.reader(r)
+		if err != nil {
+			return err
+		}
+		id, err := httpx.IDParam(r, "id")
+		if err != nil {
+			return err
+		}
+		pid, err := httpx.IDParam(r, "photo_id")
+		if err != nil {
+			return err
+		}
+		b, err := h.store.Photo(r.Context(), rd, id, pid, thumbnail)
+		if err != nil {
+			return err
+		}
+		w.Header().Set("Content-Type", http.DetectContentType(b))
+		w.Header().Set("Cache-Control", "private, no-store")
+		_, err = w.Write(b)
+		return err
+	}
+}
+
+// public marks a public answer: never cached, never indexed.
+func public(w http.ResponseWriter) {
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("X-Robots-Tag", "noindex")
+}
+
+func (h *Handler) publicCategories(w http.ResponseWriter, r *http.Request) error {
+	out, err := h.store.PublicCategories(r.Context())
+	if err != nil {
+		return err
+	}
+	public(w)
+	return httpx.JSON(w, http.StatusOK, out)
+}
+
+func (h *Handler) fileReport(w http.ResponseWriter, r *http.Request) error {
+	if err := allow(r.Context(), h.store.db, "report", httpx.ClientAddr(r, h.trustProxy), ReportLimit); err != nil {
+		return err
+	}
+	in, photos, err := readReport(r)
+	if err != nil {
+		return err
+	}
+	out, err := h.store.FileReport(r.Context(), in, photos)
+	if err != nil {
+		return err
+	}
+	public(w)
+	return httpx.JSON(w, http.StatusCreated, out)
+}
+
+func (h *Handler) lookup(w http.ResponseWriter, r *http.Request) error {
+	if err := allow(r.Context(), h.store.db, "lookup", httpx.ClientAddr(r, h.trustProxy), LookupLimit); err != nil {
+		return err
+	}
+	var in api.PublicReportLookup
+	if err := httpx.DecodeJSON(r, &in); err != nil {
+		return err
+	}
+	out, err := h.store.Lookup(r.Context(), in)
+	if err != nil {
+		return err
+	}
+	public(w)
+	return httpx.JSON(w, http.StatusOK, out)
+}
+
+func (h *Handler) reporterMessage(w http.ResponseWriter, r *http.Request) error {
+	if err := allow(r.Context(), h.store.db, "lookup", httpx.ClientAddr(r, h.trustProxy), LookupLimit); err != nil {
+		return err
+	}
+	var in api.PublicReportMessageInput
+	if err := httpx.DecodeJSON(r, &in); err != nil {
+		return err
+	}
+	out, err := h.store.ReporterMessage(r.Context(), in)
+	if err != nil {
+		return err
+	}
+	public(w)
+	return httpx.JSON(w, http.StatusCreated, out)
 }

@@ -208,11 +208,11 @@ func (c *document) stage(name string) api.CaseStage {
 	return api.CaseStage{}
 }
 
-// Referral renders the referral of a suspected breach of law to the
+// ReferralPDF renders the referral of a suspected breach of law to the
 // regional working group (Pokja): facts only; the identities of victims,
 // witnesses and reporters only when identities is set, which only a stage
 // owner may ask for (audited).
-func (s *Store) Referral(ctx context.Context, actor audit.Actor, rd Reader, id int64, identities bool) ([]byte, error) {
+func (s *Store) ReferralPDF(ctx context.Context, actor audit.Actor, rd Reader, id int64, identities bool) ([]byte, error) {
 	d, err := s.load(ctx, rd, id, "referral_pdf", func(tx *sqlx.Tx, c api.Case) error {
 		if c.Classification != api.CaseClassSuspectedLaw {
 			return apperr.New(apperr.Conflict, "cases.referral.not_law")
@@ -253,11 +253,11 @@ func (s *Store) Referral(ctx context.Context, actor audit.Actor, rd Reader, id i
 	return doc.Bytes()
 }
 
-// Report renders the closing report: what happened, the classification,
+// ReportPDF renders the closing report: what happened, the classification,
 // what was done, the agreements and their outcome, and the
 // recommendations, signed by the case owner and the principal. Victims,
 // witnesses and reporters are counted, not named.
-func (s *Store) Report(ctx context.Context, rd Reader, id int64) ([]byte, error) {
+func (s *Store) ReportPDF(ctx context.Context, rd Reader, id int64) ([]byte, error) {
 	d, err := s.load(ctx, rd, id, "report_pdf", nil)
 	if err != nil {
 		return nil, err
