@@ -123,6 +123,12 @@ export interface Case extends CaseSummary {
   /** Empty for level homeroom. */
   violations: CaseViolation[];
   referrals: CaseReferral[];
+  /** The anonymous report behind the case: the team and admins only. */
+  report: {
+    reporter_name: string;
+    messages: { id: number; from_reporter: boolean; text: string; user_name: string; at: string }[];
+    photo_ids: number[];
+  } | null;
   place: string;
   description: string | null;
   stages: CaseStage[];
@@ -210,6 +216,7 @@ export const casesApi = {
     apiDownload(`/cases/${id}/referral.pdf`, { include_identities: includeIdentities ? true : undefined }),
   reportPdf: (id: number): Promise<DownloadedFile> => apiDownload(`/cases/${id}/report.pdf`),
   recordReferral: (id: number, input: { sent_to: string; sent_on: string; notes: string }) => api.post<Case>(`/cases/${id}/referrals`, input),
+  reply: (id: number, text: string) => api.post<Case>(`/cases/${id}/report-messages`, { text }),
   categories: (signal?: AbortSignal) => api.get<CaseCategory[]>('/case-categories', undefined, signal),
   teamOptions: (signal?: AbortSignal) => api.get<CaseUserOption[]>('/cases/team-options', undefined, signal),
 };

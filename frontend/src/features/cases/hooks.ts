@@ -84,3 +84,7 @@ export function useRecordCaseViolation(id: number) {
 export function useRecordReferral(id: number) {
   return useCaseChange((input: Parameters<typeof casesApi.recordReferral>[1]) => casesApi.recordReferral(id, input));
 }
+
+export function useReply(id: number) {
+  return useCaseChange((text: string) => casesApi.reply(id, text));
+}

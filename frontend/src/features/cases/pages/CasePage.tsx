@@ -11,6 +11,7 @@ import { CASE_STAGES, nextStage, type Case, type CaseParticipant, type CaseStage
 import { RoleBadge, StageBadge } from '../components/Badges';
 import { AddParticipant } from '../components/AddParticipant';
 import { CaseDocuments } from '../components/Documents';
+import { ReportThread } from '../components/ReportThread';
 import { CaseAgreements, CaseRecovery, CaseSessions, CaseViolations } from '../components/Handling';
 import { useCase, useMoveStage, useTeamOptions, useUpdateCase } from '../hooks';
 
@@ -41,6 +42,7 @@ export default function CasePage() {
           </Alert>
         )}
         <Facts c={c} />
+        <ReportThread c={c} />
         <Stages c={c} />
         <People c={c} />
         {c.level !== 'homeroom' && <CaseViolations c={c} />}
