@@ -1,8 +1,11 @@
 package cases
 
 import (
+	"context"
 	"net/http"
 	"strconv"
+
+	"github.com/jmoiron/sqlx"
 
 	"github.com/tatib/tatib/server/internal/app"
 	"github.com/tatib/tatib/server/internal/apperr"
@@ -60,14 +63,53 @@ func (h *Handler) Routes(r *httpx.Router) {
 	r.Put("/settings/cases", perm.SettingsManage, h.putSettings)
 }
 
-// reader builds the caller's Reader; Manage from the role's permissions.
-func (h *Handler) reader(r *http.Request) (Reader, error) {
-	u := auth.UserFrom(r.Context())
-	manage, err := h.auth.Can(r.Context(), u.Role, perm.CasesManage)
+// reader builds the caller's Reader.
+func (h *Handler) reader(r *http.Request) (Reader, error) { return ReaderOf(r.Context(), h.auth) }
+
+// ReaderOf is the signed-in caller as a Reader; Manage from the role's
+// permissions.
+func ReaderOf(ctx context.Context, a *auth.Service) (Reader, error) {
+	u := auth.UserFrom(ctx)
+	manage, err := a.Can(ctx, u.Role, perm.CasesManage)
 	if err != nil {
 		return Reader{}, err
 	}
-	return Reader{UserID: u.ID, Name: u.Name, Admin: u.Role == perm.Admin, Manage: manage, HomeroomID: auth.HomeroomID(r.Context())}, nil
+	return Reader{UserID: u.ID, Name: u.Name, Admin: u.Role == perm.Admin, Manage: manage, HomeroomID: auth.HomeroomID(ctx)}, nil
+}
+
+// MaxOverdue is how many overdue cases the early warnings list.
+const MaxOverdue = 20
+
+// Overdue is what the early warnings show of cases: the cases whose
+// current stage is past its due date that the caller may see (with
+// cases.view; as the list shows them, each read logged), and with
+// cases.view_counts how many cases are overdue school-wide (nil without).
+func Overdue(ctx context.Context, db *sqlx.DB, a *auth.Service) ([]api.CaseSummary, *int, error) {
+	role := auth.UserFrom(ctx).Role
+	list := []api.CaseSummary{}
+	var count *int
+	s := NewStore(db)
+	if ok, err := a.Can(ctx, role, perm.CasesView); err != nil {
+		return nil, nil, err
+	} else if ok {
+		rd, err := ReaderOf(ctx, a)
+		if err != nil {
+			return nil, nil, err
+		}
+		if list, _, err = s.List(ctx, rd, ListFilter{Overdue: true, Limit: MaxOverdue}); err != nil {
+			return nil, nil, err
+		}
+	}
+	if ok, err := a.Can(ctx, role, perm.CasesViewCounts); err != nil {
+		return nil, nil, err
+	} else if ok {
+		c, err := s.Counts(ctx)
+		if err != nil {
+			return nil, nil, err
+		}
+		count = &c.Overdue
+	}
+	return list, count, nil
 }
 
 func (h *Handler) list(w http.ResponseWriter, r *http.Request) error {
