@@ -139,6 +139,15 @@ export interface Case extends CaseSummary {
   can_edit: boolean;
 }
 
+export interface CaseCounts {
+  total: number;
+  open: number;
+  overdue: number;
+  by_category: { key: string; label: string; count: number }[];
+  by_stage: { key: CaseStageName; label: string; count: number }[];
+  by_class: { key: string; label: string; count: number }[];
+}
+
 export interface CaseCategory {
   id: number;
   name: string;
