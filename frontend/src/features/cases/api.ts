@@ -225,6 +225,8 @@ export const casesApi = {
     apiDownload(`/cases/${id}/referral.pdf`, { include_identities: includeIdentities ? true : undefined }),
   reportPdf: (id: number): Promise<DownloadedFile> => apiDownload(`/cases/${id}/report.pdf`),
   recordReferral: (id: number, input: { sent_to: string; sent_on: string; notes: string }) => api.post<Case>(`/cases/${id}/referrals`, input),
+  accessLog: (id: number, signal?: AbortSignal) =>
+    api.get<{ id: number; user_id: number | null; user_name: string; at: string; what: string; level: string }[]>(`/cases/${id}/access-log`, undefined, signal),
   reply: (id: number, text: string) => api.post<Case>(`/cases/${id}/report-messages`, { text }),
   categories: (signal?: AbortSignal) => api.get<CaseCategory[]>('/case-categories', undefined, signal),
   teamOptions: (signal?: AbortSignal) => api.get<CaseUserOption[]>('/cases/team-options', undefined, signal),

@@ -18,7 +18,15 @@ export function RoleBadge({ role }: { role: CaseRole | '' }) {
   const { t } = useTranslation('cases');
   if (!role) return null;
   return (
-    <Badge variant="light" color={ROLE_COLOUR[role]} tt="none" data-testid="case-role" data-role={role}>
+    <Badge
+      variant="light"
+      color={ROLE_COLOUR[role]}
+      tt="none"
+      data-testid="case-role"
+      data-role={role}
+      style={{ flexShrink: 0, maxWidth: 'none' }}
+      styles={{ root: { height: 'auto', paddingBlock: 2 }, label: { whiteSpace: 'normal', overflow: 'visible' } }}
+    >
       {t(`role.${role}`)}
     </Badge>
   );

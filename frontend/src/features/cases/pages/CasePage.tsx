@@ -9,6 +9,7 @@ import { errorMessage, notifyError, notifySuccess } from '@/components/serverErr
 import { useFormatDate } from '@/lib/useFormatDate';
 import { CASE_STAGES, nextStage, type Case, type CaseParticipant, type CaseStage } from '../api';
 import { RoleBadge, StageBadge } from '../components/Badges';
+import { AccessLog } from '../components/AccessLog';
 import { AddParticipant } from '../components/AddParticipant';
 import { CaseDocuments } from '../components/Documents';
 import { ReportThread } from '../components/ReportThread';
@@ -55,6 +56,7 @@ export default function CasePage() {
           </>
         )}
         <Team c={c} />
+        <AccessLog caseId={c.id} />
       </Stack>
     </>
   );
