@@ -246,3 +246,30 @@ func TestInput(t *testing.T) {
 		t.Errorf("%d people", len(c.People))
 	}
 }
+
+func TestCategoriesAndSettings(t *testing.T) {
+	s := setup(t)
+	var cat api.CaseCategory
+	s.bk.Do("POST", "/api/v1/case-categories", map[string]any{"name": "Perundungan siber"}).Want(http.StatusCreated).JSON(&cat)
+	s.bk.Do("POST", "/api/v1/case-categories", map[string]any{"name": "perundungan SIBER"}).Want(http.StatusConflict)
+	s.waliA.Do("POST", "/api/v1/case-categories", map[string]any{"name": "X"}).Want(http.StatusForbidden)
+	s.bk.Do("PATCH", "/api/v1/case-categories/"+itoa(cat.ID), map[string]any{"active": false}).Want(http.StatusOK)
+	e := s.bk.Do("POST", "/api/v1/cases", map[string]any{"title": "T", "occurred_at": "2026-11-20T10:00", "category_id": cat.ID, "source": "report"}).
+		Want(http.StatusUnprocessableEntity).Err()
+	if e.Error.FieldCodes["category_id"].Code != "cases.category.not_found" {
+		t.Errorf("inactive category: %+v", e.Error.FieldCodes)
+	}
+
+	s.bk.Do("PUT", "/api/v1/settings/cases", map[string]any{"identification_days": 2, "handling_days": 5, "conclusions_days": 1}).Want(http.StatusForbidden)
+	s.admin.Do("PUT", "/api/v1/settings/cases", map[string]any{"identification_days": 0, "handling_days": 5, "conclusions_days": 1}).Want(http.StatusUnprocessableEntity)
+	s.admin.Do("PUT", "/api/v1/settings/cases", map[string]any{"identification_days": 2, "handling_days": 5, "conclusions_days": 1}).Want(http.StatusOK)
+	var c api.Case
+	s.bk.Do("POST", "/api/v1/cases", map[string]any{"title": "T", "occurred_at": "2026-11-20T10:00", "category_id": 1, "source": "report"}).
+		Want(http.StatusCreated).JSON(&c)
+	var days []int
+	must(t, s.env.DB.Select(&days, `SELECT due_on - current_date FROM case_stages WHERE case_id = $1 ORDER BY due_on`, c.ID))
+	// Today in Jakarta may be tomorrow in UTC: the differences are what the settings say.
+	if len(days) != 3 || days[1]-days[0] != 5 || days[2]-days[1] != 1 {
+		t.Errorf("due dates %v", days)
+	}
+}

@@ -148,6 +148,12 @@ export interface CaseCounts {
   by_class: { key: string; label: string; count: number }[];
 }
 
+export interface CaseSettings {
+  identification_days: number;
+  handling_days: number;
+  conclusions_days: number;
+}
+
 export interface CaseCategory {
   id: number;
   name: string;
@@ -228,6 +234,10 @@ export const casesApi = {
   accessLog: (id: number, signal?: AbortSignal) =>
     api.get<{ id: number; user_id: number | null; user_name: string; at: string; what: string; level: string }[]>(`/cases/${id}/access-log`, undefined, signal),
   reply: (id: number, text: string) => api.post<Case>(`/cases/${id}/report-messages`, { text }),
+  saveCategory: (id: number | null, input: { name?: string; active?: boolean }) =>
+    id ? api.patch<CaseCategory>(`/case-categories/${id}`, input) : api.post<CaseCategory>('/case-categories', input),
+  settings: (signal?: AbortSignal) => api.get<CaseSettings>('/settings/cases', undefined, signal),
+  saveSettings: (input: CaseSettings) => api.put<CaseSettings>('/settings/cases', input),
   categories: (signal?: AbortSignal) => api.get<CaseCategory[]>('/case-categories', undefined, signal),
   teamOptions: (signal?: AbortSignal) => api.get<CaseUserOption[]>('/cases/team-options', undefined, signal),
 };

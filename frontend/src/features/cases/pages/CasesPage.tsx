@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { Anchor, Badge, Button, Card, Center, Group, Loader, Select, Stack, Switch, Table, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { IconPlus } from '@tabler/icons-react';
+import { IconPlus, IconSettings } from '@tabler/icons-react';
 import { EmptyState } from '@/components/EmptyState';
 import { ListPager } from '@/components/ListPager';
 import { PageHeader } from '@/components/PageHeader';
@@ -11,6 +11,7 @@ import { useSession } from '@/auth/session';
 import { useFormatDate } from '@/lib/useFormatDate';
 import { CASE_STAGES, type CaseListFilters, type CaseStageName, type CaseSummary } from '../api';
 import { StageBadge } from '../components/Badges';
+import { CaseSettingsModal } from '../components/CaseSettingsModal';
 import { NewCaseForm } from '../components/NewCaseForm';
 import { useCaseCategories, useCases } from '../hooks';
 import { paths } from '../paths';
@@ -28,6 +29,7 @@ export default function CasesPage() {
   const phone = useMediaQuery('(max-width: 48em)');
   const [sp, setSp] = useSearchParams();
   const [creating, setCreating] = useState(false);
+  const [settingsOpen, setSettingsOpen] = useState(false);
   const f: CaseListFilters = {
     stage: CASE_STAGES.find((s) => s === sp.get('stage')) ?? null,
     categoryId: positive(sp.get('category_id')),
@@ -56,9 +58,14 @@ export default function CasesPage() {
         description={t('description')}
         actions={
           can('cases.manage') && (
-            <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setCreating(true)} data-testid="case-new">
-              {t('new')}
-            </Button>
+            <>
+              <Button variant="default" leftSection={<IconSettings size={16} aria-hidden />} onClick={() => setSettingsOpen(true)} data-testid="case-settings">
+                {t('settings.title')}
+              </Button>
+              <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setCreating(true)} data-testid="case-new">
+                {t('new')}
+              </Button>
+            </>
           )
         }
       />
@@ -152,6 +159,7 @@ export default function CasesPage() {
         <ListPager meta={list.data?.meta} onChange={(p) => set({ page: p })} narrow={phone} />
       </Card>
       <NewCaseForm opened={creating} onClose={() => setCreating(false)} />
+      <CaseSettingsModal opened={settingsOpen} onClose={() => setSettingsOpen(false)} />
     </>
   );
 }
