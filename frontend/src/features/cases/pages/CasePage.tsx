@@ -175,17 +175,24 @@ function Stages({ c }: { c: Case }) {
                       {s.notes}
                     </Text>
                   )}
-                  {c.can_edit && !s.completed_at && (
-                    <Button size="compact-xs" variant="subtle" onClick={() => setEditing(s)} data-testid="case-step-edit">
-                      {t('stages.edit')}
-                    </Button>
-                  )}
                 </Stack>
               }
             />
           ))}
           <Stepper.Completed>{null}</Stepper.Completed>
         </Stepper>
+        {/* Outside the stepper: its steps are buttons, and a button may not hold another. */}
+        {c.can_edit && c.stages.some((s) => !s.completed_at) && (
+          <Group gap="xs" wrap="wrap">
+            {c.stages
+              .filter((s) => !s.completed_at)
+              .map((s) => (
+                <Button key={s.stage} size="compact-xs" variant="subtle" onClick={() => setEditing(s)} data-testid="case-step-edit">
+                  {t('stages.editStage', { stage: t(`stage.${s.stage}`) })}
+                </Button>
+              ))}
+          </Group>
+        )}
         {c.stage === 'identification' && !c.classification && c.can_edit && (
           <Text size="sm" c="dimmed">
             {t('stages.classifyFirst')}
