@@ -60,7 +60,7 @@ export function NewCaseForm({ opened, onClose }: { opened: boolean; onClose: () 
               {formError}
             </Alert>
           )}
-          <TextInput label={t('fields.title')} required maxLength={200} {...form.getInputProps('title')} data-testid="case-title" />
+          <TextInput label={t('fields.title')} description={t('titleHint')} required maxLength={200} {...form.getInputProps('title')} data-testid="case-title" />
           <Select
             label={t('fields.category')}
             required
