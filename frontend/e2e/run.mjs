@@ -32,6 +32,7 @@ const WEIGHTS = {
   'school.test.mjs': 70,
   'cases.mjs': 60,
   'violations.test.mjs': 60,
+  'cases.test.mjs': 50,
   'warning-letters.test.mjs': 60,
   'data-safety.test.mjs': 60,
   'users-roles.test.mjs': 50,

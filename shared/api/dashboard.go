@@ -42,6 +42,9 @@ type Dashboard struct {
 	// delivery log, /parent-messages?status=failed); needs
 	// parent_messages.manage, null otherwise.
 	ParentMessagesFailed *int `json:"parent_messages_failed"`
+	// Cases are all cases counted by category, stage and class (counts
+	// only); needs cases.view_counts, null otherwise.
+	Cases *CaseCounts `json:"cases"`
 }
 
 // DashboardClassRef names the class a homeroom teacher's dashboard covers.

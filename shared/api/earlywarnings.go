@@ -148,4 +148,10 @@ type EarlyWarningPage struct {
 	// LatestSchoolDay is the newest day with any attendance (YYYY-MM-DD),
 	// null when there is none.
 	LatestSchoolDay *string `json:"latest_school_day"`
+	// CaseStagesOverdue are the cases the caller may see whose current
+	// stage is past its due date (at most 20, as the case list shows
+	// them); CaseStagesOverdueCount is how many cases are overdue
+	// school-wide, for a holder of cases.view_counts (null otherwise).
+	CaseStagesOverdue      []CaseSummary `json:"case_stages_overdue"`
+	CaseStagesOverdueCount *int          `json:"case_stages_overdue_count"`
 }

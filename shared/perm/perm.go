@@ -125,6 +125,16 @@ const (
 	FaceEnrol   Name = "face.enrol"
 	FaceReview  Name = "face.review"
 	FaceManage  Name = "face.manage"
+
+	// CasesView opens the case list and a case; what a reader sees in it
+	// is decided in SQL by team membership and role (docs/cases.md).
+	CasesView Name = "cases.view"
+	// CasesManage opens cases and, within a case's team, changes it.
+	CasesManage Name = "cases.manage"
+	// CasesViewCounts sees cases as counts by category, stage and class.
+	CasesViewCounts Name = "cases.view_counts"
+	// CasesAccessLog reads who read a case: the administrator's alone.
+	CasesAccessLog Name = "cases.access_log"
 )
 
 // Public and Authenticated are route markers, not permissions: Public needs
@@ -200,6 +210,11 @@ var Catalogue = []Permission{
 	{Name: FaceEnrol, Group: "face", Label: "Daftarkan dan hapus data wajah siswa", LabelEN: "Enrol and delete students' face data", DefaultRoles: []Role{BK}},
 	{Name: FaceReview, Group: "face", Label: "Lihat log pindai wajah dan konfirmasi hasil yang ragu", LabelEN: "View the face scan log and confirm uncertain scans", DefaultRoles: []Role{BK}, SchoolWide: true},
 	{Name: FaceManage, Group: "face", Label: "Kelola kiosk gerbang dan pengaturan Face-ID", LabelEN: "Manage gate kiosks and Face-ID settings", DefaultRoles: []Role{}, SchoolWide: true},
+
+	{Name: CasesView, Group: "cases", Label: "Lihat kasus (sesuai tim dan kelas)", LabelEN: "View cases (as team and class allow)", DefaultRoles: with(leaders, BK, WaliKelas)},
+	{Name: CasesManage, Group: "cases", Label: "Buka dan tangani kasus", LabelEN: "Open and handle cases", DefaultRoles: []Role{BK}},
+	{Name: CasesViewCounts, Group: "cases", Label: "Lihat jumlah kasus per kategori, tahap dan kelas", LabelEN: "View case counts by category, stage and class", DefaultRoles: with(leaders, BK), SchoolWide: true},
+	{Name: CasesAccessLog, Group: "cases", Label: "Lihat log akses kasus", LabelEN: "View the case access log", DefaultRoles: []Role{}, AdminOnly: true, SchoolWide: true},
 
 	{Name: DataReset, Group: "data", Label: "Reset data aplikasi (sebagian)", LabelEN: "Reset application data (selectively)", DefaultRoles: []Role{}, AdminOnly: true, SchoolWide: true},
 	{Name: DataBackup, Group: "data", Label: "Unduh dan pulihkan cadangan database", LabelEN: "Download and restore database backups", DefaultRoles: []Role{}, AdminOnly: true, SchoolWide: true},

@@ -32,6 +32,12 @@ const Shell = lazy(() => loadShell().then((m) => ({ default: m.Shell })));
 export const KIOSK_PATH = '/kiosk';
 const KioskPage = lazy(() => import('@/features/face/kiosk/KioskPage'));
 
+// The anonymous report pages (/lapor, /lapor/lacak) run outside the shell and without
+// sign-in, in their own chunk, phone first.
+const ReportPage = lazy(() => import('@/features/cases/public/ReportPage'));
+const TrackPage = lazy(() => import('@/features/cases/public/TrackPage'));
+const LAPOR_PREFIX = '/lapor';
+
 function LazyShell() {
   return (
     <Suspense fallback={<PageLoader fullScreen />}>
@@ -56,6 +62,14 @@ export const routes: RouteObject[] = [
     ),
     errorElement: <RouteError />,
   },
+  ...[
+    { path: LAPOR_PREFIX, element: <ReportPage /> },
+    { path: `${LAPOR_PREFIX}/lacak`, element: <TrackPage /> },
+  ].map((r) => ({
+    path: r.path,
+    element: <Suspense fallback={<PageLoader fullScreen />}>{r.element}</Suspense>,
+    errorElement: <RouteError />,
+  })),
   {
     element: <RequireAuth />,
     errorElement: <RouteError />,
@@ -83,6 +97,7 @@ export const routes: RouteObject[] = [
 export function createRouter() {
   // Anywhere but the sign-in page and the kiosk the shell is needed as soon as /auth/me
   // answers: fetch it alongside that call instead of after it.
-  if (typeof window !== 'undefined' && window.location.pathname !== '/sign-in' && window.location.pathname !== KIOSK_PATH) void loadShell();
+  if (typeof window !== 'undefined' && window.location.pathname !== '/sign-in' && window.location.pathname !== KIOSK_PATH && !window.location.pathname.startsWith(LAPOR_PREFIX))
+    void loadShell();
   return createBrowserRouter(routes);
 }

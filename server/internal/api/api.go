@@ -17,6 +17,7 @@ import (
 	"github.com/tatib/tatib/server/internal/attendance"
 	"github.com/tatib/tatib/server/internal/attendancerecap"
 	"github.com/tatib/tatib/server/internal/backup"
+	"github.com/tatib/tatib/server/internal/cases"
 	"github.com/tatib/tatib/server/internal/config"
 	"github.com/tatib/tatib/server/internal/dashboard"
 	"github.com/tatib/tatib/server/internal/datareset"
@@ -80,7 +81,9 @@ func New(d Deps) *Server {
 		photos := httpx.UploadLimit{Method: http.MethodPost, Path: Prefix + "/violations", Bytes: violation.MaxRequestBytes}
 		// A journal push carries a whole school day and answers its own 413.
 		journalPush := httpx.UploadLimit{Method: http.MethodPost, Path: Prefix + journal.SyncPath, Bytes: journal.MaxRequestBytes, Own: true, ReadTimeout: 2 * time.Minute}
-		ar.Use(httpx.CleanText, httpx.LimitBody(d.Config.MaxBodyBytes, upload, photos, journalPush), d.Auth.Middleware)
+		// An anonymous report carries up to three photos.
+		report := httpx.UploadLimit{Method: http.MethodPost, Path: Prefix + "/public/reports", Bytes: cases.MaxReportBytes}
+		ar.Use(httpx.CleanText, httpx.LimitBody(d.Config.MaxBodyBytes, upload, photos, journalPush, report), d.Auth.Middleware)
 		router = httpx.NewRouter(ar, Prefix, d.Auth.Guard)
 		router.Get("/openapi.json", perm.Public, serveOpenAPI)
 		mount(router, d)
@@ -129,6 +132,7 @@ func mount(r *httpx.Router, d Deps) {
 	face.Mount(r, d)
 	datareset.Mount(r, d)
 	backup.Mount(r, d)
+	cases.Mount(r, d)
 }
 
 // allowed lists the methods the route of r's path serves, for Allow.

@@ -59,6 +59,8 @@ func SectionsFor(role perm.Role, names []perm.Name) Sections {
 		EarlyWarnings:      has(perm.EarlyWarningsView),
 		// The failures are for whoever can retry them.
 		ParentMessagesFailed: has(perm.ParentMessagesManage),
+		// Counts only: no case and no name (docs/cases.md).
+		Cases: has(perm.CasesViewCounts),
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/tatib/tatib/server/internal/cases"
 	"github.com/tatib/tatib/server/internal/earlywarning"
 	"github.com/tatib/tatib/server/internal/followup"
 	"github.com/tatib/tatib/server/internal/parentmsg"
@@ -41,6 +42,8 @@ type Sections struct {
 	AttendanceFollowUp bool
 	// ParentMessagesFailed: the count of failed parent messages.
 	ParentMessagesFailed bool
+	// Cases: cases counted by category, stage and class (package cases).
+	Cases bool
 }
 
 // Store reads the figures.
@@ -114,6 +117,13 @@ func (s *Store) Dashboard(ctx context.Context, sc Scope, sec Sections, now time.
 			task{"classes by points", func(ctx context.Context) error { return s.classesByPoints(ctx, sc, p, v) }},
 			task{"nearest level", func(ctx context.Context) error { return s.nearestSP(ctx, sc, p, v) }},
 			task{"trend", func(ctx context.Context) error { return s.trend(ctx, sc, p, v) }})
+	}
+	if sec.Cases {
+		tasks = append(tasks, task{"cases", func(ctx context.Context) error {
+			c, err := cases.NewStore(s.db).Counts(ctx)
+			out.Cases = &c
+			return err
+		}})
 	}
 	if sec.Caseload {
 		// The counselors' queue follows the school's setting, not the

@@ -11,6 +11,7 @@ import (
 	"github.com/tatib/tatib/server/internal/app"
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/auth"
+	"github.com/tatib/tatib/server/internal/cases"
 	"github.com/tatib/tatib/server/internal/httpx"
 	"github.com/tatib/tatib/server/internal/locale"
 	"github.com/tatib/tatib/server/internal/pg"
@@ -22,6 +23,8 @@ import (
 // Handler serves the early warnings page.
 type Handler struct {
 	db *sqlx.DB
+	// auth, when set, adds the overdue case stages (package cases).
+	auth *auth.Service
 	// now is the clock "today" is taken from (its Jakarta day).
 	now func() time.Time
 }
@@ -30,7 +33,11 @@ type Handler struct {
 func NewHandler(db *sqlx.DB) *Handler { return &Handler{db: db, now: time.Now} }
 
 // Mount registers the routes.
-func Mount(r *httpx.Router, d app.Deps) { NewHandler(d.DB).Routes(r) }
+func Mount(r *httpx.Router, d app.Deps) {
+	h := NewHandler(d.DB)
+	h.auth = d.Auth
+	h.Routes(r)
+}
 
 // Routes registers the routes.
 func (h *Handler) Routes(r *httpx.Router) {
@@ -92,6 +99,13 @@ func (h *Handler) list(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return httpx.JSON(w, http.StatusOK, api.EarlyWarningPage{Data: rows, Meta: paging.Meta(total), Counts: counts,
-		Threshold: p.Points, Source: source, Kinds: api.EarlyWarningKindsOf[source], Rules: p.Rules(), LatestSchoolDay: latest})
+	out := api.EarlyWarningPage{Data: rows, Meta: paging.Meta(total), Counts: counts,
+		Threshold: p.Points, Source: source, Kinds: api.EarlyWarningKindsOf[source], Rules: p.Rules(), LatestSchoolDay: latest,
+		CaseStagesOverdue: []api.CaseSummary{}}
+	if h.auth != nil {
+		if out.CaseStagesOverdue, out.CaseStagesOverdueCount, err = cases.Overdue(ctx, h.db, h.auth); err != nil {
+			return err
+		}
+	}
+	return httpx.JSON(w, http.StatusOK, out)
 }

@@ -188,6 +188,11 @@ func cleanName(name string, n int) string {
 func (s *Store) Record(ctx context.Context, in Record, actor audit.Actor) (api.CreateViolationsResponse, error) {
 	var out api.CreateViolationsResponse
 	err := pg.InTx(ctx, s.db, func(tx *sqlx.Tx) error {
+		if in.Before != nil {
+			if err := in.Before(ctx, tx); err != nil {
+				return err
+			}
+		}
 		res, err := RecordTx(ctx, tx, in, actor)
 		if err != nil {
 			return err

@@ -145,14 +145,14 @@ func RecordTx(ctx context.Context, tx *sqlx.Tx, in Record, actor audit.Actor) (R
 		}
 	}
 	const ins = `INSERT INTO violations (student_id, class_id, class_name, violation_type_id, occurred_at, occurred_on,
-			points, sanction, location, description, recorded_by, recorded_by_name, source)
-		SELECT $1, $2, $3, u.type_id, $4, $5::date, u.points, u.sanction, $6, $7, $8, $9, $10
+			points, sanction, location, description, recorded_by, recorded_by_name, source, case_id)
+		SELECT $1, $2, $3, u.type_id, $4, $5::date, u.points, u.sanction, $6, $7, $8, $9, $10, $14
 		FROM unnest($11::bigint[], $12::int[], $13::text[]) WITH ORDINALITY AS u(type_id, points, sanction, ord)
 		ORDER BY u.ord
 		RETURNING id, violation_type_id`
 	rows, err := tx.QueryContext(ctx, ins, st.ID, st.ClassID, st.ClassName, in.OccurredAt, day.Format(time.DateOnly),
 		in.Location, in.Description, in.RecordedBy, in.RecordedByName, in.Source,
-		pq.Array(typeIDs), pq.Array(pts), pq.Array(sanctions))
+		pq.Array(typeIDs), pq.Array(pts), pq.Array(sanctions), in.CaseID)
 	if err != nil {
 		return res, fmt.Errorf("violation: insert: %w", err)
 	}

@@ -13,6 +13,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/jmoiron/sqlx"
+
 	"github.com/tatib/tatib/server/internal/app"
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/auth"
@@ -93,6 +95,12 @@ type Record struct {
 	Photos []Photo
 	// Now is the clock (zero: time.Now()).
 	Now time.Time
+	// CaseID links the violations to the case they were recorded in.
+	CaseID *int64
+	// Before, when set, runs first in Store.Record's transaction: the
+	// case's checks (cases.RecordViolation), so they and the recording
+	// are one change.
+	Before func(ctx context.Context, tx *sqlx.Tx) error
 }
 
 // Validate checks what needs no database: the types' count and

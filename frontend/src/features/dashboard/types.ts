@@ -1,3 +1,4 @@
+import type { CaseCounts } from '@/features/cases/api';
 import type { Source } from '@/features/violation-source/source';
 
 /** Wire types of GET /dashboard and GET /dashboard/violation-calendar (shared/api/dashboard.go). */
@@ -129,6 +130,8 @@ export interface Dashboard {
   early_warnings: { counts: EarlyWarningCounts; link: string } | null;
   /** Parent messages that failed to send; a number only for callers with parent_messages.manage. */
   parent_messages_failed?: number | null;
+  /** Cases counted by category, stage and class; only for callers with cases.view_counts. */
+  cases?: CaseCounts | null;
 }
 
 export interface ViolationCalendarDay {

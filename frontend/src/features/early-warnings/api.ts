@@ -1,5 +1,6 @@
 import { api } from '@/api/client';
 import type { PageMeta } from '@/api/types';
+import type { CaseSummary } from '@/features/cases/api';
 import type { Source } from '@/features/violation-source/source';
 
 /** Wire types: shared/api/earlywarnings.go. */
@@ -70,6 +71,10 @@ export interface EarlyWarningPage {
   kinds: EarlyWarningKind[];
   rules: { absent_streak_days: number; late_times: number; late_school_days: number; repeat_times: number; repeat_days: number };
   latest_school_day: string | null;
+  /** Cases the caller may see whose current stage is overdue (cases.view), at most 20. */
+  case_stages_overdue: CaseSummary[];
+  /** How many cases are overdue school-wide (cases.view_counts), else null. */
+  case_stages_overdue_count: number | null;
 }
 
 export const EARLY_WARNINGS_PER_PAGE = 20;

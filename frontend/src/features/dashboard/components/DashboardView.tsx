@@ -8,6 +8,7 @@ import { useMediaQuery } from '@mantine/hooks';
 import { IconArrowDownRight, IconArrowRight, IconArrowUpRight, IconBrandWhatsapp, IconClipboardCheck } from '@tabler/icons-react';
 import { useFormatDate } from '@/lib/useFormatDate';
 import { useFormatNumber } from '@/lib/numbers';
+import { CaseCountsCard } from '@/features/cases/components/CaseCounts';
 import { EARLY_WARNING_KINDS_OF, withQuery } from '@/features/violation-source/source';
 import { change } from '../months';
 import type { Dashboard, DashboardCount } from '../types';
@@ -322,6 +323,9 @@ export default function DashboardView({ d, role }: { d: Dashboard; role: string 
     </Card>
   );
 
+  // Counts only: the principal sees no case and no name (docs/cases.md).
+  const cases = d.cases && <CaseCountsCard key="cases" counts={d.cases} />;
+
   const side = (
     <SimpleGrid key="side" cols={{ base: 1, md: 3 }} spacing="sm">
       {nearest}
@@ -342,8 +346,8 @@ export default function DashboardView({ d, role }: { d: Dashboard; role: string 
     role === 'wali_kelas'
       ? [attendance, followUp, counts, charts, side, trend, calendar, pmFailed]
       : role === 'bk'
-        ? [caseload, pmFailed, counts, attendance, charts, side, classes, trend, calendar]
-        : [counts, pmFailed, attendance, charts, classes, side, trend, calendar, caseload];
+        ? [caseload, pmFailed, counts, attendance, charts, side, cases, classes, trend, calendar]
+        : [counts, pmFailed, cases, attendance, charts, classes, side, trend, calendar, caseload];
   return (
     <Stack gap="sm" data-testid={`dashboard-${d.scope}`} data-source={d.source}>
       {d.class && (

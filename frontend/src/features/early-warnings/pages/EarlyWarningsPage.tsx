@@ -6,6 +6,7 @@ import { IconClipboardPlus, IconUser } from '@tabler/icons-react';
 import { EmptyState } from '@/components/EmptyState';
 import { ListPager } from '@/components/ListPager';
 import { PageHeader } from '@/components/PageHeader';
+import { CaseOverdueCard } from '@/features/cases/components/CaseOverdue';
 import { useClasses } from '@/features/students/hooks';
 import { useScreenSource } from '@/features/violation-source/hooks';
 import { SourceControl } from '@/features/violation-source/SourceControl';
@@ -96,6 +97,7 @@ export default function EarlyWarningsPage() {
           window: num(rules?.late_school_days ?? 10),
         })}
       />
+      {list.data && <CaseOverdueCard list={list.data.case_stages_overdue ?? []} count={list.data.case_stages_overdue_count ?? null} />}
       {/* The list below is the chosen tab's panel, so each tab controls a panel that exists. */}
       <Tabs value={kind ?? 'all'} onChange={(v) => set({ kind: parseKind(v) })} variant="pills" keepMounted={false}>
       {/* data-source: the source of the rows on screen (the previous ones stay until the new arrive). */}
