@@ -17,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tatib/tatib/server/internal/apperr"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"github.com/tatib/tatib/shared/api"
 )
 
@@ -34,13 +35,7 @@ const (
 	MaxStageDays    = 180
 )
 
-var jakarta = func() *time.Location {
-	l, err := time.LoadLocation("Asia/Jakarta")
-	if err != nil {
-		panic(err)
-	}
-	return l
-}()
+var jakarta = schoolday.Zone
 
 var studentRoles = map[string]bool{api.CaseRoleSuspect: true, api.CaseRoleVictim: true, api.CaseRoleWitness: true, api.CaseRoleReporter: true}
 

@@ -265,7 +265,7 @@ func (s *Store) SaveSettings(ctx context.Context, actor audit.Actor, in api.Case
 			SettingsKey, string(b), nullID(actor.ID)); err != nil {
 			return fmt.Errorf("cases: save settings: %w", err)
 		}
-		return audit.Record(ctx, tx, actor, "settings.cases.update", "settings", SettingsKey, map[string]any{"before": before, "after": in})
+		return audit.Record(ctx, tx, actor, "settings.cases.update", "setting", SettingsKey, map[string]any{"before": before, "after": in})
 	})
 	return in, err
 }

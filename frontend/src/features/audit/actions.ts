@@ -81,6 +81,21 @@ export const ACTION_KEYS: Readonly<Record<string, string>> = {
   'attendance.journal_conflicts.keep': 'attendanceJournalConflictsKeep',
   'attendance.journal_conflicts.use_journal': 'attendanceJournalConflictsUseJournal',
   'face.kiosk_alarm': 'faceKioskAlarm',
+  'case.create': 'caseCreate',
+  'case.update': 'caseUpdate',
+  'case.stage': 'caseStage',
+  'case.participant.add': 'caseParticipantAdd',
+  'case.session.create': 'caseSessionCreate',
+  'case.agreement.create': 'caseAgreementCreate',
+  'case.agreement.check': 'caseAgreementCheck',
+  'case.recovery.create': 'caseRecoveryCreate',
+  'case.violation.record': 'caseViolationRecord',
+  'case.referral.identities': 'caseReferralIdentities',
+  'case.referral.sent': 'caseReferralSent',
+  'case.report.create': 'caseReportCreate',
+  'case.report.reply': 'caseReportReply',
+  'case_category.save': 'caseCategorySave',
+  'settings.cases.update': 'settingsCasesUpdate',
   // Recorded without the area's prefix by the violations feature (to be renamed there).
   record: 'violationRecord',
   delete: 'violationDelete',
@@ -111,6 +126,8 @@ export const ENTITIES = [
   'kiosk',
   'face_scan',
   'face_embeddings',
+  'case',
+  'case_category',
 ] as const;
 
 /** The feature's t (useTranslation('audit')), or any lookup by key. */
