@@ -15,6 +15,7 @@ import (
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/audit"
 	"github.com/tatib/tatib/server/internal/pg"
+	"github.com/tatib/tatib/server/internal/pointspolicy"
 	"github.com/tatib/tatib/server/internal/violation"
 	"github.com/tatib/tatib/server/internal/violationtype"
 	"github.com/tatib/tatib/shared/api"
@@ -274,7 +275,8 @@ func (s *Store) Get(ctx context.Context, sc Scope, achID int64) (api.Achievement
 }
 
 // Verify marks an achievement verified (once; verifying again changes
-// nothing) and runs afterVerify in the same transaction, when set.
+// nothing) and, in the same transaction, applies the points policy's
+// offset (pointspolicy.OffsetTx).
 func (s *Store) Verify(ctx context.Context, sc Scope, actor audit.Actor, achID int64) (api.Achievement, error) {
 	err := pg.InTx(ctx, s.db, func(tx *sqlx.Tx) error {
 		var verifiedNow bool
@@ -296,22 +298,15 @@ func (s *Store) Verify(ctx context.Context, sc Scope, actor audit.Actor, achID i
 		if err := audit.Record(ctx, tx, actor, "achievement.verify", "achievement", id(achID), nil); err != nil {
 			return err
 		}
-		for _, hook := range afterVerify {
-			if err := hook(ctx, tx, actor, achID); err != nil {
-				return err
-			}
-		}
-		return nil
+		// Under offset, the students' totals fall now, through the ledger.
+		_, err = pointspolicy.OffsetTx(ctx, tx, actor, achID, time.Now())
+		return err
 	})
 	if err != nil {
 		return api.Achievement{}, err
 	}
 	return s.Get(ctx, sc, achID)
 }
-
-// afterVerify are the steps a verification takes in its transaction
-// (the offset policy's reduction, the parent message).
-var afterVerify []func(ctx context.Context, tx *sqlx.Tx, actor audit.Actor, achID int64) error
 
 func nullID(n int64) *int64 {
 	if n == 0 {

@@ -31,6 +31,7 @@ import (
 	"github.com/tatib/tatib/server/internal/locale"
 	"github.com/tatib/tatib/server/internal/notify"
 	"github.com/tatib/tatib/server/internal/parentmsg"
+	"github.com/tatib/tatib/server/internal/pointspolicy"
 	"github.com/tatib/tatib/server/internal/report"
 	"github.com/tatib/tatib/server/internal/school"
 	"github.com/tatib/tatib/server/internal/users"
@@ -117,6 +118,7 @@ func mount(r *httpx.Router, d Deps) {
 	violationtype.Mount(r, d)
 	violation.Mount(r, d)
 	achievement.Mount(r, d)
+	pointspolicy.Mount(r, d)
 	violationlist.Mount(r, d)
 	handling.Mount(r, d)
 	letter.Mount(r, d)
