@@ -4,6 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -139,6 +143,28 @@ func TestOffset(t *testing.T) {
 	if len(letters) != 2 || letters[0].Status != "withdrawn" || letters[1].Status != "delivered" || !letters[1].Fallen {
 		t.Fatalf("letters %+v", letters)
 	}
+	// The letter states the policy in force.
+	var letterID int64
+	must(t, s.env.DB.Get(&letterID, `SELECT id FROM warning_letters WHERE student_id = $1`, s.students[1]))
+	pdf := s.bk.Do("GET", fmt.Sprintf("/api/v1/warning-letters/%d/pdf", letterID), nil).Want(200).Body
+	if text := pdfText(t, pdf); !strings.Contains(strings.Join(strings.Fields(text), " "), "Kebijakan poin yang berlaku: imbangan prestasi") {
+		t.Fatalf("the letter does not state the policy:\n%s", text)
+	}
+}
+
+// pdfText is pdftotext's reading of pdf.
+func pdfText(t *testing.T, pdf []byte) string {
+	t.Helper()
+	if _, err := exec.LookPath("pdftotext"); err != nil {
+		t.Skip("pdftotext not installed (poppler-utils)")
+	}
+	path := filepath.Join(t.TempDir(), "x.pdf")
+	must(t, os.WriteFile(path, pdf, 0o600))
+	out, err := exec.Command("pdftotext", "-enc", "UTF-8", path, "-").CombinedOutput()
+	if err != nil {
+		t.Fatalf("pdftotext: %v: %s", err, out)
+	}
+	return string(out)
 }
 
 // Under amnesty (3 clean school days, 10 points) a student whose last

@@ -122,3 +122,19 @@ export const achievementsApi = {
   },
   verify: (id: number) => api.post<Achievement>(`/achievements/${id}/verify`),
 };
+
+export type PolicyMode = 'none' | 'offset' | 'amnesty';
+
+/** GET/PUT /points-policy (openapi points-policy.json). */
+export interface PointsPolicy {
+  mode: PolicyMode;
+  offset_cap_percent: number;
+  amnesty_clean_school_days: number;
+  amnesty_points: number;
+  updated_at?: string | null;
+}
+
+export const policyApi = {
+  get: (signal?: AbortSignal) => api.get<PointsPolicy>('/points-policy', undefined, signal),
+  save: (p: PointsPolicy) => api.put<PointsPolicy>('/points-policy', p),
+};
