@@ -22,3 +22,70 @@ type PointsPolicy struct {
 	AmnestyPoints          int        `json:"amnesty_points"`
 	UpdatedAt              *time.Time `json:"updated_at"`
 }
+
+// SimulateThreshold is one draft warning level (the shape PUT
+// /sp-thresholds takes; name and colour may be left out).
+type SimulateThreshold struct {
+	Level     int    `json:"level"`
+	Name      string `json:"name"`
+	MinPoints int    `json:"min_points"`
+	Colour    string `json:"colour,omitempty"`
+}
+
+// SimulateTypePoints is a violation type's draft points.
+type SimulateTypePoints struct {
+	TypeID int64 `json:"type_id"`
+	Points int   `json:"points"`
+}
+
+// SimulateRequest is POST /points-policy/simulate: any of draft
+// thresholds, draft type points and a draft policy; what is left out is
+// today's.
+type SimulateRequest struct {
+	Thresholds []SimulateThreshold  `json:"thresholds,omitempty"`
+	TypePoints []SimulateTypePoints `json:"type_points,omitempty"`
+	Policy     *PointsPolicy        `json:"policy,omitempty"`
+}
+
+// SimulateLevel is how many students hold a level today and under the
+// draft (level 0: none reached).
+type SimulateLevel struct {
+	Level int    `json:"level"`
+	Name  string `json:"name"`
+	Today int    `json:"today"`
+	Draft int    `json:"draft"`
+}
+
+// SimulateStudent is a student whose level the draft changes.
+type SimulateStudent struct {
+	StudentID  int64  `json:"student_id"`
+	Name       string `json:"name"`
+	ClassID    *int64 `json:"class_id"`
+	ClassName  string `json:"class_name"`
+	TodayTotal int    `json:"today_total"`
+	DraftTotal int    `json:"draft_total"`
+	TodayLevel int    `json:"today_level"`
+	DraftLevel int    `json:"draft_level"`
+	// Change is "crossed" (a higher level under the draft) or "fell_back".
+	Change string `json:"change"`
+}
+
+// SimulateClass counts a class's students who cross or fall back.
+type SimulateClass struct {
+	ClassID   *int64 `json:"class_id"`
+	ClassName string `json:"class_name"`
+	Crossed   int    `json:"crossed"`
+	FellBack  int    `json:"fell_back"`
+}
+
+// SimulateResponse is the simulator's answer; nothing was written.
+type SimulateResponse struct {
+	AcademicYearStart string            `json:"academic_year_start"`
+	Students          int               `json:"students"`
+	Levels            []SimulateLevel   `json:"levels"`
+	Changes           []SimulateStudent `json:"changes"`
+	Classes           []SimulateClass   `json:"classes"`
+	// Note says, in the caller's language, that saving never rewrites the
+	// points of violations already recorded.
+	Note string `json:"note"`
+}

@@ -10,6 +10,8 @@ import (
 	"github.com/tatib/tatib/server/internal/app"
 	"github.com/tatib/tatib/server/internal/audit"
 	"github.com/tatib/tatib/server/internal/httpx"
+	"github.com/tatib/tatib/server/internal/locale"
+	"github.com/tatib/tatib/shared/api"
 	"github.com/tatib/tatib/shared/perm"
 )
 
@@ -29,6 +31,19 @@ func Mount(r *httpx.Router, d app.Deps) {
 	h := &Handler{db: d.DB, auth: d.Auth}
 	r.Get("/points-policy", perm.ViolationTypesView, h.get)
 	r.Put("/points-policy", perm.PointsPolicyManage, h.put)
+	r.Post("/points-policy/simulate", perm.PointsPolicyManage, h.simulate)
+}
+
+func (h *Handler) simulate(w http.ResponseWriter, r *http.Request) error {
+	var in api.SimulateRequest
+	if err := httpx.DecodeJSON(r, &in); err != nil {
+		return err
+	}
+	out, err := Simulate(r.Context(), h.db, locale.FromContext(r.Context()), in, time.Now())
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusOK, out)
 }
 
 func (h *Handler) get(w http.ResponseWriter, r *http.Request) error {

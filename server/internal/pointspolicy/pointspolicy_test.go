@@ -201,3 +201,41 @@ func TestAmnesty(t *testing.T) {
 		t.Fatalf("point audit names %q", policy)
 	}
 }
+
+// The simulator: SP 1 moved from 50 to 60 sends the student at 55 back
+// below it; draft type points do the same; nothing is written.
+func TestSimulate(t *testing.T) {
+	s := newSchool(t, 2)
+	var t55 int64
+	must(t, s.env.DB.Get(&t55, `INSERT INTO violation_types (name, slug, points, category_id) VALUES ('Membolos', 'membolos', 55,
+		(SELECT id FROM violation_categories ORDER BY id LIMIT 1)) RETURNING id`))
+	now := time.Now()
+	s.violation(t, s.students[0], now.Add(-time.Hour))
+	s.bk.Do("POST", "/api/v1/violations", map[string]any{"student_id": s.students[1], "type_ids": []int64{t55}, "occurred_at": now.Add(-time.Hour)}).Want(201)
+	var audits int
+	must(t, s.env.DB.Get(&audits, `SELECT count(*) FROM audit_log`))
+
+	draft := map[string]any{"thresholds": []map[string]any{{"level": 1, "name": "SP 1", "min_points": 60}, {"level": 2, "name": "SP 2", "min_points": 100},
+		{"level": 3, "name": "SP 3", "min_points": 150}}}
+	var res api.SimulateResponse
+	s.bk.Do("POST", "/api/v1/points-policy/simulate", draft).Want(200).JSON(&res)
+	if res.Students != 2 || res.Levels[1].Today != 2 || res.Levels[1].Draft != 1 || res.Levels[0].Draft != 1 ||
+		len(res.Changes) != 1 || res.Changes[0].StudentID != s.students[1] || res.Changes[0].Change != "fell_back" ||
+		len(res.Classes) != 1 || res.Classes[0].FellBack != 1 || res.Note == "" {
+		t.Fatalf("%+v", res)
+	}
+	s.bk.Do("POST", "/api/v1/points-policy/simulate", map[string]any{"type_points": []map[string]any{{"type_id": t55, "points": 40}}}).Want(200).JSON(&res)
+	if len(res.Changes) != 1 || res.Changes[0].DraftTotal != 40 {
+		t.Fatalf("type points: %+v", res.Changes)
+	}
+	bad := map[string]any{"thresholds": []map[string]any{{"level": 1, "min_points": 60}, {"level": 2, "min_points": 50}}}
+	s.bk.Do("POST", "/api/v1/points-policy/simulate", bad).Want(422)
+	s.wali.Do("POST", "/api/v1/points-policy/simulate", draft).Want(403)
+
+	var after, sp1 int
+	must(t, s.env.DB.Get(&after, `SELECT count(*) FROM audit_log`))
+	must(t, s.env.DB.Get(&sp1, `SELECT min_points FROM sp_thresholds WHERE level = 1`))
+	if after != audits || sp1 != 50 {
+		t.Fatalf("the simulator wrote: audit %d → %d, SP 1 at %d", audits, after, sp1)
+	}
+}
