@@ -138,3 +138,31 @@ export const policyApi = {
   get: (signal?: AbortSignal) => api.get<PointsPolicy>('/points-policy', undefined, signal),
   save: (p: PointsPolicy) => api.put<PointsPolicy>('/points-policy', p),
 };
+
+export interface SimulateRequest {
+  thresholds?: { level: number; name: string; min_points: number }[];
+  type_points?: { type_id: number; points: number }[];
+  policy?: PointsPolicy;
+}
+
+export interface SimulateResponse {
+  academic_year_start: string;
+  students: number;
+  levels: { level: number; name: string; today: number; draft: number }[];
+  changes: {
+    student_id: number;
+    name: string;
+    class_name: string;
+    today_total: number;
+    draft_total: number;
+    today_level: number;
+    draft_level: number;
+    change: 'crossed' | 'fell_back';
+  }[];
+  classes: { class_id: number | null; class_name: string; crossed: number; fell_back: number }[];
+  note: string;
+}
+
+export const simulateApi = {
+  run: (draft: SimulateRequest) => api.post<SimulateResponse>('/points-policy/simulate', draft),
+};
