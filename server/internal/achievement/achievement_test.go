@@ -7,6 +7,10 @@ import (
 	"image"
 	"image/jpeg"
 	"mime/multipart"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/xuri/excelize/v2"
@@ -204,6 +208,22 @@ func TestRecordTeamAndVerify(t *testing.T) {
 			t.Fatalf("verify audited %d times", n)
 		}
 	})
+	t.Run("Certificate", func(t *testing.T) {
+		text := pdfText(t, s.bk.Do("GET", fmt.Sprintf("/api/v1/achievements/%d/certificate.pdf", a.ID), nil).Want(200).Body)
+		flat := strings.Join(strings.Fields(text), " ")
+		if strings.Count(text, "PIAGAM PENGHARGAAN") != 3 || !strings.Contains(flat, "Siswa 2") ||
+			!strings.Contains(flat, "Olimpiade Matematika") || !strings.Contains(flat, "Tingkat Provinsi") {
+			t.Fatalf("certificate:\n%s", text)
+		}
+		// A homeroom teacher gets their own class's members of the team only.
+		text = pdfText(t, s.wali.Do("GET", fmt.Sprintf("/api/v1/achievements/%d/certificate.pdf", a.ID), nil).Want(200).Body)
+		if strings.Count(text, "PIAGAM PENGHARGAAN") != 2 || strings.Contains(text, "Siswa 2") {
+			t.Fatalf("homeroom certificate:\n%s", text)
+		}
+		var unverified api.Achievement
+		s.bk.Do("POST", "/api/v1/achievements", body(s.a1)).Want(201).JSON(&unverified)
+		s.bk.Do("GET", fmt.Sprintf("/api/v1/achievements/%d/certificate.pdf", unverified.ID), nil).Want(409)
+	})
 	t.Run("TypeInUse", func(t *testing.T) {
 		s.bk.Do("DELETE", fmt.Sprintf("/api/v1/achievement-types/%d", s.typeID), nil).Want(409)
 	})
@@ -228,4 +248,19 @@ func TestRecordWithPhoto(t *testing.T) {
 	}
 	s.wali.Do("GET", a.Photos[0].ThumbnailURL, nil).Want(200)
 	s.env.As(perm.Staff).Do("GET", a.Photos[0].URL, nil).Want(403)
+}
+
+// pdfText is pdftotext's reading of pdf.
+func pdfText(t *testing.T, pdf []byte) string {
+	t.Helper()
+	if _, err := exec.LookPath("pdftotext"); err != nil {
+		t.Skip("pdftotext not installed (poppler-utils)")
+	}
+	path := filepath.Join(t.TempDir(), "x.pdf")
+	must(t, os.WriteFile(path, pdf, 0o600))
+	out, err := exec.Command("pdftotext", "-enc", "UTF-8", path, "-").CombinedOutput()
+	if err != nil {
+		t.Fatalf("pdftotext: %v: %s", err, out)
+	}
+	return string(out)
 }

@@ -121,6 +121,7 @@ export const achievementsApi = {
     return api.post<Achievement>('/achievements', fd);
   },
   verify: (id: number) => api.post<Achievement>(`/achievements/${id}/verify`),
+  certificate: (id: number) => apiDownload(`/achievements/${id}/certificate.pdf`),
 };
 
 export type PolicyMode = 'none' | 'offset' | 'amnesty';

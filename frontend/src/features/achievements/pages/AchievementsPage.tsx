@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMediaQuery } from '@mantine/hooks';
 import { Alert, Badge, Button, Card, Group, Loader, Modal, SegmentedControl, Select, Stack, Text, TextInput, Textarea } from '@mantine/core';
-import { IconCircleCheck, IconPlus } from '@tabler/icons-react';
+import { IconCertificate, IconCircleCheck, IconPlus } from '@tabler/icons-react';
 import { isApiError } from '@/api/errors';
 import { useSession } from '@/auth/session';
 import { EmptyState } from '@/components/EmptyState';
@@ -11,6 +11,7 @@ import { ListPager } from '@/components/ListPager';
 import { PageHeader } from '@/components/PageHeader';
 import { errorMessage, notifyError, notifySuccess } from '@/components/serverErrors';
 import { todayInJakarta } from '@/lib/dates';
+import { saveFile } from '@/platform';
 import { useFormatDate } from '@/lib/useFormatDate';
 import { PhotoPicker } from '@/features/violations/components/PhotoPicker';
 import type { Student } from '@/features/students/types';
@@ -115,6 +116,14 @@ function AchievementCard({ a, canVerify }: { a: Achievement; canVerify: boolean 
     },
     onError: (err) => notifyError(err, tc),
   });
+  const certificate = async () => {
+    try {
+      const { blob, fileName } = await achievementsApi.certificate(a.id);
+      await saveFile(blob, fileName ?? `piagam-prestasi-${a.id}.pdf`);
+    } catch (err) {
+      notifyError(err, tc);
+    }
+  };
   return (
     <Card withBorder data-testid={`achievement-${a.id}`}>
       <Stack gap={6}>
@@ -146,9 +155,14 @@ function AchievementCard({ a, canVerify }: { a: Achievement; canVerify: boolean 
             {a.photo_count > 0 && ` · ${t('photos', { count: a.photo_count })}`}
           </Text>
           {a.verified_at ? (
-            <Badge color="green" leftSection={<IconCircleCheck size={12} />} data-testid="achievement-verified">
-              {t('verify.verifiedBy', { name: a.verified_by_name })}
-            </Badge>
+            <Group gap="xs">
+              <Badge color="green" leftSection={<IconCircleCheck size={12} />} data-testid="achievement-verified">
+                {t('verify.verifiedBy', { name: a.verified_by_name })}
+              </Badge>
+              <Button size="xs" variant="default" leftSection={<IconCertificate size={14} />} onClick={() => void certificate()} data-testid="achievement-certificate">
+                {t('certificate')}
+              </Button>
+            </Group>
           ) : canVerify ? (
             <Button size="xs" loading={verify.isPending} onClick={() => verify.mutate()} data-testid="achievement-verify">
               {t('verify.action')}
