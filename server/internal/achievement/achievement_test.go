@@ -16,6 +16,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/tatib/tatib/server/internal/apitest"
+	"github.com/tatib/tatib/server/internal/parentmsg"
 	"github.com/tatib/tatib/shared/api"
 	"github.com/tatib/tatib/shared/perm"
 )
@@ -263,4 +264,40 @@ func pdfText(t *testing.T, pdf []byte) string {
 		t.Fatalf("pdftotext: %v: %s", err, out)
 	}
 	return string(out)
+}
+
+// Verifying queues one message per student of the achievement, when the
+// school's achievement event is on; switched off, none.
+func TestParentMessageOnVerify(t *testing.T) {
+	s := newSchool(t)
+	set := parentmsg.Defaults()
+	set.Gateway = parentmsg.Gateway{Kind: "webhook", BaseURL: "http://127.0.0.1:9/"}
+	b, _ := json.Marshal(set)
+	_, err := s.env.DB.Exec(`INSERT INTO settings (key, value) VALUES ($1, $2)`, parentmsg.SettingsKey, string(b))
+	must(t, err)
+	_, err = s.env.DB.Exec(`UPDATE students SET parent_phone = '081234567890'`)
+	must(t, err)
+	record := func() int64 {
+		var a api.Achievement
+		s.bk.Do("POST", "/api/v1/achievements", map[string]any{"student_ids": []int64{s.a1, s.a2}, "type_id": s.typeID, "level": "provinsi",
+			"achieved_on": "2025-09-10"}).Want(201).JSON(&a)
+		s.bk.Do("POST", fmt.Sprintf("/api/v1/achievements/%d/verify", a.ID), nil).Want(200)
+		return a.ID
+	}
+	first := record()
+	var bodies []string
+	must(t, s.env.DB.Select(&bodies, `SELECT body FROM parent_messages WHERE event = 'achievement' AND achievement_id = $1`, first))
+	if len(bodies) != 2 || !strings.Contains(bodies[0], "Olimpiade Matematika") || !strings.Contains(bodies[0], "tingkat Provinsi") {
+		t.Fatalf("messages %q", bodies)
+	}
+	set.Events.Achievement.Enabled = false
+	b, _ = json.Marshal(set)
+	_, err = s.env.DB.Exec(`UPDATE settings SET value = $2 WHERE key = $1`, parentmsg.SettingsKey, string(b))
+	must(t, err)
+	second := record()
+	var n int
+	must(t, s.env.DB.Get(&n, `SELECT count(*) FROM parent_messages WHERE achievement_id = $1`, second))
+	if n != 0 {
+		t.Fatalf("switched off, %d messages", n)
+	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/audit"
+	"github.com/tatib/tatib/server/internal/parentmsg"
 	"github.com/tatib/tatib/server/internal/pg"
 	"github.com/tatib/tatib/server/internal/pointspolicy"
 	"github.com/tatib/tatib/server/internal/violation"
@@ -298,9 +299,12 @@ func (s *Store) Verify(ctx context.Context, sc Scope, actor audit.Actor, achID i
 		if err := audit.Record(ctx, tx, actor, "achievement.verify", "achievement", id(achID), nil); err != nil {
 			return err
 		}
-		// Under offset, the students' totals fall now, through the ledger.
-		_, err = pointspolicy.OffsetTx(ctx, tx, actor, achID, time.Now())
-		return err
+		// Under offset, the students' totals fall now, through the ledger;
+		// the parents hear of it (when the school switched the event on).
+		if _, err := pointspolicy.OffsetTx(ctx, tx, actor, achID, time.Now()); err != nil {
+			return err
+		}
+		return parentmsg.AchievementTx(ctx, tx, achID, actor.ID)
 	})
 	if err != nil {
 		return api.Achievement{}, err
