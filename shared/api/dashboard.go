@@ -42,6 +42,17 @@ type Dashboard struct {
 	// delivery log, /parent-messages?status=failed); needs
 	// parent_messages.manage, null otherwise.
 	ParentMessagesFailed *int `json:"parent_messages_failed"`
+	// Achievements needs achievements.view; beside the violations.
+	Achievements *DashboardAchievements `json:"achievements"`
+}
+
+// DashboardAchievements are the achievement figures of the dashboard's
+// scope (a homeroom teacher's: their class's students).
+type DashboardAchievements struct {
+	// Month: achievements of this month; Awaiting: not yet verified (any
+	// month).
+	Month    DashboardCount `json:"month"`
+	Awaiting DashboardCount `json:"awaiting"`
 }
 
 // DashboardClassRef names the class a homeroom teacher's dashboard covers.

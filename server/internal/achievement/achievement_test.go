@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -193,6 +194,16 @@ func TestRecordTeamAndVerify(t *testing.T) {
 				}
 			}
 		}
+		// The dashboard counts the same achievements beside the violations.
+		var d api.Dashboard
+		s.wali.Do("GET", "/api/v1/dashboard", nil).Want(200).JSON(&d)
+		if d.Achievements == nil || d.Achievements.Awaiting.Count != 2 {
+			t.Fatalf("homeroom dashboard %+v", d.Achievements)
+		}
+		s.bk.Do("GET", "/api/v1/dashboard", nil).Want(200).JSON(&d)
+		if d.Achievements == nil || d.Achievements.Awaiting.Count != 3 {
+			t.Fatalf("counselor dashboard %+v", d.Achievements)
+		}
 	})
 	t.Run("Verify", func(t *testing.T) {
 		s.wali.Do("POST", fmt.Sprintf("/api/v1/achievements/%d/verify", a.ID), nil).Want(403)
@@ -224,6 +235,25 @@ func TestRecordTeamAndVerify(t *testing.T) {
 		var unverified api.Achievement
 		s.bk.Do("POST", "/api/v1/achievements", body(s.a1)).Want(201).JSON(&unverified)
 		s.bk.Do("GET", fmt.Sprintf("/api/v1/achievements/%d/certificate.pdf", unverified.ID), nil).Want(409)
+	})
+	t.Run("Export", func(t *testing.T) {
+		rows := func(c *apitest.Client) [][]string {
+			f, err := excelize.OpenReader(bytes.NewReader(c.Do("GET", "/api/v1/achievements/export", nil).Want(200).Body))
+			must(t, err)
+			defer f.Close()
+			r, err := f.GetRows(f.GetSheetList()[0])
+			must(t, err)
+			return r
+		}
+		all, own := rows(s.bk), rows(s.wali)
+		for _, r := range own {
+			if slices.Contains(r, "Siswa 2") {
+				t.Fatalf("a student of another class exported: %v", r)
+			}
+		}
+		if len(own) < 3 || len(all) <= len(own) || all[0][0] != "Tanggal" {
+			t.Fatalf("export: %d rows for the counselor, %d for the homeroom teacher", len(all), len(own))
+		}
 	})
 	t.Run("TypeInUse", func(t *testing.T) {
 		s.bk.Do("DELETE", fmt.Sprintf("/api/v1/achievement-types/%d", s.typeID), nil).Want(409)

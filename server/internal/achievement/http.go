@@ -39,6 +39,7 @@ func (h *Handler) Routes(r *httpx.Router) {
 	r.Delete("/achievement-types/{id}", perm.AchievementTypesManage, h.deleteType)
 
 	r.Get("/achievements", perm.AchievementsView, h.list)
+	r.Get("/achievements/export", perm.AchievementsView, h.export)
 	r.Post("/achievements", perm.AchievementsRecord, h.create)
 	r.Get("/achievements/{id}", perm.AchievementsView, h.get)
 	r.Post("/achievements/{id}/verify", perm.AchievementsVerify, h.verify)
@@ -264,26 +265,11 @@ func (h *Handler) list(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	f := Filter{Limit: p.PerPage, Offset: p.Offset()}
-	if f.StudentID, err = idParam(r, "student_id"); err != nil {
+	f, err := filterOf(r)
+	if err != nil {
 		return err
 	}
-	if f.ClassID, err = idParam(r, "class_id"); err != nil {
-		return err
-	}
-	if f.Verified, err = boolParam(r, "verified"); err != nil {
-		return err
-	}
-	for _, d := range []struct {
-		name string
-		to   *string
-	}{{"from", &f.From}, {"to", &f.To}} {
-		v := r.URL.Query().Get(d.name)
-		if v != "" && !validDay(v) {
-			return apperr.New(apperr.Invalid, "achievement.invalid").WithField(d.name, "achievement.filter.date")
-		}
-		*d.to = v
-	}
+	f.Limit, f.Offset = p.PerPage, p.Offset()
 	out, total, err := h.store.List(r.Context(), ScopeOf(r), f)
 	if err != nil {
 		return err
@@ -292,6 +278,32 @@ func (h *Handler) list(w http.ResponseWriter, r *http.Request) error {
 		Data []api.Achievement `json:"data"`
 		Meta api.PageMeta      `json:"meta"`
 	}{out, p.Meta(total)})
+}
+
+// filterOf reads the list's and the export's filter.
+func filterOf(r *http.Request) (Filter, error) {
+	var f Filter
+	var err error
+	if f.StudentID, err = idParam(r, "student_id"); err != nil {
+		return f, err
+	}
+	if f.ClassID, err = idParam(r, "class_id"); err != nil {
+		return f, err
+	}
+	if f.Verified, err = boolParam(r, "verified"); err != nil {
+		return f, err
+	}
+	for _, d := range []struct {
+		name string
+		to   *string
+	}{{"from", &f.From}, {"to", &f.To}} {
+		v := r.URL.Query().Get(d.name)
+		if v != "" && !validDay(v) {
+			return f, apperr.New(apperr.Invalid, "achievement.invalid").WithField(d.name, "achievement.filter.date")
+		}
+		*d.to = v
+	}
+	return f, nil
 }
 
 func validDay(s string) bool {

@@ -59,6 +59,7 @@ func SectionsFor(role perm.Role, names []perm.Name) Sections {
 		EarlyWarnings:      has(perm.EarlyWarningsView),
 		// The failures are for whoever can retry them.
 		ParentMessagesFailed: has(perm.ParentMessagesManage),
+		Achievements:         has(perm.AchievementsView),
 	}
 }
 

@@ -122,6 +122,7 @@ export const achievementsApi = {
   },
   verify: (id: number) => api.post<Achievement>(`/achievements/${id}/verify`),
   certificate: (id: number) => apiDownload(`/achievements/${id}/certificate.pdf`),
+  exportXlsx: (f: AchievementFilters) => apiDownload('/achievements/export', { verified: f.verified }),
 };
 
 export type PolicyMode = 'none' | 'offset' | 'amnesty';

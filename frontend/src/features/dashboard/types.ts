@@ -129,6 +129,8 @@ export interface Dashboard {
   early_warnings: { counts: EarlyWarningCounts; link: string } | null;
   /** Parent messages that failed to send; a number only for callers with parent_messages.manage. */
   parent_messages_failed?: number | null;
+  /** This month's and the unverified achievements in the scope (achievements.view). */
+  achievements?: { month: DashboardCount; awaiting: DashboardCount } | null;
 }
 
 export interface ViolationCalendarDay {

@@ -1,9 +1,10 @@
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMediaQuery } from '@mantine/hooks';
 import { Alert, Badge, Button, Card, Group, Loader, Modal, SegmentedControl, Select, Stack, Text, TextInput, Textarea } from '@mantine/core';
-import { IconCertificate, IconCircleCheck, IconPlus } from '@tabler/icons-react';
+import { IconCertificate, IconCircleCheck, IconFileSpreadsheet, IconPlus } from '@tabler/icons-react';
 import { isApiError } from '@/api/errors';
 import { useSession } from '@/auth/session';
 import { EmptyState } from '@/components/EmptyState';
@@ -181,9 +182,19 @@ export default function AchievementsPage() {
   const { t: tc } = useTranslation();
   const { can } = useSession();
   const narrow = !!useMediaQuery('(max-width: 48em)');
-  const [verified, setVerified] = useState<'' | 'true' | 'false'>('');
+  const [params] = useSearchParams();
+  const initial = params.get('verified');
+  const [verified, setVerified] = useState<'' | 'true' | 'false'>(initial === 'true' || initial === 'false' ? initial : '');
   const [page, setPage] = useState(1);
   const [recording, setRecording] = useState(false);
+  const exportXlsx = async () => {
+    try {
+      const { blob, fileName } = await achievementsApi.exportXlsx({ verified });
+      await saveFile(blob, fileName ?? 'prestasi.xlsx');
+    } catch (err) {
+      notifyError(err, tc);
+    }
+  };
   const list = useQuery({
     queryKey: ['achievements', 'list', verified, page],
     queryFn: ({ signal }) => achievementsApi.list({ verified, page }, signal),
@@ -194,11 +205,16 @@ export default function AchievementsPage() {
         title={t('list.title')}
         description={t('list.subtitle')}
         actions={
-          can('achievements.record') && (
-            <Button leftSection={<IconPlus size={16} />} onClick={() => setRecording(true)} data-testid="achievement-record">
-              {t('record.open')}
+          <Group gap="xs">
+            <Button variant="default" leftSection={<IconFileSpreadsheet size={16} />} onClick={() => void exportXlsx()} data-testid="achievement-export">
+              {t('list.export')}
             </Button>
-          )
+            {can('achievements.record') && (
+              <Button leftSection={<IconPlus size={16} />} onClick={() => setRecording(true)} data-testid="achievement-record">
+                {t('record.open')}
+              </Button>
+            )}
+          </Group>
         }
       />
       <Stack>
