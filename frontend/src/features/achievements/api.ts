@@ -108,6 +108,8 @@ export const achievementsApi = {
   deleteType: (id: number) => api.delete<void>(`/achievement-types/${id}`),
   categories: (signal?: AbortSignal) => api.get<List<AchievementCategory>>('/achievement-categories', undefined, signal),
   createCategory: (name: string) => api.post<AchievementCategory>('/achievement-categories', { name }),
+  updateCategory: (id: number, name: string) => api.patch<AchievementCategory>(`/achievement-categories/${id}`, { name }),
+  deleteCategory: (id: number) => api.delete<void>(`/achievement-categories/${id}`),
   importTemplate: () => apiDownload('/achievement-types/import-template'),
   importTypes: (file: File, dryRun: boolean) =>
     api.post<ImportResult>('/achievement-types/import', importForm(file), { query: { dry_run: dryRun ? 1 : undefined } }),

@@ -21,13 +21,14 @@ import {
   TextInput,
   Textarea,
 } from '@mantine/core';
-import { IconDownload, IconFileSpreadsheet, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconCategory, IconDownload, IconFileSpreadsheet, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useSession } from '@/auth/session';
 import { EmptyState } from '@/components/EmptyState';
 import { PageHeader } from '@/components/PageHeader';
 import { applyServerErrors, errorMessage, notifyError, notifySuccess } from '@/components/serverErrors';
 import { saveFile } from '@/platform';
 import { achievementsApi, LEVELS, TEMPLATE_FILE_NAME, type AchievementType, type ImportResult, type Level } from '../api';
+import { CategoriesModal } from '../components/CategoriesModal';
 import { applicableLevels, pointsFromForm } from '../levels';
 
 const TYPES_KEY = ['achievements', 'types'];
@@ -196,9 +197,14 @@ export default function AchievementTypesPage() {
   const types = useQuery({ queryKey: TYPES_KEY, queryFn: ({ signal }) => achievementsApi.types(signal) });
   const [editing, setEditing] = useState<AchievementType | null | 'new'>(null);
   const [importing, setImporting] = useState(false);
+  const [categories, setCategories] = useState(false);
+  const [deleting, setDeleting] = useState<AchievementType | null>(null);
   const remove = useMutation({
     mutationFn: (id: number) => achievementsApi.deleteType(id),
-    onSuccess: () => void qc.invalidateQueries({ queryKey: ['achievements'] }),
+    onSuccess: () => {
+      setDeleting(null);
+      void qc.invalidateQueries({ queryKey: ['achievements'] });
+    },
     onError: (err) => notifyError(err, tc),
   });
 
@@ -210,6 +216,9 @@ export default function AchievementTypesPage() {
         actions={
           canManage && (
             <Group gap="xs">
+              <Button variant="default" leftSection={<IconCategory size={16} />} onClick={() => setCategories(true)} data-testid="categories-open">
+                {t('categories.open')}
+              </Button>
               <Button variant="default" leftSection={<IconFileSpreadsheet size={16} />} onClick={() => setImporting(true)} data-testid="import-open">
                 {t('import.open')}
               </Button>
@@ -262,7 +271,7 @@ export default function AchievementTypesPage() {
                           <IconPencil size={18} />
                         </ActionIcon>
                         {ty.use_count === 0 && (
-                          <ActionIcon variant="subtle" color="red" size="lg" aria-label={`${tc('actions.delete')} ${ty.name}`} onClick={() => remove.mutate(ty.id)}>
+                          <ActionIcon variant="subtle" color="red" size="lg" aria-label={`${tc('actions.delete')} ${ty.name}`} onClick={() => setDeleting(ty)}>
                             <IconTrash size={18} />
                           </ActionIcon>
                         )}
@@ -276,6 +285,20 @@ export default function AchievementTypesPage() {
       <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editing === 'new' ? t('types.add') : t('types.edit')} fullScreen={phone} size="lg">
         {editing !== null && <TypeForm type={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
       </Modal>
+      <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title={t('types.deleteTitle')}>
+        <Stack>
+          <Text size="sm">{t('types.deleteConfirm', { name: deleting?.name ?? '' })}</Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setDeleting(null)}>
+              {tc('actions.cancel')}
+            </Button>
+            <Button color="red" loading={remove.isPending} onClick={() => deleting && remove.mutate(deleting.id)} data-testid="type-delete-confirm">
+              {tc('actions.delete')}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+      <CategoriesModal opened={categories} onClose={() => setCategories(false)} fullScreen={phone} />
       <Modal opened={importing} onClose={() => setImporting(false)} title={t('import.title')} fullScreen={phone}>
         {importing && <ImportPanel onClose={() => setImporting(false)} />}
       </Modal>
