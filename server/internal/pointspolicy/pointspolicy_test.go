@@ -118,6 +118,15 @@ func TestOffset(t *testing.T) {
 			t.Fatalf("student %d: total %d, want 30", id, got)
 		}
 	}
+	var years struct {
+		Data []struct {
+			Total int `json:"total"`
+		} `json:"data"`
+	}
+	s.bk.Do("GET", fmt.Sprintf("/api/v1/students/%d/years", s.students[0]), nil).Want(200).JSON(&years)
+	if len(years.Data) != 1 || years.Data[0].Total != 30 {
+		t.Fatalf("the year's record %+v", years)
+	}
 	var audit []struct {
 		Action  string          `db:"action"`
 		Before  int             `db:"points_before"`
