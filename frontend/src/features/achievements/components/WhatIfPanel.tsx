@@ -60,6 +60,7 @@ export function WhatIfPanel({ thresholds, withTypes = false }: { thresholds?: Si
                 <Select
                   style={{ flex: 1, minWidth: 0 }}
                   label={i === 0 ? t('whatIf.type') : undefined}
+                  aria-label={t('whatIf.type')}
                   searchable
                   data={(types.data?.data ?? []).map((ty) => ({ value: String(ty.id), label: `${ty.name} (${ty.points})` }))}
                   value={r.type_id === null ? null : String(r.type_id)}
@@ -68,6 +69,7 @@ export function WhatIfPanel({ thresholds, withTypes = false }: { thresholds?: Si
                 <NumberInput
                   w={90}
                   label={i === 0 ? t('whatIf.points') : undefined}
+                  aria-label={t('whatIf.points')}
                   min={0}
                   max={1000}
                   value={r.points}
