@@ -46,6 +46,7 @@ const WEIGHTS = {
   'academic-year.test.mjs': 20,
   'journal.test.mjs': 20,
   'reports.test.mjs': 20,
+  'achievements.test.mjs': 40,
 };
 
 /** The files of worker `shard` of `workers`: the heaviest first, each to the lightest worker. */

@@ -45,6 +45,17 @@ type Dashboard struct {
 	// Cases are all cases counted by category, stage and class (counts
 	// only); needs cases.view_counts, null otherwise.
 	Cases *CaseCounts `json:"cases"`
+	// Achievements needs achievements.view; beside the violations.
+	Achievements *DashboardAchievements `json:"achievements"`
+}
+
+// DashboardAchievements are the achievement figures of the dashboard's
+// scope (a homeroom teacher's: their class's students).
+type DashboardAchievements struct {
+	// Month: achievements of this month; Awaiting: not yet verified (any
+	// month).
+	Month    DashboardCount `json:"month"`
+	Awaiting DashboardCount `json:"awaiting"`
 }
 
 // DashboardClassRef names the class a homeroom teacher's dashboard covers.

@@ -7,6 +7,8 @@ const (
 	ParentEventViolation     = "violation"
 	ParentEventWarningLetter = "warning_letter"
 	ParentEventSummons       = "summons"
+	// ParentEventAchievement: a counselor verified an achievement.
+	ParentEventAchievement = "achievement"
 )
 
 // Parent message statuses. Skipped: the student has no usable parent
@@ -93,6 +95,7 @@ type MessagingEvents struct {
 	Violation     MessagingEvent `json:"violation"`
 	WarningLetter MessagingEvent `json:"warning_letter"`
 	Summons       MessagingEvent `json:"summons"`
+	Achievement   MessagingEvent `json:"achievement"`
 }
 
 // QuietHours: messages due between From and To (Asia/Jakarta, "HH:MM",

@@ -308,8 +308,9 @@ type PointAuditEntry struct {
 	StudentID   int64     `json:"student_id" db:"student_id"`
 	StudentName string    `json:"student_name" db:"student_name"`
 	ViolationID *int64    `json:"violation_id" db:"violation_id"`
-	// Action is record, delete, correct, auto_record, auto_update or
-	// auto_delete.
+	// Action is record, delete, correct, auto_record, auto_update,
+	// auto_delete, or a points policy's reduction: offset or amnesty
+	// (details.policy names it; docs/achievements.md).
 	Action       string `json:"action" db:"action"`
 	PointsBefore int    `json:"points_before" db:"points_before"`
 	PointsAfter  int    `json:"points_after" db:"points_after"`

@@ -121,6 +121,15 @@ const (
 	DataReset  Name = "data.reset"
 	DataBackup Name = "data.backup"
 
+	AchievementTypesView   Name = "achievement_types.view"
+	AchievementTypesManage Name = "achievement_types.manage"
+	AchievementsView       Name = "achievements.view"
+	AchievementsRecord     Name = "achievements.record"
+	AchievementsVerify     Name = "achievements.verify"
+	// PointsPolicyManage sets the offset policy (none, offset, amnesty) and
+	// runs the simulator: a school-wide rule, like the thresholds.
+	PointsPolicyManage Name = "points_policy.manage"
+
 	FaceConsent Name = "face.consent"
 	FaceEnrol   Name = "face.enrol"
 	FaceReview  Name = "face.review"
@@ -205,6 +214,13 @@ var Catalogue = []Permission{
 	{Name: ParentMessagesView, Group: "parent_messages", Label: "Lihat log pesan ke orang tua", LabelEN: "View the parent message log", DefaultRoles: with(leaders, BK, WaliKelas)},
 	{Name: ParentMessagesManage, Group: "parent_messages", Label: "Kirim ulang dan batalkan pesan ke orang tua, lihat nomor lengkap", LabelEN: "Retry and cancel parent messages, see full numbers", DefaultRoles: []Role{BK}},
 	{Name: StudentsEditContact, Group: "students", Label: "Ubah nama dan nomor HP orang tua siswa", LabelEN: "Edit a student's parent name and phone", DefaultRoles: []Role{BK, WaliKelas}},
+
+	{Name: AchievementTypesView, Group: "achievement_types", Label: "Lihat jenis prestasi", LabelEN: "View achievement types", DefaultRoles: with(leaders, BK, WaliKelas, Staff)},
+	{Name: AchievementTypesManage, Group: "achievement_types", Label: "Kelola jenis dan kategori prestasi", LabelEN: "Manage achievement types and categories", DefaultRoles: []Role{BK}},
+	{Name: AchievementsView, Group: "achievements", Label: "Lihat prestasi siswa", LabelEN: "View student achievements", DefaultRoles: with(leaders, BK, WaliKelas)},
+	{Name: AchievementsRecord, Group: "achievements", Label: "Catat prestasi siswa", LabelEN: "Record student achievements", DefaultRoles: []Role{BK, WaliKelas}},
+	{Name: AchievementsVerify, Group: "achievements", Label: "Verifikasi prestasi siswa", LabelEN: "Verify student achievements", DefaultRoles: []Role{BK}},
+	{Name: PointsPolicyManage, Group: "achievements", Label: "Atur kebijakan pengurangan poin dan simulasi aturan", LabelEN: "Set the points reduction policy and simulate rules", DefaultRoles: []Role{BK}, SchoolWide: true},
 
 	{Name: FaceConsent, Group: "face", Label: "Catat dan cabut persetujuan orang tua untuk Face-ID", LabelEN: "Record and withdraw a parent's Face-ID consent", DefaultRoles: []Role{BK}},
 	{Name: FaceEnrol, Group: "face", Label: "Daftarkan dan hapus data wajah siswa", LabelEN: "Enrol and delete students' face data", DefaultRoles: []Role{BK}},

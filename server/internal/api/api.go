@@ -12,6 +12,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/tatib/tatib/server/internal/achievement"
 	"github.com/tatib/tatib/server/internal/app"
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/attendance"
@@ -31,6 +32,7 @@ import (
 	"github.com/tatib/tatib/server/internal/locale"
 	"github.com/tatib/tatib/server/internal/notify"
 	"github.com/tatib/tatib/server/internal/parentmsg"
+	"github.com/tatib/tatib/server/internal/pointspolicy"
 	"github.com/tatib/tatib/server/internal/report"
 	"github.com/tatib/tatib/server/internal/school"
 	"github.com/tatib/tatib/server/internal/users"
@@ -79,11 +81,12 @@ func New(d Deps) *Server {
 		}
 		// The violation form carries up to five phone photos.
 		photos := httpx.UploadLimit{Method: http.MethodPost, Path: Prefix + "/violations", Bytes: violation.MaxRequestBytes}
+		achievementPhotos := httpx.UploadLimit{Method: http.MethodPost, Path: Prefix + "/achievements", Bytes: achievement.MaxRequestBytes}
 		// A journal push carries a whole school day and answers its own 413.
 		journalPush := httpx.UploadLimit{Method: http.MethodPost, Path: Prefix + journal.SyncPath, Bytes: journal.MaxRequestBytes, Own: true, ReadTimeout: 2 * time.Minute}
 		// An anonymous report carries up to three photos.
 		report := httpx.UploadLimit{Method: http.MethodPost, Path: Prefix + "/public/reports", Bytes: cases.MaxReportBytes}
-		ar.Use(httpx.CleanText, httpx.LimitBody(d.Config.MaxBodyBytes, upload, photos, journalPush, report), d.Auth.Middleware)
+		ar.Use(httpx.CleanText, httpx.LimitBody(d.Config.MaxBodyBytes, upload, photos, achievementPhotos, journalPush, report), d.Auth.Middleware)
 		router = httpx.NewRouter(ar, Prefix, d.Auth.Guard)
 		router.Get("/openapi.json", perm.Public, serveOpenAPI)
 		mount(router, d)
@@ -117,6 +120,8 @@ func mount(r *httpx.Router, d Deps) {
 	school.Mount(r, d)
 	violationtype.Mount(r, d)
 	violation.Mount(r, d)
+	achievement.Mount(r, d)
+	pointspolicy.Mount(r, d)
 	violationlist.Mount(r, d)
 	handling.Mount(r, d)
 	letter.Mount(r, d)

@@ -60,7 +60,8 @@ func SectionsFor(role perm.Role, names []perm.Name) Sections {
 		// The failures are for whoever can retry them.
 		ParentMessagesFailed: has(perm.ParentMessagesManage),
 		// Counts only: no case and no name (docs/cases.md).
-		Cases: has(perm.CasesViewCounts),
+		Cases:        has(perm.CasesViewCounts),
+		Achievements: has(perm.AchievementsView),
 	}
 }
 

@@ -44,6 +44,8 @@ type Sections struct {
 	ParentMessagesFailed bool
 	// Cases: cases counted by category, stage and class (package cases).
 	Cases bool
+	// Achievements: this month's and the unverified achievements.
+	Achievements bool
 }
 
 // Store reads the figures.
@@ -171,6 +173,11 @@ func (s *Store) Dashboard(ctx context.Context, sc Scope, sec Sections, now time.
 			*n, err = parentmsg.FailedCount(ctx, s.db, sc.HomeroomID)
 			return err
 		}})
+	}
+	if sec.Achievements {
+		a := &api.DashboardAchievements{Month: api.DashboardCount{Link: "/achievements"}, Awaiting: api.DashboardCount{Link: "/achievements?verified=false"}}
+		out.Achievements = a
+		tasks = append(tasks, task{"achievements", func(ctx context.Context) error { return s.achievements(ctx, sc, p, a) }})
 	}
 	if err := s.run(ctx, tasks); err != nil {
 		return api.Dashboard{}, err
@@ -519,4 +526,23 @@ func (s *Store) Calendar(ctx context.Context, sc Scope, month time.Time) (api.Vi
 		out.Max = max(out.Max, r.Count)
 	}
 	return out, nil
+}
+
+// achievements counts this month's achievements and those awaiting
+// verification that have a student in the scope.
+func (s *Store) achievements(ctx context.Context, sc Scope, p Periods, a *api.DashboardAchievements) error {
+	const q = `SELECT count(*) FILTER (WHERE a.achieved_on >= $2::date AND a.achieved_on <= $3::date) AS month,
+		    count(*) FILTER (WHERE a.verified_at IS NULL) AS awaiting
+		FROM achievements a
+		WHERE EXISTS (SELECT 1 FROM achievement_students x JOIN students s ON s.id = x.student_id WHERE x.achievement_id = a.id
+		    AND ($1::bigint = 0 OR EXISTS (SELECT 1 FROM classes hc WHERE hc.homeroom_teacher_id = $1 AND (hc.id = x.class_id OR hc.id = s.class_id))))`
+	var row struct {
+		Month    int `db:"month"`
+		Awaiting int `db:"awaiting"`
+	}
+	if err := s.db.GetContext(ctx, &row, q, sc.HomeroomID, iso(p.Month), iso(p.MonthEnd)); err != nil {
+		return fmt.Errorf("dashboard: achievements: %w", err)
+	}
+	a.Month.Count, a.Awaiting.Count = row.Month, row.Awaiting
+	return nil
 }

@@ -24,6 +24,7 @@ const schoolName = "SMK Negeri 1 Contoh"
 // allTables are every table a reset may touch, and the ones it never may.
 var allTables = []string{
 	"violations", "violation_photos", "handlings", "handling_participants", "warning_letters", "warning_letter_events", "point_audit",
+	"point_reductions", "achievement_photos", "achievement_students", "achievements",
 	"attendance", "attendance_days", "journal_pushes", "attendance_unmatched",
 	"notifications", "parent_messages", "parent_message_attempts",
 	"students", "classes", "departments", "student_syncs",
@@ -35,7 +36,8 @@ var allTables = []string{
 // setTables is what each set empties entirely (tables shared between sets
 // are checked per case).
 var setTables = map[string][]string{
-	api.ResetViolations:     {"violations", "violation_photos", "handlings", "handling_participants", "warning_letters", "warning_letter_events", "point_audit"},
+	api.ResetViolations: {"violations", "violation_photos", "handlings", "handling_participants", "warning_letters", "warning_letter_events", "point_audit",
+		"point_reductions", "achievement_photos", "achievement_students", "achievements"},
 	api.ResetAttendance:     {"attendance", "attendance_days", "journal_pushes", "attendance_unmatched"},
 	api.ResetNotifications:  {"notifications"},
 	api.ResetParentMessages: {"parent_messages", "parent_message_attempts"},
@@ -159,7 +161,8 @@ func TestInfo(t *testing.T) {
 	v := byID[api.ResetViolations]
 	// 2 students x 2 types; 4 users x 4 violations notifications; one queued message with its attempt
 	want := map[string]int64{"violations": 4, "violation_photos": 1, "handlings": 1, "handling_participants": 1, "warning_letters": 1,
-		"warning_letter_events": 1, "point_audit": 4, "notifications": 16, "parent_messages": 1, "parent_message_attempts": 1}
+		"warning_letter_events": 1, "point_audit": 4, "notifications": 16, "parent_messages": 1, "parent_message_attempts": 1,
+		"point_reductions": 0, "achievement_photos": 0, "achievement_students": 0, "achievements": 0}
 	if !maps.Equal(v.Rows, want) || v.Total != 31 || v.Label != "Violations" || v.Description == "" {
 		t.Fatalf("violations set: %+v", v)
 	}

@@ -37,7 +37,7 @@ const ResetFace = "face"
 // violation, letter or summons: sending them after the reset would tell a
 // parent about a record that no longer exists. Messages already sent stay
 // as the record of what parents were told (their links become null).
-const queuedForViolations = `status = 'queued' AND (violation_id IS NOT NULL OR letter_id IS NOT NULL OR handling_id IS NOT NULL)`
+const queuedForViolations = `status = 'queued' AND (violation_id IS NOT NULL OR letter_id IS NOT NULL OR handling_id IS NOT NULL OR achievement_id IS NOT NULL)`
 
 // nonAdmin picks the users the users set removes: every role but admin.
 const nonAdmin = `user_id IN (SELECT id FROM users WHERE role <> 'admin')`
@@ -65,6 +65,12 @@ var sets = []set{
 		{Name: "violation_photos"},
 		{Name: "violations"},
 		{Name: "point_audit"},
+		// The points policy's reductions and the achievements (issue 28):
+		// records of students' points, which the students set needs gone.
+		{Name: "point_reductions"},
+		{Name: "achievement_photos"},
+		{Name: "achievement_students"},
+		{Name: "achievements"},
 	}},
 	{ID: api.ResetAttendance, Tables: []table{
 		{Name: "attendance_unmatched"},

@@ -9,6 +9,7 @@ import (
 	qrcode "github.com/skip2/go-qrcode"
 
 	"github.com/tatib/tatib/server/internal/pdfdoc"
+	"github.com/tatib/tatib/server/internal/pointspolicy"
 	"github.com/tatib/tatib/server/internal/school"
 )
 
@@ -155,7 +156,8 @@ func writeLetter(d *pdfdoc.Doc, p Printout, prof school.Profile, logo []byte, qr
 	para(d, "telah melakukan pelanggaran tata tertib sekolah sebagai berikut:")
 	d.Ln(1)
 	violationTable(d, p.Violations)
-	d.Ln(4)
+	policyNote(d, p)
+	d.Ln(2)
 
 	text := p.ThresholdText
 	if strings.TrimSpace(text) == "" {
@@ -475,4 +477,27 @@ func nipText(nip string) string {
 		nip = nip[:8] + " " + nip[8:14] + " " + nip[14:15] + " " + nip[15:]
 	}
 	return "NIP. " + dash(nip)
+}
+
+// policyNote states the points policy in force under the table (every
+// letter that mentions points does), and the points it took off this year.
+func policyNote(d *pdfdoc.Doc, p Printout) {
+	d.SetFont(pdfdoc.Font, "", 8.5)
+	text := "Kebijakan poin yang berlaku: " + PolicyText(p.Policy) + "."
+	if p.Reduced > 0 {
+		text += fmt.Sprintf(" Jumlah poin di atas sudah dikurangi %d poin menurut kebijakan ini.", p.Reduced)
+	}
+	d.MultiCell(d.ContentWidth(), 4, text, "", "L", false)
+	d.SetFont(pdfdoc.Font, "", 11)
+}
+
+// PolicyText is the points policy in words, as letters print it.
+func PolicyText(p pointspolicy.Policy) string {
+	switch p.Mode {
+	case pointspolicy.ModeOffset:
+		return fmt.Sprintf("imbangan prestasi (prestasi terverifikasi mengurangi poin tahun ajaran, paling banyak %d%%)", p.OffsetCapPercent)
+	case pointspolicy.ModeAmnesty:
+		return fmt.Sprintf("pemutihan (setelah %d hari sekolah tanpa pelanggaran baru, poin dikurangi %d)", p.AmnestyCleanSchoolDays, p.AmnestyPoints)
+	}
+	return "tanpa pengurangan (prestasi tidak mengurangi poin)"
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/audit"
 	"github.com/tatib/tatib/server/internal/pg"
+	"github.com/tatib/tatib/server/internal/pointspolicy"
 	"github.com/tatib/tatib/shared/api"
 )
 
@@ -44,7 +45,13 @@ type Printout struct {
 	// EarlierDelivered: a letter of a lower level of the student's year was
 	// delivered (only then may the text say one was received).
 	EarlierDelivered bool `db:"earlier_delivered"`
-	Violations       []Violation
+	// Reduced is the points the points policy took off the letter's year
+	// (point_reductions) up to the letter's last raise.
+	Reduced    int `db:"reduced"`
+	Violations []Violation
+	// Policy is the points policy in force when printed (every letter
+	// states it: docs/achievements.md).
+	Policy pointspolicy.Policy `db:"-"`
 }
 
 // printouts loads the letters of ids the caller may see with what their
@@ -61,7 +68,11 @@ func (s *Store) printouts(ctx context.Context, q sqlx.QueryerContext, sc Scope, 
 		COALESCE(hu.name, '') AS homeroom_name, COALESCE(hu.nip, '') AS homeroom_nip,
 		COALESCE(t.default_text, '') AS threshold_text, t.id IS NOT NULL AS threshold_found,
 		EXISTS (SELECT 1 FROM warning_letters e WHERE e.student_id = wl.student_id AND e.academic_year_start = wl.academic_year_start
-		    AND e.status = 'delivered' AND e.level < wl.levels_covered[1]) AS earlier_delivered
+		    AND e.status = 'delivered' AND e.level < wl.levels_covered[1]) AS earlier_delivered,
+		COALESCE((SELECT sum(r.points) FROM point_reductions r WHERE r.student_id = wl.student_id
+		    AND r.academic_year_start = wl.academic_year_start
+		    AND r.created_at <= GREATEST(wl.issued_at, (SELECT max(e.at) FROM warning_letter_events e
+		        WHERE e.letter_id = wl.id AND e.status = 'raised'))), 0) AS reduced
 		FROM warning_letters wl JOIN students s ON s.id = wl.student_id
 		LEFT JOIN classes cc ON cc.id = s.class_id
 		LEFT JOIN classes hc ON hc.id = COALESCE(wl.class_id, s.class_id)
@@ -76,8 +87,13 @@ func (s *Store) printouts(ctx context.Context, q sqlx.QueryerContext, sc Scope, 
 	if err != nil {
 		return nil, err
 	}
+	policy, err := pointspolicy.Load(ctx, q)
+	if err != nil {
+		return nil, err
+	}
 	at := map[int64]int{}
 	for i := range out {
+		out[i].Policy = policy
 		s.finish(ctx, &out[i].Letter, current)
 		out[i].Violations = []Violation{}
 		at[out[i].ID] = i

@@ -95,7 +95,7 @@ func AttendanceDaysWithTx(ctx context.Context, tx *sqlx.Tx, set Settings, days [
 		}
 		students, ondays = append(students, s.StudentID), append(ondays, d)
 		names, raws, phones = append(names, s.ParentName), append(raws, s.ParentPhone), append(phones, number)
-		bodies = append(bodies, truncate(Render(ev.Template, s.values(profile.Name)), MaxBody))
+		bodies = append(bodies, truncate(Render(ev.Template, s.values(profile.Name, api.ParentEventViolation)), MaxBody))
 		statuses, reasons = append(statuses, status), append(reasons, reason)
 	}
 	if len(gone) > 0 {

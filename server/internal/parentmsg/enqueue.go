@@ -124,11 +124,14 @@ type source struct {
 }
 
 // yearTotal is the student's points in the academic year containing the
-// date expression d, the year starting on month $2, day $3.
+// date expression d, the year starting on month $2, day $3: the
+// violations' points less the points policy's reductions, as the ledger
+// counts them.
 func yearTotal(d string) string {
 	start := `make_date(extract(year FROM ` + d + `)::int - (to_char(` + d + `, 'MM-DD') < lpad($2::int::text, 2, '0') || '-' || lpad($3::int::text, 2, '0'))::int, $2::int, $3::int)`
-	return `COALESCE((SELECT sum(y.points) FROM violations y WHERE y.student_id = s.id
-		AND y.occurred_on >= ` + start + ` AND y.occurred_on < (` + start + ` + interval '1 year')::date), 0)`
+	return `(COALESCE((SELECT sum(y.points) FROM violations y WHERE y.student_id = s.id
+		AND y.occurred_on >= ` + start + ` AND y.occurred_on < (` + start + ` + interval '1 year')::date), 0)
+		- COALESCE((SELECT sum(r.points) FROM point_reductions r WHERE r.student_id = s.id AND r.academic_year_start = ` + start + `), 0))`
 }
 
 const studentColumns = `s.id AS student_id, s.full_name, s.nis, s.nisn, s.parent_name, s.parent_phone`
@@ -168,6 +171,14 @@ var (
 		JOIN students s ON s.id = v.student_id
 		JOIN violation_types vt ON vt.id = v.violation_type_id
 		WHERE h.id = ANY($1::bigint[]) AND $2::int > 0 AND $3::int > 0 ORDER BY h.id`
+	// achievementSources: one row per student of each achievement.
+	achievementSources = `SELECT a.id AS source_id, ` + studentColumns + `, x.class_name, t.name AS type_name, a.points,
+		    ` + yearTotal("a.achieved_on") + ` AS total,
+		    CASE a.level WHEN 'kabupaten' THEN 'Kabupaten/Kota' ELSE initcap(a.level) END AS level_name,
+		    a.achieved_on AS day, a.achieved_on AS summons_day, 0 AS letter_level
+		FROM achievements a JOIN achievement_students x ON x.achievement_id = a.id JOIN students s ON s.id = x.student_id
+		JOIN achievement_types t ON t.id = a.achievement_type_id
+		WHERE a.id = ANY($1::bigint[]) AND $2::int > 0 AND $3::int > 0 ORDER BY a.id, s.id`
 )
 
 // ViolationsTx queues the message of each manual violation in
@@ -215,6 +226,13 @@ func SummonsTx(ctx context.Context, tx *sqlx.Tx, handlingID int64, actorID int64
 	return enqueue(ctx, tx, nil, api.ParentEventSummons, []int64{handlingID}, actorID)
 }
 
+// AchievementTx queues the message of each student of an achievement a
+// counselor has just verified (the verification's transaction), when the
+// achievement event is on: once per achievement and student.
+func AchievementTx(ctx context.Context, tx *sqlx.Tx, achievementID int64, actorID int64) error {
+	return enqueue(ctx, tx, nil, api.ParentEventAchievement, []int64{achievementID}, actorID)
+}
+
 // enqueue queues event's messages of the source ids; set is the settings
 // when the caller read them (nil: read here).
 func enqueue(ctx context.Context, tx *sqlx.Tx, loaded *Settings, event string, ids []int64, actorID int64) error {
@@ -242,6 +260,8 @@ func enqueue(ctx context.Context, tx *sqlx.Tx, loaded *Settings, event string, i
 		ev.Template = ev.CorrectionTemplate
 	case api.ParentEventSummons:
 		ev, q = set.Events.Summons, summonsSources
+	case api.ParentEventAchievement:
+		ev, q = set.Events.Achievement, achievementSources
 	}
 	if !set.Configured() || !ev.Enabled {
 		return nil
@@ -267,7 +287,7 @@ func enqueue(ctx context.Context, tx *sqlx.Tx, loaded *Settings, event string, i
 		if event == api.ParentEventViolation && s.Points < ev.MinPoints {
 			continue
 		}
-		body := Render(ev.Template, s.values(profile.Name))
+		body := Render(ev.Template, s.values(profile.Name, event))
 		number, problem := phone.Normalize(s.ParentPhone)
 		status, reason := api.ParentMessageQueued, ""
 		switch problem {
@@ -292,11 +312,12 @@ func enqueue(ctx context.Context, tx *sqlx.Tx, loaded *Settings, event string, i
 	// meets the per-source unique indexes. The NOTIFY is delivered at
 	// commit, and only when something is due to be sent.
 	const ins = `WITH ins AS (
-		INSERT INTO parent_messages (student_id, event, violation_id, letter_id, letter_level, handling_id, parent_name, phone_raw, phone,
+		INSERT INTO parent_messages (student_id, event, violation_id, letter_id, letter_level, handling_id, achievement_id, parent_name, phone_raw, phone,
 		    body, status, skip_reason, next_attempt_at, created_by, correction)
 		SELECT u.student_id, $1,
 		    CASE WHEN $1 = 'violation' THEN u.source_id END, CASE WHEN $1 = 'warning_letter' THEN u.source_id END,
 		    CASE WHEN $1 = 'warning_letter' THEN u.letter_level END, CASE WHEN $1 = 'summons' THEN u.source_id END,
+		    CASE WHEN $1 = 'achievement' THEN u.source_id END,
 		    u.parent_name, u.phone_raw, u.phone, u.body, u.status, u.skip_reason,
 		    COALESCE(NULLIF($2, '')::timestamptz, now()), NULLIF($3::bigint, 0), $13
 		FROM unnest($4::bigint[], $5::bigint[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::int[])
@@ -312,9 +333,11 @@ func enqueue(ctx context.Context, tx *sqlx.Tx, loaded *Settings, event string, i
 	return nil
 }
 
-// values are the placeholders' values of s.
-func (s source) values(schoolName string) map[string]string {
-	return map[string]string{
+// values are the placeholders' values of s for event: an achievement's
+// type and level fill jenis_prestasi and tingkat, a violation's or a
+// letter's jenis_pelanggaran and level_sp; the others are empty.
+func (s source) values(schoolName, event string) map[string]string {
+	v := map[string]string{
 		"nama_siswa":        s.Name,
 		"nis":               s.NIS,
 		"nisn":              s.NISN,
@@ -327,7 +350,14 @@ func (s source) values(schoolName string) map[string]string {
 		"tanggal":           LongDate(s.Day),
 		"tanggal_panggilan": LongDate(s.SummonsDay),
 		"nama_sekolah":      schoolName,
+		"jenis_prestasi":    "",
+		"tingkat":           "",
 	}
+	if event == api.ParentEventAchievement {
+		v["jenis_prestasi"], v["tingkat"] = s.TypeName, s.Level
+		v["jenis_pelanggaran"], v["level_sp"] = "", ""
+	}
+	return v
 }
 
 // yearStart reads the profile's "MM-DD" (default 1 July).

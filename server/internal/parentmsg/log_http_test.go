@@ -496,21 +496,21 @@ func TestPreview(t *testing.T) {
 
 	t.Run("OKViolation", func(t *testing.T) {
 		out := preview("violation", budi)
-		want := common + "jenis_pelanggaran=Berkelahi;poin=40;total_poin=50;level_sp=;tanggal=10 Maret 2026;tanggal_panggilan=10 Maret 2026;nama_sekolah=SMK Negeri 1 Contoh;"
+		want := common + "jenis_pelanggaran=Berkelahi;poin=40;total_poin=50;level_sp=;tanggal=10 Maret 2026;tanggal_panggilan=10 Maret 2026;nama_sekolah=SMK Negeri 1 Contoh;jenis_prestasi=;tingkat=;"
 		if out.Text != want || out.Phone != "6281299990000" || out.PhoneIssue != "" || out.StudentName != "Budi Santoso" {
 			t.Fatalf("\n got %s\nwant %s\n%+v", out.Text, want, out)
 		}
 	})
 	t.Run("OKLetter", func(t *testing.T) {
 		out := preview("warning_letter", budi)
-		want := common + "jenis_pelanggaran=Berkelahi;poin=40;total_poin=50;level_sp=SP 1;tanggal=11 Maret 2026;tanggal_panggilan=11 Maret 2026;nama_sekolah=SMK Negeri 1 Contoh;"
+		want := common + "jenis_pelanggaran=Berkelahi;poin=40;total_poin=50;level_sp=SP 1;tanggal=11 Maret 2026;tanggal_panggilan=11 Maret 2026;nama_sekolah=SMK Negeri 1 Contoh;jenis_prestasi=;tingkat=;"
 		if out.Text != want {
 			t.Fatalf("\n got %s\nwant %s", out.Text, want)
 		}
 	})
 	t.Run("OKSummons", func(t *testing.T) {
 		out := preview("summons", budi)
-		want := common + "jenis_pelanggaran=Berkelahi;poin=40;total_poin=50;level_sp=SP 1;tanggal=12 Maret 2026;tanggal_panggilan=14 Maret 2026;nama_sekolah=SMK Negeri 1 Contoh;"
+		want := common + "jenis_pelanggaran=Berkelahi;poin=40;total_poin=50;level_sp=SP 1;tanggal=12 Maret 2026;tanggal_panggilan=14 Maret 2026;nama_sekolah=SMK Negeri 1 Contoh;jenis_prestasi=;tingkat=;"
 		if out.Text != want {
 			t.Fatalf("\n got %s\nwant %s", out.Text, want)
 		}

@@ -73,7 +73,7 @@ func (s Settings) Configured() bool { return s.Gateway.Kind != "" && s.Gateway.B
 // Placeholders are what a template may use, each written {name}.
 var Placeholders = []string{
 	"nama_siswa", "nis", "nisn", "kelas", "nama_orang_tua", "jenis_pelanggaran", "poin",
-	"total_poin", "level_sp", "tanggal", "tanggal_panggilan", "nama_sekolah",
+	"total_poin", "level_sp", "tanggal", "tanggal_panggilan", "nama_sekolah", "jenis_prestasi", "tingkat",
 }
 
 // Default templates, in Indonesian as parents read them.
@@ -90,6 +90,8 @@ const (
 	DefaultSummonsTemplate = "Yth. Bapak/Ibu {nama_orang_tua}, dengan hormat kami mengundang Bapak/Ibu hadir ke sekolah " +
 		"pada {tanggal_panggilan} untuk membicarakan ananda {nama_siswa} ({kelas}) bersama guru BK. " +
 		"Mohon konfirmasi kehadiran Bapak/Ibu. Terima kasih.\n\n{nama_sekolah}"
+	DefaultAchievementTemplate = "Yth. Bapak/Ibu {nama_orang_tua}, dengan bangga kami memberitahukan bahwa ananda {nama_siswa} ({kelas}) " +
+		"meraih prestasi \"{jenis_prestasi}\" tingkat {tingkat} pada {tanggal}. Selamat, dan terima kasih atas dukungan Bapak/Ibu.\n\n{nama_sekolah}"
 )
 
 // DefaultSettleMinutes is how long an attendance day's message waits after
@@ -104,7 +106,8 @@ func Defaults() Settings {
 			Violation: api.MessagingEvent{Enabled: true, Template: DefaultViolationTemplate, SettleMinutes: DefaultSettleMinutes},
 			WarningLetter: api.MessagingEvent{Enabled: true, Template: DefaultLetterTemplate, SendOn: api.LetterSendOnSent,
 				CorrectionTemplate: DefaultLetterCorrectionTemplate},
-			Summons: api.MessagingEvent{Enabled: true, Template: DefaultSummonsTemplate},
+			Summons:     api.MessagingEvent{Enabled: true, Template: DefaultSummonsTemplate},
+			Achievement: api.MessagingEvent{Enabled: true, Template: DefaultAchievementTemplate},
 		},
 		QuietHours: &api.QuietHours{From: "21:00", To: "06:00"},
 	}

@@ -273,6 +273,11 @@ func Prepare(in SettingsInput, stored Settings) (Settings, error) {
 	validateEvent(f, api.ParentEventViolation, &s.Events.Violation, stored.Events.Violation)
 	validateEvent(f, api.ParentEventWarningLetter, &s.Events.WarningLetter, stored.Events.WarningLetter)
 	validateEvent(f, api.ParentEventSummons, &s.Events.Summons, stored.Events.Summons)
+	if s.Events.Achievement == (api.MessagingEvent{}) {
+		// A client that knows no achievement event keeps the stored one.
+		s.Events.Achievement = stored.Events.Achievement
+	}
+	validateEvent(f, api.ParentEventAchievement, &s.Events.Achievement, stored.Events.Achievement)
 	validateQuietHours(f, s.QuietHours)
 	return s, f.Err()
 }

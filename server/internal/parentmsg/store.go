@@ -28,7 +28,7 @@ var Statuses = []string{api.ParentMessageQueued, api.ParentMessageSent, api.Pare
 	api.ParentMessageCancelled, api.ParentMessageSkipped}
 
 // Events are the messaging events.
-var Events = []string{api.ParentEventViolation, api.ParentEventWarningLetter, api.ParentEventSummons}
+var Events = []string{api.ParentEventViolation, api.ParentEventWarningLetter, api.ParentEventSummons, api.ParentEventAchievement}
 
 // Reader is who reads the delivery log: a homeroom teacher (HomeroomID,
 // their user id) sees the messages of students now in their class only;
@@ -375,6 +375,10 @@ func previewSource(ctx context.Context, q sqlx.QueryerContext, event string, stu
 	case api.ParentEventWarningLetter:
 		find = `SELECT id FROM warning_letters WHERE student_id = $1 AND status <> 'withdrawn' ORDER BY issued_at DESC, id DESC LIMIT 1`
 		sources = letterSources
+	case api.ParentEventAchievement:
+		find = `SELECT a.id FROM achievements a JOIN achievement_students x ON x.achievement_id = a.id
+			WHERE x.student_id = $1 ORDER BY a.achieved_on DESC, a.id DESC LIMIT 1`
+		sources = strings.Replace(achievementSources, "ORDER BY a.id, s.id", "AND s.id = $4 ORDER BY a.id, s.id", 1)
 	default:
 		find = `SELECT h.id FROM handlings h JOIN handling_types ht ON ht.id = h.handling_type_id AND ht.summons_parent
 			JOIN violation_handlings vh ON vh.handling_id = h.id JOIN violations v ON v.id = vh.violation_id
@@ -388,7 +392,11 @@ func previewSource(ctx context.Context, q sqlx.QueryerContext, event string, stu
 		return nil, fmt.Errorf("parentmsg: preview source: %w", err)
 	}
 	var srcs []source
-	if err := sqlx.SelectContext(ctx, q, &srcs, sources, pq.Array([]int64{id}), month, day); err != nil {
+	args := []any{pq.Array([]int64{id}), month, day}
+	if event == api.ParentEventAchievement {
+		args = append(args, studentID)
+	}
+	if err := sqlx.SelectContext(ctx, q, &srcs, sources, args...); err != nil {
 		return nil, fmt.Errorf("parentmsg: preview source: %w", err)
 	}
 	if len(srcs) == 0 {
@@ -403,6 +411,9 @@ const (
 	exampleType   = "Terlambat masuk sekolah"
 	examplePoints = 5
 	exampleLevel  = "SP 1"
+	// An achievement's, for the achievement event's preview.
+	exampleAchievement      = "Juara 1 Olimpiade Sains"
+	exampleAchievementLevel = "Provinsi"
 )
 
 // Preview renders template with the student's values: their latest event
@@ -437,8 +448,11 @@ func Preview(ctx context.Context, q sqlx.QueryerContext, event, template string,
 		if src.Level == "" {
 			src.Level = exampleLevel
 		}
+		if event == api.ParentEventAchievement {
+			src.TypeName, src.Level = exampleAchievement, exampleAchievementLevel
+		}
 	}
-	values := src.values(profile.Name)
+	values := src.values(profile.Name, event)
 	out := api.MessagingPreview{Text: Render(template, values), Values: values, StudentName: st.Name}
 	number, problem := phone.Normalize(st.ParentPhone)
 	out.Phone = number

@@ -52,8 +52,10 @@ func (l *Ledger) read(ctx context.Context, keys []Key, current time.Time, lifeti
 		SELECT
 		    (SELECT json_agg(json_build_object('s', k.student_id, 'y', to_char(k.start, 'YYYY-MM-DD'),
 		        't', COALESCE((SELECT sum(v.points) FROM violations v WHERE v.student_id = k.student_id
-		            AND v.occurred_on >= k.start AND v.occurred_on < (k.start + interval '1 year')::date), 0),
-		        'l', CASE WHEN $5 THEN COALESCE((SELECT sum(v.points) FROM violations v WHERE v.student_id = k.student_id), 0) END)) FROM k) AS totals,
+		            AND v.occurred_on >= k.start AND v.occurred_on < (k.start + interval '1 year')::date), 0)
+		            - COALESCE((SELECT sum(r.points) FROM point_reductions r WHERE r.student_id = k.student_id AND r.academic_year_start = k.start), 0),
+		        'l', CASE WHEN $5 THEN COALESCE((SELECT sum(v.points) FROM violations v WHERE v.student_id = k.student_id), 0)
+		            - COALESCE((SELECT sum(r.points) FROM point_reductions r WHERE r.student_id = k.student_id), 0) END)) FROM k) AS totals,
 		    (SELECT COALESCE(json_agg(json_build_object('id', w.id, 's', w.student_id, 'y', to_char(w.academic_year_start, 'YYYY-MM-DD'),
 		        'status', w.status, 'level', w.level, 'levels', w.levels_covered, 'name', w.name, 'min', w.min_points,
 		        'workable', ` + workableSQL(3) + `, 'fallen', w.total_fallen_at IS NOT NULL,

@@ -57,6 +57,11 @@ const (
 	ActionAutoRecord = "auto_record"
 	ActionAutoUpdate = "auto_update"
 	ActionAutoDelete = "auto_delete"
+	// ActionOffset and ActionAmnesty are reductions by the points policy
+	// (package pointspolicy): a row of point_reductions, which the year
+	// total subtracts; the entry's details name the policy.
+	ActionOffset  = "offset"
+	ActionAmnesty = "amnesty"
 )
 
 // Sources of a batch: the violation form, or attendance's journal, class

@@ -44,9 +44,12 @@ func Points(ctx context.Context, q sqlx.QueryerContext, studentID int64, day tim
 	if err != nil {
 		return api.StudentPoints{}, err
 	}
+	// The totals less the points policy's reductions (point_reductions),
+	// as the ledger counts them.
 	const sq = `SELECT
-		COALESCE(sum(points) FILTER (WHERE occurred_on >= $2::date AND occurred_on < $3::date), 0) AS total,
-		COALESCE(sum(points), 0) AS lifetime
+		COALESCE(sum(points) FILTER (WHERE occurred_on >= $2::date AND occurred_on < $3::date), 0)
+		    - (SELECT COALESCE(sum(r.points), 0) FROM point_reductions r WHERE r.student_id = $1 AND r.academic_year_start = $2::date) AS total,
+		COALESCE(sum(points), 0) - (SELECT COALESCE(sum(r.points), 0) FROM point_reductions r WHERE r.student_id = $1) AS lifetime
 		FROM violations WHERE student_id = $1`
 	var row struct {
 		Total    int `db:"total"`

@@ -89,6 +89,8 @@ func (s *Store) StudentYears(ctx context.Context, sc Scope, studentID int64, now
 	// MM-DD, never 02-29); a violation's year starts on that day of its
 	// own calendar year, or of the one before when its day comes earlier.
 	month, day := int(current.Month()), current.Day()
+	// A year's total is its violations' points less the points policy's
+	// reductions, as the ledger counts it.
 	const q = `WITH v AS (
 			SELECT CASE WHEN make_date(extract(year FROM occurred_on)::int, $2, $3) <= occurred_on
 				THEN make_date(extract(year FROM occurred_on)::int, $2, $3)
@@ -98,8 +100,10 @@ func (s *Store) StudentYears(ctx context.Context, sc Scope, studentID int64, now
 		ly AS (SELECT academic_year_start AS start,
 				json_agg(json_build_object('id', id, 'level', level, 'name', name, 'status', status) ORDER BY level, id) AS letters
 			FROM warning_letters WHERE student_id = $1 GROUP BY academic_year_start)
-		SELECT COALESCE(vy.start, ly.start) AS start, COALESCE(vy.total, 0) AS total, COALESCE(vy.n, 0) AS n,
-			COALESCE(ly.letters, '[]'::json) AS letters
+		SELECT COALESCE(vy.start, ly.start) AS start,
+			COALESCE(vy.total, 0) - COALESCE((SELECT sum(r.points) FROM point_reductions r WHERE r.student_id = $1
+			    AND r.academic_year_start = COALESCE(vy.start, ly.start)), 0)::int AS total,
+			COALESCE(vy.n, 0) AS n, COALESCE(ly.letters, '[]'::json) AS letters
 		FROM vy FULL JOIN ly ON ly.start = vy.start
 		ORDER BY 1 DESC`
 	var rows []struct {

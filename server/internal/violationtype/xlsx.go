@@ -103,41 +103,12 @@ func ParseImport(data []byte) (rows []ImportRow, err error) {
 			rows, err = nil, invalidFile("violationtype.file.damaged")
 		}
 	}()
-	if len(data) == 0 {
-		return nil, invalidFile("violationtype.file.empty")
-	}
-	if len(data) > MaxImportBytes {
-		return nil, tooLarge()
-	}
-	if err := sniff(data); err != nil {
-		return nil, err
-	}
-	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
-	if err != nil {
-		return nil, invalidFile("violationtype.file.not_openable")
-	}
-	wb, err := checkArchive(zr)
+	f, wb, err := openImport(data)
 	if err != nil {
 		return nil, err
-	}
-	small, err := wb.minimal()
-	if err != nil {
-		return nil, err
-	}
-	f, err := excelize.OpenReader(bytes.NewReader(small), excelize.Options{
-		UnzipSizeLimit:    maxImportXML,
-		UnzipXMLSizeLimit: sheetInMemory,
-	})
-	small = nil //nolint:ineffassign // let the collector have it while rows are read
-	if err != nil {
-		return nil, invalidFile("violationtype.file.unreadable")
 	}
 	defer f.Close()
-	sheets := f.GetSheetList()
-	if len(sheets) == 0 {
-		return nil, invalidFile("violationtype.file.no_sheets")
-	}
-	rows, cols, err := readRows(f, sheets[0])
+	rows, cols, err := readRows(f, f.GetSheetList()[0])
 	if err != nil {
 		return nil, err
 	}
@@ -146,6 +117,107 @@ func ParseImport(data []byte) (rows []ImportRow, err error) {
 	}
 	return rows, nil
 }
+
+// openImport checks data (size, kind, archive) and opens the small archive
+// of its first sheet.
+func openImport(data []byte) (*excelize.File, workbook, error) {
+	if len(data) == 0 {
+		return nil, workbook{}, invalidFile("violationtype.file.empty")
+	}
+	if len(data) > MaxImportBytes {
+		return nil, workbook{}, tooLarge()
+	}
+	if err := sniff(data); err != nil {
+		return nil, workbook{}, err
+	}
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return nil, workbook{}, invalidFile("violationtype.file.not_openable")
+	}
+	wb, err := checkArchive(zr)
+	if err != nil {
+		return nil, wb, err
+	}
+	small, err := wb.minimal()
+	if err != nil {
+		return nil, wb, err
+	}
+	f, err := excelize.OpenReader(bytes.NewReader(small), excelize.Options{
+		UnzipSizeLimit:    maxImportXML,
+		UnzipXMLSizeLimit: sheetInMemory,
+	})
+	if err != nil {
+		return nil, wb, invalidFile("violationtype.file.unreadable")
+	}
+	if len(f.GetSheetList()) == 0 {
+		_ = f.Close()
+		return nil, wb, invalidFile("violationtype.file.no_sheets")
+	}
+	return f, wb, nil
+}
+
+// SheetRow is one non-blank row of a sheet: its cells' raw values and the
+// row number Excel shows.
+type SheetRow struct {
+	Num   int
+	Cells []string
+}
+
+// SheetRows reads the first sheet of an .xlsx file with ParseImport's
+// checks and limits (size, kind, archive, at most MaxImportRows rows under
+// the header): the non-blank rows, the header first. Other imports
+// (achievement types) map their own columns.
+func SheetRows(data []byte) (rows []SheetRow, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			rows, err = nil, invalidFile("violationtype.file.damaged")
+		}
+	}()
+	f, _, err := openImport(data)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	it, err := f.Rows(f.GetSheetList()[0])
+	if err != nil {
+		return nil, invalidFile("violationtype.file.sheet_unreadable")
+	}
+	defer it.Close()
+	for n := 1; it.Next() && n <= maxExcelRow; n++ {
+		cells, err := it.Columns(excelize.Options{RawCellValue: true})
+		if err != nil {
+			return nil, invalidFile("violationtype.file.row_unreadable", "row", n)
+		}
+		if blank(cells) {
+			continue
+		}
+		if len(rows) > MaxImportRows {
+			return nil, invalidFile("violationtype.file.too_many_rows", "max", MaxImportRows)
+		}
+		rows = append(rows, SheetRow{Num: n, Cells: cells})
+	}
+	if err := it.Error(); err != nil {
+		return nil, invalidFile("violationtype.file.sheet_unreadable")
+	}
+	if len(rows) == 0 {
+		return nil, invalidFile("violationtype.file.sheet_empty")
+	}
+	if len(rows) == 1 {
+		return nil, invalidFile("violationtype.file.no_data_rows")
+	}
+	return rows, nil
+}
+
+// IsExample reports whether a template's name cell marks an example row
+// ("Contoh: …"), which an import skips.
+func IsExample(name string) bool { return isExample(name) }
+
+// NameKey is how names compare: trimmed, inner spaces collapsed, lower case.
+func NameKey(s string) string { return nameKey(s) }
+
+// CleanText is text from a form or a file as stored: control characters
+// removed, trimmed.
+func CleanText(s string) string { return cleanText(s) }
 
 // sniff refuses what is clearly not an .xlsx, saying what it looks like.
 func sniff(data []byte) error {

@@ -132,6 +132,8 @@ export interface Dashboard {
   parent_messages_failed?: number | null;
   /** Cases counted by category, stage and class; only for callers with cases.view_counts. */
   cases?: CaseCounts | null;
+  /** This month's and the unverified achievements in the scope (achievements.view). */
+  achievements?: { month: DashboardCount; awaiting: DashboardCount } | null;
 }
 
 export interface ViolationCalendarDay {

@@ -3,7 +3,7 @@ import type { PageMeta } from '@/api/types';
 
 /** Wire types of parent messaging (shared/api/parentmessages.go). */
 
-export const EVENTS = ['violation', 'warning_letter', 'summons'] as const;
+export const EVENTS = ['violation', 'warning_letter', 'summons', 'achievement'] as const;
 export type ParentEvent = (typeof EVENTS)[number];
 
 export const STATUSES = ['queued', 'sent', 'failed', 'cancelled', 'skipped'] as const;
@@ -48,6 +48,7 @@ export interface MessagingEvents {
   violation: MessagingEvent;
   warning_letter: MessagingEvent;
   summons: MessagingEvent;
+  achievement: MessagingEvent;
 }
 
 export interface QuietHours {

@@ -8,6 +8,7 @@ const stored: MessagingSettings = {
     violation: { enabled: true, template: 'Halo {nama_siswa}', min_points: 5, include_automatic: false, settle_minutes: 45 },
     warning_letter: { enabled: true, template: 'SP {level_sp}', min_points: 0, include_automatic: false, send_on: 'printed', correction_template: 'Batal {level_sp}' },
     summons: { enabled: false, template: '', min_points: 0, include_automatic: false },
+    achievement: { enabled: true, template: 'Selamat {nama_siswa}', min_points: 0, include_automatic: false },
   },
   quiet_hours: null,
   placeholders: ['nama_siswa', 'level_sp'],

@@ -66,7 +66,12 @@ export function formFromSettings(s: MessagingSettings): MessagingFormValues {
       webhook_body: s.gateway.webhook_body ?? '',
       timeout_seconds: s.gateway.timeout_seconds || 15,
     },
-    events: { violation: ev(s.events.violation), warning_letter: ev(s.events.warning_letter), summons: ev(s.events.summons) },
+    events: {
+      violation: ev(s.events.violation),
+      warning_letter: ev(s.events.warning_letter),
+      summons: ev(s.events.summons),
+      achievement: ev(s.events.achievement),
+    },
     quietOn: s.quiet_hours !== null,
     quiet_hours: s.quiet_hours ?? { from: '21:00', to: '06:00' },
   };
@@ -107,7 +112,7 @@ export function settingsPayload(v: MessagingFormValues, token: SecretEdit, passw
   });
   return {
     gateway: gatewayPayload(v.gateway, token, password),
-    events: { violation: ev(v.events.violation), warning_letter: ev(v.events.warning_letter), summons: ev(v.events.summons) },
+    events: { violation: ev(v.events.violation), warning_letter: ev(v.events.warning_letter), summons: ev(v.events.summons), achievement: ev(v.events.achievement) },
     quiet_hours: v.quietOn ? { from: v.quiet_hours.from, to: v.quiet_hours.to } : null,
   };
 }
@@ -126,6 +131,7 @@ export const FORM_PATHS = [
   'events.warning_letter.correction_template',
   'events.warning_letter.template',
   'events.summons.template',
+  'events.achievement.template',
   'quiet_hours.from',
   'quiet_hours.to',
 ] as const;
@@ -149,7 +155,7 @@ export function splitFieldErrors(fields: Record<string, string>): {
     else if (k === 'gateway.password') password = v;
     else if ((FORM_PATHS as readonly string[]).includes(k)) form[k] = v;
     else if (k === 'quiet_hours') form['quiet_hours.from'] = v;
-    else if (/^events\.(violation|warning_letter|summons)$/.test(k)) form[`${k}.template`] = v;
+    else if (/^events\.(violation|warning_letter|summons|achievement)$/.test(k)) form[`${k}.template`] = v;
     else rest.push(v);
   }
   return { form, token, password, rest };

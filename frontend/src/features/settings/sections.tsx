@@ -11,6 +11,7 @@ import { AttendanceDayRuleCard } from './components/AttendanceDayRuleCard';
 import { BackupPanel } from '@/features/data-safety/BackupPanel';
 import { ResetPanel } from '@/features/data-safety/ResetPanel';
 import { LetterNumberSettings } from '@/features/warning-letters/components/LetterNumberSettings';
+import { PointsPolicySection } from '@/features/achievements/components/PointsPolicySection';
 
 /**
  * The Settings page is a set of tabs, each a list of sections. A later feature adds its
@@ -41,6 +42,7 @@ export const settingsTabs: SettingsTab[] = [
       { id: 'school-profile', permission: 'settings.view', element: <SchoolProfileSection /> },
       { id: 'attendance-day-rule', permission: 'settings.view', element: <AttendanceDayRuleCard /> },
       { id: 'letter-numbering', permission: 'settings.view', element: <LetterNumberSettings /> },
+      { id: 'points-policy', permission: 'violation_types.view', element: <PointsPolicySection /> },
       { id: 'attendance-follow-up', permission: 'settings.view', element: <AttendanceFollowUpSection /> },
     ],
   },

@@ -98,7 +98,7 @@ export interface StudentYear {
   letters: { id: number; level: number; name: string; status: LetterStatus }[];
 }
 
-export type PointAction = 'record' | 'delete' | 'update' | 'correct' | 'auto_record' | 'auto_update' | 'auto_delete';
+export type PointAction = 'record' | 'delete' | 'update' | 'correct' | 'auto_record' | 'auto_update' | 'auto_delete' | 'offset' | 'amnesty';
 
 export interface PointAuditEntry {
   id: number;

@@ -1,7 +1,7 @@
 import type { TFunction } from 'i18next';
 
 /** The point-audit actions the server writes, each with a label in the school's words. */
-export const POINT_ACTIONS = ['record', 'delete', 'update', 'correct', 'auto_record', 'auto_update', 'auto_delete'] as const;
+export const POINT_ACTIONS = ['record', 'delete', 'update', 'correct', 'auto_record', 'auto_update', 'auto_delete', 'offset', 'amnesty'] as const;
 
 /** "Dicatat", "Dihapus", "Diperbarui otomatis", …; an unknown action shows as it is. */
 export function pointActionLabel(action: string, t: TFunction): string {

@@ -325,12 +325,22 @@ export default function DashboardView({ d, role }: { d: Dashboard; role: string 
 
   // Counts only: the principal sees no case and no name (docs/cases.md).
   const cases = d.cases && <CaseCountsCard key="cases" counts={d.cases} />;
+  // Achievements beside the violations.
+  const achievements = d.achievements && (
+    <Section key="achievements" title={t('achievements.title')} link="/achievements" testId="dash-achievements">
+      <Stack gap={4}>
+        <CountLink to={d.achievements.month.link} label={t('achievements.month')} count={d.achievements.month.count} testId="dash-achievements-month" />
+        <CountLink to={d.achievements.awaiting.link} label={t('achievements.awaiting')} count={d.achievements.awaiting.count} testId="dash-achievements-awaiting" />
+      </Stack>
+    </Section>
+  );
 
   const side = (
-    <SimpleGrid key="side" cols={{ base: 1, md: 3 }} spacing="sm">
+    <SimpleGrid key="side" cols={{ base: 1, md: d.achievements ? 4 : 3 }} spacing="sm">
       {nearest}
       {letters}
       {early}
+      {achievements}
     </SimpleGrid>
   );
 

@@ -6,6 +6,7 @@ import { IconArrowLeft, IconBrandWhatsapp, IconPhone } from '@tabler/icons-react
 import { NotFoundPage } from '@/components/errors';
 import { StudentAttendanceSection } from '@/features/attendance-recap/components';
 import { StudentDisciplineSection } from '@/features/warning-letters/components/StudentDisciplineSection';
+import { StudentAchievements } from '@/features/achievements/components/StudentAchievements';
 import { FaceCard } from '@/features/face/components';
 import { PageLoader } from '@/components/PageLoader';
 import { useFormatDate } from '@/lib/useFormatDate';
@@ -115,6 +116,7 @@ export default function StudentPage() {
       </Card>
 
       <StudentDisciplineSection studentId={s.id} />
+      <StudentAchievements studentId={s.id} />
       <YearHistory studentId={s.id} />
       <StudentAttendanceSection studentId={s.id} />
       <FaceCard studentId={s.id} />

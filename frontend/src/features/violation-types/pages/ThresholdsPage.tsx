@@ -7,6 +7,7 @@ import { useSession } from '@/auth/session';
 import { PageHeader } from '@/components/PageHeader';
 import { ViewOnlyField, ViewOnlyList, ViewOnlyNotice } from '@/components/ViewOnly';
 import { errorMessage, notifySuccess } from '@/components/serverErrors';
+import { WhatIfPanel } from '@/features/achievements/components/WhatIfPanel';
 import { ColourSelect } from '../components/ColourSelect';
 import { cssColour, MANTINE_COLOURS, mantineColour } from '../grouping';
 import { useSaveThresholds, useThresholds } from '../hooks';
@@ -233,6 +234,9 @@ export default function ThresholdsPage() {
             <Text size="xs" c="dimmed" ta="right">
               {t('thresholds.unsaved')}
             </Text>
+          )}
+          {can('points_policy.manage') && (
+            <WhatIfPanel thresholds={thresholdsInput(rows).map((r) => ({ level: r.level, name: r.name, min_points: r.min_points }))} />
           )}
         </Stack>
       )}

@@ -9,6 +9,7 @@ import { EmptyState } from '@/components/EmptyState';
 import { PageHeader } from '@/components/PageHeader';
 import { errorMessage } from '@/components/serverErrors';
 import type { ViolationCategory, ViolationType } from '../api';
+import { WhatIfPanel } from '@/features/achievements/components/WhatIfPanel';
 import { CategoryFormModal, DeleteCategoryModal } from '../components/CategoryModals';
 import { DeleteTypeModal } from '../components/DeleteTypeModal';
 import { RowMenu } from '../components/RowMenu';
@@ -236,6 +237,11 @@ export default function TypesPage() {
           />
         ))}
       </Stack>
+      {can('points_policy.manage') && (
+        <Box mt="md">
+          <WhatIfPanel withTypes />
+        </Box>
+      )}
       <Box h="md" />
 
       <TypeFormModal

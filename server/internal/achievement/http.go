@@ -1,0 +1,444 @@
+package achievement
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/tatib/tatib/server/internal/apperr"
+	"github.com/tatib/tatib/server/internal/auth"
+	"github.com/tatib/tatib/server/internal/httpx"
+	"github.com/tatib/tatib/server/internal/locale"
+	"github.com/tatib/tatib/server/internal/violation"
+	"github.com/tatib/tatib/server/internal/violationtype"
+	"github.com/tatib/tatib/shared/api"
+	"github.com/tatib/tatib/shared/perm"
+)
+
+// MaxRequestBytes is the largest body POST /achievements accepts: the
+// violation form's five photos and the form (api.New raises the upload
+// limit to it for that route).
+const MaxRequestBytes = violation.MaxRequestBytes
+
+// Routes registers the routes.
+func (h *Handler) Routes(r *httpx.Router) {
+	r.Get("/achievement-categories", perm.AchievementTypesView, h.listCategories)
+	r.Post("/achievement-categories", perm.AchievementTypesManage, h.createCategory)
+	r.Patch("/achievement-categories/{id}", perm.AchievementTypesManage, h.updateCategory)
+	r.Delete("/achievement-categories/{id}", perm.AchievementTypesManage, h.deleteCategory)
+
+	r.Get("/achievement-types", perm.AchievementTypesView, h.listTypes)
+	r.Post("/achievement-types", perm.AchievementTypesManage, h.createType)
+	r.Get("/achievement-types/import-template", perm.AchievementTypesView, h.template)
+	r.Post("/achievement-types/import", perm.AchievementTypesManage, h.importTypes)
+	r.Patch("/achievement-types/{id}", perm.AchievementTypesManage, h.updateType)
+	r.Delete("/achievement-types/{id}", perm.AchievementTypesManage, h.deleteType)
+
+	r.Get("/achievements", perm.AchievementsView, h.list)
+	r.Get("/achievements/export", perm.AchievementsView, h.export)
+	r.Post("/achievements", perm.AchievementsRecord, h.create)
+	r.Get("/achievements/{id}", perm.AchievementsView, h.get)
+	r.Post("/achievements/{id}/verify", perm.AchievementsVerify, h.verify)
+	r.Get("/achievements/{id}/certificate.pdf", perm.AchievementsView, h.certificate)
+	r.Get("/achievements/{id}/photos/{photo_id}", perm.AchievementsView, h.photo(false))
+	r.Get("/achievements/{id}/photos/{photo_id}/thumbnail", perm.AchievementsView, h.photo(true))
+}
+
+type list[T any] struct {
+	Data []T `json:"data"`
+}
+
+func boolParam(r *http.Request, name string) (*bool, error) {
+	switch v := r.URL.Query().Get(name); v {
+	case "":
+		return nil, nil
+	case "true", "1":
+		t := true
+		return &t, nil
+	case "false", "0":
+		f := false
+		return &f, nil
+	}
+	return nil, apperr.New(apperr.Invalid, "achievement.invalid").WithField(name, "achievement.filter.boolean")
+}
+
+func idParam(r *http.Request, name string) (int64, error) {
+	v := r.URL.Query().Get(name)
+	if v == "" {
+		return 0, nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n <= 0 {
+		return 0, apperr.New(apperr.Invalid, "achievement.invalid").WithField(name, "achievement.filter.id")
+	}
+	return n, nil
+}
+
+// ---- categories ----
+
+func (h *Handler) listCategories(w http.ResponseWriter, r *http.Request) error {
+	cats, err := h.store.ListCategories(r.Context())
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusOK, list[api.AchievementCategory]{cats})
+}
+
+func (h *Handler) createCategory(w http.ResponseWriter, r *http.Request) error {
+	var in api.AchievementCategoryInput
+	if err := httpx.DecodeJSON(r, &in); err != nil {
+		return err
+	}
+	c, err := h.store.CreateCategory(r.Context(), h.auth.Actor(r), in)
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusCreated, c)
+}
+
+func (h *Handler) updateCategory(w http.ResponseWriter, r *http.Request) error {
+	catID, err := httpx.IDParam(r, "id")
+	if err != nil {
+		return err
+	}
+	var in api.AchievementCategoryInput
+	if err := httpx.DecodeJSON(r, &in); err != nil {
+		return err
+	}
+	c, err := h.store.UpdateCategory(r.Context(), h.auth.Actor(r), catID, in)
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusOK, c)
+}
+
+func (h *Handler) deleteCategory(w http.ResponseWriter, r *http.Request) error {
+	catID, err := httpx.IDParam(r, "id")
+	if err != nil {
+		return err
+	}
+	if err := h.store.DeleteCategory(r.Context(), h.auth.Actor(r), catID); err != nil {
+		return err
+	}
+	return httpx.NoContent(w)
+}
+
+// ---- types ----
+
+func (h *Handler) listTypes(w http.ResponseWriter, r *http.Request) error {
+	f := TypeFilter{Q: violationtype.NormalizeName(r.URL.Query().Get("q"))}
+	if rs := []rune(f.Q); len(rs) > 100 {
+		f.Q = string(rs[:100])
+	}
+	var err error
+	if f.CategoryID, err = idParam(r, "category_id"); err != nil {
+		return err
+	}
+	if f.Active, err = boolParam(r, "active"); err != nil {
+		return err
+	}
+	types, err := h.store.ListTypes(r.Context(), f)
+	if err != nil {
+		return err
+	}
+	cats, err := h.store.ListCategories(r.Context())
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusOK, api.AchievementTypeList{Data: types, Categories: cats})
+}
+
+func (h *Handler) createType(w http.ResponseWriter, r *http.Request) error {
+	var in api.AchievementTypeInput
+	if err := httpx.DecodeJSON(r, &in); err != nil {
+		return err
+	}
+	t, err := h.store.CreateType(r.Context(), h.auth.Actor(r), in)
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusCreated, t)
+}
+
+func (h *Handler) updateType(w http.ResponseWriter, r *http.Request) error {
+	typeID, err := httpx.IDParam(r, "id")
+	if err != nil {
+		return err
+	}
+	var in api.AchievementTypeInput
+	if err := httpx.DecodeJSON(r, &in); err != nil {
+		return err
+	}
+	t, err := h.store.UpdateType(r.Context(), h.auth.Actor(r), typeID, in)
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusOK, t)
+}
+
+func (h *Handler) deleteType(w http.ResponseWriter, r *http.Request) error {
+	typeID, err := httpx.IDParam(r, "id")
+	if err != nil {
+		return err
+	}
+	if err := h.store.DeleteType(r.Context(), h.auth.Actor(r), typeID); err != nil {
+		return err
+	}
+	return httpx.NoContent(w)
+}
+
+func (h *Handler) template(w http.ResponseWriter, r *http.Request) error {
+	b, err := Template(locale.FromContext(r.Context()))
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", violationtype.XLSXContentType)
+	w.Header().Set("Content-Disposition", `attachment; filename="`+TemplateFilename+`"`)
+	w.Header().Set("Cache-Control", "no-store")
+	_, err = w.Write(b)
+	return err
+}
+
+// importTypes reads the multipart field "file" (at most
+// violationtype.MaxImportBytes) and imports it; ?dry_run=1 previews.
+func (h *Handler) importTypes(w http.ResponseWriter, r *http.Request) error {
+	dryRun, err := boolParam(r, "dry_run")
+	if err != nil {
+		return err
+	}
+	const limit = violationtype.MaxImportBytes
+	r.Body = http.MaxBytesReader(w, r.Body, limit+64<<10)
+	mr, err := r.MultipartReader()
+	if err != nil {
+		return apperr.New(apperr.BadRequest, "violationtype.request.not_multipart")
+	}
+	var data []byte
+	filename := ""
+	for data == nil {
+		part, err := mr.NextPart()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return multipartError(err)
+		}
+		if part.FormName() != "file" {
+			_ = part.Close()
+			continue
+		}
+		filename = httpx.CleanHeader(part.FileName(), 200)
+		b, err := io.ReadAll(io.LimitReader(part, limit+1))
+		if err != nil {
+			return multipartError(err)
+		}
+		if len(b) > limit {
+			return apperr.New(apperr.TooLarge, "violationtype.file.too_large", "mb", limit>>20)
+		}
+		data = b
+	}
+	if data == nil {
+		return apperr.New(apperr.Invalid, "violationtype.file.required").WithField("file", "violationtype.file.required")
+	}
+	res, err := h.store.Import(r.Context(), h.auth.Actor(r), locale.FromContext(r.Context()), filename, data, dryRun != nil && *dryRun)
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusOK, res)
+}
+
+func multipartError(err error) error {
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		return apperr.New(apperr.TooLarge, "request.too_large", "limit", mbe.Limit)
+	}
+	return apperr.New(apperr.BadRequest, "achievement.request.multipart_unreadable")
+}
+
+// ---- achievements ----
+
+func (h *Handler) list(w http.ResponseWriter, r *http.Request) error {
+	p, err := httpx.PageParams(r)
+	if err != nil {
+		return err
+	}
+	f, err := filterOf(r)
+	if err != nil {
+		return err
+	}
+	f.Limit, f.Offset = p.PerPage, p.Offset()
+	out, total, err := h.store.List(r.Context(), ScopeOf(r), f)
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusOK, struct {
+		Data []api.Achievement `json:"data"`
+		Meta api.PageMeta      `json:"meta"`
+	}{out, p.Meta(total)})
+}
+
+// filterOf reads the list's and the export's filter.
+func filterOf(r *http.Request) (Filter, error) {
+	var f Filter
+	var err error
+	if f.StudentID, err = idParam(r, "student_id"); err != nil {
+		return f, err
+	}
+	if f.ClassID, err = idParam(r, "class_id"); err != nil {
+		return f, err
+	}
+	if f.Verified, err = boolParam(r, "verified"); err != nil {
+		return f, err
+	}
+	for _, d := range []struct {
+		name string
+		to   *string
+	}{{"from", &f.From}, {"to", &f.To}} {
+		v := r.URL.Query().Get(d.name)
+		if v != "" && !validDay(v) {
+			return f, apperr.New(apperr.Invalid, "achievement.invalid").WithField(d.name, "achievement.filter.date")
+		}
+		*d.to = v
+	}
+	return f, nil
+}
+
+func validDay(s string) bool {
+	_, err := parseDay(s)
+	return err == nil
+}
+
+func (h *Handler) create(w http.ResponseWriter, r *http.Request) error {
+	var in Record
+	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if mt == "multipart/form-data" {
+		if err := h.readMultipart(r, &in); err != nil {
+			return err
+		}
+	} else if err := httpx.DecodeJSON(r, &in.CreateAchievementRequest); err != nil {
+		return err
+	}
+	u := auth.UserFrom(r.Context())
+	in.RecordedBy, in.RecordedByName, in.Scope = u.ID, u.Name, ScopeOf(r)
+	a, err := h.store.Create(r.Context(), h.auth.Actor(r), in)
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusCreated, a)
+}
+
+// readMultipart reads the part "data" (the JSON request) and up to
+// violation.MaxPhotos parts "photos", each through the violations' photo
+// pipeline (re-encoded, no EXIF, the same limits).
+func (h *Handler) readMultipart(r *http.Request, in *Record) error {
+	mr, err := r.MultipartReader()
+	if err != nil {
+		return apperr.New(apperr.BadRequest, "achievement.request.multipart_unreadable")
+	}
+	f := apperr.Fields{}
+	seenData, count := false, 0
+	for {
+		part, err := mr.NextPart()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return multipartError(err)
+		}
+		switch part.FormName() {
+		case "data":
+			b, err := io.ReadAll(io.LimitReader(part, 64<<10+1))
+			if err != nil {
+				return multipartError(err)
+			}
+			if len(b) > 64<<10 {
+				return apperr.New(apperr.TooLarge, "request.too_large", "limit", 64<<10)
+			}
+			jr := &http.Request{Header: http.Header{"Content-Type": {"application/json"}}, Body: io.NopCloser(bytes.NewReader(b))}
+			if err := httpx.DecodeJSON(jr, &in.CreateAchievementRequest); err != nil {
+				return err
+			}
+			seenData = true
+		case "photos":
+			count++
+			if count > violation.MaxPhotos {
+				f.Add("photos", "violation.photo.too_many", "max", violation.MaxPhotos)
+				_, _ = io.Copy(io.Discard, part)
+				continue
+			}
+			b, err := io.ReadAll(io.LimitReader(part, violation.MaxPhotoBytes+1))
+			if err != nil {
+				return multipartError(err)
+			}
+			if _, failed := f["photos"]; failed || len(b) == 0 {
+				continue
+			}
+			name := httpx.CleanHeader(part.FileName()[strings.LastIndexAny(part.FileName(), `/\`)+1:], 80)
+			p, err := violation.PreparePhoto(r.Context(), "photos", name, b)
+			if e, ok := apperr.As(err); ok && e.Code == apperr.Invalid {
+				for k, m := range e.Fields {
+					f[k] = m
+				}
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			in.Photos = append(in.Photos, p)
+		default:
+			return apperr.New(apperr.BadRequest, "achievement.request.unknown_part", "name", httpx.CleanHeader(part.FormName(), 40))
+		}
+	}
+	if !seenData {
+		return apperr.New(apperr.BadRequest, "achievement.request.data_missing")
+	}
+	return invalid(f)
+}
+
+func (h *Handler) get(w http.ResponseWriter, r *http.Request) error {
+	achID, err := httpx.IDParam(r, "id")
+	if err != nil {
+		return err
+	}
+	a, err := h.store.Get(r.Context(), ScopeOf(r), achID)
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusOK, a)
+}
+
+func (h *Handler) verify(w http.ResponseWriter, r *http.Request) error {
+	achID, err := httpx.IDParam(r, "id")
+	if err != nil {
+		return err
+	}
+	a, err := h.store.Verify(r.Context(), ScopeOf(r), h.auth.Actor(r), achID)
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusOK, a)
+}
+
+func (h *Handler) photo(thumbnail bool) httpx.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		achID, err := httpx.IDParam(r, "id")
+		if err != nil {
+			return err
+		}
+		photoID, err := httpx.IDParam(r, "photo_id")
+		if err != nil {
+			return err
+		}
+		b, err := h.store.Photo(r.Context(), ScopeOf(r), achID, photoID, thumbnail)
+		if err != nil {
+			return err
+		}
+		w.Header().Set("Content-Type", "image/jpeg")
+		w.Header().Set("Cache-Control", "private, max-age=86400")
+		_, err = w.Write(b)
+		return err
+	}
+}
