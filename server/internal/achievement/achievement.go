@@ -7,7 +7,6 @@ package achievement
 import (
 	"net/http"
 	"strconv"
-	"time"
 
 	"github.com/jmoiron/sqlx"
 
@@ -15,6 +14,7 @@ import (
 	"github.com/tatib/tatib/server/internal/audit"
 	"github.com/tatib/tatib/server/internal/auth"
 	"github.com/tatib/tatib/server/internal/httpx"
+	"github.com/tatib/tatib/server/internal/schoolday"
 )
 
 // Limits of the forms and the import.
@@ -27,13 +27,7 @@ const (
 	MaxStudents = 60
 )
 
-var jakarta = func() *time.Location {
-	l, err := time.LoadLocation("Asia/Jakarta")
-	if err != nil {
-		panic(err)
-	}
-	return l
-}()
+var jakarta = schoolday.Zone
 
 // Actors names the audit actor of a request (auth.Service does).
 type Actors interface {

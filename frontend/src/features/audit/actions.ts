@@ -96,6 +96,17 @@ export const ACTION_KEYS: Readonly<Record<string, string>> = {
   'case.report.reply': 'caseReportReply',
   'case_category.save': 'caseCategorySave',
   'settings.cases.update': 'settingsCasesUpdate',
+  'achievement.create': 'achievementCreate',
+  'achievement.verify': 'achievementVerify',
+  'achievement_category.create': 'achievementCategoryCreate',
+  'achievement_category.update': 'achievementCategoryUpdate',
+  'achievement_category.delete': 'achievementCategoryDelete',
+  'achievement_type.create': 'achievementTypeCreate',
+  'achievement_type.update': 'achievementTypeUpdate',
+  'achievement_type.delete': 'achievementTypeDelete',
+  'achievement_type.import': 'achievementTypeImport',
+  'points_policy.update': 'pointsPolicyUpdate',
+  'points_policy.amnesty': 'pointsPolicyAmnesty',
   // Recorded without the area's prefix by the violations feature (to be renamed there).
   record: 'violationRecord',
   delete: 'violationDelete',
@@ -128,6 +139,9 @@ export const ENTITIES = [
   'face_embeddings',
   'case',
   'case_category',
+  'achievement',
+  'achievement_category',
+  'achievement_type',
 ] as const;
 
 /** The feature's t (useTranslation('audit')), or any lookup by key. */

@@ -31,6 +31,7 @@ export function PointsPolicySection() {
     if (!data) return;
     form.setValues(data);
     form.resetDirty(data);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- Mantine's form object is new on every render; this runs when what it shows changes
   }, [data]);
   const save = useMutation({
     mutationFn: (p: PointsPolicy) => policyApi.save(p),
