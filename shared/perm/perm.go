@@ -125,6 +125,12 @@ const (
 	FaceEnrol   Name = "face.enrol"
 	FaceReview  Name = "face.review"
 	FaceManage  Name = "face.manage"
+
+	// GuardiansView lists guardians, their sessions and code requests;
+	// GuardiansManage adds guardians, prints activation codes, revokes
+	// sessions and verifies self-registrations (docs/portal.md).
+	GuardiansView   Name = "guardians.view"
+	GuardiansManage Name = "guardians.manage"
 )
 
 // Public and Authenticated are route markers, not permissions: Public needs
@@ -132,6 +138,9 @@ const (
 const (
 	Public        Name = "public"
 	Authenticated Name = "authenticated"
+	// Guardian marks a family portal route (/portal/*): no staff session
+	// reaches it; the portal package checks its own session in front of it.
+	Guardian Name = "guardian"
 )
 
 var leaders = []Role{KepalaSekolah, Waka, KetuaTim}
@@ -200,6 +209,9 @@ var Catalogue = []Permission{
 	{Name: FaceEnrol, Group: "face", Label: "Daftarkan dan hapus data wajah siswa", LabelEN: "Enrol and delete students' face data", DefaultRoles: []Role{BK}},
 	{Name: FaceReview, Group: "face", Label: "Lihat log pindai wajah dan konfirmasi hasil yang ragu", LabelEN: "View the face scan log and confirm uncertain scans", DefaultRoles: []Role{BK}, SchoolWide: true},
 	{Name: FaceManage, Group: "face", Label: "Kelola kiosk gerbang dan pengaturan Face-ID", LabelEN: "Manage gate kiosks and Face-ID settings", DefaultRoles: []Role{}, SchoolWide: true},
+
+	{Name: GuardiansView, Group: "students", Label: "Lihat wali murid, sesi portal dan permintaan kode", LabelEN: "View guardians, portal sessions and code requests", DefaultRoles: with(leaders, BK, WaliKelas)},
+	{Name: GuardiansManage, Group: "students", Label: "Kelola wali murid: tambah, cetak kode aktivasi, cabut sesi, verifikasi pendaftaran", LabelEN: "Manage guardians: add, print activation codes, revoke sessions, verify registrations", DefaultRoles: []Role{BK, WaliKelas}},
 
 	{Name: DataReset, Group: "data", Label: "Reset data aplikasi (sebagian)", LabelEN: "Reset application data (selectively)", DefaultRoles: []Role{}, AdminOnly: true, SchoolWide: true},
 	{Name: DataBackup, Group: "data", Label: "Unduh dan pulihkan cadangan database", LabelEN: "Download and restore database backups", DefaultRoles: []Role{}, AdminOnly: true, SchoolWide: true},

@@ -30,6 +30,7 @@ import (
 	"github.com/tatib/tatib/server/internal/locale"
 	"github.com/tatib/tatib/server/internal/notify"
 	"github.com/tatib/tatib/server/internal/parentmsg"
+	"github.com/tatib/tatib/server/internal/portal"
 	"github.com/tatib/tatib/server/internal/report"
 	"github.com/tatib/tatib/server/internal/school"
 	"github.com/tatib/tatib/server/internal/users"
@@ -129,6 +130,7 @@ func mount(r *httpx.Router, d Deps) {
 	face.Mount(r, d)
 	datareset.Mount(r, d)
 	backup.Mount(r, d)
+	portal.Mount(r, d)
 }
 
 // allowed lists the methods the route of r's path serves, for Allow.

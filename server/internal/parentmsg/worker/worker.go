@@ -258,23 +258,28 @@ func (w *Worker) sendOne(ctx context.Context) error {
 	}
 	// The quiet hours are checked here too: they may have been changed
 	// since the message was queued.
-	if until, quiet := parentmsg.QuietUntil(set.QuietHours, now); quiet {
-		return idle{until: until}
-	}
+	// A portal sign-in code is never held by them (the guardian waits at
+	// the screen): during quiet hours only codes are claimed.
+	quietUntil, quiet := parentmsg.QuietUntil(set.QuietHours, now)
 	var m claimed
 	// gone: what caused the message was undone before it went out (the
 	// violation deleted, the letter withdrawn, the handling deleted; an
-	// attendance day left with nothing is deleted by the ledger instead).
+	// attendance day left with nothing is deleted by the ledger instead), or
+	// a portal code outlived its five minutes.
 	const claim = `SELECT m.id, m.phone, m.body, m.attempts, m.student_id, s.full_name AS student_name,
 		    (m.event = 'violation' AND m.violation_id IS NULL AND m.attendance_date IS NULL) OR (m.event = 'summons' AND m.handling_id IS NULL)
+		    OR (m.event = 'portal_code' AND m.created_at < $1 - interval '5 minutes')
 		    OR (m.event = 'warning_letter' AND NOT m.correction AND (m.letter_id IS NULL
 		        OR EXISTS (SELECT 1 FROM warning_letters w WHERE w.id = m.letter_id AND w.status = 'withdrawn'))) AS gone
-		FROM (SELECT id, event, violation_id, letter_id, handling_id, attendance_date, correction, phone, body, attempts, student_id
+		FROM (SELECT id, event, violation_id, letter_id, handling_id, attendance_date, correction, phone, body, attempts, student_id, created_at
 		      FROM parent_messages
-		      WHERE status = 'queued' AND next_attempt_at <= $1
+		      WHERE status = 'queued' AND next_attempt_at <= $1 AND (NOT $2 OR event = 'portal_code')
 		      ORDER BY next_attempt_at, id LIMIT 1 FOR UPDATE SKIP LOCKED) m
 		JOIN students s ON s.id = m.student_id`
-	err = tx.GetContext(ctx, &m, claim, now)
+	err = tx.GetContext(ctx, &m, claim, now, quiet)
+	if errors.Is(err, sql.ErrNoRows) && quiet {
+		return idle{until: quietUntil}
+	}
 	if errors.Is(err, sql.ErrNoRows) {
 		var due sql.NullTime
 		if err := tx.GetContext(ctx, &due, `SELECT min(next_attempt_at) FROM parent_messages WHERE status = 'queued'`); err != nil {

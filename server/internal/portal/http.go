@@ -1,0 +1,155 @@
+package portal
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/tatib/tatib/server/internal/app"
+	"github.com/tatib/tatib/server/internal/apperr"
+	"github.com/tatib/tatib/server/internal/auth"
+	"github.com/tatib/tatib/server/internal/httpx"
+	"github.com/tatib/tatib/server/internal/pg"
+	"github.com/tatib/tatib/shared/api"
+	"github.com/tatib/tatib/shared/perm"
+)
+
+// Handler serves the portal's routes and the staff's guardian routes.
+type Handler struct {
+	d   app.Deps
+	svc *Service
+}
+
+// Mount registers the routes.
+func Mount(r *httpx.Router, d app.Deps) {
+	h := &Handler{d: d, svc: NewService(d.DB, d.Config.TrustProxy, d.Config.Secure())}
+	h.Routes(r)
+}
+
+// Routes registers the routes. Every perm.Guardian route goes through the
+// portal's own session check (g); staff routes name staff permissions.
+func (h *Handler) Routes(r *httpx.Router) {
+	g := h.svc.Guard
+	r.Post("/portal/auth/request-code", perm.Public, h.requestCode)
+	r.Post("/portal/auth/verify", perm.Public, h.verify)
+	r.Post("/portal/auth/logout", perm.Guardian, g(h.logout))
+	r.Post("/portal/auth/logout-all", perm.Guardian, g(h.logoutAll))
+	r.Get("/portal/me", perm.Guardian, g(h.me))
+	r.Post("/portal/consent/withdraw", perm.Guardian, g(h.withdraw))
+
+	r.Get("/guardians", perm.GuardiansView, h.list)
+	r.Post("/guardians", perm.GuardiansManage, h.add)
+	r.Post("/guardians/{id}/activation-code", perm.GuardiansManage, h.activationCode)
+	r.Post("/guardians/{id}/revoke-sessions", perm.GuardiansManage, h.revokeSessions)
+}
+
+func (h *Handler) addr(r *http.Request) string { return httpx.ClientAddr(r, h.d.Config.TrustProxy) }
+
+func (h *Handler) requestCode(w http.ResponseWriter, r *http.Request) error {
+	var in api.PortalCodeRequest
+	if err := httpx.DecodeJSON(r, &in); err != nil {
+		return err
+	}
+	out, err := h.svc.RequestCode(r.Context(), in.Phone, h.addr(r))
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusAccepted, out)
+}
+
+func (h *Handler) verify(w http.ResponseWriter, r *http.Request) error {
+	var in api.PortalVerifyRequest
+	if err := httpx.DecodeJSON(r, &in); err != nil {
+		return err
+	}
+	out, token, err := h.svc.Verify(r.Context(), in, h.addr(r), r.UserAgent())
+	if err != nil {
+		return err
+	}
+	http.SetCookie(w, h.svc.cookie(token, int(SessionMaxAge.Seconds())))
+	return httpx.JSON(w, http.StatusOK, out)
+}
+
+func (h *Handler) logout(w http.ResponseWriter, r *http.Request) error {
+	if err := h.svc.SignOut(r.Context(), From(r.Context()), false); err != nil {
+		return err
+	}
+	http.SetCookie(w, h.svc.cookie("", -1))
+	return httpx.NoContent(w)
+}
+
+func (h *Handler) logoutAll(w http.ResponseWriter, r *http.Request) error {
+	if err := h.svc.SignOut(r.Context(), From(r.Context()), true); err != nil {
+		return err
+	}
+	http.SetCookie(w, h.svc.cookie("", -1))
+	return httpx.NoContent(w)
+}
+
+func (h *Handler) me(w http.ResponseWriter, r *http.Request) error {
+	return httpx.JSON(w, http.StatusOK, From(r.Context()).Guardian)
+}
+
+func (h *Handler) withdraw(w http.ResponseWriter, r *http.Request) error {
+	if err := h.svc.Withdraw(r.Context(), From(r.Context())); err != nil {
+		return err
+	}
+	http.SetCookie(w, h.svc.cookie("", -1))
+	return httpx.NoContent(w)
+}
+
+func (h *Handler) list(w http.ResponseWriter, r *http.Request) error {
+	f := GuardianFilter{Homeroom: auth.HomeroomID(r.Context()), Pending: r.URL.Query().Get("status") == api.GuardianLinkPending}
+	if v := r.URL.Query().Get("student_id"); v != "" {
+		id, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || id <= 0 {
+			return apperr.Fields{"student_id": apperr.M("portal.student_required")}.Err()
+		}
+		f.StudentID = id
+	}
+	// Students without a guardian get theirs from the parent contact first.
+	if err := pg.InTx(r.Context(), h.d.DB, func(tx *sqlx.Tx) error { return SeedFromStudents(r.Context(), tx) }); err != nil {
+		return err
+	}
+	out, err := ListGuardians(r.Context(), h.d.DB, f)
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusOK, map[string]any{"data": out})
+}
+
+func (h *Handler) add(w http.ResponseWriter, r *http.Request) error {
+	var in api.GuardianInput
+	if err := httpx.DecodeJSON(r, &in); err != nil {
+		return err
+	}
+	out, err := AddGuardian(r.Context(), h.d.DB, h.d.Auth.Actor(r), auth.HomeroomID(r.Context()), in)
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusCreated, out)
+}
+
+func (h *Handler) activationCode(w http.ResponseWriter, r *http.Request) error {
+	id, err := httpx.IDParam(r, "id")
+	if err != nil {
+		return err
+	}
+	out, err := h.svc.IssueActivationCode(r.Context(), h.d.Auth.Actor(r), auth.HomeroomID(r.Context()), id)
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusCreated, out)
+}
+
+func (h *Handler) revokeSessions(w http.ResponseWriter, r *http.Request) error {
+	id, err := httpx.IDParam(r, "id")
+	if err != nil {
+		return err
+	}
+	if err := RevokeSessions(r.Context(), h.d.DB, h.d.Auth.Actor(r), auth.HomeroomID(r.Context()), id); err != nil {
+		return err
+	}
+	return httpx.NoContent(w)
+}

@@ -1,0 +1,97 @@
+package api
+
+import "time"
+
+// Guardian relations to a student (docs/portal.md).
+const (
+	RelationAyah    = "ayah"
+	RelationIbu     = "ibu"
+	RelationWali    = "wali"
+	RelationLainnya = "lainnya"
+)
+
+// Guardian link statuses: a pending link is a self-registration waiting for
+// the homeroom teacher or an admin.
+const (
+	GuardianLinkVerified = "verified"
+	GuardianLinkPending  = "pending"
+)
+
+// PortalCodeRequest asks for a one-time sign-in code by WhatsApp.
+type PortalCodeRequest struct {
+	Phone string `json:"phone"`
+}
+
+// PortalCodeAnswer is the same whether or not the phone is known.
+type PortalCodeAnswer struct {
+	// Sent is always true: it says the request was taken, not that a
+	// guardian with that phone exists.
+	Sent      bool      `json:"sent"`
+	ExpiresAt time.Time `json:"expires_at"`
+}
+
+// PortalVerifyRequest signs a guardian in with a code (sent by WhatsApp or
+// printed by staff as an activation code).
+type PortalVerifyRequest struct {
+	Phone string `json:"phone"`
+	Code  string `json:"code"`
+}
+
+// PortalVerifyAnswer carries the portal session token; browsers also get it
+// as the tatib_portal cookie.
+type PortalVerifyAnswer struct {
+	Token    string         `json:"token"`
+	Guardian PortalGuardian `json:"guardian"`
+}
+
+// PortalGuardian is the signed-in guardian as the portal shows them.
+type PortalGuardian struct {
+	ID             int64      `json:"id"`
+	Name           string     `json:"name"`
+	Phone          string     `json:"phone"`
+	ConsentAt      *time.Time `json:"consent_at"`
+	ConsentChannel string     `json:"consent_channel"`
+}
+
+// Guardian is a guardian as staff see them on a student or in the queue.
+type Guardian struct {
+	ID        int64      `json:"id"`
+	Name      string     `json:"name"`
+	Phone     string     `json:"phone"`
+	ConsentAt *time.Time `json:"consent_at"`
+	// ConsentChannel: whatsapp_code or activation_code; "" before activation.
+	ConsentChannel string     `json:"consent_channel"`
+	WithdrawnAt    *time.Time `json:"withdrawn_at"`
+	Sessions       int        `json:"sessions"`
+	LastSeenAt     *time.Time `json:"last_seen_at"`
+	// Students are the guardian's links this reader may see.
+	Students []GuardianLink `json:"students"`
+}
+
+// GuardianLink is one guardian–student link.
+type GuardianLink struct {
+	StudentID   int64     `json:"student_id"`
+	StudentName string    `json:"student_name"`
+	ClassName   string    `json:"class_name"`
+	Relation    string    `json:"relation"`
+	Status      string    `json:"status"`
+	Source      string    `json:"source"`
+	CreatedAt   time.Time `json:"created_at"`
+}
+
+// GuardianInput adds a guardian to a student (or links a known phone).
+type GuardianInput struct {
+	StudentID int64  `json:"student_id"`
+	Name      string `json:"name"`
+	Phone     string `json:"phone"`
+	Relation  string `json:"relation"`
+}
+
+// ActivationCode is a one-time code staff print for a guardian where no
+// WhatsApp gateway is configured.
+type ActivationCode struct {
+	GuardianID int64     `json:"guardian_id"`
+	Phone      string    `json:"phone"`
+	Code       string    `json:"code"`
+	ExpiresAt  time.Time `json:"expires_at"`
+}
