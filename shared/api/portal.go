@@ -95,3 +95,82 @@ type ActivationCode struct {
 	Code       string    `json:"code"`
 	ExpiresAt  time.Time `json:"expires_at"`
 }
+
+// PortalChild is one of the guardian's children in the portal's list.
+type PortalChild struct {
+	ID        int64  `json:"id" db:"id"`
+	Name      string `json:"name" db:"full_name"`
+	ClassName string `json:"class_name" db:"class_name"`
+	Relation  string `json:"relation" db:"relation"`
+	Points    int    `json:"points" db:"points"`
+}
+
+// PortalViolation is a violation as a guardian reads it: no recorder, no
+// internal notes.
+type PortalViolation struct {
+	ID         int64  `json:"id" db:"id"`
+	Date       string `json:"date" db:"date"`
+	Type       string `json:"type" db:"type"`
+	Points     int    `json:"points" db:"points"`
+	Sanction   string `json:"sanction" db:"sanction"`
+	Attendance bool   `json:"attendance" db:"attendance"`
+}
+
+// PortalLetter is a warning letter the school has sent to the parents.
+type PortalLetter struct {
+	ID             int64      `json:"id" db:"id"`
+	Name           string     `json:"name" db:"name"`
+	Level          int        `json:"level" db:"level"`
+	Number         *string    `json:"number" db:"number"`
+	IssuedAt       time.Time  `json:"issued_at" db:"issued_at"`
+	SentAt         *time.Time `json:"sent_at" db:"sent_at"`
+	AcknowledgedAt *time.Time `json:"acknowledged_at" db:"acknowledged_at"`
+}
+
+// PortalAttendanceSummary counts the current academic year's hours.
+type PortalAttendanceSummary struct {
+	H int `json:"h" db:"h"`
+	S int `json:"s" db:"s"`
+	I int `json:"i" db:"i"`
+	A int `json:"a" db:"a"`
+	T int `json:"t" db:"t"`
+}
+
+// PortalChildDetail is GET /portal/children/{id}.
+type PortalChildDetail struct {
+	PortalChild
+	Standing   StudentPoints           `json:"standing"`
+	Thresholds []PortalThreshold       `json:"thresholds"`
+	Violations []PortalViolation       `json:"violations"`
+	Letters    []PortalLetter          `json:"letters"`
+	Attendance PortalAttendanceSummary `json:"attendance"`
+}
+
+// PortalThreshold is an SP level for the progress bar.
+type PortalThreshold struct {
+	Level     int    `json:"level" db:"level"`
+	Name      string `json:"name" db:"name"`
+	MinPoints int    `json:"min_points" db:"min_points"`
+}
+
+// PortalAttendanceDay is one school day of a child, with its hours.
+type PortalAttendanceDay struct {
+	Date   string                  `json:"date"`
+	Counts PortalAttendanceSummary `json:"counts"`
+	Hours  []PortalAttendanceHour  `json:"hours"`
+}
+
+// PortalAttendanceHour is one lesson hour's status.
+type PortalAttendanceHour struct {
+	Hour   int    `json:"hour"`
+	Status string `json:"status"`
+}
+
+// PortalMessage is a message the school sent to the guardian's phone.
+type PortalMessage struct {
+	ID          int64      `json:"id" db:"id"`
+	StudentName string     `json:"student_name" db:"student_name"`
+	Event       string     `json:"event" db:"event"`
+	Body        string     `json:"body" db:"body"`
+	SentAt      *time.Time `json:"sent_at" db:"sent_at"`
+}

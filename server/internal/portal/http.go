@@ -10,7 +10,9 @@ import (
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/auth"
 	"github.com/tatib/tatib/server/internal/httpx"
+	"github.com/tatib/tatib/server/internal/letter"
 	"github.com/tatib/tatib/server/internal/pg"
+	"github.com/tatib/tatib/server/internal/school"
 	"github.com/tatib/tatib/shared/api"
 	"github.com/tatib/tatib/shared/perm"
 )
@@ -37,6 +39,12 @@ func (h *Handler) Routes(r *httpx.Router) {
 	r.Post("/portal/auth/logout-all", perm.Guardian, g(h.logoutAll))
 	r.Get("/portal/me", perm.Guardian, g(h.me))
 	r.Post("/portal/consent/withdraw", perm.Guardian, g(h.withdraw))
+	r.Get("/portal/children", perm.Guardian, g(h.children))
+	r.Get("/portal/children/{id}", perm.Guardian, g(h.child))
+	r.Get("/portal/children/{id}/attendance", perm.Guardian, g(h.attendance))
+	r.Get("/portal/letters/{id}/pdf", perm.Guardian, g(h.letterPDF))
+	r.Post("/portal/letters/{id}/acknowledge", perm.Guardian, g(h.acknowledge))
+	r.Get("/portal/messages", perm.Guardian, g(h.messages))
 
 	r.Get("/guardians", perm.GuardiansView, h.list)
 	r.Post("/guardians", perm.GuardiansManage, h.add)
@@ -97,6 +105,94 @@ func (h *Handler) withdraw(w http.ResponseWriter, r *http.Request) error {
 	}
 	http.SetCookie(w, h.svc.cookie("", -1))
 	return httpx.NoContent(w)
+}
+
+func (h *Handler) children(w http.ResponseWriter, r *http.Request) error {
+	out, err := Children(r.Context(), h.d.DB, From(r.Context()).Guardian.ID, h.svc.now())
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusOK, map[string]any{"data": out})
+}
+
+func (h *Handler) child(w http.ResponseWriter, r *http.Request) error {
+	id, err := httpx.IDParam(r, "id")
+	if err != nil {
+		return err
+	}
+	out, err := Child(r.Context(), h.d.DB, From(r.Context()).Guardian.ID, id, h.svc.now())
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusOK, out)
+}
+
+func (h *Handler) attendance(w http.ResponseWriter, r *http.Request) error {
+	id, err := httpx.IDParam(r, "id")
+	if err != nil {
+		return err
+	}
+	out, err := Attendance(r.Context(), h.d.DB, From(r.Context()).Guardian.ID, id, r.URL.Query().Get("month"), h.svc.now())
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusOK, map[string]any{"data": out})
+}
+
+// letterPDF renders the letter as the school printed it, without printing
+// it again: the guardian's download never numbers or moves a letter.
+func (h *Handler) letterPDF(w http.ResponseWriter, r *http.Request) error {
+	id, err := httpx.IDParam(r, "id")
+	if err != nil {
+		return err
+	}
+	ctx := r.Context()
+	if _, err := letterOf(ctx, h.d.DB, From(ctx).Guardian.ID, id); err != nil {
+		return err
+	}
+	p, err := letter.NewStore(h.d.DB).Printout(ctx, letter.Scope{}, id)
+	if err != nil {
+		return err
+	}
+	prof, err := school.LoadProfile(ctx, h.d.DB)
+	if err != nil {
+		return err
+	}
+	logo, err := school.LoadLogo(ctx, h.d.DB)
+	if err != nil {
+		return err
+	}
+	b, err := letter.Render(p, prof, logo)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/pdf")
+	w.Header().Set("Content-Disposition", letter.ContentDisposition(letter.FileName(p.Level, p.StudentName, p.IssuedAt)))
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
+	w.Header().Set("Cache-Control", "private, no-store")
+	w.WriteHeader(http.StatusOK)
+	_, err = w.Write(b)
+	return err
+}
+
+func (h *Handler) acknowledge(w http.ResponseWriter, r *http.Request) error {
+	id, err := httpx.IDParam(r, "id")
+	if err != nil {
+		return err
+	}
+	at, err := Acknowledge(r.Context(), h.d.DB, From(r.Context()), id)
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusOK, map[string]any{"letter_id": id, "acknowledged_at": at})
+}
+
+func (h *Handler) messages(w http.ResponseWriter, r *http.Request) error {
+	out, err := Messages(r.Context(), h.d.DB, From(r.Context()))
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusOK, map[string]any{"data": out})
 }
 
 func (h *Handler) list(w http.ResponseWriter, r *http.Request) error {
