@@ -112,7 +112,6 @@ func Child(ctx context.Context, db *sqlx.DB, guardianID, studentID int64, now ti
 	return d, nil
 }
 
-
 var monthRE = regexp.MustCompile(`^[0-9]{4}-(0[1-9]|1[0-2])$`)
 
 // Attendance is a child's month, day by day with its hours.
