@@ -32,6 +32,11 @@ const Shell = lazy(() => loadShell().then((m) => ({ default: m.Shell })));
 export const KIOSK_PATH = '/kiosk';
 const KioskPage = lazy(() => import('@/features/face/kiosk/KioskPage'));
 
+// The family portal (/ortu) is its own route tree in its own chunk: guardians never download
+// the staff shell, and staff never the portal.
+export const PORTAL_PATH = '/ortu';
+const PortalApp = lazy(() => import('@/features/portal/ortu/PortalApp'));
+
 function LazyShell() {
   return (
     <Suspense fallback={<PageLoader fullScreen />}>
@@ -52,6 +57,15 @@ export const routes: RouteObject[] = [
     element: (
       <Suspense fallback={<PageLoader fullScreen />}>
         <KioskPage />
+      </Suspense>
+    ),
+    errorElement: <RouteError />,
+  },
+  {
+    path: `${PORTAL_PATH}/*`,
+    element: (
+      <Suspense fallback={<PageLoader fullScreen />}>
+        <PortalApp />
       </Suspense>
     ),
     errorElement: <RouteError />,
@@ -83,6 +97,12 @@ export const routes: RouteObject[] = [
 export function createRouter() {
   // Anywhere but the sign-in page and the kiosk the shell is needed as soon as /auth/me
   // answers: fetch it alongside that call instead of after it.
-  if (typeof window !== 'undefined' && window.location.pathname !== '/sign-in' && window.location.pathname !== KIOSK_PATH) void loadShell();
+  if (
+    typeof window !== 'undefined' &&
+    window.location.pathname !== '/sign-in' &&
+    window.location.pathname !== KIOSK_PATH &&
+    !window.location.pathname.startsWith(PORTAL_PATH)
+  )
+    void loadShell();
   return createBrowserRouter(routes);
 }

@@ -7,6 +7,7 @@ import { NotFoundPage } from '@/components/errors';
 import { StudentAttendanceSection } from '@/features/attendance-recap/components';
 import { StudentDisciplineSection } from '@/features/warning-letters/components/StudentDisciplineSection';
 import { FaceCard } from '@/features/face/components';
+import { StudentGuardiansCard } from '@/features/portal/components/StudentGuardiansCard';
 import { PageLoader } from '@/components/PageLoader';
 import { useFormatDate } from '@/lib/useFormatDate';
 import { ParentContactCard } from '../components/ParentContactCard';
@@ -151,6 +152,7 @@ export default function StudentPage() {
               <Field label={t('fields.homeroomTeacher')} value={teacher ? teacher.name : s.class_id && cls.isSuccess ? t('noTeacher') : ''} testId="student-teacher" />
             </Section>
             <ParentContactCard student={s} />
+            <StudentGuardiansCard studentId={s.id} />
           </Stack>
         </Grid.Col>
         <Grid.Col span={12}>

@@ -1,0 +1,152 @@
+import { api, apiRequest } from '@/api/client';
+
+/** Wire types of the family portal (shared/api/portal.go). */
+
+export const RELATIONS = ['ayah', 'ibu', 'wali', 'lainnya'] as const;
+export type Relation = (typeof RELATIONS)[number];
+
+export interface PortalGuardian {
+  id: number;
+  name: string;
+  phone: string;
+  consent_at: string | null;
+  consent_channel: '' | 'whatsapp_code' | 'activation_code';
+}
+
+export interface PortalCodeAnswer {
+  sent: boolean;
+  expires_at: string;
+}
+
+export interface PortalVerifyAnswer {
+  token: string;
+  guardian: PortalGuardian;
+}
+
+export interface GuardianLink {
+  student_id: number;
+  student_name: string;
+  class_name: string;
+  relation: Relation;
+  status: 'verified' | 'pending';
+  source: 'sync' | 'staff' | 'self';
+  created_at: string;
+}
+
+export interface Guardian {
+  id: number;
+  name: string;
+  phone: string;
+  consent_at: string | null;
+  consent_channel: string;
+  withdrawn_at: string | null;
+  sessions: number;
+  last_seen_at: string | null;
+  students: GuardianLink[];
+}
+
+export interface GuardianInput {
+  student_id: number;
+  name: string;
+  phone: string;
+  relation: Relation;
+}
+
+export interface ActivationCode {
+  guardian_id: number;
+  phone: string;
+  code: string;
+  expires_at: string;
+}
+
+// The portal has its own session: a 401 there sends the guardian to the portal's sign-in
+// (ortu/PortalApp.tsx), never to the staff sign-in.
+const own = { ignoreUnauthorized: true } as const;
+
+export const portalApi = {
+  requestCode: (phone: string) => api.post<PortalCodeAnswer>('/portal/auth/request-code', { phone }, own),
+  verify: (phone: string, code: string) => api.post<PortalVerifyAnswer>('/portal/auth/verify', { phone, code }, own),
+  me: (signal?: AbortSignal) => apiRequest<PortalGuardian>('/portal/me', { signal, ...own }),
+  logout: () => api.post<void>('/portal/auth/logout', undefined, own),
+  logoutAll: () => api.post<void>('/portal/auth/logout-all', undefined, own),
+  withdraw: () => api.post<void>('/portal/consent/withdraw', undefined, own),
+};
+
+export const guardiansApi = {
+  list: (query: { student_id?: number; status?: 'pending' }, signal?: AbortSignal) =>
+    api.get<{ data: Guardian[] }>('/guardians', query, signal),
+  add: (input: GuardianInput) => api.post<Guardian>('/guardians', input),
+  activationCode: (id: number) => api.post<ActivationCode>(`/guardians/${id}/activation-code`),
+  revokeSessions: (id: number) => api.post<void>(`/guardians/${id}/revoke-sessions`),
+};
+
+export interface PortalChild {
+  id: number;
+  name: string;
+  class_name: string;
+  relation: Relation;
+  points: number;
+}
+
+export interface PortalViolation {
+  id: number;
+  date: string;
+  type: string;
+  points: number;
+  sanction: string;
+  attendance: boolean;
+}
+
+export interface PortalLetter {
+  id: number;
+  name: string;
+  level: number;
+  number: string | null;
+  issued_at: string;
+  sent_at: string | null;
+  acknowledged_at: string | null;
+}
+
+export interface AttendanceCounts {
+  h: number;
+  s: number;
+  i: number;
+  a: number;
+  t: number;
+}
+
+export interface PortalChildDetail extends PortalChild {
+  standing: { total: number; level: number; level_name: string; next_level_name: string; points_to_next: number | null };
+  thresholds: { level: number; name: string; min_points: number }[];
+  violations: PortalViolation[];
+  letters: PortalLetter[];
+  attendance: AttendanceCounts;
+}
+
+export interface PortalAttendanceDay {
+  date: string;
+  counts: AttendanceCounts;
+  hours: { hour: number; status: 'H' | 'S' | 'I' | 'A' | 'T' }[];
+}
+
+export interface PortalMessage {
+  id: number;
+  student_name: string;
+  event: string;
+  body: string;
+  sent_at: string | null;
+}
+
+const get = <T>(path: string, signal?: AbortSignal, query?: Record<string, string>) =>
+  apiRequest<T>(path, { signal, query, ...own });
+
+export const portalViewsApi = {
+  children: (signal?: AbortSignal) => get<{ data: PortalChild[] }>('/portal/children', signal),
+  child: (id: number, signal?: AbortSignal) => get<PortalChildDetail>(`/portal/children/${id}`, signal),
+  attendance: (id: number, month: string, signal?: AbortSignal) =>
+    get<{ data: PortalAttendanceDay[] }>(`/portal/children/${id}/attendance`, signal, { month }),
+  messages: (signal?: AbortSignal) => get<{ data: PortalMessage[] }>('/portal/messages', signal),
+  acknowledge: (letterId: number) =>
+    api.post<{ letter_id: number; acknowledged_at: string }>(`/portal/letters/${letterId}/acknowledge`, undefined, own),
+  letterPdfUrl: (letterId: number) => `/api/v1/portal/letters/${letterId}/pdf`,
+};
