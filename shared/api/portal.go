@@ -174,3 +174,53 @@ type PortalMessage struct {
 	Body        string     `json:"body" db:"body"`
 	SentAt      *time.Time `json:"sent_at" db:"sent_at"`
 }
+
+// Excuse kinds and statuses (docs/portal.md, "Excuses").
+const (
+	ExcuseSakit    = "sakit"
+	ExcuseIzin     = "izin"
+	ExcusePending  = "pending"
+	ExcuseApproved = "approved"
+	ExcuseRefused  = "refused"
+)
+
+// ExcuseInput is a guardian's request: whole days from..to, or some
+// lesson hours of one day.
+type ExcuseInput struct {
+	Kind        string `json:"kind"`
+	From        string `json:"from"`
+	To          string `json:"to"`
+	LessonHours []int  `json:"lesson_hours"`
+	Reason      string `json:"reason"`
+}
+
+// Excuse is a request and its decision.
+type Excuse struct {
+	ID            int64      `json:"id"`
+	StudentID     int64      `json:"student_id"`
+	StudentName   string     `json:"student_name"`
+	ClassName     string     `json:"class_name"`
+	GuardianName  string     `json:"guardian_name"`
+	Kind          string     `json:"kind"`
+	From          string     `json:"from"`
+	To            string     `json:"to"`
+	LessonHours   []int      `json:"lesson_hours"`
+	Reason        string     `json:"reason"`
+	Status        string     `json:"status"`
+	DecidedByName string     `json:"decided_by_name"`
+	DecidedAt     *time.Time `json:"decided_at"`
+	RefusalReason string     `json:"refusal_reason"`
+	CreatedAt     time.Time  `json:"created_at"`
+}
+
+// ExcuseRefusal is POST /excuses/{id}/refuse.
+type ExcuseRefusal struct {
+	Reason string `json:"reason"`
+}
+
+// ExcuseDecision answers an approval: the excuse and what the attendance
+// save did.
+type ExcuseDecision struct {
+	Excuse     Excuse           `json:"excuse"`
+	Attendance AttendanceResult `json:"attendance"`
+}

@@ -45,6 +45,12 @@ func (h *Handler) Routes(r *httpx.Router) {
 	r.Get("/portal/letters/{id}/pdf", perm.Guardian, g(h.letterPDF))
 	r.Post("/portal/letters/{id}/acknowledge", perm.Guardian, g(h.acknowledge))
 	r.Get("/portal/messages", perm.Guardian, g(h.messages))
+	r.Get("/portal/children/{id}/excuses", perm.Guardian, g(h.childExcuses))
+	r.Post("/portal/children/{id}/excuses", perm.Guardian, g(h.submitExcuse))
+
+	r.Get("/excuses", perm.AttendanceView, h.excuses)
+	r.Post("/excuses/{id}/approve", perm.AttendanceRecord, h.approve)
+	r.Post("/excuses/{id}/refuse", perm.AttendanceRecord, h.refuse)
 
 	r.Get("/guardians", perm.GuardiansView, h.list)
 	r.Post("/guardians", perm.GuardiansManage, h.add)
@@ -193,6 +199,82 @@ func (h *Handler) messages(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	return httpx.JSON(w, http.StatusOK, map[string]any{"data": out})
+}
+
+func (h *Handler) childExcuses(w http.ResponseWriter, r *http.Request) error {
+	id, err := httpx.IDParam(r, "id")
+	if err != nil {
+		return err
+	}
+	out, err := ChildExcuses(r.Context(), h.d.DB, From(r.Context()).Guardian.ID, id)
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusOK, map[string]any{"data": out})
+}
+
+func (h *Handler) submitExcuse(w http.ResponseWriter, r *http.Request) error {
+	id, err := httpx.IDParam(r, "id")
+	if err != nil {
+		return err
+	}
+	var in api.ExcuseInput
+	if err := httpx.DecodeJSON(r, &in); err != nil {
+		return err
+	}
+	out, err := SubmitExcuse(r.Context(), h.d.DB, From(r.Context()), id, in, h.svc.now())
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusCreated, out)
+}
+
+func (h *Handler) excuses(w http.ResponseWriter, r *http.Request) error {
+	q := r.URL.Query()
+	f := ExcuseFilter{Status: q.Get("status"), Homeroom: auth.HomeroomID(r.Context())}
+	if f.Status != "" && f.Status != api.ExcusePending && f.Status != api.ExcuseApproved && f.Status != api.ExcuseRefused {
+		return apperr.Fields{"status": apperr.M("portal.excuse.status")}.Err()
+	}
+	if v := q.Get("class_id"); v != "" {
+		id, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || id <= 0 {
+			return apperr.Fields{"class_id": apperr.M("portal.class_invalid")}.Err()
+		}
+		f.ClassID = id
+	}
+	out, err := ListExcuses(r.Context(), h.d.DB, f)
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusOK, map[string]any{"data": out})
+}
+
+func (h *Handler) approve(w http.ResponseWriter, r *http.Request) error {
+	id, err := httpx.IDParam(r, "id")
+	if err != nil {
+		return err
+	}
+	out, err := ApproveExcuse(r.Context(), h.d.DB, h.d.Auth.Actor(r), auth.HomeroomID(r.Context()), id)
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusOK, out)
+}
+
+func (h *Handler) refuse(w http.ResponseWriter, r *http.Request) error {
+	id, err := httpx.IDParam(r, "id")
+	if err != nil {
+		return err
+	}
+	var in api.ExcuseRefusal
+	if err := httpx.DecodeJSON(r, &in); err != nil {
+		return err
+	}
+	out, err := RefuseExcuse(r.Context(), h.d.DB, h.d.Auth.Actor(r), auth.HomeroomID(r.Context()), id, in.Reason)
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusOK, out)
 }
 
 func (h *Handler) list(w http.ResponseWriter, r *http.Request) error {
