@@ -211,6 +211,8 @@ type Excuse struct {
 	DecidedAt     *time.Time `json:"decided_at"`
 	RefusalReason string     `json:"refusal_reason"`
 	CreatedAt     time.Time  `json:"created_at"`
+	// Photos counts its pictures: GET /excuses/{id}/photos/{1..n}.
+	Photos int `json:"photos"`
 }
 
 // ExcuseRefusal is POST /excuses/{id}/refuse.

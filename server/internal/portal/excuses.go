@@ -20,6 +20,7 @@ import (
 	"github.com/tatib/tatib/server/internal/parentmsg"
 	"github.com/tatib/tatib/server/internal/pg"
 	"github.com/tatib/tatib/server/internal/school"
+	"github.com/tatib/tatib/server/internal/violation"
 	"github.com/tatib/tatib/shared/api"
 )
 
@@ -35,7 +36,8 @@ const (
 
 const excuseColumns = `e.id, e.student_id, s.full_name, COALESCE(c.name, ''), e.guardian_name, e.kind,
 	to_char(e.date_from, 'YYYY-MM-DD'), to_char(e.date_to, 'YYYY-MM-DD'), e.lesson_hours, e.reason, e.status,
-	e.decided_by_name, e.decided_at, e.refusal_reason, e.created_at`
+	e.decided_by_name, e.decided_at, e.refusal_reason, e.created_at,
+	(SELECT count(*) FROM excuse_photos p WHERE p.excuse_id = e.id) AS photos`
 
 const excuseFrom = ` FROM excuses e JOIN students s ON s.id = e.student_id LEFT JOIN classes c ON c.id = s.class_id`
 
@@ -46,7 +48,7 @@ func scanExcuses(rows *sqlx.Rows) ([]api.Excuse, error) {
 		var e api.Excuse
 		var hours pq.Int64Array
 		if err := rows.Scan(&e.ID, &e.StudentID, &e.StudentName, &e.ClassName, &e.GuardianName, &e.Kind, &e.From, &e.To, &hours,
-			&e.Reason, &e.Status, &e.DecidedByName, &e.DecidedAt, &e.RefusalReason, &e.CreatedAt); err != nil {
+			&e.Reason, &e.Status, &e.DecidedByName, &e.DecidedAt, &e.RefusalReason, &e.CreatedAt, &e.Photos); err != nil {
 			return nil, fmt.Errorf("portal: excuses: %w", err)
 		}
 		for _, h := range hours {
@@ -110,7 +112,7 @@ func jakartaToday(now time.Time) time.Time {
 }
 
 // SubmitExcuse stores a guardian's request for their child.
-func SubmitExcuse(ctx context.Context, db *sqlx.DB, p *Principal, studentID int64, in api.ExcuseInput, now time.Time) (api.Excuse, error) {
+func SubmitExcuse(ctx context.Context, db *sqlx.DB, p *Principal, studentID int64, in api.ExcuseInput, photos []violation.Photo, now time.Time) (api.Excuse, error) {
 	if err := own(ctx, db, p.Guardian.ID, studentID); err != nil {
 		return api.Excuse{}, err
 	}
@@ -144,8 +146,11 @@ func SubmitExcuse(ctx context.Context, db *sqlx.DB, p *Principal, studentID int6
 		if err := tx.GetContext(ctx, &id, ins, studentID, p.Guardian.ID, p.Guardian.Name, in.Kind, in.From, in.To, hours, in.Reason); err != nil {
 			return fmt.Errorf("portal: excuse: %w", err)
 		}
+		if err := insertExcusePhotos(ctx, tx, id, photos); err != nil {
+			return err
+		}
 		return audit.Record(ctx, tx, p.Actor(), "excuse.submit", "excuse", strconv.FormatInt(id, 10),
-			map[string]any{"student_id": studentID, "kind": in.Kind, "from": in.From, "to": in.To, "lesson_hours": in.LessonHours})
+			map[string]any{"student_id": studentID, "kind": in.Kind, "from": in.From, "to": in.To, "lesson_hours": in.LessonHours, "photos": len(photos)})
 	})
 	if err != nil {
 		return api.Excuse{}, err

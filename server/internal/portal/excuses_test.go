@@ -1,8 +1,13 @@
 package portal_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"image"
+	"image/jpeg"
+	"mime/multipart"
 	"testing"
 	"time"
 
@@ -150,4 +155,36 @@ func TestExcuseLoop(t *testing.T) {
 		other.Do("POST", path, api.ExcuseInput{Kind: "sakit", From: day, Reason: "x"}).Want(404)
 		other.Do("GET", "/api/v1/portal/children/"+itoa(sari)+"/excuses", nil).Want(200)
 	})
+}
+
+// A doctor's note rides along as multipart; staff of the class open it.
+func TestExcusePhoto(t *testing.T) {
+	f := newFamily(t, true)
+	g := f.guardian(t, parentPhone)
+	day := time.Now().In(time.FixedZone("WIB", 7*3600)).Format(time.DateOnly)
+	var img bytes.Buffer
+	if err := jpeg.Encode(&img, image.NewRGBA(image.Rect(0, 0, 40, 30)), nil); err != nil {
+		t.Fatal(err)
+	}
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	data, _ := json.Marshal(api.ExcuseInput{Kind: "sakit", From: day, Reason: "Surat dokter"})
+	if err := mw.WriteField("data", string(data)); err != nil {
+		t.Fatal(err)
+	}
+	pw, _ := mw.CreateFormFile("photos", "surat.jpg")
+	_, _ = pw.Write(img.Bytes())
+	_ = mw.Close()
+	var ex api.Excuse
+	g.Do("POST", "/api/v1/portal/children/"+itoa(f.student)+"/excuses", &body, "Content-Type", mw.FormDataContentType()).Want(201).JSON(&ex)
+	if ex.Photos != 1 {
+		t.Fatalf("%+v", ex)
+	}
+	bk := f.env.As(perm.BK)
+	res := bk.Do("GET", fmt.Sprintf("/api/v1/excuses/%d/photos/1", ex.ID), nil).Want(200)
+	if res.Header.Get("Content-Type") != "image/jpeg" || len(res.Body) == 0 {
+		t.Fatalf("%v", res.Header)
+	}
+	bk.Do("GET", fmt.Sprintf("/api/v1/excuses/%d/photos/2", ex.ID), nil).Want(404)
+	g.Do("GET", fmt.Sprintf("/api/v1/excuses/%d/photos/1", ex.ID), nil).Want(401)
 }

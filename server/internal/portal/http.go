@@ -51,6 +51,7 @@ func (h *Handler) Routes(r *httpx.Router) {
 	r.Get("/excuses", perm.AttendanceView, h.excuses)
 	r.Post("/excuses/{id}/approve", perm.AttendanceRecord, h.approve)
 	r.Post("/excuses/{id}/refuse", perm.AttendanceRecord, h.refuse)
+	r.Get("/excuses/{id}/photos/{n}", perm.AttendanceView, h.photo)
 
 	r.Get("/guardians", perm.GuardiansView, h.list)
 	r.Post("/guardians", perm.GuardiansManage, h.add)
@@ -218,11 +219,11 @@ func (h *Handler) submitExcuse(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var in api.ExcuseInput
-	if err := httpx.DecodeJSON(r, &in); err != nil {
+	in, photos, err := readExcuse(r)
+	if err != nil {
 		return err
 	}
-	out, err := SubmitExcuse(r.Context(), h.d.DB, From(r.Context()), id, in, h.svc.now())
+	out, err := SubmitExcuse(r.Context(), h.d.DB, From(r.Context()), id, in, photos, h.svc.now())
 	if err != nil {
 		return err
 	}
@@ -275,6 +276,25 @@ func (h *Handler) refuse(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	return httpx.JSON(w, http.StatusOK, out)
+}
+
+func (h *Handler) photo(w http.ResponseWriter, r *http.Request) error {
+	id, err := httpx.IDParam(r, "id")
+	if err != nil {
+		return err
+	}
+	n, err := httpx.IDParam(r, "n")
+	if err != nil {
+		return err
+	}
+	b, err := ExcusePhoto(r.Context(), h.d.DB, auth.HomeroomID(r.Context()), id, int(min(n, 100)), r.URL.Query().Get("thumbnail") == "1")
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "image/jpeg")
+	w.Header().Set("Cache-Control", "private, max-age=3600")
+	_, err = w.Write(b)
+	return err
 }
 
 func (h *Handler) list(w http.ResponseWriter, r *http.Request) error {
