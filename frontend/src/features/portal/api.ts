@@ -150,3 +150,46 @@ export const portalViewsApi = {
     api.post<{ letter_id: number; acknowledged_at: string }>(`/portal/letters/${letterId}/acknowledge`, undefined, own),
   letterPdfUrl: (letterId: number) => `/api/v1/portal/letters/${letterId}/pdf`,
 };
+
+export interface Excuse {
+  id: number;
+  student_id: number;
+  student_name: string;
+  class_name: string;
+  guardian_name: string;
+  kind: 'sakit' | 'izin';
+  from: string;
+  to: string;
+  lesson_hours: number[] | null;
+  reason: string;
+  status: 'pending' | 'approved' | 'refused';
+  decided_by_name: string;
+  decided_at: string | null;
+  refusal_reason: string;
+  created_at: string;
+  photos: number;
+}
+
+export interface ExcuseInput {
+  kind: 'sakit' | 'izin';
+  from: string;
+  to: string;
+  lesson_hours?: number[];
+  reason: string;
+}
+
+export const excusesApi = {
+  forChild: (childId: number, signal?: AbortSignal) => get<{ data: Excuse[] }>(`/portal/children/${childId}/excuses`, signal),
+  submit: (childId: number, input: ExcuseInput, photos: File[]) => {
+    if (photos.length === 0) return api.post<Excuse>(`/portal/children/${childId}/excuses`, input, own);
+    const body = new FormData();
+    body.append('data', JSON.stringify(input));
+    for (const p of photos) body.append('photos', p);
+    return api.post<Excuse>(`/portal/children/${childId}/excuses`, body, own);
+  },
+  pending: (classId: number | undefined, signal?: AbortSignal) =>
+    api.get<{ data: Excuse[] }>('/excuses', { status: 'pending', class_id: classId || undefined }, signal),
+  approve: (id: number) => api.post<{ excuse: Excuse }>(`/excuses/${id}/approve`),
+  refuse: (id: number, reason: string) => api.post<Excuse>(`/excuses/${id}/refuse`, { reason }),
+  photoUrl: (id: number, n: number, thumbnail = false) => `/api/v1/excuses/${id}/photos/${n}${thumbnail ? '?thumbnail=1' : ''}`,
+};
