@@ -66,7 +66,7 @@ export function ExcusesTab({ childId }: { childId: number }) {
             />
             <Group grow>
               <TextInput type="date" label={t('excuses.from')} value={from} onChange={(e) => setFrom(e.currentTarget.value)} error={fields.from} data-testid="excuse-from" />
-              {!someHours && <TextInput type="date" label={t('excuses.to')} value={to} min={from} onChange={(e) => setTo(e.currentTarget.value)} error={fields.to} />}
+              {!someHours && <TextInput type="date" label={t('excuses.to')} value={to} min={from} onChange={(e) => setTo(e.currentTarget.value)} error={fields.to} data-testid="excuse-to" />}
             </Group>
             <Checkbox label={t('excuses.someHours')} checked={someHours} onChange={(e) => setSomeHours(e.currentTarget.checked)} />
             {someHours && (
