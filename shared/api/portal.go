@@ -226,3 +226,62 @@ type ExcuseDecision struct {
 	Excuse     Excuse           `json:"excuse"`
 	Attendance AttendanceResult `json:"attendance"`
 }
+
+// PortalRegistration is POST /portal/register: a guardian links themself to
+// a child by the child's NISN and date of birth.
+type PortalRegistration struct {
+	NISN         string `json:"nisn"`
+	DateOfBirth  string `json:"date_of_birth"`
+	Phone        string `json:"phone"`
+	Name         string `json:"name"`
+	Relationship string `json:"relationship"`
+}
+
+// PortalRegistrationAnswer: verified (sign in now) or pending (the school
+// checks first). A NISN and date of birth that match no student answer
+// pending too.
+type PortalRegistrationAnswer struct {
+	Status string `json:"status"`
+}
+
+// GuardianVerification is POST /guardians/{id}/verify.
+type GuardianVerification struct {
+	StudentID int64  `json:"student_id"`
+	Approve   bool   `json:"approve"`
+	Reason    string `json:"reason"`
+}
+
+// PortalCodeRequestRow is a recent code request on the staff's screen.
+type PortalCodeRequestRow struct {
+	ID           int64     `json:"id" db:"id"`
+	Phone        string    `json:"phone" db:"phone"`
+	Address      string    `json:"address" db:"address"`
+	Kind         string    `json:"kind" db:"kind"`
+	GuardianName string    `json:"guardian_name" db:"guardian_name"`
+	Tries        int       `json:"tries" db:"tries"`
+	Used         bool      `json:"used" db:"used"`
+	CreatedAt    time.Time `json:"created_at" db:"created_at"`
+}
+
+// PortalSessionRow is an active portal session on the staff's screen.
+type PortalSessionRow struct {
+	GuardianID   int64     `json:"guardian_id" db:"guardian_id"`
+	GuardianName string    `json:"guardian_name" db:"guardian_name"`
+	CreatedAt    time.Time `json:"created_at" db:"created_at"`
+	LastSeenAt   time.Time `json:"last_seen_at" db:"last_seen_at"`
+	UserAgent    string    `json:"user_agent" db:"user_agent"`
+	Address      string    `json:"address" db:"address"`
+}
+
+// PortalRegistrationRow is a recent self-registration on the staff's screen.
+type PortalRegistrationRow struct {
+	ID          int64     `json:"id" db:"id"`
+	NISN        string    `json:"nisn" db:"nisn"`
+	Phone       string    `json:"phone" db:"phone"`
+	Name        string    `json:"name" db:"name"`
+	Relation    string    `json:"relation" db:"relation"`
+	StudentName string    `json:"student_name" db:"student_name"`
+	Outcome     string    `json:"outcome" db:"outcome"`
+	Reason      string    `json:"reason" db:"reason"`
+	CreatedAt   time.Time `json:"created_at" db:"created_at"`
+}

@@ -35,6 +35,7 @@ func (h *Handler) Routes(r *httpx.Router) {
 	g := h.svc.Guard
 	r.Post("/portal/auth/request-code", perm.Public, h.requestCode)
 	r.Post("/portal/auth/verify", perm.Public, h.verify)
+	r.Post("/portal/register", perm.Public, h.register)
 	r.Post("/portal/auth/logout", perm.Guardian, g(h.logout))
 	r.Post("/portal/auth/logout-all", perm.Guardian, g(h.logoutAll))
 	r.Get("/portal/me", perm.Guardian, g(h.me))
@@ -57,6 +58,10 @@ func (h *Handler) Routes(r *httpx.Router) {
 	r.Post("/guardians", perm.GuardiansManage, h.add)
 	r.Post("/guardians/{id}/activation-code", perm.GuardiansManage, h.activationCode)
 	r.Post("/guardians/{id}/revoke-sessions", perm.GuardiansManage, h.revokeSessions)
+	r.Post("/guardians/{id}/verify", perm.GuardiansManage, h.verifyLink)
+	r.Get("/guardians/code-requests", perm.GuardiansView, h.codeRequests)
+	r.Get("/guardians/sessions", perm.GuardiansView, h.sessions)
+	r.Get("/guardians/registrations", perm.GuardiansView, h.registrations)
 }
 
 func (h *Handler) addr(r *http.Request) string { return httpx.ClientAddr(r, h.d.Config.TrustProxy) }
@@ -295,6 +300,57 @@ func (h *Handler) photo(w http.ResponseWriter, r *http.Request) error {
 	w.Header().Set("Cache-Control", "private, max-age=3600")
 	_, err = w.Write(b)
 	return err
+}
+
+func (h *Handler) register(w http.ResponseWriter, r *http.Request) error {
+	var in api.PortalRegistration
+	if err := httpx.DecodeJSON(r, &in); err != nil {
+		return err
+	}
+	out, err := h.svc.Register(r.Context(), in, h.addr(r))
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusAccepted, out)
+}
+
+func (h *Handler) verifyLink(w http.ResponseWriter, r *http.Request) error {
+	id, err := httpx.IDParam(r, "id")
+	if err != nil {
+		return err
+	}
+	var in api.GuardianVerification
+	if err := httpx.DecodeJSON(r, &in); err != nil {
+		return err
+	}
+	if err := Verify(r.Context(), h.d.DB, h.d.Auth.Actor(r), auth.HomeroomID(r.Context()), id, in); err != nil {
+		return err
+	}
+	return httpx.NoContent(w)
+}
+
+func (h *Handler) codeRequests(w http.ResponseWriter, r *http.Request) error {
+	out, err := CodeRequests(r.Context(), h.d.DB, auth.HomeroomID(r.Context()))
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusOK, map[string]any{"data": out})
+}
+
+func (h *Handler) sessions(w http.ResponseWriter, r *http.Request) error {
+	out, err := Sessions(r.Context(), h.d.DB, auth.HomeroomID(r.Context()), h.svc.now())
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusOK, map[string]any{"data": out})
+}
+
+func (h *Handler) registrations(w http.ResponseWriter, r *http.Request) error {
+	out, err := Registrations(r.Context(), h.d.DB, auth.HomeroomID(r.Context()))
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusOK, map[string]any{"data": out})
 }
 
 func (h *Handler) list(w http.ResponseWriter, r *http.Request) error {
