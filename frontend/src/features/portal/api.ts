@@ -193,3 +193,52 @@ export const excusesApi = {
   refuse: (id: number, reason: string) => api.post<Excuse>(`/excuses/${id}/refuse`, { reason }),
   photoUrl: (id: number, n: number, thumbnail = false) => `/api/v1/excuses/${id}/photos/${n}${thumbnail ? '?thumbnail=1' : ''}`,
 };
+
+export interface PortalRegistration {
+  nisn: string;
+  date_of_birth: string;
+  phone: string;
+  name: string;
+  relationship: Relation;
+}
+
+export interface CodeRequestRow {
+  id: number;
+  phone: string;
+  address: string;
+  kind: 'whatsapp' | 'activation';
+  guardian_name: string;
+  tries: number;
+  used: boolean;
+  created_at: string;
+}
+
+export interface SessionRow {
+  guardian_id: number;
+  guardian_name: string;
+  created_at: string;
+  last_seen_at: string;
+  user_agent: string;
+  address: string;
+}
+
+export interface RegistrationRow {
+  id: number;
+  nisn: string;
+  phone: string;
+  name: string;
+  relation: Relation;
+  student_name: string;
+  outcome: 'verified' | 'pending' | 'no_match' | 'approved' | 'refused';
+  reason: string;
+  created_at: string;
+}
+
+export const registrationApi = {
+  register: (input: PortalRegistration) => api.post<{ status: 'verified' | 'pending' }>('/portal/register', input, own),
+  verify: (guardianId: number, studentId: number, approve: boolean, reason = '') =>
+    api.post<void>(`/guardians/${guardianId}/verify`, { student_id: studentId, approve, reason }),
+  codeRequests: (signal?: AbortSignal) => api.get<{ data: CodeRequestRow[] }>('/guardians/code-requests', undefined, signal),
+  sessions: (signal?: AbortSignal) => api.get<{ data: SessionRow[] }>('/guardians/sessions', undefined, signal),
+  registrations: (signal?: AbortSignal) => api.get<{ data: RegistrationRow[] }>('/guardians/registrations', undefined, signal),
+};

@@ -18,6 +18,7 @@ import { ChildPage } from './ChildPage';
 import { HomePage } from './HomePage';
 import { installPortal } from './install';
 import { PORTAL_BASE, portalKeys } from './paths';
+import { RegisterPage } from './RegisterPage';
 import { SignInPage } from './SignInPage';
 
 i18n.addResourceBundle('id', 'portal', id, true, false);
@@ -64,6 +65,7 @@ export default function PortalApp() {
     <Frame>
       <Routes>
         <Route path="masuk" element={<SignInPage />} />
+        <Route path="daftar" element={<RegisterPage />} />
         <Route path="" element={<RequireGuardian><HomePage /></RequireGuardian>} />
         <Route path="anak/:id" element={<RequireGuardian><ChildPage /></RequireGuardian>} />
         <Route path="akun" element={<RequireGuardian><AccountPage /></RequireGuardian>} />

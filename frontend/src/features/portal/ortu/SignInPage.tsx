@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Anchor, Button, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
@@ -81,6 +81,9 @@ export function SignInPage() {
               <Button type="submit" loading={busy} fullWidth>
                 {t('ortu.signIn.sendCode')}
               </Button>
+              <Anchor component={Link} to={`${PORTAL_BASE}/daftar`} size="sm">
+                {t('ortu.signIn.register')}
+              </Anchor>
             </Stack>
           </form>
         ) : (

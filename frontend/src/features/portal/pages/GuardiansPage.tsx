@@ -1,14 +1,15 @@
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Badge, Button, Checkbox, Group, Modal, NumberInput, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Checkbox, Group, Modal, NumberInput, Select, Stack, Table, Tabs, Text, TextInput, Textarea, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '@/auth/session';
 import { PageHeader } from '@/components/PageHeader';
 import { applyServerErrors, notifyError, notifySuccess } from '@/components/serverErrors';
 import { useFormatDate } from '@/lib/useFormatDate';
-import { guardiansApi, RELATIONS, type ActivationCode, type Guardian, type GuardianInput } from '../api';
+import { guardiansApi, registrationApi, RELATIONS, type ActivationCode, type Guardian, type GuardianInput, type GuardianLink } from '../api';
+import { CodeRequestsList, RegistrationsList, SessionsList } from './QueueLists';
 
 const keys = { list: (studentId: number | null, pending: boolean) => ['guardians', studentId, pending] as const };
 
@@ -94,6 +95,19 @@ export default function GuardiansPage() {
     },
     onError: (err) => notifyError(err, t),
   });
+  const [refusing, setRefusing] = useState<{ g: Guardian; link: GuardianLink } | null>(null);
+  const [reason, setReason] = useState('');
+  const verify = useMutation({
+    mutationFn: ({ g, link, approve, why }: { g: Guardian; link: GuardianLink; approve: boolean; why: string }) =>
+      registrationApi.verify(g.id, link.student_id, approve, why),
+    onSuccess: (_, v) => {
+      notifySuccess(t(v.approve ? 'queue.approved' : 'queue.refused'));
+      setRefusing(null);
+      setReason('');
+      void qc.invalidateQueries({ queryKey: ['guardians'] });
+    },
+    onError: (err) => notifyError(err, t),
+  });
   const set = (k: string, v: string | null) => {
     const next = new URLSearchParams(params);
     if (v) next.set(k, v);
@@ -107,83 +121,121 @@ export default function GuardiansPage() {
         description={t('guardians.description')}
         actions={canManage && <Button onClick={() => setAdding(true)}>{t('guardians.add')}</Button>}
       />
-      <Group mb="md">
-        <NumberInput
-          label={t('guardians.studentId')}
-          value={studentId ?? ''}
-          min={1}
-          onChange={(v) => set('student_id', v ? String(v) : null)}
-          w={160}
-        />
-        <Checkbox label={t('guardians.pendingOnly')} checked={pending} onChange={(e) => set('status', e.currentTarget.checked ? 'pending' : null)} mt="lg" />
-      </Group>
-      {list.data?.data.length === 0 && <Text c="dimmed">{t('guardians.none')}</Text>}
-      {!!list.data?.data.length && (
-        <Table.ScrollContainer minWidth={720}>
-          <Table striped data-testid="guardians-table">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('guardians.name')}</Table.Th>
-                <Table.Th>{t('guardians.students')}</Table.Th>
-                <Table.Th>{t('guardians.consent')}</Table.Th>
-                <Table.Th>{t('guardians.sessions')}</Table.Th>
-                <Table.Th />
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {list.data.data.map((g) => (
-                <Table.Tr key={g.id}>
-                  <Table.Td>
-                    <Text size="sm" fw={600}>
-                      {g.name}
-                    </Text>
-                    <Text size="xs" c="dimmed">
-                      +{g.phone}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    {g.students.map((s) => (
-                      <Text key={s.student_id} size="sm">
-                        {s.student_name} ({s.class_name}) · {t(`ortu.relation.${s.relation}`)}{' '}
-                        {s.status === 'pending' && <Badge color="yellow">{t('guardians.pending')}</Badge>}
-                      </Text>
-                    ))}
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm">
-                      {g.withdrawn_at
-                        ? t('guardians.withdrawn', { at: fmt(g.withdrawn_at, 'dateTime') })
-                        : g.consent_at
-                          ? `${fmt(g.consent_at, 'dateTime')} · ${t(`ortu.channel.${g.consent_channel}`)}`
-                          : t('guardians.notActivated')}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm">
-                      {g.sessions}
-                      {g.last_seen_at ? ` · ${fmt(g.last_seen_at, 'dateTime')}` : ''}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    {canManage && (
-                      <Group gap="xs" wrap="nowrap">
-                        <Button size="xs" variant="light" onClick={() => issue.mutate(g)} data-testid="activation-button">
-                          {t('guardians.activationCode')}
-                        </Button>
-                        {g.sessions > 0 && (
-                          <Button size="xs" color="red" variant="subtle" onClick={() => revoke.mutate(g)}>
-                            {t('guardians.revoke')}
-                          </Button>
+      <Tabs defaultValue="guardians" keepMounted={false}>
+        <Tabs.List mb="md">
+          <Tabs.Tab value="guardians">{t('queue.tabs.guardians')}</Tabs.Tab>
+          <Tabs.Tab value="registrations">{t('queue.tabs.registrations')}</Tabs.Tab>
+          <Tabs.Tab value="codes">{t('queue.tabs.codes')}</Tabs.Tab>
+          <Tabs.Tab value="sessions">{t('queue.tabs.sessions')}</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="registrations">
+          <RegistrationsList />
+        </Tabs.Panel>
+        <Tabs.Panel value="codes">
+          <CodeRequestsList />
+        </Tabs.Panel>
+        <Tabs.Panel value="sessions">
+          <SessionsList />
+        </Tabs.Panel>
+        <Tabs.Panel value="guardians">
+          <Group mb="md">
+            <NumberInput
+              label={t('guardians.studentId')}
+              value={studentId ?? ''}
+              min={1}
+              onChange={(v) => set('student_id', v ? String(v) : null)}
+              w={160}
+            />
+            <Checkbox label={t('guardians.pendingOnly')} checked={pending} onChange={(e) => set('status', e.currentTarget.checked ? 'pending' : null)} mt="lg" />
+          </Group>
+          {list.data?.data.length === 0 && <Text c="dimmed">{t('guardians.none')}</Text>}
+          {!!list.data?.data.length && (
+            <Table.ScrollContainer minWidth={720}>
+              <Table striped data-testid="guardians-table">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>{t('guardians.name')}</Table.Th>
+                    <Table.Th>{t('guardians.students')}</Table.Th>
+                    <Table.Th>{t('guardians.consent')}</Table.Th>
+                    <Table.Th>{t('guardians.sessions')}</Table.Th>
+                    <Table.Th />
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {list.data.data.map((g) => (
+                    <Table.Tr key={g.id}>
+                      <Table.Td>
+                        <Text size="sm" fw={600}>
+                          {g.name}
+                        </Text>
+                        <Text size="xs" c="dimmed">
+                          +{g.phone}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td>
+                        {g.students.map((s) => (
+                          <Text key={s.student_id} size="sm">
+                            {s.student_name} ({s.class_name}) · {t(`ortu.relation.${s.relation}`)}{' '}
+                            {s.status === 'pending' && <Badge color="yellow">{t('guardians.pending')}</Badge>}
+                            {s.status === 'pending' && canManage && (
+                              <>
+                                {' '}
+                                <Button size="compact-xs" color="teal" onClick={() => verify.mutate({ g, link: s, approve: true, why: '' })} data-testid="verify-approve">
+                                  {t('queue.approve')}
+                                </Button>{' '}
+                                <Button size="compact-xs" variant="default" onClick={() => setRefusing({ g, link: s })}>
+                                  {t('queue.refuse')}
+                                </Button>
+                              </>
+                            )}
+                          </Text>
+                        ))}
+                      </Table.Td>
+                      <Table.Td>
+                        <Text size="sm">
+                          {g.withdrawn_at
+                            ? t('guardians.withdrawn', { at: fmt(g.withdrawn_at, 'dateTime') })
+                            : g.consent_at
+                              ? `${fmt(g.consent_at, 'dateTime')} · ${t(`ortu.channel.${g.consent_channel}`)}`
+                              : t('guardians.notActivated')}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td>
+                        <Text size="sm">
+                          {g.sessions}
+                          {g.last_seen_at ? ` · ${fmt(g.last_seen_at, 'dateTime')}` : ''}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td>
+                        {canManage && (
+                          <Group gap="xs" wrap="nowrap">
+                            <Button size="xs" variant="light" onClick={() => issue.mutate(g)} data-testid="activation-button">
+                              {t('guardians.activationCode')}
+                            </Button>
+                            {g.sessions > 0 && (
+                              <Button size="xs" color="red" variant="subtle" onClick={() => revoke.mutate(g)}>
+                                {t('guardians.revoke')}
+                              </Button>
+                            )}
+                          </Group>
                         )}
-                      </Group>
-                    )}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          )}
+        </Tabs.Panel>
+      </Tabs>
+      <Modal opened={refusing !== null} onClose={() => setRefusing(null)} title={t('queue.refuseTitle')}>
+        <Stack>
+          <Textarea label={t('queue.reason')} value={reason} onChange={(e) => setReason(e.currentTarget.value)} maxLength={500} autosize minRows={2} />
+          <Button color="red" disabled={!reason.trim()} loading={verify.isPending} onClick={() => refusing && verify.mutate({ ...refusing, approve: false, why: reason })}>
+            {t('queue.refuse')}
+          </Button>
+        </Stack>
+      </Modal>
       <Modal opened={adding} onClose={() => setAdding(false)} title={t('guardians.addTitle')}>
         <AddGuardian studentId={studentId} onClose={() => setAdding(false)} />
       </Modal>
