@@ -51,6 +51,21 @@ type PortalGuardian struct {
 	Phone          string     `json:"phone"`
 	ConsentAt      *time.Time `json:"consent_at"`
 	ConsentChannel string     `json:"consent_channel"`
+	// StudentID is set when a student signed in (the school's setting):
+	// they see their own record only; Name is theirs, ID is 0.
+	StudentID int64 `json:"student_id,omitempty"`
+}
+
+// PortalSettings are the school's portal switches.
+type PortalSettings struct {
+	// Students lets students sign in with NISN and a printed code.
+	Students bool `json:"students"`
+}
+
+// PortalStudentSignIn is POST /portal/auth/student.
+type PortalStudentSignIn struct {
+	NISN string `json:"nisn"`
+	Code string `json:"code"`
 }
 
 // Guardian is a guardian as staff see them on a student or in the queue.

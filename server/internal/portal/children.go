@@ -21,12 +21,14 @@ import (
 // What a guardian reads is scoped in SQL: every query joins the guardian's
 // verified links ($1 is the guardian), so another family's id is simply
 // not found.
-const mine = `EXISTS (SELECT 1 FROM guardian_students gs WHERE gs.guardian_id = $1 AND gs.student_id = %s AND gs.status = 'verified')`
+// A student signed in is the viewer -id (Principal.viewer) and reaches
+// their own record only.
+const mine = `(EXISTS (SELECT 1 FROM guardian_students gs WHERE gs.guardian_id = $1 AND gs.student_id = %[1]s AND gs.status = 'verified') OR %[1]s = -$1::bigint)`
 
 func ownedBy(col string) string { return fmt.Sprintf(mine, col) }
 
 // mineStudent scopes a query whose student is $2 to the guardian $1.
-const mineStudent = `EXISTS (SELECT 1 FROM guardian_students gs WHERE gs.guardian_id = $1 AND gs.student_id = $2 AND gs.status = 'verified')`
+const mineStudent = `(EXISTS (SELECT 1 FROM guardian_students gs WHERE gs.guardian_id = $1 AND gs.student_id = $2 AND gs.status = 'verified') OR $2 = -$1::bigint)`
 
 // visibleLetter: a letter reaches the family when the school sends it
 // (sent_to_parent_at) or marks it delivered, and never once withdrawn.
@@ -49,10 +51,11 @@ func Children(ctx context.Context, db *sqlx.DB, guardianID int64, now time.Time)
 	if err != nil {
 		return nil, err
 	}
-	const q = `SELECT s.id, s.full_name, COALESCE(c.name, '') AS class_name, gs.relation,
+	const q = `SELECT s.id, s.full_name, COALESCE(c.name, '') AS class_name, COALESCE(gs.relation, '') AS relation,
 		    COALESCE((SELECT sum(v.points) FROM violations v WHERE v.student_id = s.id AND v.occurred_on >= $2::date AND v.occurred_on < $3::date), 0) AS points
-		FROM guardian_students gs JOIN students s ON s.id = gs.student_id LEFT JOIN classes c ON c.id = s.class_id
-		WHERE gs.guardian_id = $1 AND gs.status = 'verified'
+		FROM students s LEFT JOIN classes c ON c.id = s.class_id
+		LEFT JOIN guardian_students gs ON gs.student_id = s.id AND gs.guardian_id = $1 AND gs.status = 'verified'
+		WHERE s.id IN (SELECT student_id FROM guardian_students WHERE guardian_id = $1 AND status = 'verified') OR s.id = -$1::bigint
 		ORDER BY s.full_name, s.id`
 	out := []api.PortalChild{}
 	if err := sqlx.SelectContext(ctx, db, &out, q, guardianID, from, to); err != nil {
@@ -65,9 +68,10 @@ func Children(ctx context.Context, db *sqlx.DB, guardianID int64, now time.Time)
 // sent home, the year's attendance counts.
 func Child(ctx context.Context, db *sqlx.DB, guardianID, studentID int64, now time.Time) (api.PortalChildDetail, error) {
 	var d api.PortalChildDetail
-	const head = `SELECT s.id, s.full_name, COALESCE(c.name, '') AS class_name, gs.relation, 0 AS points
-		FROM guardian_students gs JOIN students s ON s.id = gs.student_id LEFT JOIN classes c ON c.id = s.class_id
-		WHERE gs.guardian_id = $1 AND gs.student_id = $2 AND gs.status = 'verified'`
+	const head = `SELECT s.id, s.full_name, COALESCE(c.name, '') AS class_name, COALESCE(gs.relation, '') AS relation, 0 AS points
+		FROM students s LEFT JOIN classes c ON c.id = s.class_id
+		LEFT JOIN guardian_students gs ON gs.student_id = s.id AND gs.guardian_id = $1 AND gs.status = 'verified'
+		WHERE s.id = $2 AND ` + mineStudent
 	err := sqlx.GetContext(ctx, db, &d.PortalChild, head, guardianID, studentID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return d, childNotFound()
@@ -189,6 +193,9 @@ func letterOf(ctx context.Context, q sqlx.QueryerContext, guardianID, letterID i
 // that answers the first time.
 func Acknowledge(ctx context.Context, db *sqlx.DB, p *Principal, letterID int64) (time.Time, error) {
 	var at time.Time
+	if err := p.guardianOnly(); err != nil {
+		return at, err
+	}
 	err := pg.InTx(ctx, db, func(tx *sqlx.Tx) error {
 		if _, err := letterOf(ctx, tx, p.Guardian.ID, letterID); err != nil {
 			return err
@@ -216,7 +223,7 @@ func Messages(ctx context.Context, db *sqlx.DB, p *Principal) ([]api.PortalMessa
 		WHERE m.phone = $2 AND m.status = 'sent' AND m.event <> 'portal_code' AND ` + ownedBy("m.student_id") + `
 		ORDER BY m.sent_at DESC NULLS LAST, m.id DESC LIMIT 100`
 	out := []api.PortalMessage{}
-	if err := sqlx.SelectContext(ctx, db, &out, q, p.Guardian.ID, p.Guardian.Phone); err != nil {
+	if err := sqlx.SelectContext(ctx, db, &out, q, p.viewer(), p.Guardian.Phone); err != nil {
 		return nil, fmt.Errorf("portal: messages: %w", err)
 	}
 	return out, nil

@@ -113,6 +113,9 @@ func jakartaToday(now time.Time) time.Time {
 
 // SubmitExcuse stores a guardian's request for their child.
 func SubmitExcuse(ctx context.Context, db *sqlx.DB, p *Principal, studentID int64, in api.ExcuseInput, photos []violation.Photo, now time.Time) (api.Excuse, error) {
+	if err := p.guardianOnly(); err != nil {
+		return api.Excuse{}, err
+	}
 	if err := own(ctx, db, p.Guardian.ID, studentID); err != nil {
 		return api.Excuse{}, err
 	}

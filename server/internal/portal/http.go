@@ -36,6 +36,8 @@ func (h *Handler) Routes(r *httpx.Router) {
 	r.Post("/portal/auth/request-code", perm.Public, h.requestCode)
 	r.Post("/portal/auth/verify", perm.Public, h.verify)
 	r.Post("/portal/register", perm.Public, h.register)
+	r.Post("/portal/auth/student", perm.Public, h.studentSignIn)
+	r.Get("/portal/config", perm.Public, h.config)
 	r.Post("/portal/auth/logout", perm.Guardian, g(h.logout))
 	r.Post("/portal/auth/logout-all", perm.Guardian, g(h.logoutAll))
 	r.Get("/portal/me", perm.Guardian, g(h.me))
@@ -62,6 +64,9 @@ func (h *Handler) Routes(r *httpx.Router) {
 	r.Get("/guardians/code-requests", perm.GuardiansView, h.codeRequests)
 	r.Get("/guardians/sessions", perm.GuardiansView, h.sessions)
 	r.Get("/guardians/registrations", perm.GuardiansView, h.registrations)
+	r.Post("/students/{id}/portal-code", perm.GuardiansManage, h.studentCode)
+	r.Get("/settings/portal", perm.SettingsView, h.getSettings)
+	r.Put("/settings/portal", perm.SettingsManage, h.putSettings)
 }
 
 func (h *Handler) addr(r *http.Request) string { return httpx.ClientAddr(r, h.d.Config.TrustProxy) }
@@ -120,7 +125,7 @@ func (h *Handler) withdraw(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (h *Handler) children(w http.ResponseWriter, r *http.Request) error {
-	out, err := Children(r.Context(), h.d.DB, From(r.Context()).Guardian.ID, h.svc.now())
+	out, err := Children(r.Context(), h.d.DB, From(r.Context()).viewer(), h.svc.now())
 	if err != nil {
 		return err
 	}
@@ -132,7 +137,7 @@ func (h *Handler) child(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out, err := Child(r.Context(), h.d.DB, From(r.Context()).Guardian.ID, id, h.svc.now())
+	out, err := Child(r.Context(), h.d.DB, From(r.Context()).viewer(), id, h.svc.now())
 	if err != nil {
 		return err
 	}
@@ -144,7 +149,7 @@ func (h *Handler) attendance(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out, err := Attendance(r.Context(), h.d.DB, From(r.Context()).Guardian.ID, id, r.URL.Query().Get("month"), h.svc.now())
+	out, err := Attendance(r.Context(), h.d.DB, From(r.Context()).viewer(), id, r.URL.Query().Get("month"), h.svc.now())
 	if err != nil {
 		return err
 	}
@@ -159,7 +164,7 @@ func (h *Handler) letterPDF(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	ctx := r.Context()
-	if _, err := letterOf(ctx, h.d.DB, From(ctx).Guardian.ID, id); err != nil {
+	if _, err := letterOf(ctx, h.d.DB, From(ctx).viewer(), id); err != nil {
 		return err
 	}
 	p, err := letter.NewStore(h.d.DB).Printout(ctx, letter.Scope{}, id)
@@ -212,7 +217,7 @@ func (h *Handler) childExcuses(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out, err := ChildExcuses(r.Context(), h.d.DB, From(r.Context()).Guardian.ID, id)
+	out, err := ChildExcuses(r.Context(), h.d.DB, From(r.Context()).viewer(), id)
 	if err != nil {
 		return err
 	}
@@ -351,6 +356,59 @@ func (h *Handler) registrations(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	return httpx.JSON(w, http.StatusOK, map[string]any{"data": out})
+}
+
+func (h *Handler) studentSignIn(w http.ResponseWriter, r *http.Request) error {
+	var in api.PortalStudentSignIn
+	if err := httpx.DecodeJSON(r, &in); err != nil {
+		return err
+	}
+	out, token, err := h.svc.StudentSignIn(r.Context(), in, h.addr(r), r.UserAgent())
+	if err != nil {
+		return err
+	}
+	http.SetCookie(w, h.svc.cookie(token, int(SessionMaxAge.Seconds())))
+	return httpx.JSON(w, http.StatusOK, out)
+}
+
+// config tells the sign-in screen what the school offers; nothing else.
+func (h *Handler) config(w http.ResponseWriter, r *http.Request) error {
+	set, err := LoadSettings(r.Context(), h.d.DB)
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusOK, set)
+}
+
+func (h *Handler) studentCode(w http.ResponseWriter, r *http.Request) error {
+	id, err := httpx.IDParam(r, "id")
+	if err != nil {
+		return err
+	}
+	out, err := h.svc.IssueStudentCode(r.Context(), h.d.Auth.Actor(r), auth.HomeroomID(r.Context()), id)
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusCreated, out)
+}
+
+func (h *Handler) getSettings(w http.ResponseWriter, r *http.Request) error {
+	set, err := LoadSettings(r.Context(), h.d.DB)
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusOK, set)
+}
+
+func (h *Handler) putSettings(w http.ResponseWriter, r *http.Request) error {
+	var in api.PortalSettings
+	if err := httpx.DecodeJSON(r, &in); err != nil {
+		return err
+	}
+	if err := SaveSettings(r.Context(), h.d.DB, h.d.Auth.Actor(r), in); err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusOK, in)
 }
 
 func (h *Handler) list(w http.ResponseWriter, r *http.Request) error {

@@ -50,11 +50,31 @@ const (
 	ChannelActivation = "activation_code"
 )
 
-// Principal is the signed-in guardian of a portal request.
+// Principal is the signed-in guardian of a portal request, or a student
+// (StudentID set, Guardian.ID 0) when the school lets students in.
 type Principal struct {
 	Guardian  api.PortalGuardian
+	StudentID int64
 	TokenHash []byte
 	Address   string
+}
+
+// viewer is the $1 of every scoped portal query: the guardian's id, or
+// minus the student's own id (ids are positive, so the two never meet).
+func (p *Principal) viewer() int64 {
+	if p.StudentID != 0 {
+		return -p.StudentID
+	}
+	return p.Guardian.ID
+}
+
+// guardianOnly refuses a student what only a guardian does (excuses,
+// acknowledgements, consent).
+func (p *Principal) guardianOnly() error {
+	if p.StudentID != 0 {
+		return apperr.New(apperr.Forbidden, "portal.guardian_only")
+	}
+	return nil
 }
 
 type ctxKey int
@@ -69,6 +89,9 @@ func From(ctx context.Context) *Principal {
 
 // Actor is the guardian as the audit log names them.
 func (p *Principal) Actor() audit.Actor {
+	if p.StudentID != 0 {
+		return audit.Actor{Name: fmt.Sprintf("siswa:%d", p.StudentID), DisplayName: p.Guardian.Name, Address: p.Address}
+	}
 	return audit.Actor{Name: fmt.Sprintf("wali:%d", p.Guardian.ID), DisplayName: p.Guardian.Name, Address: p.Address}
 }
 
@@ -155,7 +178,7 @@ func (s *Service) Guard(h httpx.HandlerFunc) httpx.HandlerFunc {
 			return err
 		}
 		p.Address = httpx.ClientAddr(r, s.trustProxy)
-		httpx.SetLogUser(r.Context(), fmt.Sprintf("wali:%d", p.Guardian.ID))
+		httpx.SetLogUser(r.Context(), p.Actor().Name)
 		return h(w, r.WithContext(context.WithValue(r.Context(), principalKey, p)))
 	}
 }
@@ -165,13 +188,17 @@ func (s *Service) Guard(h httpx.HandlerFunc) httpx.HandlerFunc {
 func (s *Service) Authenticate(ctx context.Context, token string) (*Principal, error) {
 	h := hashToken(token)
 	now := s.now()
-	const q = `SELECT g.id, g.name, g.phone, g.consent_at, g.consent_channel, s.last_seen_at
-		FROM portal_sessions s JOIN guardians g ON g.id = s.guardian_id
-		WHERE s.token_hash = $1 AND g.withdrawn_at IS NULL AND s.last_seen_at > $2 AND s.created_at > $3`
+	// A student's session lives only while the school lets students in.
+	const q = `SELECT COALESCE(g.id, 0), COALESCE(g.name, st.full_name), COALESCE(g.phone, ''), g.consent_at,
+		    COALESCE(g.consent_channel, ''), COALESCE(st.id, 0), s.last_seen_at
+		FROM portal_sessions s LEFT JOIN guardians g ON g.id = s.guardian_id LEFT JOIN students st ON st.id = s.student_id
+		WHERE s.token_hash = $1 AND s.last_seen_at > $2 AND s.created_at > $3
+		  AND ((g.id IS NOT NULL AND g.withdrawn_at IS NULL)
+		       OR (st.id IS NOT NULL AND st.active AND ` + studentsOnSQL + `))`
 	var p Principal
 	var seen time.Time
 	err := s.db.QueryRowxContext(ctx, q, h, now.Add(-SessionIdle), now.Add(-SessionMaxAge)).Scan(&p.Guardian.ID,
-		&p.Guardian.Name, &p.Guardian.Phone, &p.Guardian.ConsentAt, &p.Guardian.ConsentChannel, &seen)
+		&p.Guardian.Name, &p.Guardian.Phone, &p.Guardian.ConsentAt, &p.Guardian.ConsentChannel, &p.StudentID, &seen)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, apperr.New(apperr.Unauthorized, "portal.session_expired")
 	}
@@ -184,6 +211,7 @@ func (s *Service) Authenticate(ctx context.Context, token string) (*Principal, e
 		}
 	}
 	p.TokenHash = h
+	p.Guardian.StudentID = p.StudentID
 	return &p, nil
 }
 

@@ -198,7 +198,10 @@ func (s *Service) Verify(ctx context.Context, in api.PortalVerifyRequest, addr, 
 // SignOut ends the guardian's session h; everywhere ends all of theirs.
 func (s *Service) SignOut(ctx context.Context, p *Principal, everywhere bool) error {
 	q, arg := `DELETE FROM portal_sessions WHERE token_hash = $1`, any(p.TokenHash)
-	if everywhere {
+	switch {
+	case everywhere && p.StudentID != 0:
+		q, arg = `DELETE FROM portal_sessions WHERE student_id = $1`, p.StudentID
+	case everywhere:
 		q, arg = `DELETE FROM portal_sessions WHERE guardian_id = $1`, p.Guardian.ID
 	}
 	if _, err := s.db.ExecContext(ctx, q, arg); err != nil {
@@ -210,6 +213,9 @@ func (s *Service) SignOut(ctx context.Context, p *Principal, everywhere bool) er
 // Withdraw records the guardian's withdrawal of consent: the account is
 // closed (every session ends) and the school's messages to the phone stop.
 func (s *Service) Withdraw(ctx context.Context, p *Principal) error {
+	if err := p.guardianOnly(); err != nil {
+		return err
+	}
 	return pg.InTx(ctx, s.db, func(tx *sqlx.Tx) error {
 		now := s.now()
 		if _, err := tx.ExecContext(ctx, `UPDATE guardians SET withdrawn_at = $2, updated_at = $2 WHERE id = $1`, p.Guardian.ID, now); err != nil {
