@@ -11,6 +11,12 @@ export interface PortalGuardian {
   phone: string;
   consent_at: string | null;
   consent_channel: '' | 'whatsapp_code' | 'activation_code';
+  /** Set when a student signed in: their own record only. */
+  student_id?: number;
+}
+
+export interface PortalSettings {
+  students: boolean;
 }
 
 export interface PortalCodeAnswer {
@@ -241,4 +247,12 @@ export const registrationApi = {
   codeRequests: (signal?: AbortSignal) => api.get<{ data: CodeRequestRow[] }>('/guardians/code-requests', undefined, signal),
   sessions: (signal?: AbortSignal) => api.get<{ data: SessionRow[] }>('/guardians/sessions', undefined, signal),
   registrations: (signal?: AbortSignal) => api.get<{ data: RegistrationRow[] }>('/guardians/registrations', undefined, signal),
+};
+
+export const studentPortalApi = {
+  config: (signal?: AbortSignal) => get<PortalSettings>('/portal/config', signal),
+  signIn: (nisn: string, code: string) => api.post<PortalVerifyAnswer>('/portal/auth/student', { nisn, code }, own),
+  settings: (signal?: AbortSignal) => api.get<PortalSettings>('/settings/portal', undefined, signal),
+  saveSettings: (s: PortalSettings) => api.put<PortalSettings>('/settings/portal', s),
+  printCode: (studentId: number) => api.post<ActivationCode>(`/students/${studentId}/portal-code`),
 };

@@ -50,7 +50,7 @@ export function AccountPage() {
       <Button variant="default" onClick={() => void leave(portalApi.logoutAll)} data-testid="portal-sign-out-all">
         {t('ortu.account.signOutAll')}
       </Button>
-      <Button color="red" variant="light" onClick={() => setConfirm(true)}>
+      <Button color="red" variant="light" onClick={() => setConfirm(true)} hidden={!!g?.student_id}>
         {t('ortu.account.withdraw')}
       </Button>
       <Modal opened={confirm} onClose={() => setConfirm(false)} title={t('ortu.account.withdraw')}>

@@ -9,7 +9,7 @@ import { PageLoader } from '@/components/PageLoader';
 import { notifyError } from '@/components/serverErrors';
 import { useFormatDate } from '@/lib/useFormatDate';
 import { isApiError } from '@/api/errors';
-import { portalViewsApi, type AttendanceCounts, type PortalChildDetail, type PortalLetter } from '../api';
+import { portalApi, portalViewsApi, type AttendanceCounts, type PortalChildDetail, type PortalLetter } from '../api';
 import { PORTAL_BASE, portalKeys } from './paths';
 import { ExcusesTab } from './ExcusesTab';
 
@@ -69,7 +69,7 @@ function Standing({ d }: { d: PortalChildDetail }) {
   );
 }
 
-function LetterCard({ letter, childId }: { letter: PortalLetter; childId: number }) {
+function LetterCard({ letter, childId, student }: { letter: PortalLetter; childId: number; student: boolean }) {
   const { t } = useTranslation('portal');
   const fmt = useFormatDate();
   const qc = useQueryClient();
@@ -92,7 +92,7 @@ function LetterCard({ letter, childId }: { letter: PortalLetter; childId: number
           <Text size="sm" c="teal" data-testid="portal-acknowledged">
             {t('ortu.letters.acknowledged', { at: fmt(letter.acknowledged_at, 'dateTime') })}
           </Text>
-        ) : (
+        ) : student ? null : (
           <Button size="sm" onClick={() => ack.mutate()} loading={ack.isPending} data-testid="portal-acknowledge">
             {t('ortu.letters.acknowledge')}
           </Button>
@@ -151,6 +151,8 @@ export function ChildPage() {
   const fmt = useFormatDate();
   const id = Number(useParams().id);
   const q = useQuery({ queryKey: portalKeys.child(id), queryFn: ({ signal }) => portalViewsApi.child(id, signal), retry: false });
+  const me = useQuery({ queryKey: portalKeys.me, queryFn: ({ signal }) => portalApi.me(signal) });
+  const student = !!me.data?.student_id;
   if (q.isPending) return <PageLoader />;
   if (q.isError) {
     if (isApiError(q.error) && q.error.status === 404) return <NotFoundPage />;
@@ -182,7 +184,7 @@ export function ChildPage() {
           <Tabs.Tab value="violations">{t('ortu.tabs.violations')}</Tabs.Tab>
           <Tabs.Tab value="letters">{t('ortu.tabs.letters')}</Tabs.Tab>
           <Tabs.Tab value="attendance">{t('ortu.tabs.attendance')}</Tabs.Tab>
-          <Tabs.Tab value="excuses">{t('ortu.tabs.excuses')}</Tabs.Tab>
+          {!student && <Tabs.Tab value="excuses">{t('ortu.tabs.excuses')}</Tabs.Tab>}
         </Tabs.List>
         <Tabs.Panel value="violations" pt="sm">
           <Stack gap="xs">
@@ -219,7 +221,7 @@ export function ChildPage() {
               </Text>
             )}
             {d.letters.map((l) => (
-              <LetterCard key={l.id} letter={l} childId={d.id} />
+              <LetterCard key={l.id} letter={l} childId={d.id} student={student} />
             ))}
           </Stack>
         </Tabs.Panel>

@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Anchor, Button, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '@/api/errors';
 import { errorMessage } from '@/components/serverErrors';
-import { portalApi } from '../api';
+import { portalApi, studentPortalApi } from '../api';
 import { PORTAL_BASE, portalKeys } from './paths';
 
 /**
@@ -18,7 +18,9 @@ export function SignInPage() {
   const navigate = useNavigate();
   const qc = useQueryClient();
   const [phone, setPhone] = useState('');
-  const [step, setStep] = useState<'phone' | 'code'>('phone');
+  const [step, setStep] = useState<'phone' | 'code' | 'student'>('phone');
+  const [nisn, setNisn] = useState('');
+  const config = useQuery({ queryKey: ['portal', 'config'], queryFn: ({ signal }) => studentPortalApi.config(signal), staleTime: 60_000 });
   const [code, setCode] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -42,7 +44,7 @@ export function SignInPage() {
     setBusy(true);
     setError(null);
     try {
-      const out = await portalApi.verify(phone, value);
+      const out = step === 'student' ? await studentPortalApi.signIn(nisn, value) : await portalApi.verify(phone, value);
       qc.setQueryData(portalKeys.me, out.guardian);
       void navigate(`${PORTAL_BASE}/`, { replace: true });
     } catch (err) {
@@ -63,7 +65,21 @@ export function SignInPage() {
             {error}
           </Alert>
         )}
-        {step === 'phone' ? (
+        {step === 'student' ? (
+          <form onSubmit={(e) => { e.preventDefault(); void verify(); }}>
+            <Stack>
+              <Text size="sm">{t('ortu.signIn.studentHelp')}</Text>
+              <TextInput label={t('ortu.register.nisn')} inputMode="numeric" maxLength={10} value={nisn} onChange={(e) => setNisn(e.currentTarget.value)} />
+              <TextInput label={t('ortu.signIn.code')} inputMode="numeric" maxLength={8} value={code} onChange={(e) => setCode(e.currentTarget.value.replace(/\D/g, ''))} />
+              <Button type="submit" loading={busy} fullWidth disabled={code.length !== 8}>
+                {t('ortu.signIn.verify')}
+              </Button>
+              <Anchor component="button" type="button" size="sm" onClick={() => { setStep('phone'); setCode(''); }}>
+                {t('ortu.signIn.asGuardian')}
+              </Anchor>
+            </Stack>
+          </form>
+        ) : step === 'phone' ? (
           <form onSubmit={(e) => { e.preventDefault(); void ask(); }}>
             <Stack>
               <Text size="sm">{t('ortu.signIn.phoneHelp')}</Text>
@@ -84,6 +100,11 @@ export function SignInPage() {
               <Anchor component={Link} to={`${PORTAL_BASE}/daftar`} size="sm">
                 {t('ortu.signIn.register')}
               </Anchor>
+              {config.data?.students && (
+                <Anchor component="button" type="button" size="sm" onClick={() => { setStep('student'); setCode(''); }}>
+                  {t('ortu.signIn.asStudent')}
+                </Anchor>
+              )}
             </Stack>
           </form>
         ) : (

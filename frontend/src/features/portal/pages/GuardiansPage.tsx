@@ -8,7 +8,7 @@ import { useSession } from '@/auth/session';
 import { PageHeader } from '@/components/PageHeader';
 import { applyServerErrors, notifyError, notifySuccess } from '@/components/serverErrors';
 import { useFormatDate } from '@/lib/useFormatDate';
-import { guardiansApi, registrationApi, RELATIONS, type ActivationCode, type Guardian, type GuardianInput, type GuardianLink } from '../api';
+import { guardiansApi, registrationApi, studentPortalApi, RELATIONS, type ActivationCode, type Guardian, type GuardianInput, type GuardianLink } from '../api';
 import { CodeRequestsList, RegistrationsList, SessionsList } from './QueueLists';
 
 const keys = { list: (studentId: number | null, pending: boolean) => ['guardians', studentId, pending] as const };
@@ -108,6 +108,16 @@ export default function GuardiansPage() {
     },
     onError: (err) => notifyError(err, t),
   });
+  const canSettings = permissions.includes('settings.manage');
+  const settings = useQuery({ queryKey: ['portal', 'settings'], queryFn: ({ signal }) => studentPortalApi.settings(signal), enabled: canSettings });
+  const saveSettings = useMutation({
+    mutationFn: studentPortalApi.saveSettings,
+    onSuccess: (s) => {
+      qc.setQueryData(['portal', 'settings'], s);
+      void qc.invalidateQueries({ queryKey: ['portal', 'config'] });
+    },
+    onError: (err) => notifyError(err, t),
+  });
   const set = (k: string, v: string | null) => {
     const next = new URLSearchParams(params);
     if (v) next.set(k, v);
@@ -121,6 +131,15 @@ export default function GuardiansPage() {
         description={t('guardians.description')}
         actions={canManage && <Button onClick={() => setAdding(true)}>{t('guardians.add')}</Button>}
       />
+      {canSettings && settings.data && (
+        <Checkbox
+          mb="md"
+          label={t('guardians.studentsSwitch')}
+          checked={settings.data.students}
+          onChange={(e) => saveSettings.mutate({ students: e.currentTarget.checked })}
+          data-testid="portal-students-switch"
+        />
+      )}
       <Tabs defaultValue="guardians" keepMounted={false}>
         <Tabs.List mb="md">
           <Tabs.Tab value="guardians">{t('queue.tabs.guardians')}</Tabs.Tab>
