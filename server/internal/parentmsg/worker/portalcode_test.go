@@ -58,3 +58,21 @@ func inTx(db *sqlx.DB, fn func(*sqlx.Tx) error) error {
 	}
 	return tx.Commit()
 }
+
+// A number whose guardian withdrew consent gets nothing but their own
+// sign-in codes, whichever path queued the message.
+func TestWithdrawnGuardianSkipped(t *testing.T) {
+	f := newFixture(t, nil, nil)
+	f.record(t)
+	if _, err := f.db.Exec(`INSERT INTO guardians (name, phone, withdrawn_at) VALUES ('Pak Santoso', '6281234567890', now())`); err != nil {
+		t.Fatal(err)
+	}
+	runOnce(t, f.worker())
+	var status, reason string
+	if err := f.db.QueryRow(`SELECT status, skip_reason FROM parent_messages WHERE event = 'violation'`).Scan(&status, &reason); err != nil {
+		t.Fatal(err)
+	}
+	if status != api.ParentMessageSkipped || reason != "consent_withdrawn" || f.sim.Requests() != 0 {
+		t.Fatalf("%s %s, %d sent", status, reason, f.sim.Requests())
+	}
+}

@@ -223,6 +223,7 @@ type claimed struct {
 	Student   string `db:"student_name"`
 	StudentID int64  `db:"student_id"`
 	Gone      bool   `db:"gone"`
+	Withdrawn bool   `db:"withdrawn"`
 }
 
 // sendOne claims one due message, sends it and records the answer, in one
@@ -265,12 +266,15 @@ func (w *Worker) sendOne(ctx context.Context) error {
 	// gone: what caused the message was undone before it went out (the
 	// violation deleted, the letter withdrawn, the handling deleted; an
 	// attendance day left with nothing is deleted by the ledger instead), or
-	// a portal code outlived its five minutes.
+	// a portal code outlived its five minutes. withdrawn: the number is a
+	// guardian who withdrew their consent in the family portal (UU 27/2022):
+	// nothing but their own sign-in code goes to it, whichever path queued it.
 	const claim = `SELECT m.id, m.phone, m.body, m.attempts, m.student_id, s.full_name AS student_name,
 		    (m.event = 'violation' AND m.violation_id IS NULL AND m.attendance_date IS NULL) OR (m.event = 'summons' AND m.handling_id IS NULL)
 		    OR (m.event = 'portal_code' AND m.created_at < $1 - interval '5 minutes')
 		    OR (m.event = 'warning_letter' AND NOT m.correction AND (m.letter_id IS NULL
-		        OR EXISTS (SELECT 1 FROM warning_letters w WHERE w.id = m.letter_id AND w.status = 'withdrawn'))) AS gone
+		        OR EXISTS (SELECT 1 FROM warning_letters w WHERE w.id = m.letter_id AND w.status = 'withdrawn'))) AS gone,
+		    m.event <> 'portal_code' AND EXISTS (SELECT 1 FROM guardians g WHERE g.phone = m.phone AND g.withdrawn_at IS NOT NULL) AS withdrawn
 		FROM (SELECT id, event, violation_id, letter_id, handling_id, attendance_date, correction, phone, body, attempts, student_id, created_at
 		      FROM parent_messages
 		      WHERE status = 'queued' AND next_attempt_at <= $1 AND (NOT $2 OR event = 'portal_code')
@@ -293,6 +297,12 @@ func (w *Worker) sendOne(ctx context.Context) error {
 	}
 	if err != nil {
 		return fmt.Errorf("worker: claim: %w", err)
+	}
+	if m.Withdrawn {
+		if _, err := tx.ExecContext(ctx, `UPDATE parent_messages SET status = 'skipped', skip_reason = 'consent_withdrawn', updated_at = $2 WHERE id = $1`, m.ID, now); err != nil {
+			return fmt.Errorf("worker: skip withdrawn: %w", err)
+		}
+		return tx.Commit()
 	}
 	if m.Gone {
 		if _, err := tx.ExecContext(ctx, `UPDATE parent_messages SET status = 'cancelled', updated_at = $2 WHERE id = $1`, m.ID, now); err != nil {
