@@ -300,3 +300,17 @@ type PortalRegistrationRow struct {
 	Reason      string    `json:"reason" db:"reason"`
 	CreatedAt   time.Time `json:"created_at" db:"created_at"`
 }
+
+// PushKey is the server's VAPID public key (base64url, uncompressed P-256).
+type PushKey struct {
+	PublicKey string `json:"public_key"`
+}
+
+// PushSubscription is a browser's PushSubscription.toJSON().
+type PushSubscription struct {
+	Endpoint string `json:"endpoint"`
+	Keys     struct {
+		P256dh string `json:"p256dh"`
+		Auth   string `json:"auth"`
+	} `json:"keys"`
+}

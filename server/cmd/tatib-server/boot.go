@@ -10,6 +10,7 @@ import (
 	"github.com/tatib/tatib/server/internal/journal"
 	"github.com/tatib/tatib/server/internal/notify"
 	"github.com/tatib/tatib/server/internal/parentmsg/worker"
+	"github.com/tatib/tatib/server/internal/portal"
 	"github.com/tatib/tatib/server/internal/school"
 	"github.com/tatib/tatib/server/internal/violation"
 	"github.com/tatib/tatib/server/internal/violationtype"
@@ -38,6 +39,7 @@ func background(ctx context.Context, d app.Deps) (wait func()) {
 	erasure.Background(ctx, d.DB, d.Config.DataDir, d.Log)
 	notify.Background(ctx, d)
 	face.Background(ctx, d)
+	portal.Background(ctx, d)
 	sending := worker.Background(ctx, d)
 	return func() {
 		select {

@@ -48,6 +48,8 @@ func (h *Handler) Routes(r *httpx.Router) {
 	r.Get("/portal/letters/{id}/pdf", perm.Guardian, g(h.letterPDF))
 	r.Post("/portal/letters/{id}/acknowledge", perm.Guardian, g(h.acknowledge))
 	r.Get("/portal/messages", perm.Guardian, g(h.messages))
+	r.Get("/portal/push/key", perm.Guardian, g(h.pushKey))
+	r.Post("/portal/push-subscriptions", perm.Guardian, g(h.subscribe))
 	r.Get("/portal/children/{id}/excuses", perm.Guardian, g(h.childExcuses))
 	r.Post("/portal/children/{id}/excuses", perm.Guardian, g(h.submitExcuse))
 
@@ -409,6 +411,25 @@ func (h *Handler) putSettings(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	return httpx.JSON(w, http.StatusOK, in)
+}
+
+func (h *Handler) pushKey(w http.ResponseWriter, r *http.Request) error {
+	out, err := PublicPushKey(r.Context(), h.d.DB)
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusOK, out)
+}
+
+func (h *Handler) subscribe(w http.ResponseWriter, r *http.Request) error {
+	var in api.PushSubscription
+	if err := httpx.DecodeJSON(r, &in); err != nil {
+		return err
+	}
+	if err := Subscribe(r.Context(), h.d.DB, From(r.Context()), in); err != nil {
+		return err
+	}
+	return httpx.NoContent(w)
 }
 
 func (h *Handler) list(w http.ResponseWriter, r *http.Request) error {
