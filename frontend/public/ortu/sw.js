@@ -55,3 +55,26 @@ self.addEventListener('fetch', (event) => {
     event.respondWith(networkFirst(req, DATA));
   }
 });
+
+// Web Push (docs/portal.md, "Notifications"): pushes carry no payload; the notice is generic
+// and opens the portal, which shows what is new.
+self.addEventListener('push', (event) => {
+  const en = (self.navigator.language || '').toLowerCase().startsWith('en');
+  event.waitUntil(
+    self.registration.showNotification(en ? 'News from the school' : 'Kabar baru dari sekolah', {
+      body: en ? 'Open the parent portal to see it.' : 'Buka portal orang tua untuk melihatnya.',
+      icon: '/ortu/icon-192.png',
+      tag: 'tatib-ortu',
+    }),
+  );
+});
+
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  event.waitUntil(
+    self.clients.matchAll({ type: 'window' }).then((list) => {
+      const open = list.find((c) => new URL(c.url).pathname.startsWith('/ortu'));
+      return open ? open.focus() : self.clients.openWindow('/ortu/');
+    }),
+  );
+});

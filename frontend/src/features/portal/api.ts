@@ -256,3 +256,8 @@ export const studentPortalApi = {
   saveSettings: (s: PortalSettings) => api.put<PortalSettings>('/settings/portal', s),
   printCode: (studentId: number) => api.post<ActivationCode>(`/students/${studentId}/portal-code`),
 };
+
+export const pushApi = {
+  key: (signal?: AbortSignal) => get<{ public_key: string }>('/portal/push/key', signal),
+  subscribe: (sub: PushSubscriptionJSON) => api.post<void>('/portal/push-subscriptions', sub, own),
+};

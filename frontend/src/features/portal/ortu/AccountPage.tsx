@@ -3,10 +3,10 @@ import { useNavigate } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Modal, Paper, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { notifyError } from '@/components/serverErrors';
+import { notifyError, notifySuccess } from '@/components/serverErrors';
 import { useFormatDate } from '@/lib/useFormatDate';
-import { portalApi } from '../api';
-import { forgetPortalData } from './install';
+import { portalApi, pushApi } from '../api';
+import { enablePush, forgetPortalData, pushSupported } from './install';
 import { PORTAL_BASE, portalKeys } from './paths';
 
 /** The guardian's account: consent, sign out here or everywhere, withdraw consent. */
@@ -28,6 +28,18 @@ export function AccountPage() {
     }
   };
   const g = me.data;
+  const [pushing, setPushing] = useState(false);
+  const turnOnPush = async () => {
+    setPushing(true);
+    try {
+      const key = await pushApi.key();
+      if (await enablePush(key.public_key, pushApi.subscribe)) notifySuccess(t('ortu.account.pushOn'));
+    } catch (err) {
+      notifyError(err, t);
+    } finally {
+      setPushing(false);
+    }
+  };
   return (
     <Stack>
       <Title order={1} size="h3">
@@ -43,6 +55,11 @@ export function AccountPage() {
             </Text>
           )}
         </Paper>
+      )}
+      {pushSupported() && !g?.student_id && (
+        <Button variant="light" onClick={() => void turnOnPush()} loading={pushing}>
+          {t('ortu.account.push')}
+        </Button>
       )}
       <Button variant="default" onClick={() => void leave(portalApi.logout)}>
         {t('ortu.account.signOut')}

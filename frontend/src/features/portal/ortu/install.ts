@@ -28,3 +28,30 @@ export function installPortal(): void {
 export async function forgetPortalData(): Promise<void> {
   if (typeof caches !== 'undefined') await caches.delete(DATA_CACHE).catch(() => false);
 }
+
+function keyBytes(b64url: string): Uint8Array<ArrayBuffer> {
+  const b64 = b64url.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (b64url.length % 4)) % 4);
+  const raw = atob(b64);
+  const out = new Uint8Array(new ArrayBuffer(raw.length));
+  for (let i = 0; i < raw.length; i++) out[i] = raw.charCodeAt(i);
+  return out;
+}
+
+/** Whether this browser can take Web Push for the portal. */
+export function pushSupported(): boolean {
+  return typeof window !== 'undefined' && window.isSecureContext && 'serviceWorker' in navigator && 'PushManager' in window;
+}
+
+/**
+ * Asks the browser for permission, subscribes with the server's VAPID key and hands the
+ * subscription to `save`. Resolves false when the guardian said no.
+ */
+export async function enablePush(publicKey: string, save: (s: PushSubscriptionJSON) => Promise<void>): Promise<boolean> {
+  if ((await Notification.requestPermission()) !== 'granted') return false;
+  const reg = await navigator.serviceWorker.ready;
+  const sub =
+    (await reg.pushManager.getSubscription()) ??
+    (await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) }));
+  await save(sub.toJSON());
+  return true;
+}
