@@ -3,7 +3,7 @@
 // Indonesian and English, acknowledges a letter and excuses today's absence; the homeroom
 // teacher approves it on the attendance form and the hours become S set by the excuse; another
 // family's child answers 404. E2E_ONLY=portal npm run e2e
-import { assert, assertEqual, shot, test } from './harness.mjs';
+import { assert, assertEqual, checkA11y, shot, test } from './harness.mjs';
 import { ADMIN_PASSWORD } from './cases.mjs';
 import { PHONE, apiCall, databaseOf, expectVisible, newPage, noSidewaysScroll, signIn } from './helpers.mjs';
 
@@ -44,6 +44,7 @@ test('portal: a guardian signs in by WhatsApp code, reads and acknowledges, excu
   const g = await newPage(ctx, PHONE);
   await g.goto('/ortu/');
   await g.waitForURL((u) => u.pathname === '/ortu/masuk');
+  await checkA11y(g, 'portal sign-in at 360 px');
   await g.getByTestId('portal-phone').fill(PHONE_RAW);
   await g.getByRole('button', { name: 'Kirim kode' }).click();
   await expectVisible(g.getByTestId('portal-code'), 'the code field');
@@ -67,6 +68,7 @@ test('portal: a guardian signs in by WhatsApp code, reads and acknowledges, excu
   await g.getByTestId('language-switch').getByText('EN').click();
   await expectVisible(g.getByText('Points this school year'), 'the points card in English');
   await noSidewaysScroll(g, 'child page at 360 px (en)');
+  await checkA11y(g, 'portal child page at 360 px (en)');
   await g.getByRole('tab', { name: 'Letters' }).click();
   await g.getByTestId('portal-acknowledge').click();
   await expectVisible(g.getByTestId('portal-acknowledged'), 'the acknowledgement');
