@@ -60,6 +60,13 @@ type PortalGuardian struct {
 type PortalSettings struct {
 	// Students lets students sign in with NISN and a printed code.
 	Students bool `json:"students"`
+	// What families see: every part shows unless the school hides it; the
+	// recorder's name shows only when the school chooses.
+	HideViolations bool `json:"hide_violations"`
+	HideLetters    bool `json:"hide_letters"`
+	HideAttendance bool `json:"hide_attendance"`
+	HideMessages   bool `json:"hide_messages"`
+	ShowRecorder   bool `json:"show_recorder"`
 }
 
 // PortalStudentSignIn is POST /portal/auth/student.
@@ -129,6 +136,8 @@ type PortalViolation struct {
 	Points     int    `json:"points" db:"points"`
 	Sanction   string `json:"sanction" db:"sanction"`
 	Attendance bool   `json:"attendance" db:"attendance"`
+	// Recorder is who recorded it, only when the school shows it.
+	Recorder string `json:"recorder,omitempty" db:"recorder"`
 }
 
 // PortalLetter is a warning letter the school has sent to the parents.
@@ -159,6 +168,15 @@ type PortalChildDetail struct {
 	Violations []PortalViolation       `json:"violations"`
 	Letters    []PortalLetter          `json:"letters"`
 	Attendance PortalAttendanceSummary `json:"attendance"`
+	// Shown names the parts the school shows (the others are empty).
+	Shown PortalParts `json:"shown"`
+}
+
+// PortalParts says which parts of a child's page the school shows.
+type PortalParts struct {
+	Violations bool `json:"violations"`
+	Letters    bool `json:"letters"`
+	Attendance bool `json:"attendance"`
 }
 
 // PortalThreshold is an SP level for the progress bar.

@@ -91,27 +91,39 @@ func Child(ctx context.Context, db *sqlx.DB, guardianID, studentID int64, now ti
 	if err := sqlx.SelectContext(ctx, db, &d.Thresholds, `SELECT level, name, min_points FROM sp_thresholds ORDER BY level`); err != nil {
 		return d, fmt.Errorf("portal: thresholds: %w", err)
 	}
-	d.Violations = []api.PortalViolation{}
-	const vq = `SELECT v.id, to_char(v.occurred_on, 'YYYY-MM-DD') AS date, vt.name AS type, v.points, v.sanction, v.source = 'attendance' AS attendance
+	set, err := LoadSettings(ctx, db)
+	if err != nil {
+		return d, err
+	}
+	d.Shown = api.PortalParts{Violations: !set.HideViolations, Letters: !set.HideLetters, Attendance: !set.HideAttendance}
+	d.Violations, d.Letters = []api.PortalViolation{}, []api.PortalLetter{}
+	// The points and the SP progress always show: they are the page.
+	const vq = `SELECT v.id, to_char(v.occurred_on, 'YYYY-MM-DD') AS date, vt.name AS type, v.points, v.sanction, v.source = 'attendance' AS attendance,
+		    CASE WHEN $5 THEN v.recorded_by_name ELSE '' END AS recorder
 		FROM violations v JOIN violation_types vt ON vt.id = v.violation_type_id
 		WHERE v.student_id = $2 AND ` + `v.occurred_on >= $3::date AND v.occurred_on < $4::date AND ` + mineStudent + `
 		ORDER BY v.occurred_at DESC, v.id DESC LIMIT 200`
-	if err := sqlx.SelectContext(ctx, db, &d.Violations, vq, guardianID, studentID, from, to); err != nil {
-		return d, fmt.Errorf("portal: violations: %w", err)
+	if d.Shown.Violations {
+		if err := sqlx.SelectContext(ctx, db, &d.Violations, vq, guardianID, studentID, from, to, set.ShowRecorder); err != nil {
+			return d, fmt.Errorf("portal: violations: %w", err)
+		}
 	}
-	d.Letters = []api.PortalLetter{}
 	const lq = `SELECT wl.id, wl.name, wl.level, wl.number, wl.issued_at, wl.sent_to_parent_at AS sent_at,
 		    (SELECT a.acknowledged_at FROM letter_acknowledgements a WHERE a.letter_id = wl.id AND a.guardian_id = $1) AS acknowledged_at
 		FROM warning_letters wl
 		WHERE wl.student_id = $2 AND ` + visibleLetter + ` AND ` + mineStudent + `
 		ORDER BY wl.issued_at DESC, wl.id DESC`
-	if err := sqlx.SelectContext(ctx, db, &d.Letters, lq, guardianID, studentID); err != nil {
-		return d, fmt.Errorf("portal: letters: %w", err)
+	if d.Shown.Letters {
+		if err := sqlx.SelectContext(ctx, db, &d.Letters, lq, guardianID, studentID); err != nil {
+			return d, fmt.Errorf("portal: letters: %w", err)
+		}
 	}
 	const aq = `SELECT COALESCE(sum(h), 0) AS h, COALESCE(sum(s), 0) AS s, COALESCE(sum(i), 0) AS i, COALESCE(sum(a), 0) AS a, COALESCE(sum(t), 0) AS t
 		FROM attendance_days WHERE student_id = $2 AND date >= $3::date AND date < $4::date AND ` + mineStudent
-	if err := sqlx.GetContext(ctx, db, &d.Attendance, aq, guardianID, studentID, from, to); err != nil {
-		return d, fmt.Errorf("portal: attendance: %w", err)
+	if d.Shown.Attendance {
+		if err := sqlx.GetContext(ctx, db, &d.Attendance, aq, guardianID, studentID, from, to); err != nil {
+			return d, fmt.Errorf("portal: attendance: %w", err)
+		}
 	}
 	return d, nil
 }
@@ -127,6 +139,9 @@ func Attendance(ctx context.Context, db *sqlx.DB, guardianID, studentID int64, m
 		return nil, apperr.Fields{"month": apperr.M("portal.month_invalid")}.Err()
 	}
 	if err := own(ctx, db, guardianID, studentID); err != nil {
+		return nil, err
+	}
+	if err := hidden(ctx, db, func(s api.PortalSettings) bool { return s.HideAttendance }); err != nil {
 		return nil, err
 	}
 	var rows []struct {
@@ -175,8 +190,23 @@ func own(ctx context.Context, q sqlx.QueryerContext, guardianID, studentID int64
 	return nil
 }
 
+// hidden answers 404 for a part the school does not show.
+func hidden(ctx context.Context, q sqlx.QueryerContext, hide func(api.PortalSettings) bool) error {
+	set, err := LoadSettings(ctx, q)
+	if err != nil {
+		return err
+	}
+	if hide(set) {
+		return apperr.New(apperr.NotFound, "portal.part_hidden")
+	}
+	return nil
+}
+
 // letterOf returns the student of a letter the guardian may read.
 func letterOf(ctx context.Context, q sqlx.QueryerContext, guardianID, letterID int64) (int64, error) {
+	if err := hidden(ctx, q, func(s api.PortalSettings) bool { return s.HideLetters }); err != nil {
+		return 0, err
+	}
 	var studentID int64
 	err := sqlx.GetContext(ctx, q, &studentID, `SELECT wl.student_id FROM warning_letters wl
 		WHERE wl.id = $2 AND `+visibleLetter+` AND `+ownedBy("wl.student_id"), guardianID, letterID)
@@ -218,6 +248,9 @@ func Acknowledge(ctx context.Context, db *sqlx.DB, p *Principal, letterID int64)
 // Messages are what the school sent to the guardian's phone about their
 // children (sign-in codes left out), newest first.
 func Messages(ctx context.Context, db *sqlx.DB, p *Principal) ([]api.PortalMessage, error) {
+	if set, err := LoadSettings(ctx, db); err != nil || set.HideMessages {
+		return []api.PortalMessage{}, err
+	}
 	q := `SELECT m.id, s.full_name AS student_name, m.event, m.body, m.sent_at
 		FROM parent_messages m JOIN students s ON s.id = m.student_id
 		WHERE m.phone = $2 AND m.status = 'sent' AND m.event <> 'portal_code' AND ` + ownedBy("m.student_id") + `

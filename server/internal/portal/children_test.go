@@ -94,6 +94,19 @@ func TestWhatGuardiansSee(t *testing.T) {
 			t.Fatalf("messages %+v", msgs.Data)
 		}
 	})
+	t.Run("SchoolChoosesParts", func(t *testing.T) {
+		admin := f.env.As(perm.Admin)
+		admin.Do("PUT", "/api/v1/settings/portal", api.PortalSettings{HideLetters: true, HideAttendance: true, ShowRecorder: true}).Want(200)
+		defer func() { admin.Do("PUT", "/api/v1/settings/portal", api.PortalSettings{}).Want(200) }()
+		var d api.PortalChildDetail
+		g.Do("GET", "/api/v1/portal/children/"+itoa(f.student), nil).Want(200).JSON(&d)
+		if d.Shown.Letters || d.Shown.Attendance || !d.Shown.Violations || len(d.Letters) != 0 || d.Attendance.S != 0 ||
+			len(d.Violations) != 1 || d.Violations[0].Recorder != "Bu Guru BK" {
+			t.Fatalf("%+v", d)
+		}
+		g.Do("GET", "/api/v1/portal/letters/"+itoa(letters[0])+"/pdf", nil).Want(404)
+		g.Do("GET", "/api/v1/portal/children/"+itoa(f.student)+"/attendance", nil).Want(404)
+	})
 	t.Run("ErrUnsentLetter404", func(t *testing.T) {
 		if _, err := f.env.DB.Exec(`UPDATE warning_letters SET sent_to_parent_at = NULL WHERE id = $1`, letters[0]); err != nil {
 			t.Fatal(err)

@@ -17,6 +17,11 @@ export interface PortalGuardian {
 
 export interface PortalSettings {
   students: boolean;
+  hide_violations?: boolean;
+  hide_letters?: boolean;
+  hide_attendance?: boolean;
+  hide_messages?: boolean;
+  show_recorder?: boolean;
 }
 
 export interface PortalCodeAnswer {
@@ -101,6 +106,8 @@ export interface PortalViolation {
   points: number;
   sanction: string;
   attendance: boolean;
+  /** Only when the school shows who recorded it. */
+  recorder?: string;
 }
 
 export interface PortalLetter {
@@ -127,6 +134,7 @@ export interface PortalChildDetail extends PortalChild {
   violations: PortalViolation[];
   letters: PortalLetter[];
   attendance: AttendanceCounts;
+  shown: { violations: boolean; letters: boolean; attendance: boolean };
 }
 
 export interface PortalAttendanceDay {

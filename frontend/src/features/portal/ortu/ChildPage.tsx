@@ -173,17 +173,19 @@ export function ChildPage() {
         </Text>
       </div>
       <Standing d={d} />
-      <Card withBorder radius="md" p="sm">
-        <Text size="sm" fw={600} mb={4}>
-          {t('ortu.child.attendanceThisYear')}
-        </Text>
-        <Counts counts={d.attendance} />
-      </Card>
-      <Tabs defaultValue="violations" keepMounted={false}>
+      {d.shown.attendance && (
+        <Card withBorder radius="md" p="sm">
+          <Text size="sm" fw={600} mb={4}>
+            {t('ortu.child.attendanceThisYear')}
+          </Text>
+          <Counts counts={d.attendance} />
+        </Card>
+      )}
+      <Tabs defaultValue={d.shown.violations ? 'violations' : d.shown.letters ? 'letters' : d.shown.attendance ? 'attendance' : 'excuses'} keepMounted={false}>
         <Tabs.List grow>
-          <Tabs.Tab value="violations">{t('ortu.tabs.violations')}</Tabs.Tab>
-          <Tabs.Tab value="letters">{t('ortu.tabs.letters')}</Tabs.Tab>
-          <Tabs.Tab value="attendance">{t('ortu.tabs.attendance')}</Tabs.Tab>
+          {d.shown.violations && <Tabs.Tab value="violations">{t('ortu.tabs.violations')}</Tabs.Tab>}
+          {d.shown.letters && <Tabs.Tab value="letters">{t('ortu.tabs.letters')}</Tabs.Tab>}
+          {d.shown.attendance && <Tabs.Tab value="attendance">{t('ortu.tabs.attendance')}</Tabs.Tab>}
           {!student && <Tabs.Tab value="excuses">{t('ortu.tabs.excuses')}</Tabs.Tab>}
         </Tabs.List>
         <Tabs.Panel value="violations" pt="sm">
@@ -203,6 +205,7 @@ export function ChildPage() {
                     <Text size="xs" c="dimmed">
                       {fmt(v.date)}
                       {v.sanction ? ` · ${t('ortu.violations.sanction')}: ${v.sanction}` : ''}
+                      {v.recorder ? ` · ${t('ortu.violations.recorder', { name: v.recorder })}` : ''}
                     </Text>
                   </div>
                   <Badge color="orange" variant="light">

@@ -132,13 +132,16 @@ export default function GuardiansPage() {
         actions={canManage && <Button onClick={() => setAdding(true)}>{t('guardians.add')}</Button>}
       />
       {canSettings && settings.data && (
-        <Checkbox
-          mb="md"
-          label={t('guardians.studentsSwitch')}
-          checked={settings.data.students}
-          onChange={(e) => saveSettings.mutate({ students: e.currentTarget.checked })}
-          data-testid="portal-students-switch"
-        />
+        <Group mb="md" gap="md" data-testid="portal-switches">
+          {(['students', 'hide_violations', 'hide_letters', 'hide_attendance', 'hide_messages', 'show_recorder'] as const).map((k) => (
+            <Checkbox
+              key={k}
+              label={t(`guardians.switch.${k}`)}
+              checked={!!settings.data[k]}
+              onChange={(e) => saveSettings.mutate({ ...settings.data, [k]: e.currentTarget.checked })}
+            />
+          ))}
+        </Group>
       )}
       <Tabs defaultValue="guardians" keepMounted={false}>
         <Tabs.List mb="md">
