@@ -58,6 +58,17 @@ test('portal: a guardian signs in by WhatsApp code, reads and acknowledges, excu
   await noSidewaysScroll(g, 'portal home at 360 px');
   const manifest = await g.evaluate(async () => (await fetch(document.querySelector('link[rel="manifest"]').href)).json());
   assertEqual(manifest.start_url, '/ortu/', 'the manifest');
+  // Chromium's own installability check (manifest, icons, service worker). A test browser's
+  // context is an incognito one, which Chromium never installs from: that reason alone is fine.
+  const cdp = await g.context().newCDPSession(g);
+  let installErrors = [];
+  for (let i = 0; i < 20; i++) {
+    const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors');
+    installErrors = installabilityErrors.filter((e) => e.errorId !== 'in-incognito');
+    if (installErrors.length === 0) break;
+    await g.waitForTimeout(250);
+  }
+  assertEqual(JSON.stringify(installErrors), '[]', 'installability errors');
 
   // Another family's child and letter are not found.
   const other = await apiCall(g, 'GET', `/api/v1/portal/children/${sari}`);
