@@ -43,6 +43,7 @@ const WEIGHTS = {
   'backups.test.mjs': 30,
   'early-warnings.test.mjs': 25,
   'parent-contact.test.mjs': 25,
+  'portal.test.mjs': 30,
   'academic-year.test.mjs': 20,
   'journal.test.mjs': 20,
   'reports.test.mjs': 20,

@@ -144,6 +144,11 @@ const (
 	CasesViewCounts Name = "cases.view_counts"
 	// CasesAccessLog reads who read a case: the administrator's alone.
 	CasesAccessLog Name = "cases.access_log"
+	// GuardiansView lists guardians, their sessions and code requests;
+	// GuardiansManage adds guardians, prints activation codes, revokes
+	// sessions and verifies self-registrations (docs/portal.md).
+	GuardiansView   Name = "guardians.view"
+	GuardiansManage Name = "guardians.manage"
 )
 
 // Public and Authenticated are route markers, not permissions: Public needs
@@ -151,6 +156,9 @@ const (
 const (
 	Public        Name = "public"
 	Authenticated Name = "authenticated"
+	// Guardian marks a family portal route (/portal/*): no staff session
+	// reaches it; the portal package checks its own session in front of it.
+	Guardian Name = "guardian"
 )
 
 var leaders = []Role{KepalaSekolah, Waka, KetuaTim}
@@ -231,6 +239,8 @@ var Catalogue = []Permission{
 	{Name: CasesManage, Group: "cases", Label: "Buka dan tangani kasus", LabelEN: "Open and handle cases", DefaultRoles: []Role{BK}},
 	{Name: CasesViewCounts, Group: "cases", Label: "Lihat jumlah kasus per kategori, tahap dan kelas", LabelEN: "View case counts by category, stage and class", DefaultRoles: with(leaders, BK), SchoolWide: true},
 	{Name: CasesAccessLog, Group: "cases", Label: "Lihat log akses kasus", LabelEN: "View the case access log", DefaultRoles: []Role{}, AdminOnly: true, SchoolWide: true},
+	{Name: GuardiansView, Group: "students", Label: "Lihat wali murid, sesi portal dan permintaan kode", LabelEN: "View guardians, portal sessions and code requests", DefaultRoles: with(leaders, BK, WaliKelas)},
+	{Name: GuardiansManage, Group: "students", Label: "Kelola wali murid: tambah, cetak kode aktivasi, cabut sesi, verifikasi pendaftaran", LabelEN: "Manage guardians: add, print activation codes, revoke sessions, verify registrations", DefaultRoles: []Role{BK, WaliKelas}},
 
 	{Name: DataReset, Group: "data", Label: "Reset data aplikasi (sebagian)", LabelEN: "Reset application data (selectively)", DefaultRoles: []Role{}, AdminOnly: true, SchoolWide: true},
 	{Name: DataBackup, Group: "data", Label: "Unduh dan pulihkan cadangan database", LabelEN: "Download and restore database backups", DefaultRoles: []Role{}, AdminOnly: true, SchoolWide: true},

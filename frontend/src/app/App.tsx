@@ -20,7 +20,8 @@ export function App() {
   useEffect(() => {
     setUnauthorizedHandler(() => {
       const { pathname, search } = router.state.location;
-      if (pathname === '/sign-in') return;
+      // The family portal answers its own 401s (features/portal/ortu): never the staff sign-in.
+      if (pathname === '/sign-in' || pathname.startsWith('/ortu')) return;
       queryClient.clear();
       void router.navigate(signInPath(pathname + search), { replace: true });
     });

@@ -37,6 +37,10 @@ const KioskPage = lazy(() => import('@/features/face/kiosk/KioskPage'));
 const ReportPage = lazy(() => import('@/features/cases/public/ReportPage'));
 const TrackPage = lazy(() => import('@/features/cases/public/TrackPage'));
 const LAPOR_PREFIX = '/lapor';
+// The family portal (/ortu) is its own route tree in its own chunk: guardians never download
+// the staff shell, and staff never the portal.
+export const PORTAL_PATH = '/ortu';
+const PortalApp = lazy(() => import('@/features/portal/ortu/PortalApp'));
 
 function LazyShell() {
   return (
@@ -71,6 +75,15 @@ export const routes: RouteObject[] = [
     errorElement: <RouteError />,
   })),
   {
+    path: `${PORTAL_PATH}/*`,
+    element: (
+      <Suspense fallback={<PageLoader fullScreen />}>
+        <PortalApp />
+      </Suspense>
+    ),
+    errorElement: <RouteError />,
+  },
+  {
     element: <RequireAuth />,
     errorElement: <RouteError />,
     children: [
@@ -97,7 +110,13 @@ export const routes: RouteObject[] = [
 export function createRouter() {
   // Anywhere but the sign-in page and the kiosk the shell is needed as soon as /auth/me
   // answers: fetch it alongside that call instead of after it.
-  if (typeof window !== 'undefined' && window.location.pathname !== '/sign-in' && window.location.pathname !== KIOSK_PATH && !window.location.pathname.startsWith(LAPOR_PREFIX))
+  if (
+    typeof window !== 'undefined' &&
+    window.location.pathname !== '/sign-in' &&
+    window.location.pathname !== KIOSK_PATH &&
+    !window.location.pathname.startsWith(PORTAL_PATH) &&
+    !window.location.pathname.startsWith(LAPOR_PREFIX)
+  )
     void loadShell();
   return createBrowserRouter(routes);
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/tatib/tatib/server/internal/notify"
 	"github.com/tatib/tatib/server/internal/parentmsg/worker"
 	"github.com/tatib/tatib/server/internal/pointspolicy"
+	"github.com/tatib/tatib/server/internal/portal"
 	"github.com/tatib/tatib/server/internal/school"
 	"github.com/tatib/tatib/server/internal/violation"
 	"github.com/tatib/tatib/server/internal/violationtype"
@@ -40,6 +41,7 @@ func background(ctx context.Context, d app.Deps) (wait func()) {
 	notify.Background(ctx, d)
 	face.Background(ctx, d)
 	pointspolicy.Background(ctx, d)
+	portal.Background(ctx, d)
 	sending := worker.Background(ctx, d)
 	return func() {
 		select {

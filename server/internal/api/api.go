@@ -33,6 +33,7 @@ import (
 	"github.com/tatib/tatib/server/internal/notify"
 	"github.com/tatib/tatib/server/internal/parentmsg"
 	"github.com/tatib/tatib/server/internal/pointspolicy"
+	"github.com/tatib/tatib/server/internal/portal"
 	"github.com/tatib/tatib/server/internal/report"
 	"github.com/tatib/tatib/server/internal/school"
 	"github.com/tatib/tatib/server/internal/users"
@@ -138,6 +139,7 @@ func mount(r *httpx.Router, d Deps) {
 	datareset.Mount(r, d)
 	backup.Mount(r, d)
 	cases.Mount(r, d)
+	portal.Mount(r, d)
 }
 
 // allowed lists the methods the route of r's path serves, for Allow.

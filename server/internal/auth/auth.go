@@ -18,6 +18,10 @@ import (
 	"github.com/tatib/tatib/shared/perm"
 )
 
+// PortalTokenPrefix starts every portal session token: the staff
+// middleware never looks such a token up (docs/portal.md).
+const PortalTokenPrefix = "ortu_"
+
 // CookieName is the browser session cookie.
 const CookieName = "tatib_session"
 

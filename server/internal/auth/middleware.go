@@ -40,7 +40,8 @@ func (s *Service) Middleware(next http.Handler) http.Handler {
 		}
 		// A gate kiosk's device token ("kiosk_…") is no session: the face
 		// package checks it on its own routes, and it opens nothing else.
-		if token != "" && !strings.HasPrefix(token, "kiosk_") {
+		// Nor is a portal token ("ortu_…"): it opens /portal/* only.
+		if token != "" && !strings.HasPrefix(token, "kiosk_") && !strings.HasPrefix(token, PortalTokenPrefix) {
 			p, err := s.Authenticate(r.Context(), token)
 			if err == nil {
 				p.ViaCookie = viaCookie
@@ -62,7 +63,9 @@ func (s *Service) Middleware(next http.Handler) http.Handler {
 // needs a signed-in user, any other name needs a role that has it.
 func (s *Service) Guard(p perm.Name) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
-		if p == perm.Public {
+		// A portal route is public to the staff guard: the portal package
+		// wraps each of its handlers in its own session check.
+		if p == perm.Public || p == perm.Guardian {
 			return next
 		}
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -46,6 +46,11 @@ type Letter struct {
 	// PastYear is true for a letter of an academic year before the
 	// current one: it stays and prints, but its status no longer moves.
 	PastYear bool `json:"past_year" db:"-"`
+	// AcknowledgedAt is the latest "Saya sudah membaca" of a guardian in
+	// the family portal, AcknowledgedBy their names (docs/portal.md); an
+	// acknowledgement is not the letter's delivery.
+	AcknowledgedAt *time.Time `json:"acknowledged_at" db:"acknowledged_at"`
+	AcknowledgedBy string     `json:"acknowledged_by" db:"acknowledged_by"`
 }
 
 var romanMonths = [...]string{"I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII"}

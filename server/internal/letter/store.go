@@ -38,7 +38,9 @@ const columns = `wl.id, wl.student_id, s.full_name AS student_name, s.nisn AS st
 	to_char(wl.academic_year_start, 'YYYY-MM-DD') AS academic_year_start, wl.points, wl.violation_id,
 	wl.status, wl.issued_at, wl.printed_at, wl.signed_at, wl.delivered_at, wl.withdrawn_at, wl.withdrawn_reason,
 	wl.number, wl.numbered_at, wl.verify_code,
-	wl.levels_covered, wl.total_fallen_at IS NOT NULL AS total_fallen, wl.total_fallen_at, wl.sent_to_parent_at, wl.sent_level`
+	wl.levels_covered, wl.total_fallen_at IS NOT NULL AS total_fallen, wl.total_fallen_at, wl.sent_to_parent_at, wl.sent_level,
+	(SELECT max(la.acknowledged_at) FROM letter_acknowledgements la WHERE la.letter_id = wl.id) AS acknowledged_at,
+	COALESCE((SELECT string_agg(la.guardian_name, ', ' ORDER BY la.acknowledged_at) FROM letter_acknowledgements la WHERE la.letter_id = wl.id), '') AS acknowledged_by`
 
 // scoped is true for every letter when $1 is 0, else only for a letter
 // whose student is now in, or whose class (as issued) is, the class whose

@@ -60,7 +60,9 @@ func NewStore(db *sqlx.DB) *Store { return &Store{db: db} }
 // logColumns are a row of api.ParentMessage; the student's class is the
 // one they are in now.
 const logColumns = `m.id, m.student_id, s.full_name AS student_name, COALESCE(c.name, '') AS class_name, m.event,
-	m.violation_id, m.letter_id, m.handling_id, m.parent_name, m.phone, m.body, m.status, m.skip_reason, m.attempts,
+	m.violation_id, m.letter_id, m.handling_id, m.parent_name, m.phone,
+	-- a portal sign-in code is the guardian's secret: staff read the message without it
+	CASE WHEN m.event = 'portal_code' THEN regexp_replace(m.body, '[0-9]', '•', 'g') ELSE m.body END AS body, m.status, m.skip_reason, m.attempts,
 	CASE WHEN m.status = 'queued' THEN m.next_attempt_at END AS next_attempt_at, m.gateway, m.gateway_message_id,
 	m.last_outcome, m.last_http_status, m.last_answer, m.created_at, m.updated_at, m.sent_at`
 
@@ -225,6 +227,7 @@ func (st *Store) stateError(ctx context.Context, q sqlx.QueryerContext, rd Reade
 // by the ledger when its day has nothing left; a letter's correction is
 // about a withdrawn letter.
 const goneSQL = `((m.event = 'violation' AND m.violation_id IS NULL AND m.attendance_date IS NULL)
+	OR (m.event = 'portal_code' AND m.created_at < now() - interval '5 minutes')
 	OR (m.event = 'summons' AND m.handling_id IS NULL)
 	OR (m.event = 'warning_letter' AND NOT m.correction AND (m.letter_id IS NULL
 	    OR EXISTS (SELECT 1 FROM warning_letters w WHERE w.id = m.letter_id AND w.status = 'withdrawn'))))`

@@ -59,6 +59,9 @@ export interface WarningLetter {
   /** When it was marked sent to the parent, and at which level. */
   sent_to_parent_at?: string | null;
   sent_level?: number | null;
+  /** The latest "Saya sudah membaca" of a guardian in the family portal, and their names. */
+  acknowledged_at?: string | null;
+  acknowledged_by?: string;
   /** Detail only. */
   events?: WarningLetterEvent[];
   /** The threshold's colour, when the server sends it. */

@@ -239,6 +239,7 @@ type claimed struct {
 	// Interrupted: an earlier claim's process died before recording.
 	Interrupted      bool   `db:"interrupted"`
 	GatewayMessageID string `db:"gateway_message_id"`
+	Withdrawn        bool   `db:"withdrawn"`
 }
 
 // sendOne claims one due message, sends it and records the answer. It
@@ -282,9 +283,9 @@ func (w *Worker) sendOne(ctx context.Context) error {
 	}
 	// The quiet hours are checked here too: they may have been changed
 	// since the message was queued.
-	if until, quiet := parentmsg.QuietUntil(set.QuietHours, now); quiet {
-		return idle{until: until}
-	}
+	// A portal sign-in code is never held by them (the guardian waits at
+	// the screen): during quiet hours only codes are claimed.
+	quietUntil, quiet := parentmsg.QuietUntil(set.QuietHours, now)
 	lease := w.SendLease
 	if lease <= 0 {
 		lease = set.Gateway.Timeout() + DefaultLeaseSlack
@@ -292,19 +293,27 @@ func (w *Worker) sendOne(ctx context.Context) error {
 	var m claimed
 	// gone: what caused the message was undone before it went out (the
 	// violation deleted, the letter withdrawn, the handling deleted; an
-	// attendance day left with nothing is deleted by the ledger instead).
+	// attendance day left with nothing is deleted by the ledger instead), or
+	// a portal code outlived its five minutes. withdrawn: the number is a
+	// guardian who withdrew their consent in the family portal (UU 27/2022):
+	// nothing but their own sign-in code goes to it, whichever path queued it.
 	const claim = `SELECT m.id, m.phone, m.body, m.attempts, m.student_id, s.full_name AS student_name,
 		    m.sending_since IS NOT NULL AS interrupted, m.gateway_message_id,
 		    (m.event = 'violation' AND m.violation_id IS NULL AND m.attendance_date IS NULL) OR (m.event = 'summons' AND m.handling_id IS NULL)
+		    OR (m.event = 'portal_code' AND m.created_at < $1 - interval '5 minutes')
 		    OR (m.event = 'warning_letter' AND NOT m.correction AND (m.letter_id IS NULL
-		        OR EXISTS (SELECT 1 FROM warning_letters w WHERE w.id = m.letter_id AND w.status = 'withdrawn'))) AS gone
-		FROM (SELECT id, event, violation_id, letter_id, handling_id, attendance_date, correction, phone, body, attempts, student_id,
+		        OR EXISTS (SELECT 1 FROM warning_letters w WHERE w.id = m.letter_id AND w.status = 'withdrawn'))) AS gone,
+		    m.event <> 'portal_code' AND EXISTS (SELECT 1 FROM guardians g WHERE g.phone = m.phone AND g.withdrawn_at IS NOT NULL) AS withdrawn
+		FROM (SELECT id, event, violation_id, letter_id, handling_id, attendance_date, correction, phone, body, attempts, student_id, created_at,
 		             sending_since, gateway_message_id
 		      FROM parent_messages
-		      WHERE status = 'queued' AND next_attempt_at <= $1 AND (sending_since IS NULL OR sending_since < $2)
+		      WHERE status = 'queued' AND next_attempt_at <= $1 AND (sending_since IS NULL OR sending_since < $2) AND (NOT $3 OR event = 'portal_code')
 		      ORDER BY next_attempt_at, id LIMIT 1 FOR UPDATE SKIP LOCKED) m
 		JOIN students s ON s.id = m.student_id`
-	err = tx.GetContext(ctx, &m, claim, now, now.Add(-lease))
+	err = tx.GetContext(ctx, &m, claim, now, now.Add(-lease), quiet)
+	if errors.Is(err, sql.ErrNoRows) && quiet {
+		return idle{until: quietUntil}
+	}
 	if errors.Is(err, sql.ErrNoRows) {
 		var due sql.NullTime
 		if err := tx.GetContext(ctx, &due, `SELECT min(CASE WHEN sending_since IS NULL THEN next_attempt_at
@@ -320,6 +329,12 @@ func (w *Worker) sendOne(ctx context.Context) error {
 	}
 	if err != nil {
 		return fmt.Errorf("worker: claim: %w", err)
+	}
+	if m.Withdrawn {
+		if _, err := tx.ExecContext(ctx, `UPDATE parent_messages SET status = 'skipped', skip_reason = 'consent_withdrawn', sending_since = NULL, updated_at = $2 WHERE id = $1`, m.ID, now); err != nil {
+			return fmt.Errorf("worker: skip withdrawn: %w", err)
+		}
+		return tx.Commit()
 	}
 	if m.Gone {
 		if _, err := tx.ExecContext(ctx, `UPDATE parent_messages SET status = 'cancelled', sending_since = NULL, updated_at = $2 WHERE id = $1`, m.ID, now); err != nil {

@@ -20,6 +20,7 @@ import { isApiError } from '@/api/errors';
 import { useSession } from '@/auth/session';
 import { EmptyState } from '@/components/EmptyState';
 import { PageHeader } from '@/components/PageHeader';
+import { PendingExcuses } from '@/features/portal/components/PendingExcuses';
 import { PageLoader } from '@/components/PageLoader';
 import { ViewOnlyNotice } from '@/components/ViewOnly';
 import { errorMessage, notifySuccess } from '@/components/serverErrors';
@@ -454,6 +455,7 @@ export default function AttendancePage() {
             {errorMessage(form.error, tc)}
           </Alert>
         )}
+        {classId > 0 && <PendingExcuses classId={classId} />}
         {form.data && <FormBody key={`${form.data.class_id}/${form.data.date}`} form={form.data} editable={editable} />}
       </Stack>
     </>

@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { api } from '@/api/client';
 import type { List } from '@/api/types';
 import { PageHeader } from '@/components/PageHeader';
+import { PendingExcuses } from '@/features/portal/components/PendingExcuses';
 import { PageLoader } from '@/components/PageLoader';
 import { errorMessage } from '@/components/serverErrors';
 import { useSession } from '@/auth/session';
@@ -65,6 +66,7 @@ export default function DashboardPage() {
             )
           }
         />
+        <PendingExcuses classId={0} />
         {can('violations.view') && (
           <Group mb="sm">
             <SourceControl

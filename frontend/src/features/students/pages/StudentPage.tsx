@@ -8,6 +8,7 @@ import { StudentAttendanceSection } from '@/features/attendance-recap/components
 import { StudentDisciplineSection } from '@/features/warning-letters/components/StudentDisciplineSection';
 import { StudentAchievements } from '@/features/achievements/components/StudentAchievements';
 import { FaceCard } from '@/features/face/components';
+import { StudentGuardiansCard } from '@/features/portal/components/StudentGuardiansCard';
 import { PageLoader } from '@/components/PageLoader';
 import { useFormatDate } from '@/lib/useFormatDate';
 import { ParentContactCard } from '../components/ParentContactCard';
@@ -153,6 +154,7 @@ export default function StudentPage() {
               <Field label={t('fields.homeroomTeacher')} value={teacher ? teacher.name : s.class_id && cls.isSuccess ? t('noTeacher') : ''} testId="student-teacher" />
             </Section>
             <ParentContactCard student={s} />
+            <StudentGuardiansCard studentId={s.id} />
           </Stack>
         </Grid.Col>
         <Grid.Col span={12}>

@@ -27,9 +27,16 @@ export function SendToParent({ letter }: { letter: WarningLetter }) {
   const state = sendState(letter);
   const name = levelName(letter.level, letter.name);
   const sentNote = letter.sent_to_parent_at && (
-    <Text size="sm" c="dimmed" data-testid="letter-sent-note">
-      {t('send.sentOn', { date: fmt(letter.sent_to_parent_at, 'dateTime') })}
-    </Text>
+    <>
+      <Text size="sm" c="dimmed" data-testid="letter-sent-note">
+        {t('send.sentOn', { date: fmt(letter.sent_to_parent_at, 'dateTime') })}
+      </Text>
+      {letter.acknowledged_at && (
+        <Text size="sm" c="teal" data-testid="letter-acknowledged">
+          {t('send.acknowledged', { names: letter.acknowledged_by ?? '', date: fmt(letter.acknowledged_at, 'dateTime') })}
+        </Text>
+      )}
+    </>
   );
   if (state === 'closed' || state === 'sent' || !can('warning_letters.manage')) return sentNote || null;
 

@@ -1,0 +1,76 @@
+// The family portal (/ortu) runs outside the staff shell, in its own chunk: it brings
+// Mantine's sheets and its catalogue itself, like the gate kiosk.
+import '@/app/shellStyles';
+import { Suspense, type ReactNode } from 'react';
+import { Navigate, Route, Routes, useLocation } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { AppShell, Container, Group, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { isApiError } from '@/api/errors';
+import { LanguageSwitch } from '@/components/LanguageSwitch';
+import { PageLoader } from '@/components/PageLoader';
+import i18n from '@/i18n';
+import { portalApi } from '../api';
+import en from '../i18n/en.json';
+import id from '../i18n/id.json';
+import { AccountPage } from './AccountPage';
+import { ChildPage } from './ChildPage';
+import { HomePage } from './HomePage';
+import { installPortal } from './install';
+import { PORTAL_BASE, portalKeys } from './paths';
+import { RegisterPage } from './RegisterPage';
+import { SignInPage } from './SignInPage';
+
+i18n.addResourceBundle('id', 'portal', id, true, false);
+i18n.addResourceBundle('en', 'portal', en, true, false);
+installPortal();
+
+/** The signed-in guardian, or the portal's sign-in page. */
+function RequireGuardian({ children }: { children: ReactNode }) {
+  const location = useLocation();
+  const me = useQuery({ queryKey: portalKeys.me, queryFn: ({ signal }) => portalApi.me(signal), retry: false, staleTime: 60_000 });
+  if (me.isPending) return <PageLoader fullScreen />;
+  if (me.isError && isApiError(me.error) && me.error.status === 401) {
+    return <Navigate to={`${PORTAL_BASE}/masuk`} replace state={{ from: location.pathname }} />;
+  }
+  return <>{children}</>;
+}
+
+function Frame({ children }: { children: ReactNode }) {
+  const { t } = useTranslation('portal');
+  return (
+    <AppShell header={{ height: 52 }} padding="sm">
+      <AppShell.Header>
+        <Container size={480} h="100%">
+          <Group h="100%" justify="space-between" wrap="nowrap">
+            <Text fw={700} component="a" href={`${PORTAL_BASE}/`} style={{ textDecoration: 'none', color: 'inherit' }}>
+              {t('ortu.appName')}
+            </Text>
+            <LanguageSwitch />
+          </Group>
+        </Container>
+      </AppShell.Header>
+      <AppShell.Main>
+        <Container size={480} px={0}>
+          <Suspense fallback={<PageLoader />}>{children}</Suspense>
+        </Container>
+      </AppShell.Main>
+    </AppShell>
+  );
+}
+
+/** /ortu/* : sign-in, the guardian's children, a child, the account. */
+export default function PortalApp() {
+  return (
+    <Frame>
+      <Routes>
+        <Route path="masuk" element={<SignInPage />} />
+        <Route path="daftar" element={<RegisterPage />} />
+        <Route path="" element={<RequireGuardian><HomePage /></RequireGuardian>} />
+        <Route path="anak/:id" element={<RequireGuardian><ChildPage /></RequireGuardian>} />
+        <Route path="akun" element={<RequireGuardian><AccountPage /></RequireGuardian>} />
+        <Route path="*" element={<Navigate to={`${PORTAL_BASE}/`} replace />} />
+      </Routes>
+    </Frame>
+  );
+}

@@ -1,0 +1,334 @@
+package api
+
+import "time"
+
+// Guardian relations to a student (docs/portal.md).
+const (
+	RelationAyah    = "ayah"
+	RelationIbu     = "ibu"
+	RelationWali    = "wali"
+	RelationLainnya = "lainnya"
+)
+
+// Guardian link statuses: a pending link is a self-registration waiting for
+// the homeroom teacher or an admin.
+const (
+	GuardianLinkVerified = "verified"
+	GuardianLinkPending  = "pending"
+)
+
+// PortalCodeRequest asks for a one-time sign-in code by WhatsApp.
+type PortalCodeRequest struct {
+	Phone string `json:"phone"`
+}
+
+// PortalCodeAnswer is the same whether or not the phone is known.
+type PortalCodeAnswer struct {
+	// Sent is always true: it says the request was taken, not that a
+	// guardian with that phone exists.
+	Sent      bool      `json:"sent"`
+	ExpiresAt time.Time `json:"expires_at"`
+}
+
+// PortalVerifyRequest signs a guardian in with a code (sent by WhatsApp or
+// printed by staff as an activation code).
+type PortalVerifyRequest struct {
+	Phone string `json:"phone"`
+	Code  string `json:"code"`
+}
+
+// PortalVerifyAnswer carries the portal session token; browsers also get it
+// as the tatib_portal cookie.
+type PortalVerifyAnswer struct {
+	Token    string         `json:"token"`
+	Guardian PortalGuardian `json:"guardian"`
+}
+
+// PortalGuardian is the signed-in guardian as the portal shows them.
+type PortalGuardian struct {
+	ID             int64      `json:"id"`
+	Name           string     `json:"name"`
+	Phone          string     `json:"phone"`
+	ConsentAt      *time.Time `json:"consent_at"`
+	ConsentChannel string     `json:"consent_channel"`
+	// StudentID is set when a student signed in (the school's setting):
+	// they see their own record only; Name is theirs, ID is 0.
+	StudentID int64 `json:"student_id,omitempty"`
+}
+
+// PortalSettings are the school's portal switches.
+type PortalSettings struct {
+	// Students lets students sign in with NISN and a printed code.
+	Students bool `json:"students"`
+	// What families see: every part shows unless the school hides it; the
+	// recorder's name shows only when the school chooses.
+	HideViolations bool `json:"hide_violations"`
+	HideLetters    bool `json:"hide_letters"`
+	HideAttendance bool `json:"hide_attendance"`
+	HideMessages   bool `json:"hide_messages"`
+	ShowRecorder   bool `json:"show_recorder"`
+}
+
+// PortalStudentSignIn is POST /portal/auth/student.
+type PortalStudentSignIn struct {
+	NISN string `json:"nisn"`
+	Code string `json:"code"`
+}
+
+// Guardian is a guardian as staff see them on a student or in the queue.
+type Guardian struct {
+	ID        int64      `json:"id"`
+	Name      string     `json:"name"`
+	Phone     string     `json:"phone"`
+	ConsentAt *time.Time `json:"consent_at"`
+	// ConsentChannel: whatsapp_code or activation_code; "" before activation.
+	ConsentChannel string     `json:"consent_channel"`
+	WithdrawnAt    *time.Time `json:"withdrawn_at"`
+	Sessions       int        `json:"sessions"`
+	LastSeenAt     *time.Time `json:"last_seen_at"`
+	// Students are the guardian's links this reader may see.
+	Students []GuardianLink `json:"students"`
+}
+
+// GuardianLink is one guardian–student link.
+type GuardianLink struct {
+	StudentID   int64     `json:"student_id"`
+	StudentName string    `json:"student_name"`
+	ClassName   string    `json:"class_name"`
+	Relation    string    `json:"relation"`
+	Status      string    `json:"status"`
+	Source      string    `json:"source"`
+	CreatedAt   time.Time `json:"created_at"`
+}
+
+// GuardianInput adds a guardian to a student (or links a known phone).
+type GuardianInput struct {
+	StudentID int64  `json:"student_id"`
+	Name      string `json:"name"`
+	Phone     string `json:"phone"`
+	Relation  string `json:"relation"`
+}
+
+// ActivationCode is a one-time code staff print for a guardian where no
+// WhatsApp gateway is configured.
+type ActivationCode struct {
+	GuardianID int64     `json:"guardian_id"`
+	Phone      string    `json:"phone"`
+	Code       string    `json:"code"`
+	ExpiresAt  time.Time `json:"expires_at"`
+}
+
+// PortalChild is one of the guardian's children in the portal's list.
+type PortalChild struct {
+	ID        int64  `json:"id" db:"id"`
+	Name      string `json:"name" db:"full_name"`
+	ClassName string `json:"class_name" db:"class_name"`
+	Relation  string `json:"relation" db:"relation"`
+	Points    int    `json:"points" db:"points"`
+}
+
+// PortalViolation is a violation as a guardian reads it: no recorder, no
+// internal notes.
+type PortalViolation struct {
+	ID         int64  `json:"id" db:"id"`
+	Date       string `json:"date" db:"date"`
+	Type       string `json:"type" db:"type"`
+	Points     int    `json:"points" db:"points"`
+	Sanction   string `json:"sanction" db:"sanction"`
+	Attendance bool   `json:"attendance" db:"attendance"`
+	// Recorder is who recorded it, only when the school shows it.
+	Recorder string `json:"recorder,omitempty" db:"recorder"`
+}
+
+// PortalLetter is a warning letter the school has sent to the parents.
+type PortalLetter struct {
+	ID             int64      `json:"id" db:"id"`
+	Name           string     `json:"name" db:"name"`
+	Level          int        `json:"level" db:"level"`
+	Number         *string    `json:"number" db:"number"`
+	IssuedAt       time.Time  `json:"issued_at" db:"issued_at"`
+	SentAt         *time.Time `json:"sent_at" db:"sent_at"`
+	AcknowledgedAt *time.Time `json:"acknowledged_at" db:"acknowledged_at"`
+}
+
+// PortalAttendanceSummary counts the current academic year's hours.
+type PortalAttendanceSummary struct {
+	H int `json:"h" db:"h"`
+	S int `json:"s" db:"s"`
+	I int `json:"i" db:"i"`
+	A int `json:"a" db:"a"`
+	T int `json:"t" db:"t"`
+}
+
+// PortalChildDetail is GET /portal/children/{id}.
+type PortalChildDetail struct {
+	PortalChild
+	Standing   StudentPoints           `json:"standing"`
+	Thresholds []PortalThreshold       `json:"thresholds"`
+	Violations []PortalViolation       `json:"violations"`
+	Letters    []PortalLetter          `json:"letters"`
+	Attendance PortalAttendanceSummary `json:"attendance"`
+	// Shown names the parts the school shows (the others are empty).
+	Shown PortalParts `json:"shown"`
+}
+
+// PortalParts says which parts of a child's page the school shows.
+type PortalParts struct {
+	Violations bool `json:"violations"`
+	Letters    bool `json:"letters"`
+	Attendance bool `json:"attendance"`
+}
+
+// PortalThreshold is an SP level for the progress bar.
+type PortalThreshold struct {
+	Level     int    `json:"level" db:"level"`
+	Name      string `json:"name" db:"name"`
+	MinPoints int    `json:"min_points" db:"min_points"`
+}
+
+// PortalAttendanceDay is one school day of a child, with its hours.
+type PortalAttendanceDay struct {
+	Date   string                  `json:"date"`
+	Counts PortalAttendanceSummary `json:"counts"`
+	Hours  []PortalAttendanceHour  `json:"hours"`
+}
+
+// PortalAttendanceHour is one lesson hour's status.
+type PortalAttendanceHour struct {
+	Hour   int    `json:"hour"`
+	Status string `json:"status"`
+}
+
+// PortalMessage is a message the school sent to the guardian's phone.
+type PortalMessage struct {
+	ID          int64      `json:"id" db:"id"`
+	StudentName string     `json:"student_name" db:"student_name"`
+	Event       string     `json:"event" db:"event"`
+	Body        string     `json:"body" db:"body"`
+	SentAt      *time.Time `json:"sent_at" db:"sent_at"`
+}
+
+// Excuse kinds and statuses (docs/portal.md, "Excuses").
+const (
+	ExcuseSakit    = "sakit"
+	ExcuseIzin     = "izin"
+	ExcusePending  = "pending"
+	ExcuseApproved = "approved"
+	ExcuseRefused  = "refused"
+)
+
+// ExcuseInput is a guardian's request: whole days from..to, or some
+// lesson hours of one day.
+type ExcuseInput struct {
+	Kind        string `json:"kind"`
+	From        string `json:"from"`
+	To          string `json:"to"`
+	LessonHours []int  `json:"lesson_hours"`
+	Reason      string `json:"reason"`
+}
+
+// Excuse is a request and its decision.
+type Excuse struct {
+	ID            int64      `json:"id"`
+	StudentID     int64      `json:"student_id"`
+	StudentName   string     `json:"student_name"`
+	ClassName     string     `json:"class_name"`
+	GuardianName  string     `json:"guardian_name"`
+	Kind          string     `json:"kind"`
+	From          string     `json:"from"`
+	To            string     `json:"to"`
+	LessonHours   []int      `json:"lesson_hours"`
+	Reason        string     `json:"reason"`
+	Status        string     `json:"status"`
+	DecidedByName string     `json:"decided_by_name"`
+	DecidedAt     *time.Time `json:"decided_at"`
+	RefusalReason string     `json:"refusal_reason"`
+	CreatedAt     time.Time  `json:"created_at"`
+	// Photos counts its pictures: GET /excuses/{id}/photos/{1..n}.
+	Photos int `json:"photos"`
+}
+
+// ExcuseRefusal is POST /excuses/{id}/refuse.
+type ExcuseRefusal struct {
+	Reason string `json:"reason"`
+}
+
+// ExcuseDecision answers an approval: the excuse and what the attendance
+// save did.
+type ExcuseDecision struct {
+	Excuse     Excuse           `json:"excuse"`
+	Attendance AttendanceResult `json:"attendance"`
+}
+
+// PortalRegistration is POST /portal/register: a guardian links themself to
+// a child by the child's NISN and date of birth.
+type PortalRegistration struct {
+	NISN         string `json:"nisn"`
+	DateOfBirth  string `json:"date_of_birth"`
+	Phone        string `json:"phone"`
+	Name         string `json:"name"`
+	Relationship string `json:"relationship"`
+}
+
+// PortalRegistrationAnswer: verified (sign in now) or pending (the school
+// checks first). A NISN and date of birth that match no student answer
+// pending too.
+type PortalRegistrationAnswer struct {
+	Status string `json:"status"`
+}
+
+// GuardianVerification is POST /guardians/{id}/verify.
+type GuardianVerification struct {
+	StudentID int64  `json:"student_id"`
+	Approve   bool   `json:"approve"`
+	Reason    string `json:"reason"`
+}
+
+// PortalCodeRequestRow is a recent code request on the staff's screen.
+type PortalCodeRequestRow struct {
+	ID           int64     `json:"id" db:"id"`
+	Phone        string    `json:"phone" db:"phone"`
+	Address      string    `json:"address" db:"address"`
+	Kind         string    `json:"kind" db:"kind"`
+	GuardianName string    `json:"guardian_name" db:"guardian_name"`
+	Tries        int       `json:"tries" db:"tries"`
+	Used         bool      `json:"used" db:"used"`
+	CreatedAt    time.Time `json:"created_at" db:"created_at"`
+}
+
+// PortalSessionRow is an active portal session on the staff's screen.
+type PortalSessionRow struct {
+	GuardianID   int64     `json:"guardian_id" db:"guardian_id"`
+	GuardianName string    `json:"guardian_name" db:"guardian_name"`
+	CreatedAt    time.Time `json:"created_at" db:"created_at"`
+	LastSeenAt   time.Time `json:"last_seen_at" db:"last_seen_at"`
+	UserAgent    string    `json:"user_agent" db:"user_agent"`
+	Address      string    `json:"address" db:"address"`
+}
+
+// PortalRegistrationRow is a recent self-registration on the staff's screen.
+type PortalRegistrationRow struct {
+	ID          int64     `json:"id" db:"id"`
+	NISN        string    `json:"nisn" db:"nisn"`
+	Phone       string    `json:"phone" db:"phone"`
+	Name        string    `json:"name" db:"name"`
+	Relation    string    `json:"relation" db:"relation"`
+	StudentName string    `json:"student_name" db:"student_name"`
+	Outcome     string    `json:"outcome" db:"outcome"`
+	Reason      string    `json:"reason" db:"reason"`
+	CreatedAt   time.Time `json:"created_at" db:"created_at"`
+}
+
+// PushKey is the server's VAPID public key (base64url, uncompressed P-256).
+type PushKey struct {
+	PublicKey string `json:"public_key"`
+}
+
+// PushSubscription is a browser's PushSubscription.toJSON().
+type PushSubscription struct {
+	Endpoint string `json:"endpoint"`
+	Keys     struct {
+		P256dh string `json:"p256dh"`
+		Auth   string `json:"auth"`
+	} `json:"keys"`
+}
