@@ -14,6 +14,7 @@ import (
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/audit"
 	"github.com/tatib/tatib/server/internal/pg"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"github.com/tatib/tatib/server/internal/violation"
 	"github.com/tatib/tatib/shared/api"
 )
@@ -262,9 +263,4 @@ func Messages(ctx context.Context, db *sqlx.DB, p *Principal) ([]api.PortalMessa
 	return out, nil
 }
 
-var jakarta = func() *time.Location {
-	if l, err := time.LoadLocation("Asia/Jakarta"); err == nil {
-		return l
-	}
-	return time.FixedZone("WIB", 7*3600)
-}()
+var jakarta = schoolday.Zone

@@ -59,7 +59,7 @@ func SaveSettings(ctx context.Context, db *sqlx.DB, actor audit.Actor, in api.Po
 				return fmt.Errorf("portal: end student sessions: %w", err)
 			}
 		}
-		return audit.Record(ctx, tx, actor, "settings.portal", "settings", SettingsKey, in)
+		return audit.Record(ctx, tx, actor, "settings.portal", "setting", SettingsKey, in)
 	})
 }
 

@@ -107,6 +107,20 @@ export const ACTION_KEYS: Readonly<Record<string, string>> = {
   'achievement_type.import': 'achievementTypeImport',
   'points_policy.update': 'pointsPolicyUpdate',
   'points_policy.amnesty': 'pointsPolicyAmnesty',
+  'excuse.submit': 'excuseSubmit',
+  'excuse.approve': 'excuseApprove',
+  'excuse.refuse': 'excuseRefuse',
+  'guardian.activation_code': 'guardianActivationCode',
+  'guardian.link': 'guardianLink',
+  'guardian.revoke_sessions': 'guardianRevokeSessions',
+  'guardian.verify': 'guardianVerify',
+  'portal.consent': 'portalConsent',
+  'portal.consent_withdrawn': 'portalConsentWithdrawn',
+  'portal.register': 'portalRegister',
+  'portal.sign_in': 'portalSignIn',
+  'settings.portal': 'settingsPortal',
+  'student.portal_code': 'studentPortalCode',
+  'warning_letter.acknowledge': 'warningLetterAcknowledge',
   // Recorded without the area's prefix by the violations feature (to be renamed there).
   record: 'violationRecord',
   delete: 'violationDelete',
@@ -142,6 +156,9 @@ export const ENTITIES = [
   'achievement',
   'achievement_category',
   'achievement_type',
+  'excuse',
+  'guardian',
+  'portal_registration',
 ] as const;
 
 /** The feature's t (useTranslation('audit')), or any lookup by key. */

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { jakartaDay } from '@/lib/jakartaDay';
 import { Link, useParams } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ActionIcon, Anchor, Badge, Button, Card, Group, Progress, SimpleGrid, Stack, Tabs, Text, Title } from '@mantine/core';
@@ -18,7 +19,7 @@ const COLOURS: Record<(typeof STATUSES)[number], string> = { h: 'teal', s: 'blue
 
 /** This month in Jakarta, YYYY-MM. */
 function thisMonth(): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Jakarta', year: 'numeric', month: '2-digit' }).format(new Date()).slice(0, 7);
+  return jakartaDay().slice(0, 7);
 }
 
 function shiftMonth(month: string, by: number): string {

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { jakartaDay } from '@/lib/jakartaDay';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Badge, Button, Card, Checkbox, Chip, FileInput, Group, SegmentedControl, Stack, Text, TextInput, Textarea } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
@@ -11,7 +12,7 @@ const STATUS_COLOURS = { pending: 'yellow', approved: 'teal', refused: 'red' } a
 const HOURS = Array.from({ length: 10 }, (_, i) => i + 1);
 
 function todayInJakarta(): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Jakarta' }).format(new Date());
+  return jakartaDay();
 }
 
 /** A guardian excuses their child (sakit or izin, days or hours, a photo) and sees the decisions. */
