@@ -295,13 +295,12 @@ func TestWebSocketAcrossReplicas(t *testing.T) {
 		if u := next(t, ws2, wire.WSUnread, time.Second); u.Count != 1 {
 			t.Errorf("unread %+v", u)
 		}
-		// More than five missed: one summary.
+		// More than five missed: one summary. Each recording's live
+		// notification is read before the next recording: on a busy machine
+		// the hub may fetch several at once, and more than five in one
+		// delivery is (by design) one summary, not seven messages.
 		for range 7 {
 			record(t, s.Admin, s.StudentA, s.TypeID)
-		}
-		// Generous: seven recordings go through HTTP first, and CI machines
-		// are busy (the one-second promise is tested above).
-		for range 7 {
 			next(t, ws2, wire.WSNotification, 10*time.Second)
 		}
 		ws3, _, err := dial(t, b2, onB.Token, "?after_id="+got.ID)
