@@ -2,41 +2,25 @@
 // to the parent from the letter page ("Kirim ke orang tua", once per level), and corrects a
 // violation from its page ("Perbaiki"), the point history then saying "Diperbaiki".
 // Only these: E2E_ONLY=ledger node e2e/run.mjs
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { assert, assertEqual, checkA11y, shot, test } from './harness.mjs';
 import { ADMIN_PASSWORD } from './cases.mjs';
-import { PHONE, apiCall, expectVisible, newPage, noSidewaysScroll, signIn } from './helpers.mjs';
+import { PHONE, apiCall, databaseOf, expectVisible, newPage, noSidewaysScroll, signIn } from './helpers.mjs';
 
 const suffix = randomBytes(3).toString('hex');
 const BK = { username: `bk.ledger.${suffix}`, name: `Guru BK Ledger ${suffix}`, role: 'bk', email: '', phone: '', password: 'bk-ledger-Rahasia1' };
 const WIDE = { width: 1366, height: 768 };
 
-const psql = (url, sql) => execFileSync('psql', [url, '-v', 'ON_ERROR_STOP=1', '-qAt', '-c', sql], { encoding: 'utf8' }).trim();
 
 /** Adds a student to the run's database (the tatib_e2e_* one holding our BK user): students only come from a sync. */
 function insertStudent(userId) {
-  const admin = process.env.TATIB_TEST_DATABASE_URL;
-  const dbs = psql(admin, "SELECT datname FROM pg_database WHERE datname LIKE 'tatib_e2e_%'").split('\n').filter(Boolean);
-  for (const db of dbs) {
-    const url = new URL(admin);
-    url.pathname = `/${db}`;
-    let found;
-    try {
-      found = psql(url.toString(), `SELECT id FROM users WHERE username = '${BK.username}'`);
-    } catch {
-      continue;
-    }
-    if (found !== String(userId)) continue;
-    const sourceId = 910000000 + Math.floor(Math.random() * 1000000);
-    const classId = psql(url.toString(), `INSERT INTO classes (name, grade) VALUES ('XI LG ${suffix}', 11) RETURNING id`).split('\n')[0];
-    const id = psql(
-      url.toString(),
-      `INSERT INTO students (source_id, nisn, nis, full_name, gender, class_id, parent_name) VALUES (${sourceId}, '00${sourceId}', 'LG${suffix}', 'Dimas Saputra ${suffix}', 'L', ${classId}, 'Bapak Saputra') RETURNING id`,
-    ).split('\n')[0];
-    return { id: Number(id), name: `Dimas Saputra ${suffix}` };
-  }
-  throw new Error(`no e2e database holds ${BK.username}`);
+  const sql = databaseOf(BK.username, userId);
+  const sourceId = 910000000 + Math.floor(Math.random() * 1000000);
+  const classId = sql(`INSERT INTO classes (name, grade) VALUES ('XI LG ${suffix}', 11) RETURNING id`).split('\n')[0];
+  const id = sql(
+    `INSERT INTO students (source_id, nisn, nis, full_name, gender, class_id, parent_name) VALUES (${sourceId}, '00${sourceId}', 'LG${suffix}', 'Dimas Saputra ${suffix}', 'L', ${classId}, 'Bapak Saputra') RETURNING id`,
+  ).split('\n')[0];
+  return { id: Number(id), name: `Dimas Saputra ${suffix}` };
 }
 
 let seeded = null;

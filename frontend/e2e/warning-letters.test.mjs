@@ -2,45 +2,29 @@
 // letterhead settings (issue 11). A BK user records violations through the API until one student
 // crosses SP 1; the letter then shows in the list, its PDF downloads as a PDF, its status steps
 // to printed, and the student page shows the progress. Only these: E2E_ONLY=warning-letters npm run e2e
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { assert, assertEqual, checkA11y, shot, test } from './harness.mjs';
 import { ADMIN_PASSWORD } from './cases.mjs';
-import { PHONE, apiCall, expectVisible, newPage, noSidewaysScroll, signIn } from './helpers.mjs';
+import { PHONE, apiCall, databaseOf, expectVisible, newPage, noSidewaysScroll, signIn } from './helpers.mjs';
 
 const suffix = randomBytes(3).toString('hex');
 const BK = { username: `bk.sp.${suffix}`, name: `Guru BK SP ${suffix}`, role: 'bk', email: '', phone: '', password: 'bk-sp-Rahasia1' };
 const WIDE = { width: 1366, height: 768 };
 
-const psql = (url, sql) => execFileSync('psql', [url, '-v', 'ON_ERROR_STOP=1', '-qAt', '-c', sql], { encoding: 'utf8' }).trim();
 
 /**
  * Adds a student (and a class) to this run's database: students only come from a sync, and this
  * file must run alone too. The run's database is the tatib_e2e_* one that holds our BK user.
  */
 function insertStudent(userId) {
-  const admin = process.env.TATIB_TEST_DATABASE_URL;
-  const dbs = psql(admin, "SELECT datname FROM pg_database WHERE datname LIKE 'tatib_e2e_%'").split('\n').filter(Boolean);
-  for (const db of dbs) {
-    const url = new URL(admin);
-    url.pathname = `/${db}`;
-    let found;
-    try {
-      found = psql(url.toString(), `SELECT id FROM users WHERE username = '${BK.username}'`);
-    } catch {
-      continue; // another run's database, gone or not migrated yet
-    }
-    if (found !== String(userId)) continue;
-    const sourceId = 900000000 + Math.floor(Math.random() * 1000000);
-    const classId = psql(url.toString(), `INSERT INTO classes (name, grade) VALUES ('XI SP ${suffix}', 11) RETURNING id`).split('\n')[0];
-    const id = psql(
-      url.toString(),
-      `INSERT INTO students (source_id, nisn, nis, full_name, gender, class_id, parent_name) VALUES (${sourceId}, '00${sourceId}', 'SP${suffix}', 'Rina Wulandari ${suffix}', 'P', ${classId}, 'Bapak Wulandari') RETURNING id`,
-    ).split('\n')[0];
-    return { id: Number(id), name: `Rina Wulandari ${suffix}`, classId: Number(classId) };
-  }
-  throw new Error(`no e2e database holds ${BK.username}`);
+  const sql = databaseOf(BK.username, userId);
+  const sourceId = 900000000 + Math.floor(Math.random() * 1000000);
+  const classId = sql(`INSERT INTO classes (name, grade) VALUES ('XI SP ${suffix}', 11) RETURNING id`).split('\n')[0];
+  const id = sql(
+    `INSERT INTO students (source_id, nisn, nis, full_name, gender, class_id, parent_name) VALUES (${sourceId}, '00${sourceId}', 'SP${suffix}', 'Rina Wulandari ${suffix}', 'P', ${classId}, 'Bapak Wulandari') RETURNING id`,
+  ).split('\n')[0];
+  return { id: Number(id), name: `Rina Wulandari ${suffix}`, classId: Number(classId) };
 }
 
 let seeded = null;
