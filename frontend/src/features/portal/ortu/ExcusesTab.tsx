@@ -110,7 +110,7 @@ export function ExcusesTab({ childId }: { childId: number }) {
                 </Text>
               )}
             </div>
-            <Badge color={STATUS_COLOURS[e.status]} data-testid="portal-excuse-status" data-status={e.status}>
+            <Badge color={STATUS_COLOURS[e.status]} style={{ flexShrink: 0 }} data-testid="portal-excuse-status" data-status={e.status}>
               {t(`excuses.status.${e.status}`)}
             </Badge>
           </Group>
