@@ -62,6 +62,32 @@ describe('theme colours reach WCAG AA (4.5:1) for text', () => {
   });
 });
 
+describe('coloured text on screens', () => {
+  it('every colour\'s shade 9 reads at 4.5:1 on white and gray.0', () => {
+    for (const color of COLORS) {
+      for (const bg of ['#ffffff', full.colors.gray[0]]) {
+        expect(contrastRatio(full.colors[color]![9]!, bg), `${color}.9 on ${bg}`).toBeGreaterThanOrEqual(4.5);
+      }
+    }
+  });
+
+  it('c="colour.shade" in the source reads at 4.5:1 on gray.0 (the kiosk\'s light gray on black aside)', () => {
+    const sources = import.meta.glob('/src/**/*.tsx', { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
+    const used = new Set<string>();
+    for (const [file, text] of Object.entries(sources)) {
+      for (const m of text.matchAll(/\bc="([a-z]+)\.(\d)"/g)) {
+        if (file.includes('/kiosk/') && m[1] === 'gray') continue;
+        used.add(`${m[1]}.${m[2]}`);
+      }
+    }
+    expect(used.size).toBeGreaterThan(3);
+    for (const c of used) {
+      const [name, shade] = c.split('.');
+      expect(contrastRatio(full.colors[name!]![Number(shade)]!, full.colors.gray[0]), c).toBeGreaterThanOrEqual(4.5);
+    }
+  });
+});
+
 describe('readableOn / textOn', () => {
   it('darkens until readable, keeps what already is', () => {
     expect(readableOn('#ffffff', '#000000')).toBe('#000000');

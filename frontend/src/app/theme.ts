@@ -96,6 +96,17 @@ const gray: MantineColorsTuple = [
 ];
 
 /**
+ * Every colour's shade 9 darkened until it reads at 4.5:1 on gray.0 (the page background):
+ * `c="orange.9"` and friends are what screens use for coloured text. Mantine's orange.9
+ * (#d9480f) is 4.1:1 there, yellow.9 2.6:1. Shades 0–8 (backgrounds, filled things) stay.
+ */
+const readableNine = Object.fromEntries(
+  Object.entries(DEFAULT_THEME.colors)
+    .filter(([name]) => name !== 'gray' && name !== 'dark')
+    .map(([name, tuple]) => [name, [...tuple.slice(0, 9), readableOn(DEFAULT_THEME.colors.gray[0], tuple[9])] as unknown as MantineColorsTuple]),
+);
+
+/**
  * Mantine's variant colours, with the text colour chosen for contrast. Backgrounds stay
  * Mantine's (same CSS variables, so hover states and dark shades still work).
  */
@@ -138,7 +149,7 @@ export const cssVariablesResolver: CSSVariablesResolver = () => ({
 export const theme = createTheme({
   primaryColor: 'blue',
   primaryShade: { light: PRIMARY_SHADE, dark: PRIMARY_SHADE },
-  colors: { gray },
+  colors: { ...readableNine, gray },
   variantColorResolver,
   defaultRadius: 'md',
   // Plain objects, not Component.extend: extend imports the component into the first

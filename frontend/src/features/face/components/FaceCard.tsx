@@ -41,7 +41,7 @@ function ConsentEntry({ c }: { c: FaceConsent }) {
         {t('history.recorded', { name: c.recorded_by_name || '—', at: fmt(c.recorded_at, 'dateTime') })}
       </Text>
       {c.withdrawn_at && (
-        <Text size="xs" c="red.8">
+        <Text size="xs" c="red.9">
           {t('history.withdrawn', { name: c.withdrawn_by_name || '—', at: fmt(c.withdrawn_at, 'dateTime') })}
           {c.withdrawal_reason ? ` · ${t('history.reason', { reason: c.withdrawal_reason })}` : ''}
         </Text>

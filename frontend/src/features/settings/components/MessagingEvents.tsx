@@ -150,7 +150,7 @@ function EventCard({
               </Group>
             </div>
             {unknown.length > 0 && (
-              <Text size="xs" c="red.8" data-testid={`msg-unknown-${event}`}>
+              <Text size="xs" c="red.9" data-testid={`msg-unknown-${event}`}>
                 {t('messaging.events.unknown', { names: unknown.map((n) => `{${n}}`).join(', ') })}
               </Text>
             )}
@@ -173,7 +173,7 @@ function EventCard({
                         : t('messaging.preview.noPhone', { name: preview.data.student_name })}
                     </Text>
                     {preview.data.phone_issue && (
-                      <Text size="xs" c="red.8" mb={4}>
+                      <Text size="xs" c="red.9" mb={4}>
                         {preview.data.phone_issue}
                       </Text>
                     )}

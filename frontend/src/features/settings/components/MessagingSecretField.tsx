@@ -34,7 +34,7 @@ export function MessagingSecretField({
           {label}
         </Text>
         <Group gap="sm" wrap="wrap" mt={4}>
-          <Text size="sm" c="red.8">
+          <Text size="sm" c="red.9">
             {t('messaging.secret.willClear')}
           </Text>
           <Button variant="subtle" size="compact-sm" leftSection={<IconArrowBackUp size={14} aria-hidden />} onClick={() => onChange({ value: '', clear: false })}>
@@ -42,7 +42,7 @@ export function MessagingSecretField({
           </Button>
         </Group>
         {error && (
-          <Text size="xs" c="red.8" mt={4} role="alert">
+          <Text size="xs" c="red.9" mt={4} role="alert">
             {error}
           </Text>
         )}

@@ -185,7 +185,7 @@ export function SchoolProfileSection() {
                     {tl('letterhead.paperHint')}
                   </Text>
                   {form.errors.paper_size && (
-                    <Text size="xs" c="red.8">
+                    <Text size="xs" c="red.9">
                       {form.errors.paper_size}
                     </Text>
                   )}

@@ -89,7 +89,7 @@ export function SyncJobView({ job }: { job: StudentSync }) {
             </Alert>
           )}
           {(job.result.warnings ?? []).map((w) => (
-            <Text key={w} size="sm" c="yellow.8">
+            <Text key={w} size="sm" c="yellow.9">
               {w}
             </Text>
           ))}

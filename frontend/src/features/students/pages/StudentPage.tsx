@@ -59,7 +59,7 @@ function Phone({ number, testId }: { number: string; testId?: string }) {
         </Group>
       </Anchor>
       {links.whatsapp && (
-        <Anchor href={links.whatsapp} target="_blank" rel="noopener noreferrer" size="sm" c="teal.8" aria-label={t('phone.whatsapp', { number })}>
+        <Anchor href={links.whatsapp} target="_blank" rel="noopener noreferrer" size="sm" c="teal.9" aria-label={t('phone.whatsapp', { number })}>
           <Group gap={4} component="span" wrap="nowrap">
             <IconBrandWhatsapp size={14} aria-hidden />
             WhatsApp

@@ -199,7 +199,7 @@ export default function ThresholdsPage() {
       {canManage && query.data && (
         <Stack gap="sm" mt="md">
           {rows.length > 1 && !strictlyIncreasing(rows) && (
-            <Text size="sm" c="orange.8" data-testid="thresholds-not-increasing">
+            <Text size="sm" c="orange.9" data-testid="thresholds-not-increasing">
               {t('thresholds.notIncreasing')}
             </Text>
           )}
