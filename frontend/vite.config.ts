@@ -3,6 +3,7 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import { faceAssets } from './scripts/face-assets.mjs';
+import { navCatalogue } from './scripts/nav-catalogue.mjs';
 
 // The Go server serves the build at / (server/internal/web); `make dev` runs this dev server
 // with the API proxied to the Go server on 127.0.0.1:8080.
@@ -10,7 +11,8 @@ const apiTarget = process.env.TATIB_API_TARGET ?? 'http://127.0.0.1:8080';
 
 export default defineConfig({
   // faceAssets: the face engine's models and wasm at /face/models/ and /face/wasm/ (dev and build).
-  plugins: [react(), faceAssets()],
+  // navCatalogue: the navigation's labels as `virtual:tatib-nav` (scripts/nav-catalogue.mjs).
+  plugins: [react(), faceAssets(), navCatalogue()],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },

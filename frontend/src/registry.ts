@@ -16,7 +16,8 @@ export interface RegisteredFeature {
 export function collectFeatures(mods: Record<string, FeatureModule>): RegisteredFeature[] {
   const out = Object.entries(mods).map(([file, m]) => ({
     id: /\.\/features\/([^/]+)\//.exec(file)?.[1] ?? file,
-    routes: m.routes ?? [],
+    // Each page's catalogues: its own feature's first (the namespace is the folder name).
+    routes: (m.routes ?? []).map((r) => ({ ...r, namespaces: [...new Set([/\.\/features\/([^/]+)\//.exec(file)?.[1] ?? file, ...(r.namespaces ?? [])])] })),
     nav: m.nav ?? [],
   }));
   const seen = new Map<string, string>();

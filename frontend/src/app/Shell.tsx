@@ -1,86 +1,50 @@
-import { Suspense, useEffect, useRef } from 'react';
-import { NavLink as RouterNavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { lazy, Suspense, useEffect, useRef } from 'react';
+import { NavLink as RouterNavLink, Outlet, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
 import { useDisclosure } from '@mantine/hooks';
 import {
   Alert,
   AppShell,
-  Avatar,
   Burger,
   Button,
   Group,
-  Menu,
   NavLink,
   ScrollArea,
   Stack,
   Text,
   ThemeIcon,
-  UnstyledButton,
-  VisuallyHidden,
 } from '@mantine/core';
-import { IconChevronDown, IconLogout, IconPlugConnectedX, IconSchool, IconUserCircle } from '@tabler/icons-react';
-import { authApi } from '@/auth/api';
+import { IconPlugConnectedX, IconSchool } from '@tabler/icons-react';
 import { refreshMe, useSession } from '@/auth/session';
 import { LanguageSwitch } from '@/components/LanguageSwitch';
 import { NotificationBell } from '@/components/NotificationBell';
 import { PageErrorBoundary } from '@/components/errors';
 import { PageLoader } from '@/components/PageLoader';
 import { TodayInJakarta } from '@/components/TodayInJakarta';
-import { initials } from '@/lib/names';
+import { navLabelKey, preloadAllNamespacesWhenIdle } from '@/i18n';
 import { navItems } from '@/registry';
 import { useServerReachable } from './connectivity';
+import { useDeferred } from './deferred';
+import { UserButton } from './UserButton';
 import { RealtimeProvider } from './realtimeProvider';
 import { visibleNav } from './nav';
 
-function UserMenu() {
-  const { t } = useTranslation();
+// The user menu's dropdown (Mantine's Menu and its floating positioning) is not part of
+// the first screen: a button that looks the same stands in until the browser is idle or the
+// button is used, whichever comes first (app/deferred.tsx).
+const UserMenu = lazy(() => import('./UserMenu'));
+
+function UserMenuSlot() {
   const { me } = useSession();
-  const navigate = useNavigate();
-  const qc = useQueryClient();
-  const signOut = async () => {
-    try {
-      await authApi.logout();
-    } finally {
-      qc.clear();
-      navigate('/sign-in', { replace: true });
-    }
-  };
+  const { wanted, openOnLoad, want } = useDeferred();
   if (!me) return null;
+  const placeholder = <UserButton onClick={() => want(true)} />;
+  if (!wanted) return placeholder;
   return (
-    <Menu position="bottom-end" shadow="md" width={220}>
-      <Menu.Target>
-        {/* The name on the button is its label (axe: label-content-name-mismatch); the
-            words "user menu" are added for screen readers, and on phones, where the name is hidden. */}
-        <UnstyledButton data-testid="user-menu">
-          <Group gap={8} wrap="nowrap">
-            <Avatar color="blue" radius="xl" size={34} aria-hidden>
-              {initials(me.user.name || me.user.username)}
-            </Avatar>
-            <Stack gap={0} visibleFrom="sm">
-              <Text size="sm" fw={600} lh={1.2}>
-                {me.user.name}
-              </Text>
-              <Text size="xs" c="dimmed" lh={1.2}>
-                {t(`role.${me.user.role}`)}
-              </Text>
-            </Stack>
-            <VisuallyHidden>{t('shell.userMenu')}</VisuallyHidden>
-            <IconChevronDown size={14} aria-hidden />
-          </Group>
-        </UnstyledButton>
-      </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Label>{me.user.username}</Menu.Label>
-        <Menu.Item leftSection={<IconUserCircle size={16} />} onClick={() => navigate('/profile')}>
-          {t('shell.profile')}
-        </Menu.Item>
-        {/* A shade makes Mantine take the theme's readable text colour (plain "red" is red.6, 3.3:1). */}
-        <Menu.Item color="red.8" leftSection={<IconLogout size={16} />} onClick={() => void signOut()}>
-          {t('shell.signOut')}
-        </Menu.Item>
-      </Menu.Dropdown>
-    </Menu>
+    <Suspense fallback={placeholder}>
+      <UserMenu defaultOpened={openOnLoad} />
+    </Suspense>
   );
 }
 
@@ -122,12 +86,15 @@ export function Shell() {
     void refreshMe(qc);
   }, [location.pathname, qc, close]);
 
+  // Once the first screen is up, the other features' catalogues follow while the browser idles.
+  useEffect(() => preloadAllNamespacesWhenIdle(), []);
+
   // The window title names the current area, so tabs and the desktop window say where you are.
   // The longest matching path wins: on /absensi/rekap that is "Rekap Absensi", not "Absensi".
   const current = items
     .filter((i) => location.pathname === i.path || location.pathname.startsWith(`${i.path}/`))
     .reduce<(typeof items)[number] | undefined>((best, i) => (!best || i.path.length > best.path.length ? i : best), undefined);
-  const area = current ? t(current.labelKey) : '';
+  const area = current ? t(navLabelKey(current.labelKey)) : '';
   useEffect(() => {
     document.title = area ? `${area} · ${t('app.name')}` : t('app.name');
   }, [area, t]);
@@ -163,7 +130,7 @@ export function Shell() {
           <Group gap="xs" wrap="nowrap">
             <LanguageSwitch />
             <NotificationBell />
-            <UserMenu />
+            <UserMenuSlot />
           </Group>
         </Group>
       </AppShell.Header>
@@ -181,7 +148,7 @@ export function Shell() {
                 to={item.path}
                 // A path another item extends (/absensi under /absensi/rekap) is current only exactly.
                 end={items.some((o) => o !== item && o.path.startsWith(`${item.path}/`))}
-                label={t(item.labelKey)}
+                label={t(navLabelKey(item.labelKey))}
                 leftSection={<item.icon size={20} stroke={1.6} />}
                 active={item === current}
                 onClick={close}

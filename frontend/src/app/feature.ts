@@ -16,6 +16,11 @@ export interface FeatureRoute {
   path: string;
   element: ReactNode;
   permission: RoutePermission;
+  /**
+   * Other features' catalogues the page shows from the start (its own feature's is implied),
+   * downloaded beside the page's code rather than after it.
+   */
+  namespaces?: readonly string[];
 }
 
 /** An entry in the side navigation. */

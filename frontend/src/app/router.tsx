@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { RequireAuth } from '@/auth/RequireAuth';
 import { RequirePermission } from '@/auth/RequirePermission';
@@ -6,17 +6,17 @@ import { SignInPage } from '@/auth/SignInPage';
 import { useSession } from '@/auth/session';
 import { NotFoundPage, RouteError } from '@/components/errors';
 import { PageLoader } from '@/components/PageLoader';
-import { loadFeatureCatalogues } from '@/i18n';
+import { loadNavCatalogue, preloadNamespaces } from '@/i18n';
 import { featureRoutes, navItems } from '@/registry';
 import { homePath } from './nav';
 
 // The sign-in page is in the first download; the app shell (navigation, menus, the
-// notification bell, the rest of Mantine's styles, every feature's catalogues) comes in its
+// notification bell, the rest of Mantine's styles, the navigation's labels) comes in its
 // own chunks once someone is signed in, so a school's slow network shows the sign-in form
 // sooner. Every feature page renders inside the shell, so after all of them.
 let shell: Promise<typeof import('./Shell')> | undefined;
 function loadShell() {
-  shell ??= Promise.all([import('./shellStyles'), import('./Shell'), loadFeatureCatalogues()]).then(
+  shell ??= Promise.all([import('./shellStyles'), import('./Shell'), loadNavCatalogue()]).then(
     ([, m]) => m,
     (err: unknown) => {
       shell = undefined; // a failed download is tried again on the next render
@@ -48,6 +48,12 @@ function LazyShell() {
       <Shell />
     </Suspense>
   );
+}
+
+/** Starts downloading a page's catalogues beside its code; the page's texts wait for them. */
+function WithCatalogues({ namespaces, children }: { namespaces: readonly string[] | undefined; children: ReactNode }) {
+  if (namespaces) preloadNamespaces(namespaces);
+  return children;
 }
 
 function Home() {
@@ -96,7 +102,11 @@ export const routes: RouteObject[] = [
               { index: true, element: <Home /> },
               ...featureRoutes.map((r) => ({
                 path: r.path,
-                element: <RequirePermission permission={r.permission}>{r.element}</RequirePermission>,
+                element: (
+                  <WithCatalogues namespaces={r.namespaces}>
+                    <RequirePermission permission={r.permission}>{r.element}</RequirePermission>
+                  </WithCatalogues>
+                ),
               })),
               { path: '*', element: <NotFoundPage /> },
             ],

@@ -3,6 +3,7 @@ import { useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { RoutePermission } from '@/app/feature';
 import { ForbiddenPage } from '@/components/errors';
+import { navLabelKey } from '@/i18n';
 import { navItems } from '@/registry';
 import { useSession } from './session';
 
@@ -16,6 +17,6 @@ export function RequirePermission({ permission, children }: { permission: RouteP
   const { pathname } = useLocation();
   if (can(permission)) return <>{children}</>;
   const item = navItems.find((i) => pathname === i.path || pathname.startsWith(`${i.path}/`));
-  const message = item ? t('errors.forbidden.missingPage', { page: t(item.labelKey) }) : t('errors.forbidden.missing');
+  const message = item ? t('errors.forbidden.missingPage', { page: t(navLabelKey(item.labelKey)) }) : t('errors.forbidden.missing');
   return <ForbiddenPage message={message} />;
 }

@@ -1,22 +1,30 @@
-import { lazy, Suspense, useState } from 'react';
-import { ActionIcon, Center, Indicator, Loader, Popover, Text } from '@mantine/core';
+import { lazy, Suspense, type ComponentPropsWithRef } from 'react';
+import { ActionIcon, Indicator } from '@mantine/core';
 import { IconBell } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { NOTIFICATIONS_PATH, useUnreadCount } from '@/app/unread';
-import { featureRoutes } from '@/registry';
+import { useDeferred } from '@/app/deferred';
+import { useUnreadCount } from '@/app/unread';
 
-const hasNotificationsPage = featureRoutes.some((r) => r.path === NOTIFICATIONS_PATH);
-// The popover's list belongs to the notifications feature; loaded on the first open.
-const LatestNotifications = lazy(() => import('@/features/notifications/components/LatestNotifications'));
+// The popover (Mantine's Popover and its floating positioning) is not part of the first
+// screen: the same button stands in until the browser is idle or the bell is pressed.
+const NotificationPopover = lazy(() => import('./NotificationPopover'));
+
+/** The bell's button: the stand-in before the popover is downloaded, and its target after. */
+export function BellButton({ label, ...props }: { label: string } & ComponentPropsWithRef<'button'>) {
+  return (
+    <ActionIcon variant="subtle" color="gray" size="lg" aria-label={label} title={label} data-testid="bell" {...props}>
+      <IconBell size={22} stroke={1.6} />
+    </ActionIcon>
+  );
+}
 
 /** The bell with the unread badge; opens the latest notifications and a link to their page. */
 export function NotificationBell() {
   const { t } = useTranslation();
   const unread = useUnreadCount();
-  const [opened, setOpened] = useState(false);
+  const { wanted, openOnLoad, want } = useDeferred();
   const label = unread > 0 ? t('bell.unread', { count: unread }) : t('bell.label');
-  // The popover's target must be the button itself: aria-expanded is not allowed on the
-  // indicator's <div> (axe: aria-allowed-attr).
+  const standIn = <BellButton label={label} onClick={() => want(true)} />;
   return (
     <Indicator
       disabled={unread === 0}
@@ -26,30 +34,13 @@ export function NotificationBell() {
       offset={4}
       data-testid="bell-badge"
     >
-      <Popover position="bottom-end" shadow="md" withArrow opened={opened} onChange={setOpened}>
-        <Popover.Target>
-          <ActionIcon variant="subtle" color="gray" size="lg" aria-label={label} title={label} onClick={() => setOpened((o) => !o)} data-testid="bell">
-            <IconBell size={22} stroke={1.6} />
-          </ActionIcon>
-        </Popover.Target>
-        <Popover.Dropdown p={0}>
-          {hasNotificationsPage ? (
-            <Suspense
-              fallback={
-                <Center p="md" w={340} maw="calc(100vw - 24px)">
-                  <Loader size="xs" />
-                </Center>
-              }
-            >
-              {opened && <LatestNotifications unread={unread} onClose={() => setOpened(false)} />}
-            </Suspense>
-          ) : (
-            <Text size="sm" p="sm">
-              {t('bell.empty')}
-            </Text>
-          )}
-        </Popover.Dropdown>
-      </Popover>
+      {wanted ? (
+        <Suspense fallback={standIn}>
+          <NotificationPopover unread={unread} label={label} defaultOpened={openOnLoad} />
+        </Suspense>
+      ) : (
+        standIn
+      )}
     </Indicator>
   );
 }

@@ -1,4 +1,4 @@
-import i18n, { type Resource } from 'i18next';
+import i18n, { type BackendModule, type Resource } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 
 /** Indonesian first: it is the school's language. */
@@ -28,40 +28,80 @@ export function buildResources(files: Record<string, Catalogue>): Resource {
 
 /**
  * The common catalogues, in the first download: all the sign-in page and the error pages need.
- * The features' catalogues come later, one chunk per language (./features.<lang>.ts), with the
- * app shell.
+ * The features' catalogues come later, one chunk per feature and language (below).
  */
 export const resources = buildResources(import.meta.glob<Catalogue>('./*.json', { eager: true, import: 'default' }));
 
-/** Each language's feature catalogues, once asked for. */
-const loaded = new Map<Language, Promise<void>>();
-const chunks: Record<Language, () => Promise<{ featureResources: Resource }>> = {
-  id: () => import('./features.id'),
-  en: () => import('./features.en'),
+/**
+ * Each feature's catalogue in each language, a chunk of its own, downloaded when a screen
+ * first asks for its namespace (`useTranslation('violations')` suspends until it is here).
+ * A page's namespace is asked for together with the page's code (registry.ts), and once the
+ * first screen is up the rest of the language follows while the browser is idle, so opening
+ * another feature's dialog later does not wait for its texts.
+ */
+const featureLoaders: Record<string, () => Promise<Catalogue>> = import.meta.glob<Catalogue>('../features/*/i18n/*.json', { import: 'default' });
+
+/** The namespaces that have a catalogue: every feature folder with an i18n/ folder. */
+export const FEATURE_NAMESPACES: readonly string[] = [
+  ...new Set(Object.keys(featureLoaders).map((f) => /features\/([^/]+)\/i18n\//.exec(f)?.[1] ?? '')),
+].filter(Boolean);
+
+/** i18next's backend: a feature namespace's catalogue from its chunk; "common" and "nav" are bundled. */
+const chunkBackend: BackendModule = {
+  type: 'backend',
+  init() {},
+  read(lang, ns, done) {
+    const load = featureLoaders[`../features/${ns}/i18n/${lang}.json`];
+    if (!load) {
+      done(null, {});
+      return;
+    }
+    load().then(
+      (catalogue) => done(null, catalogue),
+      (err: unknown) => done(err instanceof Error ? err : new Error(String(err)), false),
+    );
+  },
 };
 
 /**
- * Adds every feature's catalogues in one language (the current one by default); the app shell
- * waits for it (router.tsx). Only the language on screen is downloaded; switching language
- * downloads the other before the switch (setLanguage).
+ * The side navigation's labels of every feature in both languages (namespace "nav", about a
+ * kilobyte): the shell lists every feature before any of their catalogues is downloaded.
+ * A nav item's key "violations:nav" reads "nav:violations.nav".
  */
-export function loadFeatureCatalogues(lang: Language = currentLanguage()): Promise<void> {
-  let p = loaded.get(lang);
-  if (!p) {
-    p = chunks[lang]().then(
-      ({ featureResources }) => {
-        for (const [l, namespaces] of Object.entries(featureResources)) {
-          for (const [ns, catalogue] of Object.entries(namespaces)) i18n.addResourceBundle(l, ns, catalogue, true, true);
-        }
-      },
-      (err: unknown) => {
-        loaded.delete(lang); // a failed download is tried again
-        throw err;
-      },
-    );
-    loaded.set(lang, p);
+export async function loadNavCatalogue(): Promise<void> {
+  const { default: catalogues } = await import('virtual:tatib-nav');
+  for (const [lang, byFeature] of Object.entries(catalogues)) {
+    const nav = Object.fromEntries(Object.entries(byFeature).map(([feature, v]) => [feature, { nav: v }]));
+    i18n.addResourceBundle(lang, 'nav', nav, true, true);
   }
-  return p;
+}
+
+/** The key of a nav item's label: "violations:nav.list" → "nav:violations.nav.list". */
+export function navLabelKey(labelKey: string): string {
+  const i = labelKey.indexOf(':');
+  return i < 0 ? labelKey : `nav:${labelKey.slice(0, i)}.${labelKey.slice(i + 1)}`;
+}
+
+/**
+ * Downloads namespaces' catalogues in the language on screen (and Indonesian, the fallback)
+ * without waiting for them: a page starts this beside its own code.
+ */
+export function preloadNamespaces(namespaces: readonly string[]): void {
+  const missing = namespaces.filter((ns) => !i18n.hasLoadedNamespace(ns));
+  if (missing.length > 0) void i18n.loadNamespaces(missing).catch(() => undefined);
+}
+
+let idleStarted = false;
+/**
+ * After the first screen: every other feature's catalogue in the language on screen, while
+ * the browser is idle (a few small requests; each is cached like any chunk).
+ */
+export function preloadAllNamespacesWhenIdle(): void {
+  if (idleStarted || typeof window === 'undefined') return;
+  idleStarted = true;
+  const run = () => preloadNamespaces(FEATURE_NAMESPACES);
+  if ('requestIdleCallback' in window) window.requestIdleCallback(run, { timeout: 5000 });
+  else setTimeout(run, 2000);
 }
 
 function isLanguage(v: unknown): v is Language {
@@ -77,15 +117,19 @@ function storedLanguage(): Language {
   }
 }
 
-void i18n.use(initReactI18next).init({
+void i18n.use(chunkBackend).use(initReactI18next).init({
   resources,
+  // The bundled catalogues (common) are used as they are; feature namespaces come from the backend.
+  partialBundledLanguages: true,
   lng: storedLanguage(),
   fallbackLng: DEFAULT_LANGUAGE,
   supportedLngs: [...LANGUAGES],
-  ns: Object.keys(resources[DEFAULT_LANGUAGE] ?? { common: {} }),
+  ns: ['common'],
   defaultNS: 'common',
   interpolation: { escapeValue: false },
   returnNull: false,
+  // The bundled catalogues are there at once: the first render needs no suspense.
+  initAsync: false,
 });
 
 i18n.on('languageChanged', (lng) => {
@@ -100,16 +144,9 @@ export function setLanguage(lang: Language): void {
   } catch {
     /* private mode: the choice lasts this visit */
   }
-  // Once the app has its feature texts, the new language's come before the switch, so no
-  // screen shows bare keys; the sign-in page needs only the common texts.
-  if (loaded.size === 0) {
-    void i18n.changeLanguage(lang);
-    return;
-  }
-  loadFeatureCatalogues(lang).then(
-    () => void i18n.changeLanguage(lang),
-    () => void i18n.changeLanguage(lang),
-  );
+  // i18next downloads the new language's catalogues of every namespace in use before it
+  // switches, so no screen shows bare keys.
+  void i18n.changeLanguage(lang);
 }
 
 export function currentLanguage(): Language {
