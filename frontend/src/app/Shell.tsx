@@ -22,10 +22,10 @@ import { NotificationBell } from '@/components/NotificationBell';
 import { PageErrorBoundary } from '@/components/errors';
 import { PageLoader } from '@/components/PageLoader';
 import { TodayInJakarta } from '@/components/TodayInJakarta';
-import { navLabelKey, preloadAllNamespacesWhenIdle } from '@/i18n';
+import { navLabelKey, preloadAllNamespaces } from '@/i18n';
 import { navItems } from '@/registry';
 import { useServerReachable } from './connectivity';
-import { useDeferred } from './deferred';
+import { useDeferred, whenIdle } from './deferred';
 import { UserButton } from './UserButton';
 import { RealtimeProvider } from './realtimeProvider';
 import { visibleNav } from './nav';
@@ -34,6 +34,21 @@ import { visibleNav } from './nav';
 // the first screen: a button that looks the same stands in until the browser is idle or the
 // button is used, whichever comes first (app/deferred.tsx).
 const UserMenu = lazy(() => import('./UserMenu'));
+
+let firstPageShown = false;
+/**
+ * Mounted beside the page, inside its Suspense boundary: its effect runs once a page has
+ * really shown (not its loader), and then, when the browser is idle, the other features'
+ * catalogues follow.
+ */
+function AfterFirstPage() {
+  useEffect(() => {
+    if (firstPageShown) return;
+    firstPageShown = true;
+    whenIdle(preloadAllNamespaces); // once per visit, whatever page comes next
+  }, []);
+  return null;
+}
 
 function UserMenuSlot() {
   const { me } = useSession();
@@ -85,9 +100,6 @@ export function Shell() {
     }
     void refreshMe(qc);
   }, [location.pathname, qc, close]);
-
-  // Once the first screen is up, the other features' catalogues follow while the browser idles.
-  useEffect(() => preloadAllNamespacesWhenIdle(), []);
 
   // The window title names the current area, so tabs and the desktop window say where you are.
   // The longest matching path wins: on /absensi/rekap that is "Rekap Absensi", not "Absensi".
@@ -164,6 +176,7 @@ export function Shell() {
         <PageErrorBoundary key={location.pathname}>
           <Suspense fallback={<PageLoader />}>
             <Outlet />
+            <AfterFirstPage />
           </Suspense>
         </PageErrorBoundary>
       </AppShell.Main>

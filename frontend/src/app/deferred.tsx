@@ -1,14 +1,21 @@
 import { useCallback, useEffect, useState } from 'react';
 
-/** Runs `fn` once the browser is idle (or after a short wait where it cannot say). */
-export function whenIdle(fn: () => void): () => void {
+/**
+ * Runs `fn` a few seconds after the first screen, once the browser is idle. Not sooner: while
+ * the first screen waits on the network the browser looks idle too, and these downloads would
+ * share a slow connection with the screen's own.
+ */
+export function whenIdle(fn: () => void, afterMs = 3000): () => void {
   if (typeof window === 'undefined') return () => undefined;
-  if ('requestIdleCallback' in window) {
-    const id = window.requestIdleCallback(fn, { timeout: 4000 });
-    return () => window.cancelIdleCallback(id);
-  }
-  const id = setTimeout(fn, 1500);
-  return () => clearTimeout(id);
+  let idle: number | undefined;
+  const timer = setTimeout(() => {
+    if ('requestIdleCallback' in window) idle = window.requestIdleCallback(fn, { timeout: 4000 });
+    else fn();
+  }, afterMs);
+  return () => {
+    clearTimeout(timer);
+    if (idle !== undefined) window.cancelIdleCallback(idle);
+  };
 }
 
 /**

@@ -91,17 +91,12 @@ export function preloadNamespaces(namespaces: readonly string[]): void {
   if (missing.length > 0) void i18n.loadNamespaces(missing).catch(() => undefined);
 }
 
-let idleStarted = false;
 /**
- * After the first screen: every other feature's catalogue in the language on screen, while
- * the browser is idle (a few small requests; each is cached like any chunk).
+ * Every feature's catalogue in the language on screen; the shell calls it a few seconds after
+ * its first page showed, when the browser is idle (small requests, cached like any chunk).
  */
-export function preloadAllNamespacesWhenIdle(): void {
-  if (idleStarted || typeof window === 'undefined') return;
-  idleStarted = true;
-  const run = () => preloadNamespaces(FEATURE_NAMESPACES);
-  if ('requestIdleCallback' in window) window.requestIdleCallback(run, { timeout: 5000 });
-  else setTimeout(run, 2000);
+export function preloadAllNamespaces(): void {
+  preloadNamespaces(FEATURE_NAMESPACES);
 }
 
 function isLanguage(v: unknown): v is Language {
