@@ -147,5 +147,23 @@ test('achievements: the simulator shows how many change level if SP 1 moves from
     await shot(page, `achievements-20-what-if-${lang}`);
     const stored = await apiCall(page, 'GET', '/api/v1/sp-thresholds');
     assertEqual(stored.body.data[0].min_points, 50, 'SP 1 still at 50: nothing saved');
+
+    // The draft policy carries its own numbers: offset capped at 1 % instead of today's 50 %.
+    await page.goto('/violation-types');
+    const panel = page.getByTestId('what-if');
+    await expectVisible(panel, `what-if under the types (${lang})`);
+    await panel.getByTestId('what-if-policy').click();
+    await page.getByRole('option', { name: lang === 'id' ? 'Imbangan prestasi' : 'Achievement offset' }).click();
+    await panel.getByTestId('what-if-cap').fill('1');
+    await panel.getByTestId('what-if-run').click();
+    await expectVisible(panel.getByTestId('what-if-result'), `simulation with a 1 % cap (${lang})`);
+    const today = (await apiCall(page, 'GET', '/api/v1/points-policy')).body;
+    const capped = await apiCall(page, 'POST', '/api/v1/points-policy/simulate', { policy: { ...today, mode: 'offset', offset_cap_percent: 1 } });
+    const crossed = capped.body.changes.filter((c) => c.change === 'crossed').length;
+    assert(crossed >= 3, `the team at 30 goes back to 60 with a 1 % cap: ${JSON.stringify(capped.body.changes)}`);
+    const said = await panel.getByTestId('what-if-summary').innerText();
+    assert(said.includes(String(crossed)), `the panel says ${crossed} cross: ${said}`);
+    if (viewport === PHONE) await noSidewaysScroll(page, 'what-if with a draft cap on a phone');
+    assertEqual(today.offset_cap_percent, 50, 'the school keeps its 50 % cap: nothing saved');
   }
 });

@@ -311,3 +311,46 @@ func TestNetTotals(t *testing.T) {
 		t.Fatalf("report rows %v", got)
 	}
 }
+
+// The draft policy carries its own numbers: an offset capped at 50 % sends
+// students at 60 with a verified 40-point achievement below SP 1 (60 → 30),
+// one capped at 10 % does not (60 → 54); bad numbers are field errors under
+// "policy."; nothing is saved.
+func TestSimulateDraftNumbers(t *testing.T) {
+	s := newSchool(t, 2)
+	now := time.Now()
+	for _, id := range s.students {
+		s.violation(t, id, now.Add(-time.Hour))
+	}
+	var a api.Achievement
+	s.bk.Do("POST", "/api/v1/achievements", map[string]any{"student_ids": s.students, "type_id": s.achType, "level": "provinsi",
+		"achieved_on": now.In(jakarta).Format(time.DateOnly)}).Want(201).JSON(&a)
+	s.bk.Do("POST", fmt.Sprintf("/api/v1/achievements/%d/verify", a.ID), nil).Want(200)
+	var audits int
+	must(t, s.env.DB.Get(&audits, `SELECT count(*) FROM audit_log`))
+
+	sim := func(cap int) api.SimulateResponse {
+		var res api.SimulateResponse
+		s.bk.Do("POST", "/api/v1/points-policy/simulate", map[string]any{"policy": map[string]any{"mode": "offset",
+			"offset_cap_percent": cap, "amnesty_clean_school_days": 30, "amnesty_points": 10}}).Want(200).JSON(&res)
+		return res
+	}
+	if res := sim(50); len(res.Changes) != 2 || res.Changes[0].DraftTotal != 30 || res.Levels[0].Draft != 2 {
+		t.Fatalf("cap 50: %+v", res)
+	}
+	if res := sim(10); len(res.Changes) != 0 || res.Levels[1].Draft != 2 {
+		t.Fatalf("cap 10: %+v", res)
+	}
+	e := s.bk.Do("POST", "/api/v1/points-policy/simulate", map[string]any{"policy": map[string]any{"mode": "amnesty",
+		"offset_cap_percent": 0, "amnesty_clean_school_days": 30, "amnesty_points": 100000}}).Want(422).Err()
+	if e.Error.Fields["policy.offset_cap_percent"] == "" || e.Error.Fields["policy.amnesty_points"] == "" || e.Error.Fields["policy.amnesty_clean_school_days"] != "" {
+		t.Fatalf("fields %v", e.Error.Fields)
+	}
+
+	var after, saved int
+	must(t, s.env.DB.Get(&after, `SELECT count(*) FROM audit_log`))
+	must(t, s.env.DB.Get(&saved, `SELECT count(*) FROM settings WHERE key = $1`, pointspolicy.SettingsKey))
+	if after != audits || saved != 0 || s.total(t, s.students[0]) != 60 {
+		t.Fatalf("the simulator wrote: audit %d → %d, policy rows %d", audits, after, saved)
+	}
+}
