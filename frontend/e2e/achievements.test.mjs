@@ -133,6 +133,8 @@ test('achievements: a counselor records a team\'s provincial win for three stude
   await phone.goto(`/students/${ids[0]}`);
   await expectVisible(phone.getByText('Download term certificate'), 'term certificate in English on a phone');
   await noSidewaysScroll(phone, 'student page with the term certificate on a phone');
+  await phone.getByTestId('student-achievements').scrollIntoViewIfNeeded();
+  await shot(phone, 'achievements-13-term-certificate-phone-en');
 });
 
 test('achievements: the simulator shows how many change level if SP 1 moves from 50 to 60, and saves nothing', async (ctx) => {
