@@ -310,6 +310,11 @@ func TestNetTotals(t *testing.T) {
 	if got[a] != [3]int{95, 95, 55} || got[b] != [3]int{105, 105, 65} {
 		t.Fatalf("report rows %v", got)
 	}
+	pdf := s.bk.Do("GET", "/api/v1/reports/violation-recap.pdf?from="+now.In(jakarta).AddDate(0, 0, -1).Format(time.DateOnly)+"&to="+day, nil).Want(200).Body
+	if text := strings.Join(strings.Fields(pdfText(t, pdf)), " "); !strings.Contains(text, "Poin TA (kotor)") ||
+		!strings.Contains(text, "Total TA (bersih)") || !strings.Contains(text, "95 95 55") || !strings.Contains(text, "105 105 65") {
+		t.Fatalf("the report PDF lacks the year's gross and net totals:\n%s", text)
+	}
 }
 
 // The draft policy carries its own numbers: an offset capped at 50 % sends
