@@ -3,7 +3,10 @@
 // their totals fall; on the thresholds screen the "what if" panel shows how many students change
 // level if SP 1 moves from 50 to 60, and nothing is saved. Both widths (1366 / 360) and both
 // languages. Only these: E2E_ONLY=achievements node e2e/run.mjs
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
 import { assert, assertEqual, shot, test } from './harness.mjs';
 import { ADMIN_PASSWORD } from './cases.mjs';
 import { PHONE, apiCall, databaseOf, expectVisible, newPage, noSidewaysScroll, signIn } from './helpers.mjs';
@@ -107,6 +110,16 @@ test('achievements: a counselor records a team\'s provincial win for three stude
   const audit = await apiCall(page, 'GET', `/api/v1/point-audit?student_id=${ids[0]}`);
   assertEqual(audit.body.data[0].action, 'offset', 'the point history names the policy');
 
+  // The student page's term certificate: this semester's verified achievements in one PDF.
+  await page.goto(`/students/${ids[0]}`);
+  await expectVisible(page.getByTestId('term-certificate'), 'term certificate on the student page');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('term-certificate-download').click()]);
+  const file = path.join(os.tmpdir(), `tatib-e2e-piagam-${process.pid}.pdf`);
+  await download.saveAs(file);
+  const text = execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
+  assert(text.includes('PIAGAM PENGHARGAAN') && text.includes(TEAM[0]) && text.includes(`Lomba Debat ${suffix}`) && /Semester [12] \((Ganjil|Genap)\)/.test(text),
+    `the term certificate:\n${text.slice(0, 600)}`);
+
   // The same screens in English on a phone.
   const phone = await bkPage(ctx, PHONE, 'en');
   await phone.goto('/achievements');
@@ -117,6 +130,11 @@ test('achievements: a counselor records a team\'s provincial win for three stude
   await expectVisible(phone.getByTestId('achievement-form'), 'record form on a phone');
   await noSidewaysScroll(phone, 'record form on a phone');
   await shot(phone, 'achievements-12-record-phone-en');
+  await phone.goto(`/students/${ids[0]}`);
+  await expectVisible(phone.getByText('Download term certificate'), 'term certificate in English on a phone');
+  await noSidewaysScroll(phone, 'student page with the term certificate on a phone');
+  await phone.getByTestId('student-achievements').scrollIntoViewIfNeeded();
+  await shot(phone, 'achievements-13-term-certificate-phone-en');
 });
 
 test('achievements: the simulator shows how many change level if SP 1 moves from 50 to 60, and saves nothing', async (ctx) => {
@@ -147,5 +165,23 @@ test('achievements: the simulator shows how many change level if SP 1 moves from
     await shot(page, `achievements-20-what-if-${lang}`);
     const stored = await apiCall(page, 'GET', '/api/v1/sp-thresholds');
     assertEqual(stored.body.data[0].min_points, 50, 'SP 1 still at 50: nothing saved');
+
+    // The draft policy carries its own numbers: offset capped at 1 % instead of today's 50 %.
+    await page.goto('/violation-types');
+    const panel = page.getByTestId('what-if');
+    await expectVisible(panel, `what-if under the types (${lang})`);
+    await panel.getByTestId('what-if-policy').click();
+    await page.getByRole('option', { name: lang === 'id' ? 'Imbangan prestasi' : 'Achievement offset' }).click();
+    await panel.getByTestId('what-if-cap').fill('1');
+    await panel.getByTestId('what-if-run').click();
+    await expectVisible(panel.getByTestId('what-if-result'), `simulation with a 1 % cap (${lang})`);
+    const today = (await apiCall(page, 'GET', '/api/v1/points-policy')).body;
+    const capped = await apiCall(page, 'POST', '/api/v1/points-policy/simulate', { policy: { ...today, mode: 'offset', offset_cap_percent: 1 } });
+    const crossed = capped.body.changes.filter((c) => c.change === 'crossed').length;
+    assert(crossed >= 3, `the team at 30 goes back to 60 with a 1 % cap: ${JSON.stringify(capped.body.changes)}`);
+    const said = await panel.getByTestId('what-if-summary').innerText();
+    assert(said.includes(String(crossed)), `the panel says ${crossed} cross: ${said}`);
+    if (viewport === PHONE) await noSidewaysScroll(page, 'what-if with a draft cap on a phone');
+    assertEqual(today.offset_cap_percent, 50, 'the school keeps its 50 % cap: nothing saved');
   }
 });

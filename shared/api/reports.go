@@ -107,6 +107,14 @@ type RecapStudentRow struct {
 	// academic year of the period's end issued by its end; 0 = none.
 	SPLevel int    `json:"sp_level" db:"sp_level"`
 	SPName  string `json:"sp_name" db:"sp_name"`
+	// The student's points of the academic year of the period's end, up to
+	// that end (student_year_points, as the ledger counts): YearGross the
+	// violations' points, YearReduced the points policy's reductions,
+	// YearTotal the net total the letters follow. Points above is the
+	// period's violations only (gross).
+	YearGross   int `json:"year_gross" db:"year_gross"`
+	YearReduced int `json:"year_reduced" db:"year_reduced"`
+	YearTotal   int `json:"year_total" db:"year_total"`
 }
 
 // RecapDetailRow is one violation of the report.

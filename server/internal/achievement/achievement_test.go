@@ -331,3 +331,49 @@ func TestParentMessageOnVerify(t *testing.T) {
 		t.Fatalf("switched off, %d messages", n)
 	}
 }
+
+// A term certificate: one PDF per student and semester listing the
+// student's verified achievements of that semester only; homeroom-scoped;
+// 409 for a semester without one; 403 without achievements.view.
+func TestTermCertificate(t *testing.T) {
+	s := newSchool(t)
+	record := func(student int64, day, desc string, verify bool) {
+		var a api.Achievement
+		s.bk.Do("POST", "/api/v1/achievements", map[string]any{"student_ids": []int64{student}, "type_id": s.typeID, "level": "sekolah",
+			"achieved_on": day, "description": desc}).Want(201).JSON(&a)
+		if verify {
+			s.bk.Do("POST", fmt.Sprintf("/api/v1/achievements/%d/verify", a.ID), nil).Want(200)
+		}
+	}
+	record(s.a1, "2025-09-10", "Juara satu September", true)
+	record(s.a1, "2025-11-02", "Juara dua November", true)
+	record(s.a1, "2025-12-01", "Belum diverifikasi", false)
+	record(s.a1, "2026-02-10", "Juara Februari", true)
+	record(s.b1, "2025-10-10", "Juara kelas B", true)
+	path := func(id int64, q string) string {
+		return fmt.Sprintf("/api/v1/students/%d/achievements/certificate.pdf?%s", id, q)
+	}
+
+	flat := strings.Join(strings.Fields(pdfText(t, s.bk.Do("GET", path(s.a1, "year=2025&semester=1"), nil).Want(200).Body)), " ")
+	for _, want := range []string{"PIAGAM PENGHARGAAN", "Siswa 0", "Semester 1 (Ganjil) Tahun Ajaran 2025/2026", "1. Olimpiade Matematika",
+		"2. Olimpiade Matematika", "Juara satu September", "Juara dua November", "Tingkat Sekolah", "Kelas X A"} {
+		if !strings.Contains(flat, want) {
+			t.Fatalf("semester 1 lacks %q:\n%s", want, flat)
+		}
+	}
+	if strings.Contains(flat, "Belum diverifikasi") || strings.Contains(flat, "Februari") || strings.Contains(flat, "3. ") {
+		t.Fatalf("semester 1 lists another term's or an unverified achievement:\n%s", flat)
+	}
+	flat = strings.Join(strings.Fields(pdfText(t, s.wali.Do("GET", path(s.a1, "year=2025/2026&semester=2"), nil).Want(200).Body)), " ")
+	if !strings.Contains(flat, "Semester 2 (Genap)") || !strings.Contains(flat, "Juara Februari") || strings.Contains(flat, "September") {
+		t.Fatalf("semester 2:\n%s", flat)
+	}
+
+	s.bk.Do("GET", path(s.a1, "year=2024&semester=1"), nil).Want(409)
+	s.wali.Do("GET", path(s.b1, "year=2025&semester=1"), nil).Want(404) // another class's student
+	s.wali.Do("GET", path(999999, "year=2025&semester=1"), nil).Want(404)
+	s.env.As(perm.Other).Do("GET", path(s.a1, "year=2025&semester=1"), nil).Want(403)
+	if e := s.bk.Do("GET", path(s.a1, "year=20x5&semester=3"), nil).Want(422).Err(); e.Error.Fields["year"] == "" || e.Error.Fields["semester"] == "" {
+		t.Fatalf("%+v", e)
+	}
+}

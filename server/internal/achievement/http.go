@@ -44,6 +44,7 @@ func (h *Handler) Routes(r *httpx.Router) {
 	r.Get("/achievements/{id}", perm.AchievementsView, h.get)
 	r.Post("/achievements/{id}/verify", perm.AchievementsVerify, h.verify)
 	r.Get("/achievements/{id}/certificate.pdf", perm.AchievementsView, h.certificate)
+	r.Get("/students/{id}/achievements/certificate.pdf", perm.AchievementsView, h.termCertificate)
 	r.Get("/achievements/{id}/photos/{photo_id}", perm.AchievementsView, h.photo(false))
 	r.Get("/achievements/{id}/photos/{photo_id}/thumbnail", perm.AchievementsView, h.photo(true))
 }

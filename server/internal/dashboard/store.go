@@ -342,23 +342,26 @@ func (s *Store) nearestSP(ctx context.Context, sc Scope, p Periods, v *api.Dashb
 		return fmt.Errorf("dashboard: profile: %w", err)
 	}
 	start := prof.AcademicYearStartOn(p.Today)
-	a := violationlist.Args{iso(start), iso(start.AddDate(1, 0, 0)), NearestSP}
-	// A homeroom teacher's students are picked before the sum, so the sum
-	// reads their rows only (violations_student_idx).
-	pick := ""
+	a := violationlist.Args{iso(start), NearestSP}
+	// The year's net total (student_year_points: the violations' points
+	// less the points policy's reductions, as the ledger counts). A
+	// homeroom teacher's students are picked before the sum: per student,
+	// the equality reaches inside the inlined function, so the sum reads
+	// their rows only (violations_student_idx).
+	totals := `SELECT p.student_id, p.total FROM student_year_points($1::date) p`
 	if sc.HomeroomID != 0 {
-		pick = ` AND v.student_id IN (SELECT s.id FROM students s WHERE ` + studentScope(sc, &a) + `)`
+		totals = `SELECT s.id AS student_id, p.total FROM students s
+			CROSS JOIN LATERAL (SELECT p.total FROM student_year_points($1::date) p WHERE p.student_id = s.id) p
+			WHERE ` + studentScope(sc, &a)
 	}
-	q := `WITH totals AS (
-			SELECT v.student_id, sum(v.points)::int AS total FROM violations v
-			WHERE v.occurred_on >= $1 AND v.occurred_on < $2` + pick + `
-			GROUP BY v.student_id)
+	q := `WITH totals AS (` + totals + `)
 		SELECT s.id AS student_id, s.full_name AS name, coalesce(c.name, '') AS class_name, t.total AS points,
 			th.level AS next_level, th.name AS next_level_name, th.min_points - t.total AS points_to_go
 		FROM totals t JOIN students s ON s.id = t.student_id AND s.active
 		LEFT JOIN classes c ON c.id = s.class_id
 		JOIN LATERAL (SELECT level, name, min_points FROM sp_thresholds WHERE min_points > t.total ORDER BY min_points LIMIT 1) th ON true
-		ORDER BY points_to_go, t.total DESC, s.full_name, s.id LIMIT $3`
+		WHERE t.total > 0
+		ORDER BY points_to_go, t.total DESC, s.full_name, s.id LIMIT $2`
 	v.NearestSP = []api.DashboardNearSP{}
 	if err := s.db.SelectContext(ctx, &v.NearestSP, q, a...); err != nil {
 		return fmt.Errorf("dashboard: nearest level: %w", err)

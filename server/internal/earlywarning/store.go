@@ -100,8 +100,9 @@ func (p Params) args() []any {
 //     student, counted from the partial index of late days; $7 or more,
 //     the newest within StreakRecentDays of today (the days themselves are
 //     read for the page's rows only).
-//   - near: the academic year's points per student (an index-only scan)
-//     joined to the thresholds within N above the total; the lowest of
+//   - near: the academic year's net points per student
+//     (student_year_points: the violations' index-only scan less the
+//     points policy's reductions, as the ledger counts) joined to the thresholds within N above the total; the lowest of
 //     those without a live letter is the next level. Points of both
 //     sources count toward letters, so it is under every source.
 //   - rep: the last RepeatDays days' behaviour violations (not automatic
@@ -157,10 +158,7 @@ late AS (
 	) l JOIN students s ON s.id = l.student_id WHERE {scope}
 ),
 tot AS (
-	SELECT v.student_id, sum(v.points)::int AS total
-	FROM violations v
-	WHERE v.occurred_on >= $3::date AND v.occurred_on < ($3::date + interval '1 year')::date
-	GROUP BY v.student_id
+	SELECT p.student_id, p.total FROM student_year_points($3::date) p
 ),
 near AS (
 	SELECT DISTINCT ON (t.student_id) t.student_id, t.total, th.level, th.name, th.min_points - t.total AS to_go

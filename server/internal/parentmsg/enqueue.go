@@ -126,12 +126,10 @@ type source struct {
 // yearTotal is the student's points in the academic year containing the
 // date expression d, the year starting on month $2, day $3: the
 // violations' points less the points policy's reductions, as the ledger
-// counts them.
+// counts them (student_year_points, migration 00175).
 func yearTotal(d string) string {
 	start := `make_date(extract(year FROM ` + d + `)::int - (to_char(` + d + `, 'MM-DD') < lpad($2::int::text, 2, '0') || '-' || lpad($3::int::text, 2, '0'))::int, $2::int, $3::int)`
-	return `(COALESCE((SELECT sum(y.points) FROM violations y WHERE y.student_id = s.id
-		AND y.occurred_on >= ` + start + ` AND y.occurred_on < (` + start + ` + interval '1 year')::date), 0)
-		- COALESCE((SELECT sum(r.points) FROM point_reductions r WHERE r.student_id = s.id AND r.academic_year_start = ` + start + `), 0))`
+	return `COALESCE((SELECT p.total FROM student_year_points(` + start + `) p WHERE p.student_id = s.id), 0)`
 }
 
 const studentColumns = `s.id AS student_id, s.full_name, s.nis, s.nisn, s.parent_name, s.parent_phone`

@@ -37,7 +37,8 @@ func workableSQL(n int) string {
 	return "(w.academic_year_start >= " + p + "::date OR w.issued_at >= (" + p + "::date)::timestamp AT TIME ZONE 'Asia/Jakarta')"
 }
 
-// read reads, in one statement, each key's total (after the writer's
+// read reads, in one statement, each key's net year total
+// (student_year_points, migration 00175; after the writer's
 // rows; the caller holds the locks) and, when lifetime, the student's total
 // over every year; its letters (every live one and the drafts a rule
 // withdrew before they were printed, numbered or sent); the thresholds; and the
@@ -51,9 +52,7 @@ func (l *Ledger) read(ctx context.Context, keys []Key, current time.Time, lifeti
 	q := `WITH k AS (SELECT * FROM unnest($1::bigint[], $2::date[]) AS k(student_id, start))
 		SELECT
 		    (SELECT json_agg(json_build_object('s', k.student_id, 'y', to_char(k.start, 'YYYY-MM-DD'),
-		        't', COALESCE((SELECT sum(v.points) FROM violations v WHERE v.student_id = k.student_id
-		            AND v.occurred_on >= k.start AND v.occurred_on < (k.start + interval '1 year')::date), 0)
-		            - COALESCE((SELECT sum(r.points) FROM point_reductions r WHERE r.student_id = k.student_id AND r.academic_year_start = k.start), 0),
+		        't', COALESCE((SELECT p.total FROM student_year_points(k.start) p WHERE p.student_id = k.student_id), 0),
 		        'l', CASE WHEN $5 THEN COALESCE((SELECT sum(v.points) FROM violations v WHERE v.student_id = k.student_id), 0)
 		            - COALESCE((SELECT sum(r.points) FROM point_reductions r WHERE r.student_id = k.student_id), 0) END)) FROM k) AS totals,
 		    (SELECT COALESCE(json_agg(json_build_object('id', w.id, 's', w.student_id, 'y', to_char(w.academic_year_start, 'YYYY-MM-DD'),

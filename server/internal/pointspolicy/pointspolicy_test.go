@@ -248,3 +248,114 @@ func TestSimulate(t *testing.T) {
 		t.Fatalf("the simulator wrote: audit %d → %d, SP 1 at %d", audits, after, sp1)
 	}
 }
+
+// Net totals (student_year_points): under offset, the early warnings, the
+// dashboard's nearest-level list and the recap report read the year total
+// less the reductions, as the ledger does. A at 95 (5 before SP 2) falls to
+// 55 and leaves the early warnings; B at 105 (SP 2 reached, next SP 3)
+// falls to 65, below SP 2, which is their next level again.
+func TestNetTotals(t *testing.T) {
+	s := newSchool(t, 2)
+	a, b := s.students[0], s.students[1]
+	typ := func(name string, points int) int64 {
+		var id int64
+		must(t, s.env.DB.Get(&id, `INSERT INTO violation_types (name, slug, points, category_id) VALUES ($1, $1, $2,
+			(SELECT id FROM violation_categories ORDER BY id LIMIT 1)) RETURNING id`, name, points))
+		return id
+	}
+	now := time.Now()
+	s.bk.Do("POST", "/api/v1/violations", map[string]any{"student_id": a, "type_ids": []int64{s.t60, typ("t35", 35)}, "occurred_at": now.Add(-time.Hour)}).Want(201)
+	s.bk.Do("POST", "/api/v1/violations", map[string]any{"student_id": b, "type_ids": []int64{s.t60, typ("t45", 45)}, "occurred_at": now.Add(-time.Hour)}).Want(201)
+
+	type near struct{ points, level, toGo int }
+	look := func() (map[int64]near, map[int64]near) {
+		var ew api.EarlyWarningPage
+		s.bk.Do("GET", "/api/v1/early-warnings", nil).Want(200).JSON(&ew)
+		warned := map[int64]near{}
+		for _, w := range ew.Data {
+			if w.Kind == "near_level" {
+				warned[w.StudentID] = near{*w.Points, *w.NextLevel, *w.PointsToNext}
+			}
+		}
+		var d api.Dashboard
+		s.bk.Do("GET", "/api/v1/dashboard", nil).Want(200).JSON(&d)
+		listed := map[int64]near{}
+		for _, n := range d.Violations.NearestSP {
+			listed[n.StudentID] = near{n.Points, n.NextLevel, n.PointsToGo}
+		}
+		return warned, listed
+	}
+	warned, listed := look()
+	if warned[a] != (near{95, 2, 5}) || listed[b] != (near{105, 3, 45}) {
+		t.Fatalf("before: warned %v, listed %v", warned, listed)
+	}
+
+	s.policy(t, map[string]any{"mode": "offset", "offset_cap_percent": 50, "amnesty_clean_school_days": 30, "amnesty_points": 10})
+	var ach api.Achievement
+	s.bk.Do("POST", "/api/v1/achievements", map[string]any{"student_ids": s.students, "type_id": s.achType, "level": "provinsi",
+		"achieved_on": now.In(jakarta).Format(time.DateOnly)}).Want(201).JSON(&ach)
+	s.bk.Do("POST", fmt.Sprintf("/api/v1/achievements/%d/verify", ach.ID), nil).Want(200)
+
+	warned, listed = look()
+	if _, ok := warned[a]; ok || listed[a] != (near{55, 2, 45}) || listed[b] != (near{65, 2, 35}) {
+		t.Fatalf("after: warned %v, listed %v", warned, listed)
+	}
+	day := now.In(jakarta).Format(time.DateOnly)
+	var rep api.ViolationRecap
+	s.bk.Do("GET", "/api/v1/reports/violation-recap?from="+now.In(jakarta).AddDate(0, 0, -1).Format(time.DateOnly)+"&to="+day, nil).Want(200).JSON(&rep)
+	got := map[int64][3]int{}
+	for _, r := range rep.Students {
+		got[r.StudentID] = [3]int{r.Points, r.YearGross, r.YearTotal}
+	}
+	if got[a] != [3]int{95, 95, 55} || got[b] != [3]int{105, 105, 65} {
+		t.Fatalf("report rows %v", got)
+	}
+	pdf := s.bk.Do("GET", "/api/v1/reports/violation-recap.pdf?from="+now.In(jakarta).AddDate(0, 0, -1).Format(time.DateOnly)+"&to="+day, nil).Want(200).Body
+	if text := strings.Join(strings.Fields(pdfText(t, pdf)), " "); !strings.Contains(text, "Poin TA (kotor)") ||
+		!strings.Contains(text, "Total TA (bersih)") || !strings.Contains(text, "95 95 55") || !strings.Contains(text, "105 105 65") {
+		t.Fatalf("the report PDF lacks the year's gross and net totals:\n%s", text)
+	}
+}
+
+// The draft policy carries its own numbers: an offset capped at 50 % sends
+// students at 60 with a verified 40-point achievement below SP 1 (60 → 30),
+// one capped at 10 % does not (60 → 54); bad numbers are field errors under
+// "policy."; nothing is saved.
+func TestSimulateDraftNumbers(t *testing.T) {
+	s := newSchool(t, 2)
+	now := time.Now()
+	for _, id := range s.students {
+		s.violation(t, id, now.Add(-time.Hour))
+	}
+	var a api.Achievement
+	s.bk.Do("POST", "/api/v1/achievements", map[string]any{"student_ids": s.students, "type_id": s.achType, "level": "provinsi",
+		"achieved_on": now.In(jakarta).Format(time.DateOnly)}).Want(201).JSON(&a)
+	s.bk.Do("POST", fmt.Sprintf("/api/v1/achievements/%d/verify", a.ID), nil).Want(200)
+	var audits int
+	must(t, s.env.DB.Get(&audits, `SELECT count(*) FROM audit_log`))
+
+	sim := func(cap int) api.SimulateResponse {
+		var res api.SimulateResponse
+		s.bk.Do("POST", "/api/v1/points-policy/simulate", map[string]any{"policy": map[string]any{"mode": "offset",
+			"offset_cap_percent": cap, "amnesty_clean_school_days": 30, "amnesty_points": 10}}).Want(200).JSON(&res)
+		return res
+	}
+	if res := sim(50); len(res.Changes) != 2 || res.Changes[0].DraftTotal != 30 || res.Levels[0].Draft != 2 {
+		t.Fatalf("cap 50: %+v", res)
+	}
+	if res := sim(10); len(res.Changes) != 0 || res.Levels[1].Draft != 2 {
+		t.Fatalf("cap 10: %+v", res)
+	}
+	e := s.bk.Do("POST", "/api/v1/points-policy/simulate", map[string]any{"policy": map[string]any{"mode": "amnesty",
+		"offset_cap_percent": 0, "amnesty_clean_school_days": 30, "amnesty_points": 100000}}).Want(422).Err()
+	if e.Error.Fields["policy.offset_cap_percent"] == "" || e.Error.Fields["policy.amnesty_points"] == "" || e.Error.Fields["policy.amnesty_clean_school_days"] != "" {
+		t.Fatalf("fields %v", e.Error.Fields)
+	}
+
+	var after, saved int
+	must(t, s.env.DB.Get(&after, `SELECT count(*) FROM audit_log`))
+	must(t, s.env.DB.Get(&saved, `SELECT count(*) FROM settings WHERE key = $1`, pointspolicy.SettingsKey))
+	if after != audits || saved != 0 || s.total(t, s.students[0]) != 60 {
+		t.Fatalf("the simulator wrote: audit %d → %d, policy rows %d", audits, after, saved)
+	}
+}

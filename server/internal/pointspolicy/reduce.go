@@ -60,14 +60,11 @@ func OffsetTx(ctx context.Context, tx *sqlx.Tx, actor audit.Actor, achievementID
 		Points    int   `db:"points"`
 	}
 	const q = `WITH t AS (
-			SELECT s.id,
-			    COALESCE((SELECT sum(v.points) FROM violations v WHERE v.student_id = s.id
-			        AND v.occurred_on >= $2::date AND v.occurred_on < ($2::date + interval '1 year')::date), 0) AS v,
+			SELECT s.id, COALESCE(p.gross, 0) AS v, COALESCE(p.reduced, 0) AS red,
 			    COALESCE((SELECT sum(r.points) FROM point_reductions r WHERE r.student_id = s.id
-			        AND r.academic_year_start = $2::date AND r.policy = 'offset'), 0) AS off,
-			    COALESCE((SELECT sum(r.points) FROM point_reductions r WHERE r.student_id = s.id
-			        AND r.academic_year_start = $2::date), 0) AS red
-			FROM unnest($1::bigint[]) AS s(id)),
+			        AND r.academic_year_start = $2::date AND r.policy = 'offset'), 0) AS off
+			FROM unnest($1::bigint[]) AS s(id)
+			LEFT JOIN LATERAL (SELECT p.gross, p.reduced FROM student_year_points($2::date) p WHERE p.student_id = s.id) p ON true),
 		d AS (SELECT id, LEAST($3::int, v * $4::int / 100 - off, v - red) AS points FROM t)
 		INSERT INTO point_reductions (student_id, academic_year_start, points, policy, achievement_id, applied_on)
 		SELECT d.id, $2::date, d.points, 'offset', $5, $6::date FROM d WHERE d.points > 0
@@ -104,9 +101,7 @@ var sweepActor = audit.Actor{Name: "sistem (amnesti poin)"}
 const amnestyCandidates = `WITH sd AS (SELECT DISTINCT date FROM attendance_days WHERE date >= $3::date AND date <= $2::date),
 	t AS (
 		SELECT s.id,
-		    COALESCE((SELECT sum(v.points) FROM violations v WHERE v.student_id = s.id
-		        AND v.occurred_on >= $3::date AND v.occurred_on < ($3::date + interval '1 year')::date), 0)
-		    - COALESCE((SELECT sum(r.points) FROM point_reductions r WHERE r.student_id = s.id AND r.academic_year_start = $3::date), 0) AS total,
+		    COALESCE((SELECT p.total FROM student_year_points($3::date) p WHERE p.student_id = s.id), 0) AS total,
 		    GREATEST((SELECT max(v.occurred_on) FROM violations v WHERE v.student_id = s.id
 		        AND v.occurred_on >= $3::date AND v.occurred_on <= $2::date),
 		        (SELECT max(r.applied_on) FROM point_reductions r WHERE r.student_id = s.id

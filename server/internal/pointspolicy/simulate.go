@@ -3,6 +3,7 @@ package pointspolicy
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -97,7 +98,15 @@ func Simulate(ctx context.Context, db *sqlx.DB, lang locale.Lang, in api.Simulat
 		typeIDs = append(typeIDs, tp.TypeID)
 	}
 	if in.Policy != nil {
-		if err := Validate(*in.Policy); err != nil {
+		// The draft carries its own numbers (offset cap, amnesty days and
+		// points), checked as PUT /points-policy checks them; its field
+		// errors are named under "policy." beside the draft's others.
+		var pe *apperr.Error
+		if err := Validate(*in.Policy); errors.As(err, &pe) {
+			for k, m := range pe.Fields {
+				f["policy."+k] = m
+			}
+		} else if err != nil {
 			return out, err
 		}
 	}

@@ -288,18 +288,23 @@ func Render(w io.Writer, doc Document, each func(fn func(api.RecapDetailRow) err
 
 	// B. Per student.
 	heading(d, "B. Rekap per siswa")
-	t = newTable(d, []column{{"No", 9, "C"}, {"Nama siswa", 75, "L"}, {"NIS", 25, "L"}, {"Kelas", 40, "L"},
-		{"Pelanggaran", 26, "R"}, {"Poin", 18, "R"}, {"Tingkat SP", 0, "L"}}, 6)
+	// "Poin periode" is the period's violations (gross); the year's
+	// figures are up to the period's end, the net one as the letters count
+	// it (less the points policy's reductions).
+	t = newTable(d, []column{{"No", 9, "C"}, {"Nama siswa", 62, "L"}, {"NIS", 22, "L"}, {"Kelas", 32, "L"},
+		{"Pelanggaran", 24, "R"}, {"Poin periode", 24, "R"}, {"Poin TA (kotor)", 28, "R"}, {"Total TA (bersih)", 30, "R"},
+		{"Tingkat SP", 0, "L"}}, 8)
 	t.start()
 	for i, s := range rep.Students {
 		sp := "-"
 		if s.SPLevel > 0 {
 			sp = s.SPName
 		}
-		t.row([]string{strconv.Itoa(i + 1), s.FullName, dash(s.NIS), dash(s.ClassName), strconv.Itoa(s.Violations), strconv.Itoa(s.Points), sp}, false)
+		t.row([]string{strconv.Itoa(i + 1), s.FullName, dash(s.NIS), dash(s.ClassName), strconv.Itoa(s.Violations), strconv.Itoa(s.Points),
+			strconv.Itoa(s.YearGross), strconv.Itoa(s.YearTotal), sp}, false)
 	}
 	if len(rep.Students) == 0 {
-		t.row([]string{"", "Tidak ada pelanggaran", "", "", "", "", ""}, false)
+		t.row([]string{"", "Tidak ada pelanggaran", "", "", "", "", "", "", ""}, false)
 	}
 
 	// C. Every violation, streamed from the database.

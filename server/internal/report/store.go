@@ -187,8 +187,12 @@ func summary(ctx context.Context, db sqlx.QueryerContext, p plan, out *api.Viola
 			WHERE `+p.where+`
 			GROUP BY v.student_id)
 		SELECT r.student_id, s.full_name, s.nis, r.class_name, r.violations, r.points,
-			coalesce(sp.level, 0) AS sp_level, coalesce(sp.name, '') AS sp_name
+			coalesce(sp.level, 0) AS sp_level, coalesce(sp.name, '') AS sp_name,
+			coalesce(yp.gross, 0) AS year_gross, coalesce(yp.reduced, 0) AS year_reduced, coalesce(yp.total, 0) AS year_total
 		FROM r JOIN students s ON s.id = r.student_id
+		LEFT JOIN LATERAL (
+			SELECT p.gross, p.reduced, p.total FROM student_year_points(`+ay+`::date, `+end+`::date - 1) p
+			WHERE p.student_id = r.student_id) yp ON true
 		LEFT JOIN LATERAL (
 			SELECT wl.level, wl.name FROM warning_letters wl
 			WHERE wl.student_id = r.student_id AND wl.status <> 'withdrawn'

@@ -40,22 +40,22 @@ func AcademicYear(ctx context.Context, q sqlx.QueryerContext, day time.Time) (st
 // the academic year containing it, the lifetime total, the level reached
 // and the next one. It does not check the caller's scope.
 func Points(ctx context.Context, q sqlx.QueryerContext, studentID int64, day time.Time) (api.StudentPoints, error) {
-	start, end, err := AcademicYear(ctx, q, day)
+	start, _, err := AcademicYear(ctx, q, day)
 	if err != nil {
 		return api.StudentPoints{}, err
 	}
 	// The totals less the points policy's reductions (point_reductions),
-	// as the ledger counts them.
+	// as the ledger counts them: the year's through student_year_points
+	// (migration 00175), the one definition every reader shares.
 	const sq = `SELECT
-		COALESCE(sum(points) FILTER (WHERE occurred_on >= $2::date AND occurred_on < $3::date), 0)
-		    - (SELECT COALESCE(sum(r.points), 0) FROM point_reductions r WHERE r.student_id = $1 AND r.academic_year_start = $2::date) AS total,
+		COALESCE((SELECT p.total FROM student_year_points($2::date) p WHERE p.student_id = $1), 0) AS total,
 		COALESCE(sum(points), 0) - (SELECT COALESCE(sum(r.points), 0) FROM point_reductions r WHERE r.student_id = $1) AS lifetime
 		FROM violations WHERE student_id = $1`
 	var row struct {
 		Total    int `db:"total"`
 		Lifetime int `db:"lifetime"`
 	}
-	if err := sqlx.GetContext(ctx, q, &row, sq, studentID, start.Format(time.DateOnly), end.Format(time.DateOnly)); err != nil {
+	if err := sqlx.GetContext(ctx, q, &row, sq, studentID, start.Format(time.DateOnly)); err != nil {
 		return api.StudentPoints{}, fmt.Errorf("violation: points: %w", err)
 	}
 	ths, err := Thresholds(ctx, q)

@@ -124,6 +124,9 @@ export const achievementsApi = {
   },
   verify: (id: number) => api.post<Achievement>(`/achievements/${id}/verify`),
   certificate: (id: number) => apiDownload(`/achievements/${id}/certificate.pdf`),
+  /** One student's certificate of a semester's verified achievements (year: the academic year's first calendar year). */
+  termCertificate: (studentId: number, year: number, semester: number) =>
+    apiDownload(`/students/${studentId}/achievements/certificate.pdf`, { year, semester }),
   exportXlsx: (f: AchievementFilters) => apiDownload('/achievements/export', { verified: f.verified }),
 };
 

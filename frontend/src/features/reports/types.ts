@@ -44,6 +44,10 @@ export interface RecapStudentRow {
   points: number;
   sp_level: number;
   sp_name: string;
+  /** The academic year's points up to the period's end: violations (gross), policy reductions, net. */
+  year_gross: number;
+  year_reduced: number;
+  year_total: number;
 }
 
 export interface RecapDetailRow {

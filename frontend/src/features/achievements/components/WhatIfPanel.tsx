@@ -4,8 +4,11 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { ActionIcon, Alert, Button, Card, Group, NumberInput, Select, Stack, Table, Text, Title } from '@mantine/core';
 import { IconFlask, IconPlus, IconTrash } from '@tabler/icons-react';
 import { api } from '@/api/client';
+import { isApiError } from '@/api/errors';
 import { errorMessage } from '@/components/serverErrors';
-import { policyApi, simulateApi, type PolicyMode, type SimulateRequest, type SimulateResponse } from '../api';
+import { policyApi, simulateApi, type PointsPolicy, type PolicyMode, type SimulateRequest, type SimulateResponse } from '../api';
+
+type PolicyNumbers = Record<Exclude<keyof PointsPolicy, 'mode' | 'updated_at'>, number | ''>;
 
 interface TypeOption {
   id: number;
@@ -28,6 +31,14 @@ export function WhatIfPanel({ thresholds, withTypes = false }: { thresholds?: Si
     enabled: withTypes,
   });
   const [mode, setMode] = useState<'' | PolicyMode>('');
+  // The draft policy's own numbers: today's until the user edits one.
+  const [edited, setEdited] = useState<PolicyNumbers | null>(null);
+  const nums: PolicyNumbers = edited ?? {
+    offset_cap_percent: policy.data?.offset_cap_percent ?? 50,
+    amnesty_clean_school_days: policy.data?.amnesty_clean_school_days ?? 30,
+    amnesty_points: policy.data?.amnesty_points ?? 10,
+  };
+  const setNum = (k: keyof PolicyNumbers) => (v: string | number) => setEdited({ ...nums, [k]: v === '' ? '' : Number(v) });
   const [typePoints, setTypePoints] = useState<{ type_id: number | null; points: number | '' }[]>([]);
   const [result, setResult] = useState<SimulateResponse | null>(null);
   const run = useMutation({
@@ -36,11 +47,18 @@ export function WhatIfPanel({ thresholds, withTypes = false }: { thresholds?: Si
       if (thresholds) draft.thresholds = thresholds;
       const tp = typePoints.filter((r) => r.type_id !== null && r.points !== '').map((r) => ({ type_id: r.type_id as number, points: Number(r.points) }));
       if (tp.length > 0) draft.type_points = tp;
-      if (mode && policy.data) draft.policy = { ...policy.data, mode };
+      if (mode)
+        draft.policy = {
+          mode,
+          offset_cap_percent: Number(nums.offset_cap_percent),
+          amnesty_clean_school_days: Number(nums.amnesty_clean_school_days),
+          amnesty_points: Number(nums.amnesty_points),
+        };
       return simulateApi.run(draft);
     },
     onSuccess: setResult,
   });
+  const fieldError = (k: keyof PolicyNumbers) => (isApiError(run.error) ? run.error.fields[`policy.${k}`] : undefined);
   const levelName = (n: number) => result?.levels.find((l) => l.level === n)?.name ?? String(n);
   return (
     <Card withBorder p={{ base: 'sm', sm: 'md' }} data-testid="what-if">
@@ -96,6 +114,40 @@ export function WhatIfPanel({ thresholds, withTypes = false }: { thresholds?: Si
           allowDeselect={false}
           data-testid="what-if-policy"
         />
+        {mode === 'offset' && (
+          <NumberInput
+            label={t('policy.cap')}
+            min={1}
+            max={100}
+            suffix=" %"
+            value={nums.offset_cap_percent}
+            onChange={setNum('offset_cap_percent')}
+            error={fieldError('offset_cap_percent')}
+            data-testid="what-if-cap"
+          />
+        )}
+        {mode === 'amnesty' && (
+          <Group grow wrap="wrap" align="flex-start">
+            <NumberInput
+              label={t('policy.days')}
+              min={1}
+              max={365}
+              value={nums.amnesty_clean_school_days}
+              onChange={setNum('amnesty_clean_school_days')}
+              error={fieldError('amnesty_clean_school_days')}
+              data-testid="what-if-days"
+            />
+            <NumberInput
+              label={t('policy.points')}
+              min={1}
+              max={1000}
+              value={nums.amnesty_points}
+              onChange={setNum('amnesty_points')}
+              error={fieldError('amnesty_points')}
+              data-testid="what-if-amnesty-points"
+            />
+          </Group>
+        )}
         <Button leftSection={<IconFlask size={16} />} variant="light" onClick={() => run.mutate()} loading={run.isPending} data-testid="what-if-run" style={{ alignSelf: 'flex-start' }}>
           {t('whatIf.run')}
         </Button>

@@ -243,13 +243,15 @@ function StudentsTable({ r }: { r: ViolationRecap }) {
   const { t } = useTranslation('reports');
   return (
     <ScrollArea type="auto" mah={480}>
-      <Table striped withTableBorder stickyHeader miw={420} data-testid="report-students">
+      <Table striped withTableBorder stickyHeader miw={560} data-testid="report-students">
         <Table.Thead>
           <Table.Tr>
             <Table.Th>{t('col.student')}</Table.Th>
             <Table.Th>{t('col.class')}</Table.Th>
             <Table.Th ta="right">{t('col.violations')}</Table.Th>
-            <Table.Th ta="right">{t('col.points')}</Table.Th>
+            <Table.Th ta="right">{t('col.periodPoints')}</Table.Th>
+            <Table.Th ta="right">{t('col.yearGross')}</Table.Th>
+            <Table.Th ta="right">{t('col.yearNet')}</Table.Th>
             <Table.Th>{t('col.sp')}</Table.Th>
           </Table.Tr>
         </Table.Thead>
@@ -264,6 +266,10 @@ function StudentsTable({ r }: { r: ViolationRecap }) {
               <Table.Td>{s.class_name || '–'}</Table.Td>
               <Table.Td ta="right">{s.violations}</Table.Td>
               <Table.Td ta="right">{s.points}</Table.Td>
+              <Table.Td ta="right">{s.year_gross}</Table.Td>
+              <Table.Td ta="right" fw={600} data-testid="student-year-total">
+                {s.year_total}
+              </Table.Td>
               <Table.Td>{s.sp_level > 0 ? <Badge color="red" variant="light">{s.sp_name}</Badge> : '–'}</Table.Td>
             </Table.Tr>
           ))}
