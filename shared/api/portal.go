@@ -67,6 +67,56 @@ type PortalSettings struct {
 	HideAttendance bool `json:"hide_attendance"`
 	HideMessages   bool `json:"hide_messages"`
 	ShowRecorder   bool `json:"show_recorder"`
+	// DigestAt is the Jakarta time ("HH:MM") of the guardians' daily
+	// digest; empty means DefaultDigestAt.
+	DigestAt string `json:"digest_at,omitempty"`
+	// AbsentNotice sends the "belum hadir" notice to guardians who ask for
+	// it when their child has no H or T by AbsentNoticeAt ("HH:MM",
+	// empty means DefaultAbsentNoticeAt) on a school day.
+	AbsentNotice   bool   `json:"absent_notice"`
+	AbsentNoticeAt string `json:"absent_notice_at,omitempty"`
+}
+
+// The defaults of the portal's times (Jakarta).
+const (
+	DefaultDigestAt       = "18:00"
+	DefaultAbsentNoticeAt = "08:00"
+)
+
+// The kinds of message a guardian chooses for, and the modes.
+const (
+	NotifyViolation     = "violation"
+	NotifyAttendance    = "attendance"
+	NotifyWarningLetter = "warning_letter"
+	NotifySummons       = "summons"
+	NotifyAchievement   = "achievement"
+	NotifyExcuse        = "excuse"
+	NotifyAbsentNotice  = "absent_notice"
+
+	NotifyImmediate = "immediate"
+	NotifyDigest    = "digest"
+	NotifyOff       = "off"
+)
+
+// NotificationPref is one kind's choice and the modes it allows.
+type NotificationPref struct {
+	Kind  string   `json:"kind"`
+	Mode  string   `json:"mode"`
+	Modes []string `json:"modes"`
+}
+
+// NotificationPrefs is GET /portal/preferences: every kind, the school's
+// digest time and whether the school sends the "belum hadir" notice.
+type NotificationPrefs struct {
+	Preferences  []NotificationPref `json:"preferences"`
+	DigestAt     string             `json:"digest_at"`
+	AbsentNotice bool               `json:"absent_notice"`
+}
+
+// NotificationPrefsInput is PUT /portal/preferences: kind → mode, the
+// kinds not named keep theirs.
+type NotificationPrefsInput struct {
+	Preferences map[string]string `json:"preferences"`
 }
 
 // PortalStudentSignIn is POST /portal/auth/student.
