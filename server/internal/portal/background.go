@@ -38,5 +38,8 @@ func runNotices(ctx context.Context, d app.Deps) {
 		if _, err := Digests(ctx, d.DB, time.Now()); err != nil && ctx.Err() == nil {
 			d.Log.Error("portal digests", "err", err)
 		}
+		if _, err := AbsentNotices(ctx, d.DB, time.Now()); err != nil && ctx.Err() == nil {
+			d.Log.Error("portal absent notices", "err", err)
+		}
 	}
 }
