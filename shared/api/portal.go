@@ -382,3 +382,9 @@ type PushSubscription struct {
 		Auth   string `json:"auth"`
 	} `json:"keys"`
 }
+
+// LetterActivationInput is POST /warning-letters/{id}/activation-pdf: the
+// guardian whose one-time activation code the letter carries.
+type LetterActivationInput struct {
+	GuardianID int64 `json:"guardian_id"`
+}

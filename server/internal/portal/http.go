@@ -69,6 +69,7 @@ func (h *Handler) Routes(r *httpx.Router) {
 	r.Get("/guardians/sessions", perm.GuardiansView, h.sessions)
 	r.Get("/guardians/registrations", perm.GuardiansView, h.registrations)
 	r.Post("/students/{id}/portal-code", perm.GuardiansManage, h.studentCode)
+	r.Post("/warning-letters/{id}/activation-pdf", perm.GuardiansManage, h.letterActivation)
 	r.Get("/settings/portal", perm.SettingsView, h.getSettings)
 	r.Put("/settings/portal", perm.SettingsManage, h.putSettings)
 }
