@@ -66,7 +66,9 @@ type PortalSettings struct {
 	HideLetters    bool `json:"hide_letters"`
 	HideAttendance bool `json:"hide_attendance"`
 	HideMessages   bool `json:"hide_messages"`
-	ShowRecorder   bool `json:"show_recorder"`
+	// HideAchievements hides the child's verified achievements.
+	HideAchievements bool `json:"hide_achievements,omitempty"`
+	ShowRecorder     bool `json:"show_recorder"`
 	// DigestAt is the Jakarta time ("HH:MM") of the guardians' daily
 	// digest; empty means DefaultDigestAt.
 	DigestAt string `json:"digest_at,omitempty"`
@@ -218,15 +220,29 @@ type PortalChildDetail struct {
 	Violations []PortalViolation       `json:"violations"`
 	Letters    []PortalLetter          `json:"letters"`
 	Attendance PortalAttendanceSummary `json:"attendance"`
+	// Achievements are the child's verified achievements, newest first.
+	Achievements []PortalAchievement `json:"achievements"`
 	// Shown names the parts the school shows (the others are empty).
 	Shown PortalParts `json:"shown"`
 }
 
 // PortalParts says which parts of a child's page the school shows.
 type PortalParts struct {
-	Violations bool `json:"violations"`
-	Letters    bool `json:"letters"`
-	Attendance bool `json:"attendance"`
+	Violations   bool `json:"violations"`
+	Letters      bool `json:"letters"`
+	Attendance   bool `json:"attendance"`
+	Achievements bool `json:"achievements"`
+}
+
+// PortalAchievement is a verified achievement as the family reads it:
+// date, type, level (sekolah … internasional) and points; never the
+// recorder or the notes.
+type PortalAchievement struct {
+	ID     int64  `json:"id" db:"id"`
+	Date   string `json:"date" db:"date"`
+	Type   string `json:"type" db:"type"`
+	Level  string `json:"level" db:"level"`
+	Points int    `json:"points" db:"points"`
 }
 
 // PortalThreshold is an SP level for the progress bar.

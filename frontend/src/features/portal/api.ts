@@ -21,6 +21,7 @@ export interface PortalSettings {
   hide_letters?: boolean;
   hide_attendance?: boolean;
   hide_messages?: boolean;
+  hide_achievements?: boolean;
   show_recorder?: boolean;
   /** HH:MM (Jakarta) of the guardians' daily digest; empty: 18:00. */
   digest_at?: string;
@@ -149,7 +150,17 @@ export interface PortalChildDetail extends PortalChild {
   violations: PortalViolation[];
   letters: PortalLetter[];
   attendance: AttendanceCounts;
-  shown: { violations: boolean; letters: boolean; attendance: boolean };
+  /** Verified achievements, newest first. */
+  achievements: PortalAchievement[];
+  shown: { violations: boolean; letters: boolean; attendance: boolean; achievements: boolean };
+}
+
+export interface PortalAchievement {
+  id: number;
+  date: string;
+  type: string;
+  level: 'sekolah' | 'kabupaten' | 'provinsi' | 'nasional' | 'internasional';
+  points: number;
 }
 
 export interface PortalAttendanceDay {

@@ -133,7 +133,7 @@ export default function GuardiansPage() {
       />
       {canSettings && settings.data && (
         <Group mb="md" gap="md" data-testid="portal-switches">
-          {(['students', 'hide_violations', 'hide_letters', 'hide_attendance', 'hide_messages', 'show_recorder', 'absent_notice'] as const).map((k) => (
+          {(['students', 'hide_violations', 'hide_letters', 'hide_attendance', 'hide_messages', 'hide_achievements', 'show_recorder', 'absent_notice'] as const).map((k) => (
             <Checkbox
               key={k}
               label={t(`guardians.switch.${k}`)}
