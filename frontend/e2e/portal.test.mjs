@@ -78,6 +78,7 @@ test('portal: a guardian signs in by WhatsApp code, reads and acknowledges, excu
   await expectVisible(g.getByText('Poin tahun ajaran ini'), 'the points card in Indonesian');
   await g.getByTestId('language-switch').getByText('EN').click();
   await expectVisible(g.getByText('Points this school year'), 'the points card in English');
+  await expectVisible(g.getByTestId('portal-attendance-none'), 'no attendance yet, said in words');
   await noSidewaysScroll(g, 'child page at 360 px (en)');
   await checkA11y(g, 'portal child page at 360 px (en)');
   await g.getByRole('tab', { name: 'Letters' }).click();
@@ -106,4 +107,19 @@ test('portal: a guardian signs in by WhatsApp code, reads and acknowledges, excu
   await g.reload();
   await g.getByRole('tab', { name: 'Izin' }).click();
   await expectVisible(g.getByTestId('portal-excuse-status').and(g.locator('[data-status="approved"]')), 'the guardian sees the approval');
+
+  // Notification preferences on the account page: violations into the daily summary; a warning
+  // letter offers no "off".
+  await g.goto('/ortu/akun');
+  await expectVisible(g.getByTestId('portal-preferences').getByText('Pemberitahuan'), 'the preferences card in Indonesian');
+  assertEqual(await g.getByTestId('pref-warning_letter').getByText('Mati').count(), 0, 'a warning letter cannot be off');
+  await g.getByTestId('pref-violation').getByText('Ringkasan harian').click();
+  for (let i = 0; i < 20 && sql(`SELECT count(*) FROM guardian_notification_prefs np JOIN guardians gd ON gd.id = np.guardian_id
+    WHERE gd.phone = '${PHONE_NORMAL}' AND np.kind = 'violation' AND np.mode = 'digest'`).trim() !== '1'; i++) await g.waitForTimeout(200);
+  assertEqual(sql(`SELECT np.mode FROM guardian_notification_prefs np JOIN guardians gd ON gd.id = np.guardian_id
+    WHERE gd.phone = '${PHONE_NORMAL}' AND np.kind = 'violation'`).trim(), 'digest', 'the preference stored');
+  await g.getByTestId('language-switch').getByText('EN').click();
+  await expectVisible(g.getByTestId('portal-preferences').getByText('Notifications'), 'the preferences card in English');
+  await noSidewaysScroll(g, 'portal account at 360 px (en)');
+  await checkA11y(g, 'portal account page at 360 px (en)');
 });

@@ -66,7 +66,59 @@ type PortalSettings struct {
 	HideLetters    bool `json:"hide_letters"`
 	HideAttendance bool `json:"hide_attendance"`
 	HideMessages   bool `json:"hide_messages"`
-	ShowRecorder   bool `json:"show_recorder"`
+	// HideAchievements hides the child's verified achievements.
+	HideAchievements bool `json:"hide_achievements,omitempty"`
+	ShowRecorder     bool `json:"show_recorder"`
+	// DigestAt is the Jakarta time ("HH:MM") of the guardians' daily
+	// digest; empty means DefaultDigestAt.
+	DigestAt string `json:"digest_at,omitempty"`
+	// AbsentNotice sends the "belum hadir" notice to guardians who ask for
+	// it when their child has no H or T by AbsentNoticeAt ("HH:MM",
+	// empty means DefaultAbsentNoticeAt) on a school day.
+	AbsentNotice   bool   `json:"absent_notice"`
+	AbsentNoticeAt string `json:"absent_notice_at,omitempty"`
+}
+
+// The defaults of the portal's times (Jakarta).
+const (
+	DefaultDigestAt       = "18:00"
+	DefaultAbsentNoticeAt = "08:00"
+)
+
+// The kinds of message a guardian chooses for, and the modes.
+const (
+	NotifyViolation     = "violation"
+	NotifyAttendance    = "attendance"
+	NotifyWarningLetter = "warning_letter"
+	NotifySummons       = "summons"
+	NotifyAchievement   = "achievement"
+	NotifyExcuse        = "excuse"
+	NotifyAbsentNotice  = "absent_notice"
+
+	NotifyImmediate = "immediate"
+	NotifyDigest    = "digest"
+	NotifyOff       = "off"
+)
+
+// NotificationPref is one kind's choice and the modes it allows.
+type NotificationPref struct {
+	Kind  string   `json:"kind"`
+	Mode  string   `json:"mode"`
+	Modes []string `json:"modes"`
+}
+
+// NotificationPrefs is GET /portal/preferences: every kind, the school's
+// digest time and whether the school sends the "belum hadir" notice.
+type NotificationPrefs struct {
+	Preferences  []NotificationPref `json:"preferences"`
+	DigestAt     string             `json:"digest_at"`
+	AbsentNotice bool               `json:"absent_notice"`
+}
+
+// NotificationPrefsInput is PUT /portal/preferences: kind → mode, the
+// kinds not named keep theirs.
+type NotificationPrefsInput struct {
+	Preferences map[string]string `json:"preferences"`
 }
 
 // PortalStudentSignIn is POST /portal/auth/student.
@@ -168,15 +220,29 @@ type PortalChildDetail struct {
 	Violations []PortalViolation       `json:"violations"`
 	Letters    []PortalLetter          `json:"letters"`
 	Attendance PortalAttendanceSummary `json:"attendance"`
+	// Achievements are the child's verified achievements, newest first.
+	Achievements []PortalAchievement `json:"achievements"`
 	// Shown names the parts the school shows (the others are empty).
 	Shown PortalParts `json:"shown"`
 }
 
 // PortalParts says which parts of a child's page the school shows.
 type PortalParts struct {
-	Violations bool `json:"violations"`
-	Letters    bool `json:"letters"`
-	Attendance bool `json:"attendance"`
+	Violations   bool `json:"violations"`
+	Letters      bool `json:"letters"`
+	Attendance   bool `json:"attendance"`
+	Achievements bool `json:"achievements"`
+}
+
+// PortalAchievement is a verified achievement as the family reads it:
+// date, type, level (sekolah … internasional) and points; never the
+// recorder or the notes.
+type PortalAchievement struct {
+	ID     int64  `json:"id" db:"id"`
+	Date   string `json:"date" db:"date"`
+	Type   string `json:"type" db:"type"`
+	Level  string `json:"level" db:"level"`
+	Points int    `json:"points" db:"points"`
 }
 
 // PortalThreshold is an SP level for the progress bar.
@@ -331,4 +397,10 @@ type PushSubscription struct {
 		P256dh string `json:"p256dh"`
 		Auth   string `json:"auth"`
 	} `json:"keys"`
+}
+
+// LetterActivationInput is POST /warning-letters/{id}/activation-pdf: the
+// guardian whose one-time activation code the letter carries.
+type LetterActivationInput struct {
+	GuardianID int64 `json:"guardian_id"`
 }

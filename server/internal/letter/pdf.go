@@ -220,6 +220,9 @@ func writeLetter(d *pdfdoc.Doc, p Printout, prof school.Profile, logo []byte, qr
 	para(d, closing)
 	d.Ln(5)
 	sig.write(d)
+	if p.Activation != nil {
+		activation(d, *p.Activation)
+	}
 	if d.Err() {
 		return fmt.Errorf("letter: pdf: %w", d.Error())
 	}
@@ -500,4 +503,29 @@ func PolicyText(p pointspolicy.Policy) string {
 		return fmt.Sprintf("pemutihan (setelah %d hari sekolah tanpa pelanggaran baru, poin dikurangi %d)", p.AmnestyCleanSchoolDays, p.AmnestyPoints)
 	}
 	return "tanpa pengurangan (prestasi tidak mengurangi poin)"
+}
+
+// activation prints a guardian's portal activation code in a framed box
+// under the signatures, kept whole on one page.
+func activation(d *pdfdoc.Doc, a Activation) {
+	w := d.ContentWidth()
+	text := fmt.Sprintf("Buka %s, pilih masuk dengan nomor WhatsApp +%s, lalu ketik kode aktivasi di bawah. "+
+		"Kode berlaku sekali sampai %s WIB. Jangan berikan kode ini kepada orang lain.",
+		a.URL, a.Phone, pdfdoc.DateID(a.ExpiresAt.In(jakarta))+" "+a.ExpiresAt.In(jakarta).Format("15.04"))
+	d.SetFont(pdfdoc.Font, "", 10)
+	h := 6 + d.TextHeight(w-6, 5, text) + 10
+	d.Ln(6)
+	d.KeepTogether(h)
+	y := d.GetY()
+	d.Rect(pdfdoc.MarginLeft, y, w, h, "D")
+	d.SetXY(pdfdoc.MarginLeft+3, y+2)
+	d.SetFont(pdfdoc.Font, "B", 10)
+	d.CellFormat(w-6, 5, "Portal orang tua: kode aktivasi", "", 2, "L", false, 0, "")
+	d.SetX(pdfdoc.MarginLeft + 3)
+	d.SetFont(pdfdoc.Font, "", 10)
+	d.MultiCell(w-6, 5, text, "", "L", false)
+	d.SetX(pdfdoc.MarginLeft + 3)
+	d.SetFont(pdfdoc.Font, "B", 14)
+	d.CellFormat(w-6, 8, a.Code, "", 2, "C", false, 0, "")
+	d.SetFont(pdfdoc.Font, "", 11)
 }

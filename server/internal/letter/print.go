@@ -52,6 +52,17 @@ type Printout struct {
 	// Policy is the points policy in force when printed (every letter
 	// states it: docs/achievements.md).
 	Policy pointspolicy.Policy `db:"-"`
+	// Activation, when set, prints a guardian's one-time portal activation
+	// code under the signatures (the family portal, where no WhatsApp
+	// gateway sends sign-in codes: docs/portal.md).
+	Activation *Activation `db:"-"`
+}
+
+// Activation is a guardian's portal activation code as a letter prints it.
+type Activation struct {
+	// URL is where the portal is (…/ortu/); Phone the guardian's number.
+	URL, Phone, Code string
+	ExpiresAt        time.Time
 }
 
 // printouts loads the letters of ids the caller may see with what their

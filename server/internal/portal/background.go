@@ -17,4 +17,29 @@ func Background(ctx context.Context, d app.Deps) {
 	}
 	p := &Pusher{DB: d.DB, Client: netguard.Client(15*time.Second, netguard.LocalAllowed()), Subject: subject, Now: time.Now, Log: d.Log}
 	go p.Run(ctx)
+	go runNotices(ctx, d)
+}
+
+// NoticeInterval is how often the digest and "belum hadir" are looked for.
+const NoticeInterval = time.Minute
+
+// runNotices queues the daily digests and the "belum hadir" notices when
+// their time has come; every replica runs it, the advisory locks and
+// unique indexes keep it to one message each.
+func runNotices(ctx context.Context, d app.Deps) {
+	t := time.NewTicker(NoticeInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if _, err := Digests(ctx, d.DB, time.Now()); err != nil && ctx.Err() == nil {
+			d.Log.Error("portal digests", "err", err)
+		}
+		if _, err := AbsentNotices(ctx, d.DB, time.Now()); err != nil && ctx.Err() == nil {
+			d.Log.Error("portal absent notices", "err", err)
+		}
+	}
 }

@@ -96,8 +96,9 @@ func Child(ctx context.Context, db *sqlx.DB, guardianID, studentID int64, now ti
 	if err != nil {
 		return d, err
 	}
-	d.Shown = api.PortalParts{Violations: !set.HideViolations, Letters: !set.HideLetters, Attendance: !set.HideAttendance}
-	d.Violations, d.Letters = []api.PortalViolation{}, []api.PortalLetter{}
+	d.Shown = api.PortalParts{Violations: !set.HideViolations, Letters: !set.HideLetters, Attendance: !set.HideAttendance,
+		Achievements: !set.HideAchievements}
+	d.Violations, d.Letters, d.Achievements = []api.PortalViolation{}, []api.PortalLetter{}, []api.PortalAchievement{}
 	// The points and the SP progress always show: they are the page.
 	const vq = `SELECT v.id, to_char(v.occurred_on, 'YYYY-MM-DD') AS date, vt.name AS type, v.points, v.sanction, v.source = 'attendance' AS attendance,
 		    CASE WHEN $5 THEN v.recorded_by_name ELSE '' END AS recorder
@@ -124,6 +125,18 @@ func Child(ctx context.Context, db *sqlx.DB, guardianID, studentID int64, now ti
 	if d.Shown.Attendance {
 		if err := sqlx.GetContext(ctx, db, &d.Attendance, aq, guardianID, studentID, from, to); err != nil {
 			return d, fmt.Errorf("portal: attendance: %w", err)
+		}
+	}
+	// Achievements once a counselor verified them (issue 28: "the portal
+	// shows them to guardians"), every year's, scoped like the rest.
+	const xq = `SELECT a.id, to_char(a.achieved_on, 'YYYY-MM-DD') AS date, t.name AS type, a.level, a.points
+		FROM achievements a JOIN achievement_students x ON x.achievement_id = a.id AND x.student_id = $2
+		JOIN achievement_types t ON t.id = a.achievement_type_id
+		WHERE a.verified_at IS NOT NULL AND ` + mineStudent + `
+		ORDER BY a.achieved_on DESC, a.id DESC LIMIT 100`
+	if d.Shown.Achievements {
+		if err := sqlx.SelectContext(ctx, db, &d.Achievements, xq, guardianID, studentID); err != nil {
+			return d, fmt.Errorf("portal: achievements: %w", err)
 		}
 	}
 	return d, nil

@@ -50,6 +50,8 @@ func (h *Handler) Routes(r *httpx.Router) {
 	r.Get("/portal/messages", perm.Guardian, g(h.messages))
 	r.Get("/portal/push/key", perm.Guardian, g(h.pushKey))
 	r.Post("/portal/push-subscriptions", perm.Guardian, g(h.subscribe))
+	r.Get("/portal/preferences", perm.Guardian, g(h.preferences))
+	r.Put("/portal/preferences", perm.Guardian, g(h.savePreferences))
 	r.Get("/portal/children/{id}/excuses", perm.Guardian, g(h.childExcuses))
 	r.Post("/portal/children/{id}/excuses", perm.Guardian, g(h.submitExcuse))
 
@@ -67,6 +69,7 @@ func (h *Handler) Routes(r *httpx.Router) {
 	r.Get("/guardians/sessions", perm.GuardiansView, h.sessions)
 	r.Get("/guardians/registrations", perm.GuardiansView, h.registrations)
 	r.Post("/students/{id}/portal-code", perm.GuardiansManage, h.studentCode)
+	r.Post("/warning-letters/{id}/activation-pdf", perm.GuardiansManage, h.letterActivation)
 	r.Get("/settings/portal", perm.SettingsView, h.getSettings)
 	r.Put("/settings/portal", perm.SettingsManage, h.putSettings)
 }
@@ -485,4 +488,24 @@ func (h *Handler) revokeSessions(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	return httpx.NoContent(w)
+}
+
+func (h *Handler) preferences(w http.ResponseWriter, r *http.Request) error {
+	out, err := Preferences(r.Context(), h.d.DB, From(r.Context()))
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusOK, out)
+}
+
+func (h *Handler) savePreferences(w http.ResponseWriter, r *http.Request) error {
+	var in api.NotificationPrefsInput
+	if err := httpx.DecodeJSON(r, &in); err != nil {
+		return err
+	}
+	out, err := SavePreferences(r.Context(), h.d.DB, From(r.Context()), in)
+	if err != nil {
+		return err
+	}
+	return httpx.JSON(w, http.StatusOK, out)
 }

@@ -151,12 +151,15 @@ func (p *Pusher) PushOnce(ctx context.Context) (int, error) {
 		Endpoint string    `db:"endpoint"`
 		Last     time.Time `db:"last_pushed_at"`
 	}
-	const q = `SELECT ps.id, ps.endpoint, ps.last_pushed_at FROM portal_push_subscriptions ps
+	q := `SELECT ps.id, ps.endpoint, ps.last_pushed_at FROM portal_push_subscriptions ps
 		JOIN guardians g ON g.id = ps.guardian_id AND g.withdrawn_at IS NULL
 		WHERE EXISTS (SELECT 1 FROM guardian_students gs WHERE gs.guardian_id = g.id AND gs.status = 'verified' AND (
-		        EXISTS (SELECT 1 FROM violations v WHERE v.student_id = gs.student_id AND v.created_at > ps.last_pushed_at)
-		     OR EXISTS (SELECT 1 FROM warning_letters wl WHERE wl.student_id = gs.student_id AND wl.sent_to_parent_at > ps.last_pushed_at AND wl.status <> 'withdrawn')
-		     OR EXISTS (SELECT 1 FROM excuses e WHERE e.student_id = gs.student_id AND e.guardian_id = g.id AND e.decided_at > ps.last_pushed_at)))
+		        EXISTS (SELECT 1 FROM violations v WHERE v.student_id = gs.student_id AND v.created_at > ps.last_pushed_at
+		            AND ` + pushOn("CASE WHEN v.auto_kind IS NULL THEN 'violation' ELSE 'attendance' END") + `)
+		     OR EXISTS (SELECT 1 FROM warning_letters wl WHERE wl.student_id = gs.student_id AND wl.sent_to_parent_at > ps.last_pushed_at AND wl.status <> 'withdrawn'
+		            AND ` + pushOn("'warning_letter'") + `)
+		     OR EXISTS (SELECT 1 FROM excuses e WHERE e.student_id = gs.student_id AND e.guardian_id = g.id AND e.decided_at > ps.last_pushed_at
+		            AND ` + pushOn("'excuse'") + `)))
 		ORDER BY ps.id LIMIT 500`
 	if err := p.DB.SelectContext(ctx, &subs, q); err != nil {
 		return 0, fmt.Errorf("portal: push: %w", err)

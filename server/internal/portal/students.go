@@ -44,6 +44,9 @@ func LoadSettings(ctx context.Context, q sqlx.QueryerContext) (api.PortalSetting
 // SaveSettings stores the switches; turning students off ends their
 // sessions at once (Authenticate also checks the switch).
 func SaveSettings(ctx context.Context, db *sqlx.DB, actor audit.Actor, in api.PortalSettings) error {
+	if err := validateSettings(in); err != nil {
+		return err
+	}
 	b, err := json.Marshal(in)
 	if err != nil {
 		return err

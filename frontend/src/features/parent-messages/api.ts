@@ -16,7 +16,7 @@ export type GatewayKind = (typeof GATEWAY_KINDS)[number] | '';
 export const OUTCOMES = ['sent', 'permanent', 'temporary', 'rate_limited'] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
-export type SkipReason = '' | 'no_phone' | 'invalid_phone' | 'consent_withdrawn';
+export type SkipReason = '' | 'no_phone' | 'invalid_phone' | 'consent_withdrawn' | 'digest' | 'guardian_off';
 
 /** The gateway's connection. Token and password are write-only: absent keeps, "" clears. */
 export interface MessagingGateway {

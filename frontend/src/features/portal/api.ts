@@ -21,7 +21,23 @@ export interface PortalSettings {
   hide_letters?: boolean;
   hide_attendance?: boolean;
   hide_messages?: boolean;
+  hide_achievements?: boolean;
   show_recorder?: boolean;
+  /** HH:MM (Jakarta) of the guardians' daily digest; empty: 18:00. */
+  digest_at?: string;
+  /** Send "belum hadir" to guardians who ask for it, at absent_notice_at (empty: 08:00). */
+  absent_notice?: boolean;
+  absent_notice_at?: string;
+}
+
+export const NOTIFY_KINDS = ['violation', 'attendance', 'warning_letter', 'summons', 'achievement', 'excuse', 'absent_notice'] as const;
+export type NotifyKind = (typeof NOTIFY_KINDS)[number];
+export type NotifyMode = 'immediate' | 'digest' | 'off';
+
+export interface NotificationPrefs {
+  preferences: { kind: NotifyKind; mode: NotifyMode; modes: NotifyMode[] }[];
+  digest_at: string;
+  absent_notice: boolean;
 }
 
 export interface PortalCodeAnswer {
@@ -134,7 +150,17 @@ export interface PortalChildDetail extends PortalChild {
   violations: PortalViolation[];
   letters: PortalLetter[];
   attendance: AttendanceCounts;
-  shown: { violations: boolean; letters: boolean; attendance: boolean };
+  /** Verified achievements, newest first. */
+  achievements: PortalAchievement[];
+  shown: { violations: boolean; letters: boolean; attendance: boolean; achievements: boolean };
+}
+
+export interface PortalAchievement {
+  id: number;
+  date: string;
+  type: string;
+  level: 'sekolah' | 'kabupaten' | 'provinsi' | 'nasional' | 'internasional';
+  points: number;
 }
 
 export interface PortalAttendanceDay {
@@ -263,6 +289,12 @@ export const studentPortalApi = {
   settings: (signal?: AbortSignal) => api.get<PortalSettings>('/settings/portal', undefined, signal),
   saveSettings: (s: PortalSettings) => api.put<PortalSettings>('/settings/portal', s),
   printCode: (studentId: number) => api.post<ActivationCode>(`/students/${studentId}/portal-code`),
+};
+
+export const prefsApi = {
+  get: (signal?: AbortSignal) => get<NotificationPrefs>('/portal/preferences', signal),
+  save: (preferences: Partial<Record<NotifyKind, NotifyMode>>) =>
+    apiRequest<NotificationPrefs>('/portal/preferences', { method: 'PUT', body: { preferences }, ...own }),
 };
 
 export const pushApi = {

@@ -76,3 +76,42 @@ func TestWithdrawnGuardianSkipped(t *testing.T) {
 		t.Fatalf("%s %s, %d sent", status, reason, f.sim.Requests())
 	}
 }
+
+// The guardian's preferences (family portal): a kind in the digest is held
+// for it, a kind off is skipped, and a guardian with no choice gets it now.
+func TestGuardianPreferences(t *testing.T) {
+	f := newFixture(t, nil, nil)
+	var g int64
+	if err := f.db.Get(&g, `INSERT INTO guardians (name, phone) VALUES ('Pak Santoso', '6281234567890') RETURNING id`); err != nil {
+		t.Fatal(err)
+	}
+	outcome := func(mode string) (string, string) {
+		t.Helper()
+		if _, err := f.db.Exec(`INSERT INTO guardian_notification_prefs (guardian_id, kind, mode) VALUES ($1, 'violation', $2)
+			ON CONFLICT (guardian_id, kind) DO UPDATE SET mode = EXCLUDED.mode`, g, mode); err != nil {
+			t.Fatal(err)
+		}
+		id := f.record(t)
+		runOnce(t, f.worker())
+		var status, reason string
+		if err := f.db.QueryRow(`SELECT status, skip_reason FROM parent_messages WHERE violation_id = $1`, id).Scan(&status, &reason); err != nil {
+			t.Fatal(err)
+		}
+		return status, reason
+	}
+	if s, r := outcome("digest"); s != api.ParentMessageSkipped || r != "digest" {
+		t.Fatalf("digest: %s %s", s, r)
+	}
+	if s, r := outcome("off"); s != api.ParentMessageSkipped || r != "guardian_off" {
+		t.Fatalf("off: %s %s", s, r)
+	}
+	if f.sim.Requests() != 0 {
+		t.Fatalf("%d sent", f.sim.Requests())
+	}
+	if s, _ := outcome("immediate"); s != api.ParentMessageSent || f.sim.Requests() != 1 {
+		t.Fatalf("immediate: %s, %d sent", s, f.sim.Requests())
+	}
+	if _, err := f.db.Exec(`INSERT INTO guardian_notification_prefs (guardian_id, kind, mode) VALUES ($1, 'warning_letter', 'off')`, g); err == nil {
+		t.Fatal("a warning letter turned off")
+	}
+}

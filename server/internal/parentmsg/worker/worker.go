@@ -240,6 +240,10 @@ type claimed struct {
 	Interrupted      bool   `db:"interrupted"`
 	GatewayMessageID string `db:"gateway_message_id"`
 	Withdrawn        bool   `db:"withdrawn"`
+	// Pref is the guardian's choice for the message's kind (family
+	// portal): immediate, digest (held for the portal's daily digest) or
+	// off. Sign-in codes and digests are no kind: always immediate.
+	Pref string `db:"pref"`
 }
 
 // sendOne claims one due message, sends it and records the answer. It
@@ -294,7 +298,8 @@ func (w *Worker) sendOne(ctx context.Context) error {
 	// gone: what caused the message was undone before it went out (the
 	// violation deleted, the letter withdrawn, the handling deleted; an
 	// attendance day left with nothing is deleted by the ledger instead), or
-	// a portal code outlived its five minutes. withdrawn: the number is a
+	// a portal code outlived its five minutes, a "belum hadir" whose child
+	// has since been marked there or excused. withdrawn: the number is a
 	// guardian who withdrew their consent in the family portal (UU 27/2022):
 	// nothing but their own sign-in code goes to it, whichever path queued it.
 	const claim = `SELECT m.id, m.phone, m.body, m.attempts, m.student_id, s.full_name AS student_name,
@@ -302,9 +307,16 @@ func (w *Worker) sendOne(ctx context.Context) error {
 		    (m.event = 'violation' AND m.violation_id IS NULL AND m.attendance_date IS NULL) OR (m.event = 'summons' AND m.handling_id IS NULL)
 		    OR (m.event = 'portal_code' AND m.created_at < $1 - interval '5 minutes')
 		    OR (m.event = 'warning_letter' AND NOT m.correction AND (m.letter_id IS NULL
-		        OR EXISTS (SELECT 1 FROM warning_letters w WHERE w.id = m.letter_id AND w.status = 'withdrawn'))) AS gone,
-		    m.event <> 'portal_code' AND EXISTS (SELECT 1 FROM guardians g WHERE g.phone = m.phone AND g.withdrawn_at IS NOT NULL) AS withdrawn
-		FROM (SELECT id, event, violation_id, letter_id, handling_id, attendance_date, correction, phone, body, attempts, student_id, created_at,
+		        OR EXISTS (SELECT 1 FROM warning_letters w WHERE w.id = m.letter_id AND w.status = 'withdrawn')))
+		    OR (m.event = 'absent_notice' AND (EXISTS (SELECT 1 FROM attendance a WHERE a.student_id = m.student_id AND a.date = m.notice_day
+		            AND a.status IN ('H', 'T', 'S', 'I'))
+		        OR EXISTS (SELECT 1 FROM excuses e WHERE e.student_id = m.student_id AND e.status IN ('pending', 'approved')
+		            AND m.notice_day BETWEEN e.date_from AND e.date_to))) AS gone,
+		    m.event <> 'portal_code' AND EXISTS (SELECT 1 FROM guardians g WHERE g.phone = m.phone AND g.withdrawn_at IS NOT NULL) AS withdrawn,
+		    COALESCE((SELECT p.mode FROM guardians g JOIN guardian_notification_prefs p ON p.guardian_id = g.id
+		        WHERE g.phone = m.phone AND p.kind = CASE WHEN m.event = 'violation' AND m.attendance_date IS NOT NULL THEN 'attendance' ELSE m.event END),
+		        'immediate') AS pref
+		FROM (SELECT id, event, violation_id, letter_id, handling_id, attendance_date, notice_day, correction, phone, body, attempts, student_id, created_at,
 		             sending_since, gateway_message_id
 		      FROM parent_messages
 		      WHERE status = 'queued' AND next_attempt_at <= $1 AND (sending_since IS NULL OR sending_since < $2) AND (NOT $3 OR event = 'portal_code')
@@ -339,6 +351,16 @@ func (w *Worker) sendOne(ctx context.Context) error {
 	if m.Gone {
 		if _, err := tx.ExecContext(ctx, `UPDATE parent_messages SET status = 'cancelled', sending_since = NULL, updated_at = $2 WHERE id = $1`, m.ID, now); err != nil {
 			return fmt.Errorf("worker: cancel: %w", err)
+		}
+		return tx.Commit()
+	}
+	if !m.Interrupted && (m.Pref == "digest" || m.Pref == "off") {
+		reason := "digest"
+		if m.Pref == "off" {
+			reason = "guardian_off"
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE parent_messages SET status = 'skipped', skip_reason = $3, sending_since = NULL, updated_at = $2 WHERE id = $1`, m.ID, now, reason); err != nil {
+			return fmt.Errorf("worker: hold for the guardian: %w", err)
 		}
 		return tx.Commit()
 	}

@@ -7,6 +7,7 @@ import { notifyError, notifySuccess } from '@/components/serverErrors';
 import { useFormatDate } from '@/lib/useFormatDate';
 import { portalApi, pushApi } from '../api';
 import { enablePush, forgetPortalData, pushSupported } from './install';
+import { NotificationsCard } from './NotificationsCard';
 import { PORTAL_BASE, portalKeys } from './paths';
 
 /** The guardian's account: consent, sign out here or everywhere, withdraw consent. */
@@ -56,6 +57,7 @@ export function AccountPage() {
           )}
         </Paper>
       )}
+      {g && !g.student_id && <NotificationsCard />}
       {pushSupported() && !g?.student_id && (
         <Button variant="light" onClick={() => void turnOnPush()} loading={pushing}>
           {t('ortu.account.push')}

@@ -41,6 +41,36 @@ function Counts({ counts }: { counts: AttendanceCounts }) {
   );
 }
 
+/** The child's verified achievements. */
+function Achievements({ d }: { d: PortalChildDetail }) {
+  const { t } = useTranslation('portal');
+  const fmt = useFormatDate();
+  return (
+    <Card withBorder radius="md" p="sm" data-testid="portal-achievements">
+      <Text size="sm" fw={600} mb={4}>
+        {t('ortu.child.achievements')}
+      </Text>
+      <Stack gap={6}>
+        {d.achievements.map((a) => (
+          <Group key={a.id} justify="space-between" wrap="nowrap" align="flex-start">
+            <div>
+              <Text size="sm" fw={500}>
+                {a.type}
+              </Text>
+              <Text size="xs" c="dimmed">
+                {t(`ortu.achievementLevel.${a.level}`)} · {fmt(a.date)}
+              </Text>
+            </div>
+            <Badge color="teal" variant="light" style={{ flexShrink: 0 }}>
+              {t('ortu.child.achievementPoints', { count: a.points })}
+            </Badge>
+          </Group>
+        ))}
+      </Stack>
+    </Card>
+  );
+}
+
 /** Points this year against the SP levels. */
 function Standing({ d }: { d: PortalChildDetail }) {
   const { t } = useTranslation('portal');
@@ -179,9 +209,16 @@ export function ChildPage() {
           <Text size="sm" fw={600} mb={4}>
             {t('ortu.child.attendanceThisYear')}
           </Text>
-          <Counts counts={d.attendance} />
+          {STATUSES.some((s) => d.attendance[s] > 0) ? (
+            <Counts counts={d.attendance} />
+          ) : (
+            <Text size="sm" c="dimmed" data-testid="portal-attendance-none">
+              {t('ortu.child.attendanceNone')}
+            </Text>
+          )}
         </Card>
       )}
+      {d.shown.achievements && d.achievements.length > 0 && <Achievements d={d} />}
       <Tabs defaultValue={d.shown.violations ? 'violations' : d.shown.letters ? 'letters' : d.shown.attendance ? 'attendance' : 'excuses'} keepMounted={false}>
         <Tabs.List grow>
           {d.shown.violations && <Tabs.Tab value="violations">{t('ortu.tabs.violations')}</Tabs.Tab>}

@@ -133,12 +133,25 @@ export default function GuardiansPage() {
       />
       {canSettings && settings.data && (
         <Group mb="md" gap="md" data-testid="portal-switches">
-          {(['students', 'hide_violations', 'hide_letters', 'hide_attendance', 'hide_messages', 'show_recorder'] as const).map((k) => (
+          {(['students', 'hide_violations', 'hide_letters', 'hide_attendance', 'hide_messages', 'hide_achievements', 'show_recorder', 'absent_notice'] as const).map((k) => (
             <Checkbox
               key={k}
               label={t(`guardians.switch.${k}`)}
               checked={!!settings.data[k]}
               onChange={(e) => saveSettings.mutate({ ...settings.data, [k]: e.currentTarget.checked })}
+            />
+          ))}
+          {(['digest_at', 'absent_notice_at'] as const).map((k) => (
+            <TextInput
+              key={`${k}-${settings.data[k] ?? ''}`}
+              type="time"
+              size="xs"
+              label={t(`guardians.switch.${k}`)}
+              defaultValue={settings.data[k] || (k === 'digest_at' ? '18:00' : '08:00')}
+              onBlur={(e) => {
+                const v = e.currentTarget.value;
+                if (v && v !== settings.data[k]) saveSettings.mutate({ ...settings.data, [k]: v });
+              }}
             />
           ))}
         </Group>

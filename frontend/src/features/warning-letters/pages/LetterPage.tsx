@@ -5,6 +5,7 @@ import { IconArrowLeft, IconCircleCheck, IconExternalLink, IconInfoCircle } from
 import { useSession } from '@/auth/session';
 import { NotFoundPage } from '@/components/errors';
 import { PageLoader } from '@/components/PageLoader';
+import { LetterActivationButton } from '@/features/portal/components/LetterActivationButton';
 import { useFormatNumber } from '@/lib/numbers';
 import { useFormatDate } from '@/lib/useFormatDate';
 import { yearLabel } from '../academicYear';
@@ -74,6 +75,7 @@ export default function LetterPage() {
             <PdfButton letter={l} />
             <StepButton letter={l} />
             <SendToParent letter={l} />
+            <LetterActivationButton letterId={l.id} studentId={l.student_id} withdrawn={l.status === 'withdrawn'} />
           </Group>
         </Stack>
       </Card>
