@@ -116,6 +116,7 @@ export const ACTION_KEYS: Readonly<Record<string, string>> = {
   'guardian.verify': 'guardianVerify',
   'portal.consent': 'portalConsent',
   'portal.consent_withdrawn': 'portalConsentWithdrawn',
+  'portal.preferences': 'portalPreferences',
   'portal.register': 'portalRegister',
   'portal.sign_in': 'portalSignIn',
   'settings.portal': 'settingsPortal',
