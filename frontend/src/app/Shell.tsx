@@ -10,7 +10,6 @@ import {
   Button,
   Group,
   NavLink,
-  ScrollArea,
   Stack,
   Text,
   ThemeIcon,
@@ -151,7 +150,9 @@ export function Shell() {
         <AppShell.Section hiddenFrom="md" pb="sm">
           <TodayInJakarta />
         </AppShell.Section>
-        <AppShell.Section grow component={ScrollArea}>
+        {/* A native scrolling section: Mantine's ScrollArea brings floating-ui (its ref merging)
+            into the first screen. */}
+        <AppShell.Section grow style={{ overflowY: 'auto', overscrollBehavior: 'contain' }}>
           <Stack gap={2}>
             {items.map((item) => (
               <NavLink

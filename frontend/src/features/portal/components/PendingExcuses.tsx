@@ -1,11 +1,13 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Anchor, Badge, Button, Card, Group, Image, Modal, Stack, Text, Textarea } from '@mantine/core';
+import { Anchor, Badge, Button, Card, Group, Image, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '@/auth/session';
 import { notifyError, notifySuccess } from '@/components/serverErrors';
 import { useFormatDate } from '@/lib/useFormatDate';
 import { excusesApi, type Excuse } from '../api';
+
+const RefuseExcuseModal = lazy(() => import('./RefuseExcuseModal'));
 
 export const excuseKeys = { pending: (classId: number) => ['excuses', 'pending', classId] as const };
 
@@ -33,7 +35,6 @@ export function PendingExcuses({ classId }: { classId: number }) {
   const enabled = can('attendance.view');
   const q = useQuery({ queryKey: excuseKeys.pending(classId), queryFn: ({ signal }) => excusesApi.pending(classId, signal), enabled });
   const [refusing, setRefusing] = useState<Excuse | null>(null);
-  const [reason, setReason] = useState('');
   const done = (msg: string) => {
     notifySuccess(msg);
     void qc.invalidateQueries({ queryKey: ['excuses'] });
@@ -48,7 +49,6 @@ export function PendingExcuses({ classId }: { classId: number }) {
     mutationFn: ({ e, reason }: { e: Excuse; reason: string }) => excusesApi.refuse(e.id, reason),
     onSuccess: (_, { e }) => {
       setRefusing(null);
-      setReason('');
       done(t('excuses.refusedFor', { name: e.student_name }));
     },
     onError: (err) => notifyError(err, t),
@@ -102,14 +102,11 @@ export function PendingExcuses({ classId }: { classId: number }) {
           </Card>
         ))}
       </Stack>
-      <Modal opened={refusing !== null} onClose={() => setRefusing(null)} title={t('excuses.refuseTitle')}>
-        <Stack>
-          <Textarea label={t('excuses.refusalReason')} value={reason} onChange={(ev) => setReason(ev.currentTarget.value)} maxLength={500} autosize minRows={2} />
-          <Button color="red" disabled={!reason.trim()} loading={refuse.isPending} onClick={() => refusing && refuse.mutate({ e: refusing, reason })}>
-            {t('excuses.refuse')}
-          </Button>
-        </Stack>
-      </Modal>
+      {refusing && (
+        <Suspense fallback={null}>
+          <RefuseExcuseModal onClose={() => setRefusing(null)} onRefuse={(reason) => refuse.mutate({ e: refusing, reason })} pending={refuse.isPending} />
+        </Suspense>
+      )}
     </Card>
   );
 }
