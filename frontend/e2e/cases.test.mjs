@@ -43,7 +43,9 @@ async function setUp(ctx) {
   const cat = one(`INSERT INTO violation_categories (name, colour) VALUES ('Kasus ${suffix}', 'red') RETURNING id`);
   const typeName = `Merundung ${suffix}`;
   one(`INSERT INTO violation_types (name, slug, points, category_id) VALUES ('${typeName}', 'merundung-${suffix}', 25, ${cat}) RETURNING id`);
-  school = { ...s, classId, typeName, sql };
+  const handlingName = `Mediasi ${suffix}`;
+  one(`INSERT INTO handling_types (name, sort_order) VALUES ('${handlingName}', 99) RETURNING id`);
+  school = { ...s, classId, typeName, handlingName, sql };
   return school;
 }
 
@@ -104,6 +106,8 @@ test('kasus: a counselor opens a bullying case with three students, handles it a
   await page.getByTestId('stage-confirm').click();
   await expectVisible(page.locator('[data-testid="case-stage"][data-stage="handling"]'), 'in handling');
   await page.getByTestId('session-add').click();
+  // The violations' handling types (issue 27): the session names one.
+  await pick(page, 'session-handling-type', s.handlingName);
   // The MultiSelect's box covers its search input: click through it.
   await page.getByTestId('session-people').click({ force: true });
   await page.getByRole('option', { name: s.perp.name }).click();
@@ -111,6 +115,7 @@ test('kasus: a counselor opens a bullying case with three students, handles it a
   await page.getByTestId('session-notes').fill('Mediasi: Andi mengakui dan meminta maaf.');
   await page.getByTestId('session-save').click();
   await expectVisible(page.getByTestId('case-session').filter({ hasText: 'Mediasi' }), 'the session');
+  await expectVisible(page.getByTestId('case-session-type').filter({ hasText: s.handlingName }), 'the session names its handling type');
 
   // The restorative agreement (by the API) and its completion (on the page).
   const c = (await apiCall(page, 'GET', `/api/v1/cases/${caseId}`)).body;
