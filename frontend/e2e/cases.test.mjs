@@ -177,6 +177,11 @@ test('kasus: a homeroom teacher (phone, English) and the principal see only what
   assertEqual(one.status, 404, 'the principal does not read the case');
   await head.goto('/kasus');
   await expectVisible(head.getByTestId('case-empty'), 'no case listed for the principal');
+  // The semester report of the whole school counts the cases, naming none.
+  await head.goto('/laporan');
+  await expectVisible(head.getByTestId('report-cases').getByText('Perundungan'), 'the report counts cases by category');
+  await expectVisible(head.getByTestId('report-cases').getByText('Dirujuk ke Pokja'), 'and those referred to the Pokja');
+  assertEqual(await head.getByText(`Perundungan di kantin ${suffix}`).count(), 0, 'no case title in the report');
   await head.context().close();
 
   // Every read is in the access log, which the administrator reads.
@@ -211,7 +216,10 @@ test('kasus: /lapor at 360 px gives a code and PIN, and the reporter reads the r
   const list = await apiCall(bk, 'GET', '/api/v1/cases?stage=identification');
   const found = list.body.data.find((c) => c.source === 'anonymous_report');
   assert(found, 'the report is a case in identification');
-  await bk.goto(`/kasus/${found.id}`);
+  // The report told the counselor; its notification opens the case.
+  await bk.goto('/notifications');
+  await bk.getByText(`Laporan anonim baru #${found.id}`).click();
+  await bk.waitForURL(new RegExp(`/kasus/${found.id}$`));
   await expectVisible(bk.getByText(`Someone is bullied every break ${suffix}`), 'the report on the case page');
   await bk.getByTestId('case-reply-text').fill('Terima kasih, kami segera menindaklanjuti.');
   await bk.getByTestId('case-reply-send').click();
