@@ -182,6 +182,8 @@ test('kasus: a homeroom teacher (phone, English) and the principal see only what
   await expectVisible(head.getByTestId('report-cases').getByText('Perundungan'), 'the report counts cases by category');
   await expectVisible(head.getByTestId('report-cases').getByText('Dirujuk ke Pokja'), 'and those referred to the Pokja');
   assertEqual(await head.getByText(`Perundungan di kantin ${suffix}`).count(), 0, 'no case title in the report');
+  await head.getByTestId('report-cases').scrollIntoViewIfNeeded();
+  await shot(head, 'cases-03-report-counts');
   await head.context().close();
 
   // Every read is in the access log, which the administrator reads.

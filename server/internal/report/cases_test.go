@@ -59,6 +59,11 @@ func TestCasesSection(t *testing.T) {
 		if err := os.WriteFile(file, body, 0o600); err != nil {
 			t.Fatal(err)
 		}
+		if png := os.Getenv("REPORT_PNG"); png != "" {
+			if err := exec.Command("pdftoppm", "-png", "-r", "60", file, png+"-cases").Run(); err != nil {
+				t.Fatal(err)
+			}
+		}
 		out, err := exec.Command("pdftotext", "-layout", file, "-").Output()
 		if err != nil {
 			t.Fatal(err)
