@@ -43,7 +43,9 @@ async function setUp(ctx) {
   const cat = one(`INSERT INTO violation_categories (name, colour) VALUES ('Kasus ${suffix}', 'red') RETURNING id`);
   const typeName = `Merundung ${suffix}`;
   one(`INSERT INTO violation_types (name, slug, points, category_id) VALUES ('${typeName}', 'merundung-${suffix}', 25, ${cat}) RETURNING id`);
-  school = { ...s, classId, typeName, sql };
+  const handlingName = `Mediasi ${suffix}`;
+  one(`INSERT INTO handling_types (name, sort_order) VALUES ('${handlingName}', 99) RETURNING id`);
+  school = { ...s, classId, typeName, handlingName, sql };
   return school;
 }
 
@@ -104,6 +106,8 @@ test('kasus: a counselor opens a bullying case with three students, handles it a
   await page.getByTestId('stage-confirm').click();
   await expectVisible(page.locator('[data-testid="case-stage"][data-stage="handling"]'), 'in handling');
   await page.getByTestId('session-add').click();
+  // The violations' handling types (issue 27): the session names one.
+  await pick(page, 'session-handling-type', s.handlingName);
   // The MultiSelect's box covers its search input: click through it.
   await page.getByTestId('session-people').click({ force: true });
   await page.getByRole('option', { name: s.perp.name }).click();
@@ -111,6 +115,7 @@ test('kasus: a counselor opens a bullying case with three students, handles it a
   await page.getByTestId('session-notes').fill('Mediasi: Andi mengakui dan meminta maaf.');
   await page.getByTestId('session-save').click();
   await expectVisible(page.getByTestId('case-session').filter({ hasText: 'Mediasi' }), 'the session');
+  await expectVisible(page.getByTestId('case-session-type').filter({ hasText: s.handlingName }), 'the session names its handling type');
 
   // The restorative agreement (by the API) and its completion (on the page).
   const c = (await apiCall(page, 'GET', `/api/v1/cases/${caseId}`)).body;
@@ -172,6 +177,13 @@ test('kasus: a homeroom teacher (phone, English) and the principal see only what
   assertEqual(one.status, 404, 'the principal does not read the case');
   await head.goto('/kasus');
   await expectVisible(head.getByTestId('case-empty'), 'no case listed for the principal');
+  // The semester report of the whole school counts the cases, naming none.
+  await head.goto('/laporan');
+  await expectVisible(head.getByTestId('report-cases').getByText('Perundungan'), 'the report counts cases by category');
+  await expectVisible(head.getByTestId('report-cases').getByText('Dirujuk ke Pokja'), 'and those referred to the Pokja');
+  assertEqual(await head.getByText(`Perundungan di kantin ${suffix}`).count(), 0, 'no case title in the report');
+  await head.getByTestId('report-cases').scrollIntoViewIfNeeded();
+  await shot(head, 'cases-03-report-counts');
   await head.context().close();
 
   // Every read is in the access log, which the administrator reads.
@@ -206,7 +218,10 @@ test('kasus: /lapor at 360 px gives a code and PIN, and the reporter reads the r
   const list = await apiCall(bk, 'GET', '/api/v1/cases?stage=identification');
   const found = list.body.data.find((c) => c.source === 'anonymous_report');
   assert(found, 'the report is a case in identification');
-  await bk.goto(`/kasus/${found.id}`);
+  // The report told the counselor; its notification opens the case.
+  await bk.goto('/notifications');
+  await bk.getByText(`Laporan anonim baru #${found.id}`).click();
+  await bk.waitForURL(new RegExp(`/kasus/${found.id}$`));
   await expectVisible(bk.getByText(`Someone is bullied every break ${suffix}`), 'the report on the case page');
   await bk.getByTestId('case-reply-text').fill('Terima kasih, kami segera menindaklanjuti.');
   await bk.getByTestId('case-reply-send').click();

@@ -240,21 +240,29 @@ const (
 // Recovery action kinds.
 var CaseRecoveryKinds = []string{"counselling", "psychologist", "class_change", "other"}
 
-// CaseSession is a meeting in a case: who met whom, when, and the notes.
-// Only the team and admins see sessions.
+// CaseSession is a meeting in a case: who met whom, when, how (a handling
+// type, optional), and the notes. Only the team and admins see sessions.
 type CaseSession struct {
-	ID            int64     `json:"id" db:"id"`
-	HeldAt        time.Time `json:"held_at" db:"held_at"`
-	People        []string  `json:"people" db:"-"`
-	Staff         []string  `json:"staff" db:"-"`
-	Notes         string    `json:"notes" db:"notes"`
-	CreatedByName string    `json:"created_by_name" db:"created_by_name"`
+	ID     int64     `json:"id" db:"id"`
+	HeldAt time.Time `json:"held_at" db:"held_at"`
+	// HandlingTypeID is one of the violations' handling types (null: none,
+	// or the type was deleted since); HandlingTypeName is its name when the
+	// session was recorded ("" when none was chosen).
+	HandlingTypeID   *int64   `json:"handling_type_id" db:"handling_type_id"`
+	HandlingTypeName string   `json:"handling_type_name" db:"handling_type_name"`
+	People           []string `json:"people" db:"-"`
+	Staff            []string `json:"staff" db:"-"`
+	Notes            string   `json:"notes" db:"notes"`
+	CreatedByName    string   `json:"created_by_name" db:"created_by_name"`
 }
 
 // CreateCaseSessionRequest records a session: the case's participants met
 // (participant ids) and the staff present (user ids).
 type CreateCaseSessionRequest struct {
-	HeldAt         string  `json:"held_at"`
+	HeldAt string `json:"held_at"`
+	// HandlingTypeID is optional (null or absent: none); an active
+	// handling type (GET /handling-types).
+	HandlingTypeID *int64  `json:"handling_type_id"`
 	ParticipantIDs []int64 `json:"participant_ids"`
 	StaffIDs       []int64 `json:"staff_ids"`
 	Notes          string  `json:"notes"`

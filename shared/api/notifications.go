@@ -5,12 +5,15 @@ import "time"
 // Notification kinds: one manual violation; one attendance save or
 // journal push grouped per recipient and date; one warning letter an
 // attendance save or push issued, raised, lowered or withdrew; one
-// violation corrected (to the people told of it when it was recorded).
+// violation corrected (to the people told of it when it was recorded);
+// one anonymous report filed through /lapor (to the new case's team and
+// the administrators: its number and category, nothing else).
 const (
 	NotificationViolation          = "violation"
 	NotificationAttendance         = "attendance"
 	NotificationLetter             = "letter"
 	NotificationViolationCorrected = "violation_corrected"
+	NotificationCaseReport         = "case_report"
 )
 
 // WebSocket message types (GET /api/v1/ws).

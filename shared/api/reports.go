@@ -153,4 +153,21 @@ type ViolationRecap struct {
 	DetailOffset int       `json:"detail_offset"`
 	DetailLimit  int       `json:"detail_limit"`
 	GeneratedAt  time.Time `json:"generated_at"`
+	// Cases are the period's cases counted (no case, no name): for a
+	// holder of cases.view_counts and the whole school's report only,
+	// else null (docs/cases.md, "The semester report").
+	Cases *RecapCases `json:"cases"`
+}
+
+// RecapCases counts the cases that happened in the report's period. Keys:
+// ByCategory the category id (Label its name); ByStage identification,
+// handling, conclusions, closed (the stage now); ByClassification
+// school_rule, suspected_law and "" (not classified yet). Referred is the
+// cases with a referral to the Pokja recorded.
+type RecapCases struct {
+	Total            int         `json:"total" db:"total"`
+	Referred         int         `json:"referred" db:"referred"`
+	ByCategory       []CaseCount `json:"by_category"`
+	ByStage          []CaseCount `json:"by_stage"`
+	ByClassification []CaseCount `json:"by_classification"`
 }

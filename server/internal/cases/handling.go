@@ -2,6 +2,8 @@ package cases
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -47,7 +49,7 @@ func loadHandling(ctx context.Context, tx *sqlx.Tx, out *api.Case) error {
 		People pq.StringArray `db:"people"`
 		Staff  pq.StringArray `db:"staff"`
 	}
-	if err := tx.SelectContext(ctx, &sessions, `SELECT cs.id, cs.held_at, cs.notes, cs.created_by_name,
+	if err := tx.SelectContext(ctx, &sessions, `SELECT cs.id, cs.held_at, cs.handling_type_id, cs.handling_type_name, cs.notes, cs.created_by_name,
 			ARRAY(SELECT COALESCE(s.full_name, p.name) FROM unnest(cs.participant_ids) WITH ORDINALITY AS x(pid, i)
 				JOIN case_participants p ON p.id = x.pid LEFT JOIN students s ON s.id = p.student_id ORDER BY x.i) AS people,
 			ARRAY(SELECT u.name FROM unnest(cs.staff_ids) WITH ORDINALITY AS x(uid, i) JOIN users u ON u.id = x.uid ORDER BY x.i) AS staff
@@ -129,6 +131,9 @@ func (s *Store) CreateSession(ctx context.Context, actor audit.Actor, rd Reader,
 	if len(in.ParticipantIDs) == 0 {
 		f.Add("participant_ids", "cases.session.people_required")
 	}
+	if in.StaffIDs == nil { // absent from the body: none (a NULL array was a 500)
+		in.StaffIDs = []int64{}
+	}
 	if len(in.ParticipantIDs) > MaxSessionPeople || len(in.StaffIDs) > MaxSessionPeople {
 		f.Add("participant_ids", "cases.participants.too_many", "max", MaxSessionPeople)
 	}
@@ -145,19 +150,49 @@ func (s *Store) CreateSession(ctx context.Context, actor audit.Actor, rd Reader,
 		if err := checkUsers(ctx, tx, "staff_ids", in.StaffIDs); err != nil {
 			return err
 		}
+		typeName, err := checkHandlingType(ctx, tx, in.HandlingTypeID)
+		if err != nil {
+			return err
+		}
 		var sid int64
-		if err := tx.GetContext(ctx, &sid, `INSERT INTO case_sessions (case_id, held_at, participant_ids, staff_ids, notes, created_by, created_by_name)
-			VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`, id, at, pq.Array(in.ParticipantIDs), pq.Array(in.StaffIDs), in.Notes,
-			nullID(actor.ID), actor.Display()); err != nil {
+		if err := tx.GetContext(ctx, &sid, `INSERT INTO case_sessions (case_id, held_at, participant_ids, staff_ids, notes, created_by, created_by_name,
+				handling_type_id, handling_type_name)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`, id, at, pq.Array(in.ParticipantIDs), pq.Array(in.StaffIDs), in.Notes,
+			nullID(actor.ID), actor.Display(), in.HandlingTypeID, typeName); err != nil {
 			return fmt.Errorf("cases: session: %w", err)
 		}
 		return audit.Record(ctx, tx, actor, "case.session.create", "case", strconv.FormatInt(id, 10), map[string]any{
-			"session_id": sid, "held_at": at, "participants": in.ParticipantIDs, "staff": in.StaffIDs})
+			"session_id": sid, "held_at": at, "participants": in.ParticipantIDs, "staff": in.StaffIDs,
+			"handling_type_id": in.HandlingTypeID, "handling_type": typeName})
 	})
 	if err != nil {
 		return api.Case{}, err
 	}
 	return s.Get(ctx, rd, id, "update")
+}
+
+// checkHandlingType answers the name of handling type id (nil: none, "")
+// and refuses one that does not exist or is inactive, as a violation's
+// handling does.
+func checkHandlingType(ctx context.Context, tx *sqlx.Tx, id *int64) (string, error) {
+	if id == nil {
+		return "", nil
+	}
+	var t struct {
+		Name   string `db:"name"`
+		Active bool   `db:"active"`
+	}
+	err := tx.GetContext(ctx, &t, `SELECT name, active FROM handling_types WHERE id = $1 FOR SHARE`, *id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", apperr.New(apperr.Invalid, "cases.invalid").WithField("handling_type_id", "cases.session.handling_type_not_found")
+	}
+	if err != nil {
+		return "", fmt.Errorf("cases: handling type: %w", err)
+	}
+	if !t.Active {
+		return "", apperr.New(apperr.Invalid, "cases.invalid").WithField("handling_type_id", "cases.session.handling_type_inactive", "name", t.Name)
+	}
+	return t.Name, nil
 }
 
 // CreateAgreement records a restorative agreement: one item per party's

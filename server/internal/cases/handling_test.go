@@ -99,3 +99,42 @@ func TestHandling(t *testing.T) {
 		}
 	})
 }
+
+// A session names one of the violations' handling types (optional, active
+// only); the name stays with the session when the type is deleted later.
+func TestSessionHandlingType(t *testing.T) {
+	s := setup(t)
+	var active, inactive int64
+	must(t, s.env.DB.Get(&active, `INSERT INTO handling_types (name, sort_order) VALUES ('Mediasi uji', 90) RETURNING id`))
+	must(t, s.env.DB.Get(&inactive, `INSERT INTO handling_types (name, sort_order, active) VALUES ('Lama uji', 91, false) RETURNING id`))
+	var c api.Case
+	s.bk.Do("GET", s.path(), nil).Want(http.StatusOK).JSON(&c)
+	perp, victim := person(t, c, "terduga_pelaku"), person(t, c, "korban")
+	body := func(typeID any) map[string]any {
+		return map[string]any{"held_at": "2026-11-21T09:00", "participant_ids": []int64{perp, victim}, "handling_type_id": typeID}
+	}
+	for _, tc := range []struct {
+		id   any
+		code string
+	}{{inactive, "cases.session.handling_type_inactive"}, {999999, "cases.session.handling_type_not_found"}, {-1, "cases.session.handling_type_not_found"}} {
+		e := s.bk.Do("POST", s.path()+"/sessions", body(tc.id)).Want(http.StatusUnprocessableEntity).Err()
+		if e.Error.FieldCodes["handling_type_id"].Code != tc.code {
+			t.Errorf("type %v: %+v", tc.id, e.Error.FieldCodes)
+		}
+	}
+	s.waliA.Do("POST", s.path()+"/sessions", body(active)).Want(http.StatusForbidden)
+	if e := s.env.As(perm.BK).Do("POST", s.path()+"/sessions", body(active)).Want(http.StatusForbidden).Err(); e.Error.MessageCode != "cases.not_in_team" {
+		t.Errorf("counselor outside the team: %+v", e.Error)
+	}
+	s.bk.Do("POST", s.path()+"/sessions", body(nil)).Want(http.StatusCreated)
+	s.bk.Do("POST", s.path()+"/sessions", body(active)).Want(http.StatusCreated).JSON(&c)
+	if len(c.Sessions) != 2 || c.Sessions[0].HandlingTypeID != nil || c.Sessions[0].HandlingTypeName != "" ||
+		c.Sessions[1].HandlingTypeID == nil || *c.Sessions[1].HandlingTypeID != active || c.Sessions[1].HandlingTypeName != "Mediasi uji" {
+		t.Fatalf("sessions %+v", c.Sessions)
+	}
+	s.admin.Do("DELETE", "/api/v1/handling-types/"+itoa(active), nil).Want(http.StatusNoContent)
+	s.bk.Do("GET", s.path(), nil).Want(http.StatusOK).JSON(&c)
+	if c.Sessions[1].HandlingTypeID != nil || c.Sessions[1].HandlingTypeName != "Mediasi uji" {
+		t.Errorf("after the type's deletion %+v", c.Sessions[1])
+	}
+}

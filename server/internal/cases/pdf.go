@@ -281,7 +281,11 @@ func (s *Store) ReportPDF(ctx context.Context, rd Reader, id int64) ([]byte, err
 		para(doc, "• "+line)
 	}
 	for _, se := range c.Sessions {
-		para(doc, fmt.Sprintf("• Sesi %s dengan %d pihak dan %d staf", dateTimeID(se.HeldAt), len(se.People), len(se.Staff)))
+		kind := ""
+		if se.HandlingTypeName != "" {
+			kind = " (" + se.HandlingTypeName + ")"
+		}
+		para(doc, fmt.Sprintf("• Sesi %s%s dengan %d pihak dan %d staf", dateTimeID(se.HeldAt), kind, len(se.People), len(se.Staff)))
 	}
 	for _, v := range c.Violations {
 		para(doc, fmt.Sprintf("• Pelanggaran dicatat: %s — %s (%d poin)", v.StudentName, v.TypeName, v.Points))

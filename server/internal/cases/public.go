@@ -25,6 +25,7 @@ import (
 	"github.com/tatib/tatib/server/internal/audit"
 	"github.com/tatib/tatib/server/internal/auth"
 	"github.com/tatib/tatib/server/internal/httpx"
+	"github.com/tatib/tatib/server/internal/notify"
 	"github.com/tatib/tatib/server/internal/pg"
 	"github.com/tatib/tatib/server/internal/violation"
 	"github.com/tatib/tatib/shared/api"
@@ -187,6 +188,9 @@ func (s *Store) FileReport(ctx context.Context, in api.PublicReportRequest, phot
 			return fmt.Errorf("cases: report code: %w", err)
 		}
 		if err := insertPhotos(ctx, tx, rid, photos); err != nil {
+			return err
+		}
+		if err := notify.CaseReportTx(ctx, tx, id); err != nil {
 			return err
 		}
 		// The audit names no address and no reporter: the report's own

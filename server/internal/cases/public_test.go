@@ -10,9 +10,12 @@ import (
 	"net/http"
 	"net/textproto"
 	"regexp"
+	"strings"
 	"testing"
 
+	"github.com/tatib/tatib/server/internal/apitest"
 	"github.com/tatib/tatib/shared/api"
+	"github.com/tatib/tatib/shared/perm"
 )
 
 // exifJPEG is a small JPEG carrying an EXIF segment with a GPS-like marker.
@@ -110,4 +113,49 @@ func TestPublicReport(t *testing.T) {
 		}
 		anon.Do("POST", "/api/v1/public/reports", map[string]any{"category_id": 1, "description": "x"}).Want(http.StatusTooManyRequests)
 	})
+}
+
+// A report tells the people who triage it — the new case's team (the
+// active counselors) and the administrators — once each, by case number
+// and category only; a homeroom teacher, a leader outside the team and an
+// inactive counselor get nothing.
+func TestPublicReportNotifies(t *testing.T) {
+	s := setup(t)
+	bk2, waka, gone := s.env.As(perm.BK), s.env.As(perm.Waka), s.env.As(perm.BK)
+	_, err := s.env.DB.Exec(`UPDATE users SET active = false WHERE id = $1`, gone.UserID)
+	must(t, err)
+	s.env.Anonymous().Do("POST", "/api/v1/public/reports", map[string]any{"category_id": 1, "description": "Rahasia uraian", "name": "Nama Pelapor"}).
+		Want(http.StatusCreated)
+	var caseID int64
+	var category string
+	must(t, s.env.DB.Get(&caseID, `SELECT max(case_id) FROM case_reports`))
+	must(t, s.env.DB.Get(&category, `SELECT name FROM case_categories WHERE id = 1`))
+	list := func(c *apitest.Client, lang string) []api.Notification {
+		var page api.Page[api.Notification]
+		c.Do("GET", "/api/v1/notifications", nil, "Accept-Language", lang).Want(http.StatusOK).JSON(&page)
+		return page.Data
+	}
+	for _, c := range []*apitest.Client{s.bk, bk2, s.admin} {
+		got := list(c, "id")
+		if len(got) != 1 || got[0].Kind != api.NotificationCaseReport || got[0].URL != "/kasus/"+itoa(caseID) ||
+			got[0].Title != "Laporan anonim baru #"+itoa(caseID) || !strings.Contains(got[0].Body, category) {
+			t.Fatalf("user %d: %+v", c.UserID, got)
+		}
+		if b, _ := json.Marshal(got[0]); strings.Contains(string(b), "Nama Pelapor") || strings.Contains(string(b), "Rahasia") {
+			t.Errorf("the notification reveals the report: %s", b)
+		}
+	}
+	if en := list(s.bk, "en"); en[0].Title != "New anonymous report #"+itoa(caseID) {
+		t.Errorf("en: %q", en[0].Title)
+	}
+	for _, c := range []*apitest.Client{s.waliA, waka} {
+		if got := list(c, "id"); len(got) != 0 {
+			t.Errorf("user %d notified: %+v", c.UserID, got)
+		}
+	}
+	var n int
+	must(t, s.env.DB.Get(&n, `SELECT count(*) FROM notifications WHERE kind = 'case_report'`))
+	if n != 3 {
+		t.Errorf("%d notifications, want 3 (two counselors, one admin)", n)
+	}
 }

@@ -212,3 +212,27 @@ func LettersTx(ctx context.Context, tx *sqlx.Tx, ch LetterChanges, source string
 	}
 	return nil
 }
+
+// CaseReportTx writes, in the anonymous report's transaction, one
+// notification (kind case_report) to each active member of case caseID's
+// team and each active administrator: the people who may triage it
+// (docs/cases.md). It names the case number and the category only —
+// never the reporter, nor anything of what was reported.
+func CaseReportTx(ctx context.Context, tx *sqlx.Tx, caseID int64) error {
+	const q = `WITH ins AS (
+		INSERT INTO notifications (user_id, kind, params, url)
+		SELECT u.id, '` + api.NotificationCaseReport + `',
+			jsonb_build_object('case_id', c.id::text, 'category', cc.name),
+			'/kasus/' || c.id
+		FROM cases c
+		JOIN case_categories cc ON cc.id = c.category_id
+		JOIN users u ON u.active AND (u.role = '` + string(perm.Admin) + `'
+			OR EXISTS (SELECT 1 FROM case_team t WHERE t.case_id = c.id AND t.user_id = u.id))
+		WHERE c.id = $1
+		ORDER BY u.id
+		RETURNING id)` + announceSQL
+	if _, err := tx.ExecContext(ctx, q, caseID); err != nil {
+		return fmt.Errorf("notify: case report: %w", err)
+	}
+	return nil
+}

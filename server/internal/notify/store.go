@@ -88,6 +88,8 @@ func (r row) render(lang locale.Lang) (title, body string) {
 			title = locale.Render(lang, "notify.letter.title_no_class."+change, p)
 		}
 		return title, locale.Render(lang, "notify.letter.body."+src, p)
+	case api.NotificationCaseReport:
+		return locale.Render(lang, "notify.case_report.title", p), locale.Render(lang, "notify.case_report.body", p)
 	}
 	return locale.Render(lang, "notify.unknown.title", nil), ""
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/tatib/tatib/server/internal/app"
 	"github.com/tatib/tatib/server/internal/auth"
+	"github.com/tatib/tatib/server/internal/cases"
 	"github.com/tatib/tatib/server/internal/httpx"
 	"github.com/tatib/tatib/server/internal/letter"
 	"github.com/tatib/tatib/server/internal/school"
@@ -25,13 +26,19 @@ type Handler struct {
 	store *Store
 	// now is the clock of "this month" and of the generation time.
 	now func() time.Time
+	// auth answers whether the caller may see case counts (nil: never).
+	auth *auth.Service
 }
 
 // NewHandler returns a Handler.
 func NewHandler(s *Store) *Handler { return &Handler{store: s, now: time.Now} }
 
 // Mount registers the routes.
-func Mount(r *httpx.Router, d app.Deps) { NewHandler(NewStore(d.DB)).Routes(r) }
+func Mount(r *httpx.Router, d app.Deps) {
+	h := NewHandler(NewStore(d.DB))
+	h.auth = d.Auth
+	h.Routes(r)
+}
 
 // Routes registers the routes.
 func (h *Handler) Routes(r *httpx.Router) {
@@ -39,7 +46,17 @@ func (h *Handler) Routes(r *httpx.Router) {
 	r.Get("/reports/violation-recap.pdf", perm.ReportsView, h.pdf)
 }
 
-func scope(ctx context.Context) Scope { return Scope{HomeroomID: auth.HomeroomID(ctx)} }
+// scope is the caller's: their homeroom class, and whether they hold
+// cases.view_counts (the report's cases section).
+func (h *Handler) scope(ctx context.Context) (Scope, error) {
+	sc := Scope{HomeroomID: auth.HomeroomID(ctx)}
+	if h.auth == nil {
+		return sc, nil
+	}
+	ok, err := h.auth.Can(ctx, auth.UserFrom(ctx).Role, perm.CasesViewCounts)
+	sc.CaseCounts = ok
+	return sc, err
+}
 
 // parse loads the profile (the academic year's first day) and reads the
 // query.
@@ -57,7 +74,11 @@ func (h *Handler) json(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out, err := h.store.Recap(r.Context(), scope(r.Context()), q, prof, h.now())
+	sc, err := h.scope(r.Context())
+	if err != nil {
+		return err
+	}
+	out, err := h.store.Recap(r.Context(), sc, q, prof, h.now())
 	if err != nil {
 		return err
 	}
@@ -86,7 +107,11 @@ func (h *Handler) pdf(w http.ResponseWriter, r *http.Request) error {
 		w.Header().Set("Cache-Control", "private, no-store")
 		w.WriteHeader(http.StatusOK)
 	}
-	_, err = h.store.PDF(ctx, scope(ctx), q, prof, logo, now, lw)
+	sc, err := h.scope(ctx)
+	if err != nil {
+		return err
+	}
+	_, err = h.store.PDF(ctx, sc, q, prof, logo, now, lw)
 	return err
 }
 
@@ -140,6 +165,9 @@ func (s *Store) Recap(ctx context.Context, sc Scope, q Query, prof school.Profil
 		if err := summary(ctx, tx, p, &out); err != nil {
 			return err
 		}
+		if err := caseCounts(ctx, tx, sc, p, &out); err != nil {
+			return err
+		}
 		out.Details, err = details(ctx, tx, p, q.DetailOffset, q.DetailLimit)
 		return err
 	})
@@ -158,6 +186,9 @@ func (s *Store) PDF(ctx context.Context, sc Scope, q Query, prof school.Profile,
 		if err := summary(ctx, tx, p, &rep); err != nil {
 			return err
 		}
+		if err := caseCounts(ctx, tx, sc, p, &rep); err != nil {
+			return err
+		}
 		if lw, ok := w.(*lazyWriter); ok {
 			lw.rep = rep
 		}
@@ -166,6 +197,22 @@ func (s *Store) PDF(ctx context.Context, sc Scope, q Query, prof school.Profile,
 		return err
 	})
 	return pages, err
+}
+
+// caseCounts adds the period's cases, counted, for a caller with
+// cases.view_counts on the whole school's report. A class, grade or
+// department report has none: a handful of cases in one class would point
+// at the children in them (docs/cases.md).
+func caseCounts(ctx context.Context, tx *sqlx.Tx, sc Scope, p plan, out *api.ViolationRecap) error {
+	if !sc.CaseCounts || p.scope.Kind != api.RecapScopeSchool {
+		return nil
+	}
+	c, err := cases.PeriodCounts(ctx, tx, p.q.From, p.q.To)
+	if err != nil {
+		return err
+	}
+	out.Cases = &c
+	return nil
 }
 
 func head(p plan, now time.Time) api.ViolationRecap {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tatib/tatib/server/internal/cases"
 	"github.com/tatib/tatib/server/internal/pdfdoc"
 	"github.com/tatib/tatib/server/internal/school"
 	"github.com/tatib/tatib/shared/api"
@@ -330,11 +331,38 @@ func Render(w io.Writer, doc Document, each func(fn func(api.RecapDetailRow) err
 		t.row([]string{"", "", "Tidak ada pelanggaran", "", "", "", ""}, false)
 	}
 
+	if rep.Cases != nil {
+		casesSection(d, *rep.Cases)
+	}
+
 	signatures(d, doc.Profile, doc.Generated)
 	if err := d.Write(w); err != nil {
 		return 0, err
 	}
 	return d.PageCount(), nil
+}
+
+// casesSection is D: the period's cases, counted — never a case, a title or
+// a name (the regulation keeps the people in a case confidential).
+func casesSection(d *pdfdoc.Doc, c api.RecapCases) {
+	heading(d, "D. Kasus (jumlah saja)")
+	d.SetFont(pdfdoc.Font, "", 8)
+	d.MultiCell(0, 4, clean("Kasus yang terjadi dalam periode ini, dihitung menurut kategori, tahap saat ini dan klasifikasi. "+
+		"Identitas pihak dalam kasus dirahasiakan (Permendikdasmen Nomor 6 Tahun 2026 tentang Budaya Sekolah Aman dan Nyaman)."), "", "L", false)
+	d.Ln(1)
+	t := newTable(d, []column{{"Menurut", 45, "L"}, {"Uraian", 0, "L"}, {"Jumlah kasus", 30, "R"}}, 1)
+	t.start()
+	for _, r := range c.ByCategory {
+		t.row([]string{"Kategori", r.Label, strconv.Itoa(r.Count)}, false)
+	}
+	for _, r := range c.ByStage {
+		t.row([]string{"Tahap saat ini", cases.StageName(r.Key), strconv.Itoa(r.Count)}, false)
+	}
+	for _, r := range c.ByClassification {
+		t.row([]string{"Klasifikasi", cases.ClassificationName(r.Key), strconv.Itoa(r.Count)}, false)
+	}
+	t.row([]string{"Rujukan", "Dirujuk ke Pokja", strconv.Itoa(c.Referred)}, false)
+	t.row([]string{"Jumlah", "Semua kasus dalam periode", strconv.Itoa(c.Total)}, true)
 }
 
 func statusText(s string) string {

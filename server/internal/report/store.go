@@ -27,6 +27,9 @@ func NewStore(db *sqlx.DB) *Store { return &Store{db: db} }
 // class only.
 type Scope struct {
 	HomeroomID int64
+	// CaseCounts: the caller holds cases.view_counts, so the whole
+	// school's report carries the period's cases, counted.
+	CaseCounts bool
 }
 
 // args collects positional query parameters ($1, $2, …).

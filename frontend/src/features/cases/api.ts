@@ -56,6 +56,10 @@ export interface CaseParticipant {
 export interface CaseSession {
   id: number;
   held_at: string;
+  /** One of the violations' handling types; null when none was chosen or the type was deleted since. */
+  handling_type_id: number | null;
+  /** The type's name when the session was recorded; '' when none. */
+  handling_type_name: string;
   people: string[];
   staff: string[];
   notes: string;
@@ -217,7 +221,7 @@ export const casesApi = {
   update: (id: number, input: UpdateCaseInput) => api.patch<Case>(`/cases/${id}`, input),
   addParticipant: (id: number, input: ParticipantInput) => api.post<Case>(`/cases/${id}/participants`, input),
   moveStage: (id: number, to: CaseStageName, notes: string) => api.post<Case>(`/cases/${id}/stage`, { to, notes }),
-  addSession: (id: number, input: { held_at: string; participant_ids: number[]; staff_ids: number[]; notes: string }) =>
+  addSession: (id: number, input: { held_at: string; handling_type_id: number | null; participant_ids: number[]; staff_ids: number[]; notes: string }) =>
     api.post<Case>(`/cases/${id}/sessions`, input),
   addAgreement: (id: number, input: { agreed_on: string; notes: string; items: { participant_id: number; action: string; due_on: string }[] }) =>
     api.post<Case>(`/cases/${id}/agreements`, input),

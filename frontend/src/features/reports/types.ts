@@ -76,4 +76,23 @@ export interface ViolationRecap {
   detail_offset: number;
   detail_limit: number;
   generated_at: string;
+  /** The period's cases, counted: for cases.view_counts on the whole school's report only, else null. */
+  cases: RecapCases | null;
+}
+
+/** A count of cases under a key (a category id, a stage, a classification; '' is not classified yet). */
+export interface RecapCaseCount {
+  key: string;
+  label: string;
+  count: number;
+}
+
+/** The period's cases counted — never a case, a title or a name. */
+export interface RecapCases {
+  total: number;
+  /** Cases with a referral to the Pokja recorded. */
+  referred: number;
+  by_category: RecapCaseCount[];
+  by_stage: RecapCaseCount[];
+  by_classification: RecapCaseCount[];
 }

@@ -5,6 +5,7 @@ import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useSession } from '@/auth/session';
 import { notifyError, notifySuccess } from '@/components/serverErrors';
 import { useTypes } from '@/features/violation-types/hooks';
+import { useHandlingTypeList } from '@/features/violations/hooks';
 import { todayInJakarta } from '@/lib/dates';
 import { useFormatDate } from '@/lib/useFormatDate';
 import { RECOVERY_KINDS, type AgreementStatus, type Case, type CaseParticipant, type RecoveryKind } from '../api';
@@ -99,19 +100,30 @@ export function CaseViolations({ c }: { c: Case }) {
 export function CaseSessions({ c }: { c: Case }) {
   const { t } = useTranslation('cases');
   const { t: tc } = useTranslation();
+  const { can } = useSession();
   const fmt = useFormatDate();
   const [open, setOpen] = useState(false);
   const users = useTeamOptions(open);
+  // The violations' handling types (master data under the violation types); active ones only.
+  const handlingTypes = useHandlingTypeList(open && can('violation_types.view'));
   const add = useAddSession(c.id);
   const [heldAt, setHeldAt] = useState(todayInJakarta().format('YYYY-MM-DDTHH:mm'));
+  const [handlingType, setHandlingType] = useState<string | null>(null);
   const [people, setPeople] = useState<string[]>([]);
   const [staff, setStaff] = useState<string[]>([]);
   const [notes, setNotes] = useState('');
   const save = async () => {
     try {
-      await add.mutateAsync({ held_at: heldAt, participant_ids: people.map(Number), staff_ids: staff.map(Number), notes });
+      await add.mutateAsync({
+        held_at: heldAt,
+        handling_type_id: handlingType ? Number(handlingType) : null,
+        participant_ids: people.map(Number),
+        staff_ids: staff.map(Number),
+        notes,
+      });
       notifySuccess(t('sessions.added'));
       setOpen(false);
+      setHandlingType(null);
       setPeople([]);
       setStaff([]);
       setNotes('');
@@ -142,6 +154,11 @@ export function CaseSessions({ c }: { c: Case }) {
           <Text size="sm" fw={600}>
             {fmt(s.held_at, 'dateTime')} · {[...s.people, ...s.staff].join(', ')}
           </Text>
+          {s.handling_type_name && (
+            <Text size="sm" c="dimmed" data-testid="case-session-type">
+              {t('sessions.handlingType')}: {s.handling_type_name}
+            </Text>
+          )}
           {s.notes && (
             <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
               {s.notes}
@@ -152,6 +169,15 @@ export function CaseSessions({ c }: { c: Case }) {
       <Modal opened={open} onClose={() => setOpen(false)} title={t('sessions.add')} centered closeButtonProps={{ 'aria-label': t('close') }}>
         <Stack gap="md">
           <TextInput type="datetime-local" label={t('sessions.heldAt')} required value={heldAt} onChange={(e) => setHeldAt(e.currentTarget.value)} data-testid="session-held-at" />
+          <Select
+            label={t('sessions.handlingType')}
+            description={t('sessions.handlingTypeHint')}
+            clearable
+            data={(handlingTypes.data?.data ?? []).filter((h) => h.active).map((h) => ({ value: String(h.id), label: h.name }))}
+            value={handlingType}
+            onChange={setHandlingType}
+            data-testid="session-handling-type"
+          />
           <MultiSelect label={t('sessions.people')} required data={c.people.filter((p) => p.name).map(named)} value={people} onChange={setPeople} data-testid="session-people" />
           <MultiSelect label={t('sessions.staff')} searchable data={(users.data ?? []).map((u) => ({ value: String(u.id), label: u.name }))} value={staff} onChange={setStaff} data-testid="session-staff" />
           <Textarea label={t('sessions.notes')} description={t('stages.notesHint')} autosize minRows={3} maxLength={5000} value={notes} onChange={(e) => setNotes(e.currentTarget.value)} data-testid="session-notes" />

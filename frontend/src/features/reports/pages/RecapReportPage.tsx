@@ -21,7 +21,7 @@ import type { Source } from '@/features/violation-source/source';
 import { reportsApi } from '../api';
 import { useRecap } from '../hooks';
 import { PERIOD_KINDS, SCOPE_KINDS, apiQuery, formFromParams, formToParams, type RecapForm } from '../query';
-import type { ViolationRecap } from '../types';
+import type { RecapCases, ViolationRecap } from '../types';
 
 const DETAIL_PAGE = 50;
 
@@ -239,6 +239,46 @@ function ClassesTable({ r }: { r: ViolationRecap }) {
   );
 }
 
+/** The period's cases, counted only (no case, no name): the whole school's report for cases.view_counts. */
+function CasesTable({ c }: { c: RecapCases }) {
+  const { t } = useTranslation('reports');
+  const { t: tk } = useTranslation('cases');
+  const rows: { group: string; label: string; count: number; bold?: boolean }[] = [
+    ...c.by_category.map((r) => ({ group: t('cases.byCategory'), label: r.label, count: r.count })),
+    ...c.by_stage.map((r) => ({ group: t('cases.byStage'), label: tk(`stage.${r.key}`), count: r.count })),
+    ...c.by_classification.map((r) => ({ group: t('cases.byClassification'), label: tk(`classification.${r.key || 'none'}`), count: r.count })),
+    { group: t('cases.referral'), label: t('cases.referred'), count: c.referred },
+    { group: t('cases.total'), label: t('cases.all'), count: c.total, bold: true },
+  ];
+  return (
+    <Stack gap="xs">
+      <Text size="sm" c="dimmed">
+        {t('cases.hint')}
+      </Text>
+      <ScrollArea type="auto">
+        <Table striped withTableBorder miw={360} data-testid="report-cases">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t('cases.by')}</Table.Th>
+              <Table.Th>{t('cases.item')}</Table.Th>
+              <Table.Th ta="right">{t('cases.count')}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((r, i) => (
+              <Table.Tr key={i} fw={r.bold ? 700 : undefined}>
+                <Table.Td>{r.group}</Table.Td>
+                <Table.Td>{r.label}</Table.Td>
+                <Table.Td ta="right">{r.count}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </ScrollArea>
+    </Stack>
+  );
+}
+
 function StudentsTable({ r }: { r: ViolationRecap }) {
   const { t } = useTranslation('reports');
   return (
@@ -408,6 +448,14 @@ export default function RecapReportPage() {
                   {t('section.details')}
                 </Title>
                 <DetailsTable r={r} page={page} onPage={setPage} />
+              </>
+            )}
+            {r.cases && (
+              <>
+                <Title order={2} size="h4">
+                  {t('section.cases')}
+                </Title>
+                <CasesTable c={r.cases} />
               </>
             )}
           </>
