@@ -6,6 +6,7 @@ import { IconLogout, IconUserCircle } from '@tabler/icons-react';
 import { authApi } from '@/auth/api';
 import { useSession } from '@/auth/session';
 import { UserButton } from './UserButton';
+import '@/app/pageStyles';
 
 /** The user menu: profile and sign-out. Loaded after the first screen (Shell.tsx). */
 export default function UserMenu({ defaultOpened = false }: { defaultOpened?: boolean }) {

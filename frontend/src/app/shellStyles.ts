@@ -1,53 +1,15 @@
-// The rest of Mantine's styles, loaded with the app shell (see router.tsx): the sheet of every
-// component the app uses that main.tsx did not already load, in the order of Mantine's full
-// styles.css; then the date and dropzone sheets, as Mantine requires. Components the app does
-// not use (colour pickers, sliders, trees, …) are left out. `npm run size -- --check` fails
-// when any chunk uses a Mantine class that no sheet styles, so a component added to a page
-// gets its sheet added here.
-import '@mantine/core/styles/ScrollArea.css';
+// Mantine's styles for the app shell and the first screen most people see (a dashboard), in
+// the order of Mantine's full styles.css, after the sign-in page's sheets (src/main.tsx). Every
+// other component's sheet comes with the pages that use them (app/pageStyles.ts).
+// `npm run size -- --check` fails when a chunk uses a Mantine class that neither these, the
+// entry's, nor the sheets its own imports bring define.
 import '@mantine/core/styles/VisuallyHidden.css';
-import '@mantine/core/styles/Overlay.css';
-import '@mantine/core/styles/Popover.css';
-import '@mantine/core/styles/ModalBase.css';
 import '@mantine/core/styles/Anchor.css';
 import '@mantine/core/styles/AppShell.css';
-import '@mantine/core/styles/Combobox.css';
-import '@mantine/core/styles/InlineInput.css';
-import '@mantine/core/styles/Checkbox.css';
-import '@mantine/core/styles/CheckboxCard.css';
-import '@mantine/core/styles/CheckboxIndicator.css';
 import '@mantine/core/styles/Avatar.css';
 import '@mantine/core/styles/Badge.css';
 import '@mantine/core/styles/Burger.css';
 import '@mantine/core/styles/Card.css';
-import '@mantine/core/styles/Chip.css';
-import '@mantine/core/styles/Code.css';
-import '@mantine/core/styles/ColorSwatch.css';
-import '@mantine/core/styles/Container.css';
-import '@mantine/core/styles/Divider.css';
-import '@mantine/core/styles/Drawer.css';
-import '@mantine/core/styles/Grid.css';
 import '@mantine/core/styles/Image.css';
 import '@mantine/core/styles/Indicator.css';
-import '@mantine/core/styles/List.css';
-import '@mantine/core/styles/LoadingOverlay.css';
-import '@mantine/core/styles/Menu.css';
-import '@mantine/core/styles/Modal.css';
-import '@mantine/core/styles/Pill.css';
-import '@mantine/core/styles/PillsInput.css';
 import '@mantine/core/styles/NavLink.css';
-import '@mantine/core/styles/NumberInput.css';
-import '@mantine/core/styles/Pagination.css';
-import '@mantine/core/styles/Progress.css';
-import '@mantine/core/styles/Radio.css';
-import '@mantine/core/styles/RadioCard.css';
-import '@mantine/core/styles/RadioIndicator.css';
-import '@mantine/core/styles/Tooltip.css';
-import '@mantine/core/styles/SimpleGrid.css';
-import '@mantine/core/styles/Stepper.css';
-import '@mantine/core/styles/Switch.css';
-import '@mantine/core/styles/Table.css';
-import '@mantine/core/styles/Tabs.css';
-import '@mantine/core/styles/Timeline.css';
-import '@mantine/dates/styles.css';
-import '@mantine/dropzone/styles.css';

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { NOTIFICATIONS_PATH } from '@/app/unread';
 import { featureRoutes } from '@/registry';
 import { BellButton } from './NotificationBell';
+import '@/app/pageStyles';
 
 const hasNotificationsPage = featureRoutes.some((r) => r.path === NOTIFICATIONS_PATH);
 // The popover's list belongs to the notifications feature; loaded on the first open.

@@ -30,6 +30,7 @@ import { saveFile } from '@/platform';
 import { achievementsApi, LEVELS, TEMPLATE_FILE_NAME, type AchievementType, type ImportResult, type Level } from '../api';
 import { CategoriesModal } from '../components/CategoriesModal';
 import { applicableLevels, pointsFromForm } from '../levels';
+import '@/app/pageStyles';
 
 const TYPES_KEY = ['achievements', 'types'];
 

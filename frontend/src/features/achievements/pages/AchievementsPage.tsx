@@ -19,6 +19,7 @@ import type { Student } from '@/features/students/types';
 import { achievementsApi, type Achievement, type Level } from '../api';
 import { StudentsPicker } from '../components/StudentsPicker';
 import { applicableLevels } from '../levels';
+import '@/app/pageStyles';
 
 function RecordForm({ onClose, narrow }: { onClose: () => void; narrow: boolean }) {
   const { t } = useTranslation('achievements');

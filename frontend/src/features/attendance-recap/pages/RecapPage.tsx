@@ -21,6 +21,7 @@ import { academicYear, chipsOf, recapChips, semesterNeighbour } from '../days';
 import { useClassRecap, useSchoolRecap } from '../hooks';
 import { isISODate, mondayOf, monthOf, shiftPeriod, todayISO } from '../periods';
 import { PERIODS, type Period } from '../types';
+import '@/app/pageStyles';
 
 const LAST_CLASS = 'tatib.attendance.class';
 

@@ -50,6 +50,7 @@ import {
   type ConflictAction,
   type SaveAttendanceResponse,
 } from '../types';
+import '@/app/pageStyles';
 
 const LAST_CLASS = 'tatib.attendance.class';
 

@@ -12,6 +12,7 @@ import { EmptyState } from '@/components/EmptyState';
 import { AuditDetails } from '../components/AuditDetails';
 import { useAuditLog } from '../hooks';
 import { ListPager } from '@/components/ListPager';
+import '@/app/pageStyles';
 
 const PER_PAGE = 25;
 const ALL = 'all';

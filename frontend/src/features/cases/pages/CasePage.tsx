@@ -15,6 +15,7 @@ import { CaseDocuments } from '../components/Documents';
 import { ReportThread } from '../components/ReportThread';
 import { CaseAgreements, CaseRecovery, CaseSessions, CaseViolations } from '../components/Handling';
 import { useCase, useMoveStage, useTeamOptions, useUpdateCase } from '../hooks';
+import '@/app/pageStyles';
 
 /** One case: its facts, people, stages and team, as much of it as the reader may see. */
 export default function CasePage() {

@@ -15,6 +15,7 @@ import { CaseSettingsModal } from '../components/CaseSettingsModal';
 import { NewCaseForm } from '../components/NewCaseForm';
 import { useCaseCategories, useCases } from '../hooks';
 import { paths } from '../paths';
+import '@/app/pageStyles';
 
 function positive(v: string | null): number | null {
   const n = Number(v);

@@ -1,5 +1,6 @@
 // Every Mantine sheet, shared with the app shell's chunk: these pages run outside the shell.
 import '@/app/shellStyles';
+import '@/app/pageStyles';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Container, Group, Stack, Text, Title } from '@mantine/core';

@@ -11,6 +11,7 @@ import { useFormatNumber } from '@/lib/numbers';
 import { useClasses, useDepartments } from '@/features/students/hooks';
 import { gradeLabel, gradesOf, type Grade, type SchoolClass } from '@/features/students/types';
 import { AssignTeacherModal } from '../components/AssignTeacherModal';
+import '@/app/pageStyles';
 
 export default function ClassesPage() {
   const { t } = useTranslation('classes');

@@ -2,6 +2,7 @@ import '@mantine/charts/styles.css';
 import type { ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import '@/app/pageStyles';
 import { Alert, Anchor, Badge, Button, Card, Group, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { BarChart, DonutChart, LineChart } from '@mantine/charts';
 import { useMediaQuery } from '@mantine/hooks';

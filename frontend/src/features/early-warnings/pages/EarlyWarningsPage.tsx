@@ -15,6 +15,7 @@ import { useFormatNumber } from '@/lib/numbers';
 import { useFormatDate } from '@/lib/useFormatDate';
 import { EARLY_WARNING_KINDS, type EarlyWarning, type EarlyWarningKind } from '../api';
 import { useEarlyWarnings } from '../hooks';
+import '@/app/pageStyles';
 
 const KIND_COLOUR: Record<EarlyWarningKind, string> = {
   follow_up_due: 'red',

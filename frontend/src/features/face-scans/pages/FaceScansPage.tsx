@@ -12,6 +12,7 @@ import { ScanLog } from '../components/ScanLog';
 import { changeFilters, clearedFilters, filtersFromSearch, filtersToSearch, type ReviewFilters, type ReviewTab } from '../filters';
 import { useFaceConfirmations } from '../hooks';
 import { paths } from '../paths';
+import '@/app/pageStyles';
 
 /** /wajah: the uncertain scans a teacher confirms with one tap, and the log of every scan. */
 export default function FaceScansPage() {

@@ -1,6 +1,7 @@
 // Every Mantine sheet (the kiosk uses Modal, Badge, Card, …), shared with the app shell's chunk:
 // the kiosk runs outside the shell, so it brings them itself.
 import '@/app/shellStyles';
+import '@/app/pageStyles';
 import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import i18n from '@/i18n';

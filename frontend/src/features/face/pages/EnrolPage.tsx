@@ -16,6 +16,7 @@ import { loadEngine, type EngineModule } from '../engineModule';
 import { useEnrol, useFaceStatus } from '../hooks';
 import { studentPath } from '../paths';
 import { canSave, decideSample, firstProblem } from '../samples';
+import '@/app/pageStyles';
 
 /** The live quality line is refreshed about four times a second. */
 const LIVE_INTERVAL_MS = 250;

@@ -11,6 +11,7 @@ import { DesktopNotifyPrompt } from '../components/DesktopNotifyPrompt';
 import { NotificationItem } from '../components/NotificationItem';
 import { useMarkAllRead, useNotifications } from '../hooks';
 import { useOpenNotification } from '../open';
+import '@/app/pageStyles';
 
 const PER_PAGE = 20;
 

@@ -22,6 +22,7 @@ import { StudentSearch } from '../components/StudentFilter';
 import { hasQueued, totalCount, truncateAnswer } from '../display';
 import { changeFilters, clearedFilters, filtersFromSearch, filtersToSearch, isFiltered, type LogFilters } from '../filters';
 import { useParentMessages, useRetryFailed } from '../hooks';
+import '@/app/pageStyles';
 
 const PER_PAGE = 25;
 

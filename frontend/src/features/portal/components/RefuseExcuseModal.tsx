@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Button, Modal, Stack, Textarea } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import '@/app/pageStyles';
 
 /**
  * The refusal dialog of a pending excuse, in its own chunk: the dashboard and the attendance

@@ -1,6 +1,7 @@
 // The family portal (/ortu) runs outside the staff shell, in its own chunk: it brings
 // Mantine's sheets and its catalogue itself, like the gate kiosk.
 import '@/app/shellStyles';
+import '@/app/pageStyles';
 import { Suspense, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { useQuery } from '@tanstack/react-query';

@@ -10,6 +10,7 @@ import { applyServerErrors, notifyError, notifySuccess } from '@/components/serv
 import { useFormatDate } from '@/lib/useFormatDate';
 import { guardiansApi, registrationApi, studentPortalApi, RELATIONS, type ActivationCode, type Guardian, type GuardianInput, type GuardianLink } from '../api';
 import { CodeRequestsList, RegistrationsList, SessionsList } from './QueueLists';
+import '@/app/pageStyles';
 
 const keys = { list: (studentId: number | null, pending: boolean) => ['guardians', studentId, pending] as const };
 

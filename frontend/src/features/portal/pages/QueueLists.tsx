@@ -3,6 +3,7 @@ import { Badge, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useFormatDate } from '@/lib/useFormatDate';
 import { registrationApi } from '../api';
+import '@/app/pageStyles';
 
 const OUTCOME_COLOURS = { verified: 'teal', approved: 'teal', pending: 'yellow', no_match: 'gray', refused: 'red' } as const;
 

@@ -11,6 +11,7 @@ import { ViewOnlyField } from '@/components/ViewOnly';
 import { applyServerErrors, notifySuccess } from '@/components/serverErrors';
 import { useFormatDate } from '@/lib/useFormatDate';
 import { MIN_PASSWORD_LENGTH } from '@/lib/passwords';
+import '@/app/pageStyles';
 
 export default function ProfilePage() {
   const { t } = useTranslation('profile');

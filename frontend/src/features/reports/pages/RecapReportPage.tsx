@@ -22,6 +22,7 @@ import { reportsApi } from '../api';
 import { useRecap } from '../hooks';
 import { PERIOD_KINDS, SCOPE_KINDS, apiQuery, formFromParams, formToParams, type RecapForm } from '../query';
 import type { RecapCases, ViolationRecap } from '../types';
+import '@/app/pageStyles';
 
 const DETAIL_PAGE = 50;
 

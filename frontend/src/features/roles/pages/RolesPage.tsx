@@ -13,6 +13,7 @@ import { RoleSwitchList } from '../components/RoleSwitchList';
 import { SaveBar } from '../components/SaveBar';
 import { usePermissionCatalogue, useRoles, useSaveRolePermissions } from '../hooks';
 import { changeCount, dirtyRoles, groupPermissions, toggle, type Draft } from '../matrix';
+import '@/app/pageStyles';
 
 export default function RolesPage() {
   const { t } = useTranslation('roles');

@@ -5,6 +5,7 @@ import { useSession } from '@/auth/session';
 import { ForbiddenPage, NotFoundPage } from '@/components/errors';
 import { PageHeader } from '@/components/PageHeader';
 import { settingsTabs } from '../sections';
+import '@/app/pageStyles';
 
 /** /settings/:tab — tabs the user may open; /settings goes to the first of them. */
 export default function SettingsPage() {

@@ -17,6 +17,7 @@ import { YearHistory } from '../components/YearHistory';
 import { useClass, useStudent } from '../hooks';
 import { phoneLinks } from '../phone';
 import { gradeLabel } from '../types';
+import '@/app/pageStyles';
 
 function Field({ label, value, testId }: { label: string; value: ReactNode; testId?: string }) {
   const empty = value === null || value === undefined || value === '';

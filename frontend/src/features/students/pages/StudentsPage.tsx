@@ -14,6 +14,7 @@ import { useClasses, useDepartments, useStudents } from '../hooks';
 import { gradeLabel, gradesOf, type Grade, type Student } from '../types';
 import { EmptyState } from '@/components/EmptyState';
 import { ListPager } from '@/components/ListPager';
+import '@/app/pageStyles';
 
 const PER_PAGE = 25;
 

@@ -29,6 +29,7 @@ import { UserFormModal } from '../components/UserFormModal';
 import { useUsers } from '../hooks';
 import { EmptyState } from '@/components/EmptyState';
 import { ListPager } from '@/components/ListPager';
+import '@/app/pageStyles';
 
 const PER_PAGE = 20;
 

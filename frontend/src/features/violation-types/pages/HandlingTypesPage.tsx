@@ -12,6 +12,7 @@ import type { HandlingType } from '../api';
 import { useDeleteHandlingType, useHandlingTypes, useSaveHandlingType } from '../hooks';
 import { reorderPatches } from '../order';
 import { DeleteOrDeactivateModal } from '../components/DeleteOrDeactivateModal';
+import '@/app/pageStyles';
 
 function fieldOrMessage(err: unknown, tc: Parameters<typeof errorMessage>[1]): string {
   if (isApiError(err) && err.fields.name) return err.fields.name;

@@ -12,6 +12,7 @@ import { MAX_IMPORT_BYTES, TEMPLATE_FILE_NAME, violationTypesApi, XLSX_ACCEPT, t
 import { useImportTypes, usePreviewImport } from '../hooks';
 import { classifyImportError, EXPECTED_HEADERS, EXPECTED_HEADERS_EN, looksLikeXlsx } from '../importErrors';
 import { paths } from '../paths';
+import '@/app/pageStyles';
 
 const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 

@@ -23,6 +23,7 @@ import {
   type ThresholdErrors,
   type ThresholdRow,
 } from '../thresholds';
+import '@/app/pageStyles';
 
 const MAX_LEVELS = 10;
 const noErrors: ThresholdErrors = { rows: {}, general: [] };

@@ -18,6 +18,7 @@ import { cssColour, groupByCategory, mantineColour, type TypeGroup } from '../gr
 import { useTypes } from '../hooks';
 import { paths } from '../paths';
 import { useTouchSize } from '../touch';
+import '@/app/pageStyles';
 
 type EditingType = { type?: ViolationType; categoryId?: number } | null;
 type EditingCategory = { category?: ViolationCategory } | null;

@@ -25,6 +25,7 @@ import { paths } from '../paths';
 import { previewPoints, standingToPoints } from '../preview';
 import { nowInJakarta, occurredAt, prefilledSanction } from '../record';
 import type { CreateViolationsResponse } from '../types';
+import '@/app/pageStyles';
 
 interface FormValues {
   student_id: number | null;

@@ -21,6 +21,7 @@ import { useDeleteHandling, useDeleteViolation, useReopenViolation, useResolveVi
 import { shownRole, type RoleKey } from '../participants';
 import { paths } from '../paths';
 import type { Handling, Violation, ViolationPhoto } from '../types';
+import '@/app/pageStyles';
 
 function Photos({ photos }: { photos: ViolationPhoto[] }) {
   const { t } = useTranslation('violations');

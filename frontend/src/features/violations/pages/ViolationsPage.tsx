@@ -40,6 +40,7 @@ import {
 import { useParticipantUsers, useTypeList, useViolations } from '../hooks';
 import { paths } from '../paths';
 import { HANDLING_STATUSES, type HandlingStatus, type Violation } from '../types';
+import '@/app/pageStyles';
 
 const PER_PAGE = 25;
 

@@ -21,6 +21,7 @@ import { useLetter, useLevelColour, useStudentPoints } from '../hooks';
 import { groupCode, LETTER_STEPS, levelName } from '../letters';
 import { paths } from '../paths';
 import { violationPath } from '../violationPaths';
+import '@/app/pageStyles';
 
 /** The status history: the server's events, else what the letter's own dates say. */
 function historyOf(l: WarningLetter): WarningLetterEvent[] {

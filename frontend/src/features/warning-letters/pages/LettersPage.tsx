@@ -24,6 +24,7 @@ import { useAcademicYear, useLetters, useLevelColour, useLevelThresholds } from 
 import { DEFAULT_LETTER_FILTERS, isFiltered, LETTER_STATUSES, lettersFiltersFromSearch, lettersFiltersToSearch } from '../letters';
 import { letterPath } from '../paths';
 import { EMPTY_SELECTION, pageState, printable, toggle, togglePage, type Selection } from '../selection';
+import '@/app/pageStyles';
 
 export default function LettersPage() {
   const { t } = useTranslation('warning-letters');

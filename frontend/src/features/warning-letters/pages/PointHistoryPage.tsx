@@ -13,6 +13,7 @@ import { StudentPicker } from '../components/StudentPicker';
 import { usePointAudit } from '../hooks';
 import { pointActionLabel, pointsDelta } from '../pointActions';
 import { violationPath } from '../violationPaths';
+import '@/app/pageStyles';
 
 const PER_PAGE = 25;
 
