@@ -17,6 +17,7 @@ import (
 
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/locale"
+	"github.com/tatib/tatib/server/internal/xlsximport"
 	"github.com/tatib/tatib/server/internal/xlsxw"
 )
 
@@ -42,7 +43,7 @@ const (
 )
 
 // XLSXContentType is the media type of .xlsx files.
-const XLSXContentType = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+const XLSXContentType = xlsximport.ContentType
 
 // The import's columns.
 const (
