@@ -574,54 +574,34 @@ func isExample(name string) bool {
 // import reads both).
 func Template(lang locale.Lang) ([]byte, error) {
 	t := func(key string, kv ...any) string { return locale.Render(lang, key, locale.Params(kv...)) }
-	b, err := xlsxw.New()
-	if err != nil {
-		return nil, err
-	}
-	defer b.Close()
-	sheet, err := b.Sheet(t("violationtype.template.sheet"))
-	if err != nil {
-		return nil, err
-	}
-	if err := sheet.Header(
-		xlsxw.Column{Title: "kategori", Width: 14}, xlsxw.Column{Title: "nama", Width: 56}, xlsxw.Column{Title: "poin", Width: 8},
-		xlsxw.Column{Title: "sanksi", Width: 40}, xlsxw.Column{Title: "deskripsi", Width: 48},
-	); err != nil {
-		return nil, err
-	}
 	ex := t("violationtype.template.example_prefix") + " "
-	for _, r := range [][]any{
-		{t("violationtype.template.example1_category"), ex + t("violationtype.template.example1_name"), 3,
-			t("violationtype.template.example1_sanction"), t("violationtype.template.example1_description")},
-		{t("violationtype.template.example2_category"), ex + t("violationtype.template.example2_name"), 10,
-			t("violationtype.template.example2_sanction"), ""},
-		{t("violationtype.template.example3_category"), ex + t("violationtype.template.example3_name"), 50,
-			t("violationtype.template.example3_sanction"), ""},
-	} {
-		if err := sheet.SetRow(r...); err != nil {
-			return nil, err
-		}
-	}
-	help, err := b.Sheet(t("violationtype.template.help_sheet"))
-	if err != nil {
-		return nil, err
-	}
-	for _, n := range []string{
-		t("violationtype.template.help_title"),
-		"",
-		t("violationtype.template.help_examples", "prefix", strings.TrimSpace(ex)),
-		t("violationtype.template.help_sheet_only"),
-		t("violationtype.template.help_columns"),
-		t("violationtype.template.help_points", "max", MaxPoints),
-		t("violationtype.template.help_categories"),
-		t("violationtype.template.help_duplicates"),
-		t("violationtype.template.help_system"),
-		t("violationtype.template.help_check"),
-		t("violationtype.template.help_limits", "mb", MaxImportBytes>>20, "rows", MaxImportRows),
-	} {
-		if err := help.SetRow(n); err != nil {
-			return nil, err
-		}
-	}
-	return b.Bytes()
+	return xlsximport.Template{
+		Sheet: t("violationtype.template.sheet"),
+		Columns: []xlsxw.Column{
+			{Title: "kategori", Width: 14}, {Title: "nama", Width: 56}, {Title: "poin", Width: 8},
+			{Title: "sanksi", Width: 40}, {Title: "deskripsi", Width: 48},
+		},
+		Examples: [][]any{
+			{t("violationtype.template.example1_category"), ex + t("violationtype.template.example1_name"), 3,
+				t("violationtype.template.example1_sanction"), t("violationtype.template.example1_description")},
+			{t("violationtype.template.example2_category"), ex + t("violationtype.template.example2_name"), 10,
+				t("violationtype.template.example2_sanction"), ""},
+			{t("violationtype.template.example3_category"), ex + t("violationtype.template.example3_name"), 50,
+				t("violationtype.template.example3_sanction"), ""},
+		},
+		HelpSheet: t("violationtype.template.help_sheet"),
+		Help: []string{
+			t("violationtype.template.help_title"),
+			"",
+			t("violationtype.template.help_examples", "prefix", strings.TrimSpace(ex)),
+			t("violationtype.template.help_sheet_only"),
+			t("violationtype.template.help_columns"),
+			t("violationtype.template.help_points", "max", MaxPoints),
+			t("violationtype.template.help_categories"),
+			t("violationtype.template.help_duplicates"),
+			t("violationtype.template.help_system"),
+			t("violationtype.template.help_check"),
+			t("violationtype.template.help_limits", "mb", MaxImportBytes>>20, "rows", MaxImportRows),
+		},
+	}.Build()
 }

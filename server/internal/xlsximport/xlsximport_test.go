@@ -2,13 +2,17 @@ package xlsximport
 
 import (
 	"bytes"
+	"fmt"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 
+	"github.com/xuri/excelize/v2"
+
 	"github.com/tatib/tatib/server/internal/apperr"
+	"github.com/tatib/tatib/server/internal/xlsxw"
 )
 
 func TestUploadRead(t *testing.T) {
@@ -77,5 +81,25 @@ func TestServeTemplate(t *testing.T) {
 	if h.Get("Content-Type") != ContentType || h.Get("Content-Disposition") != `attachment; filename="t.xlsx"` ||
 		h.Get("Content-Length") != "2" || h.Get("Cache-Control") != "no-store" || w.Body.String() != "PK" || w.Code != http.StatusOK {
 		t.Fatalf("headers %v, body %q", h, w.Body.String())
+	}
+}
+
+func TestTemplateBuild(t *testing.T) {
+	b, err := Template{
+		Sheet: "Jenis", Columns: []xlsxw.Column{{Title: "kategori", Width: 10}, {Title: "poin", Width: 5}},
+		Examples: [][]any{{"Contoh: A", 3}}, HelpSheet: "Petunjuk", Help: []string{"satu", "", "=dua"},
+	}.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := excelize.OpenReader(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, _ := f.GetRows("Jenis")
+	help, _ := f.GetRows("Petunjuk")
+	if got := fmt.Sprint(f.GetSheetList(), rows, help); got != "[Jenis Petunjuk] [[kategori poin] [Contoh: A 3]] [[satu] [] [=dua]]" {
+		t.Fatalf("got %s", got)
 	}
 }
