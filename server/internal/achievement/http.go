@@ -29,7 +29,7 @@ func (h *Handler) Routes(r *httpx.Router) {
 
 	r.Get("/achievement-types", perm.AchievementTypesView, h.listTypes)
 	r.Post("/achievement-types", perm.AchievementTypesManage, h.createType)
-	r.Get("/achievement-types/import-template", perm.AchievementTypesView, h.template)
+	r.Get("/achievement-types/import-template", perm.AchievementTypesView, xlsximport.TemplateHandler(TemplateFilename, Template))
 	r.Post("/achievement-types/import", perm.AchievementTypesManage, h.importTypes)
 	r.Patch("/achievement-types/{id}", perm.AchievementTypesManage, h.updateType)
 	r.Delete("/achievement-types/{id}", perm.AchievementTypesManage, h.deleteType)
@@ -186,14 +186,6 @@ func (h *Handler) deleteType(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	return httpx.NoContent(w)
-}
-
-func (h *Handler) template(w http.ResponseWriter, r *http.Request) error {
-	b, err := Template(locale.FromContext(r.Context()))
-	if err != nil {
-		return err
-	}
-	return xlsximport.ServeTemplate(w, TemplateFilename, b)
 }
 
 // importUpload is the upload of an import file: the multipart field "file"

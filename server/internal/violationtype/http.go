@@ -42,7 +42,7 @@ func (h *Handler) Routes(r *httpx.Router) {
 
 	r.Get("/violation-types", perm.ViolationTypesView, h.listTypes)
 	r.Post("/violation-types", perm.ViolationTypesManage, h.createType)
-	r.Get("/violation-types/import-template", perm.ViolationTypesView, h.template)
+	r.Get("/violation-types/import-template", perm.ViolationTypesView, xlsximport.TemplateHandler(TemplateFilename, Template))
 	r.Post("/violation-types/import", perm.ViolationTypesManage, h.importTypes)
 	r.Patch("/violation-types/{id}", perm.ViolationTypesManage, h.updateType)
 	r.Delete("/violation-types/{id}", perm.ViolationTypesManage, h.deleteType)
@@ -205,14 +205,6 @@ func (h *Handler) deleteType(w http.ResponseWriter, r *http.Request) error {
 
 // TemplateFilename is the download name of the import template.
 const TemplateFilename = "templat-jenis-pelanggaran.xlsx"
-
-func (h *Handler) template(w http.ResponseWriter, r *http.Request) error {
-	b, err := Template(locale.FromContext(r.Context()))
-	if err != nil {
-		return err
-	}
-	return xlsximport.ServeTemplate(w, TemplateFilename, b)
-}
 
 // Imports running at once. Each holds its upload and the parts it reads
 // (docs/violation-types.md gives the figures); a request that finds every

@@ -14,10 +14,23 @@ import (
 
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/httpx"
+	"github.com/tatib/tatib/server/internal/locale"
 )
 
 // ContentType is the media type of .xlsx files.
 const ContentType = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+// TemplateHandler serves GET …/import-template: the template build makes
+// in the request's language, as a download named filename.
+func TemplateHandler(filename string, build func(locale.Lang) ([]byte, error)) httpx.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		b, err := build(locale.FromContext(r.Context()))
+		if err != nil {
+			return err
+		}
+		return ServeTemplate(w, filename, b)
+	}
+}
 
 // ServeTemplate answers a built template as a download named filename.
 func ServeTemplate(w http.ResponseWriter, filename string, b []byte) error {
