@@ -51,40 +51,18 @@ var colLabels = [numCols]string{"kategori", "nama", "sekolah", "kabupaten/kota",
 // TemplateFilename is the download name of the import template.
 const TemplateFilename = "templat-jenis-prestasi.xlsx"
 
-func headerError(key string, kv ...any) error {
-	return apperr.New(apperr.Invalid, key, kv...).WithField("headers", key, kv...)
+// header maps the header row: kategori, nama and at least one level are
+// required, none twice.
+var header = xlsximport.Header{
+	Aliases: headerAliases, Labels: colLabels[:],
+	Key:      func(c string) string { return strings.ReplaceAll(violationtype.NameKey(c), " ", "") },
+	Required: [][]int{{colCategory}, {colName}, {colSekolah, colKabupaten, colProvinsi, colNasional, colInternasional}},
+	Twice:    "achievement.import.header_twice", Missing: "achievement.import.headers_missing",
 }
 
-// mapHeader maps each column to its sheet column (-1: absent): kategori,
-// nama and at least one level are required, none twice.
 func mapHeader(cells []string) ([numCols]int, error) {
-	var cols [numCols]int
-	for i := range cols {
-		cols[i] = -1
-	}
-	for i, c := range cells {
-		col, ok := headerAliases[strings.ReplaceAll(violationtype.NameKey(c), " ", "")]
-		if !ok {
-			continue
-		}
-		if cols[col] >= 0 {
-			return cols, headerError("achievement.import.header_twice", "column", colLabels[col])
-		}
-		cols[col] = i
-	}
-	var missing []string
-	for _, c := range []int{colCategory, colName} {
-		if cols[c] < 0 {
-			missing = append(missing, colLabels[c])
-		}
-	}
-	if cols[colSekolah] < 0 && cols[colKabupaten] < 0 && cols[colProvinsi] < 0 && cols[colNasional] < 0 && cols[colInternasional] < 0 {
-		missing = append(missing, "sekolah/kabupaten/kota/provinsi/nasional/internasional")
-	}
-	if len(missing) > 0 {
-		return cols, headerError("achievement.import.headers_missing", "columns", strings.Join(missing, ", "))
-	}
-	return cols, nil
+	cols, err := header.Map(cells)
+	return [numCols]int(cols), err
 }
 
 type importCandidate struct {

@@ -63,7 +63,11 @@ var headerAliases = map[string]int{
 	"deskripsi": colDescription, "description": colDescription,
 }
 
-var colLabels = [numCols]string{"kategori", "nama", "poin", "sanksi", "deskripsi"}
+var header = xlsximport.Header{
+	Aliases: headerAliases, Labels: []string{"kategori", "nama", "poin", "sanksi", "deskripsi"}, Key: nameKey,
+	Required: [][]int{{colCategory}, {colName}, {colPoints}},
+	Twice:    "violationtype.headers.twice", Missing: "violationtype.headers.missing", TwiceCells: true,
+}
 
 // ImportRow is one data row of an import file, as read.
 type ImportRow struct {
@@ -444,37 +448,8 @@ func blank(cells []string) bool {
 }
 
 func mapHeader(cells []string) ([numCols]int, error) {
-	cols := [numCols]int{-1, -1, -1, -1, -1}
-	for i, c := range cells {
-		k := nameKey(c)
-		col, ok := headerAliases[k]
-		if !ok {
-			continue // extra columns (No, catatan, ...) are ignored
-		}
-		if cols[col] >= 0 {
-			return cols, invalidHeaders("violationtype.headers.twice", "column", colLabels[col],
-				"first", columnLetter(cols[col]), "second", columnLetter(i))
-		}
-		cols[col] = i
-	}
-	var missing []string
-	for _, c := range []int{colCategory, colName, colPoints} {
-		if cols[c] < 0 {
-			missing = append(missing, colLabels[c])
-		}
-	}
-	if len(missing) > 0 {
-		return cols, invalidHeaders("violationtype.headers.missing", "columns", strings.Join(missing, ", "))
-	}
-	return cols, nil
-}
-
-func columnLetter(i int) string {
-	s, err := excelize.ColumnNumberToName(i + 1)
-	if err != nil {
-		return strconv.Itoa(i + 1)
-	}
-	return s
+	cols, err := header.Map(cells)
+	return [numCols]int(cols), err
 }
 
 // markFormulas streams the first sheet's XML once more and notes, for every
@@ -545,7 +520,7 @@ func markFormulas(zf *zip.File, rows []ImportRow, cols [numCols]int) error {
 				continue
 			}
 			if cellRef == "" {
-				cellRef = columnLetter(cellCol-1) + strconv.Itoa(cellRow)
+				cellRef = xlsximport.ColumnLetter(cellCol-1) + strconv.Itoa(cellRow)
 			}
 			rows[i].Formula = cellRef
 		}
