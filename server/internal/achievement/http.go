@@ -1,13 +1,8 @@
 package achievement
 
 import (
-	"bytes"
-	"errors"
-	"io"
-	"mime"
 	"net/http"
 	"strconv"
-	"strings"
 
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/auth"
@@ -15,6 +10,7 @@ import (
 	"github.com/tatib/tatib/server/internal/locale"
 	"github.com/tatib/tatib/server/internal/violation"
 	"github.com/tatib/tatib/server/internal/violationtype"
+	"github.com/tatib/tatib/server/internal/xlsximport"
 	"github.com/tatib/tatib/shared/api"
 	"github.com/tatib/tatib/shared/perm"
 )
@@ -33,7 +29,7 @@ func (h *Handler) Routes(r *httpx.Router) {
 
 	r.Get("/achievement-types", perm.AchievementTypesView, h.listTypes)
 	r.Post("/achievement-types", perm.AchievementTypesManage, h.createType)
-	r.Get("/achievement-types/import-template", perm.AchievementTypesView, h.template)
+	r.Get("/achievement-types/import-template", perm.AchievementTypesView, xlsximport.TemplateHandler(TemplateFilename, Template))
 	r.Post("/achievement-types/import", perm.AchievementTypesManage, h.importTypes)
 	r.Patch("/achievement-types/{id}", perm.AchievementTypesManage, h.updateType)
 	r.Delete("/achievement-types/{id}", perm.AchievementTypesManage, h.deleteType)
@@ -192,71 +188,28 @@ func (h *Handler) deleteType(w http.ResponseWriter, r *http.Request) error {
 	return httpx.NoContent(w)
 }
 
-func (h *Handler) template(w http.ResponseWriter, r *http.Request) error {
-	b, err := Template(locale.FromContext(r.Context()))
-	if err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", violationtype.XLSXContentType)
-	w.Header().Set("Content-Disposition", `attachment; filename="`+TemplateFilename+`"`)
-	w.Header().Set("Cache-Control", "no-store")
-	_, err = w.Write(b)
-	return err
+// importUpload is the upload of an import file: the multipart field "file"
+// of at most violationtype.MaxImportBytes.
+var importUpload = xlsximport.Upload{
+	MaxBytes: violationtype.MaxImportBytes, Slack: 64 << 10,
+	Unreadable: "achievement.request.multipart_unreadable",
 }
 
-// importTypes reads the multipart field "file" (at most
-// violationtype.MaxImportBytes) and imports it; ?dry_run=1 previews.
+// importTypes reads the import file and imports it; ?dry_run=1 previews.
 func (h *Handler) importTypes(w http.ResponseWriter, r *http.Request) error {
 	dryRun, err := boolParam(r, "dry_run")
 	if err != nil {
 		return err
 	}
-	const limit = violationtype.MaxImportBytes
-	r.Body = http.MaxBytesReader(w, r.Body, limit+64<<10)
-	mr, err := r.MultipartReader()
+	filename, data, err := importUpload.Read(w, r)
 	if err != nil {
-		return apperr.New(apperr.BadRequest, "violationtype.request.not_multipart")
-	}
-	var data []byte
-	filename := ""
-	for data == nil {
-		part, err := mr.NextPart()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return multipartError(err)
-		}
-		if part.FormName() != "file" {
-			_ = part.Close()
-			continue
-		}
-		filename = httpx.CleanHeader(part.FileName(), 200)
-		b, err := io.ReadAll(io.LimitReader(part, limit+1))
-		if err != nil {
-			return multipartError(err)
-		}
-		if len(b) > limit {
-			return apperr.New(apperr.TooLarge, "violationtype.file.too_large", "mb", limit>>20)
-		}
-		data = b
-	}
-	if data == nil {
-		return apperr.New(apperr.Invalid, "violationtype.file.required").WithField("file", "violationtype.file.required")
+		return err
 	}
 	res, err := h.store.Import(r.Context(), h.auth.Actor(r), locale.FromContext(r.Context()), filename, data, dryRun != nil && *dryRun)
 	if err != nil {
 		return err
 	}
 	return httpx.JSON(w, http.StatusOK, res)
-}
-
-func multipartError(err error) error {
-	var mbe *http.MaxBytesError
-	if errors.As(err, &mbe) {
-		return apperr.New(apperr.TooLarge, "request.too_large", "limit", mbe.Limit)
-	}
-	return apperr.New(apperr.BadRequest, "achievement.request.multipart_unreadable")
 }
 
 // ---- achievements ----
@@ -312,16 +265,28 @@ func validDay(s string) bool {
 	return err == nil
 }
 
+// photoForm reads POST /achievements: JSON, or multipart with the JSON in
+// "data" and up to violation.MaxPhotos "photos", each through the
+// violations' photo pipeline (re-encoded, no EXIF, the same limits).
+var photoForm = violation.PhotoForm{
+	DataPart: "data", PhotoPart: "photos", MaxPhotos: violation.MaxPhotos, MaxData: 64 << 10, FileNames: true,
+	Unreadable:  "achievement.request.multipart_unreadable",
+	UnknownPart: "achievement.request.unknown_part",
+	TooMany:     "violation.photo.too_many",
+	DataMissing: "achievement.request.data_missing",
+}
+
 func (h *Handler) create(w http.ResponseWriter, r *http.Request) error {
 	var in Record
-	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if mt == "multipart/form-data" {
-		if err := h.readMultipart(r, &in); err != nil {
-			return err
-		}
-	} else if err := httpx.DecodeJSON(r, &in.CreateAchievementRequest); err != nil {
+	f := apperr.Fields{}
+	photos, err := photoForm.Read(r, &in.CreateAchievementRequest, f)
+	if err != nil {
 		return err
 	}
+	if err := invalid(f); err != nil {
+		return err
+	}
+	in.Photos = photos
 	u := auth.UserFrom(r.Context())
 	in.RecordedBy, in.RecordedByName, in.Scope = u.ID, u.Name, ScopeOf(r)
 	a, err := h.store.Create(r.Context(), h.auth.Actor(r), in)
@@ -329,74 +294,6 @@ func (h *Handler) create(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	return httpx.JSON(w, http.StatusCreated, a)
-}
-
-// readMultipart reads the part "data" (the JSON request) and up to
-// violation.MaxPhotos parts "photos", each through the violations' photo
-// pipeline (re-encoded, no EXIF, the same limits).
-func (h *Handler) readMultipart(r *http.Request, in *Record) error {
-	mr, err := r.MultipartReader()
-	if err != nil {
-		return apperr.New(apperr.BadRequest, "achievement.request.multipart_unreadable")
-	}
-	f := apperr.Fields{}
-	seenData, count := false, 0
-	for {
-		part, err := mr.NextPart()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return multipartError(err)
-		}
-		switch part.FormName() {
-		case "data":
-			b, err := io.ReadAll(io.LimitReader(part, 64<<10+1))
-			if err != nil {
-				return multipartError(err)
-			}
-			if len(b) > 64<<10 {
-				return apperr.New(apperr.TooLarge, "request.too_large", "limit", 64<<10)
-			}
-			jr := &http.Request{Header: http.Header{"Content-Type": {"application/json"}}, Body: io.NopCloser(bytes.NewReader(b))}
-			if err := httpx.DecodeJSON(jr, &in.CreateAchievementRequest); err != nil {
-				return err
-			}
-			seenData = true
-		case "photos":
-			count++
-			if count > violation.MaxPhotos {
-				f.Add("photos", "violation.photo.too_many", "max", violation.MaxPhotos)
-				_, _ = io.Copy(io.Discard, part)
-				continue
-			}
-			b, err := io.ReadAll(io.LimitReader(part, violation.MaxPhotoBytes+1))
-			if err != nil {
-				return multipartError(err)
-			}
-			if _, failed := f["photos"]; failed || len(b) == 0 {
-				continue
-			}
-			name := httpx.CleanHeader(part.FileName()[strings.LastIndexAny(part.FileName(), `/\`)+1:], 80)
-			p, err := violation.PreparePhoto(r.Context(), "photos", name, b)
-			if e, ok := apperr.As(err); ok && e.Code == apperr.Invalid {
-				for k, m := range e.Fields {
-					f[k] = m
-				}
-				continue
-			}
-			if err != nil {
-				return err
-			}
-			in.Photos = append(in.Photos, p)
-		default:
-			return apperr.New(apperr.BadRequest, "achievement.request.unknown_part", "name", httpx.CleanHeader(part.FormName(), 40))
-		}
-	}
-	if !seenData {
-		return apperr.New(apperr.BadRequest, "achievement.request.data_missing")
-	}
-	return invalid(f)
 }
 
 func (h *Handler) get(w http.ResponseWriter, r *http.Request) error {

@@ -15,6 +15,7 @@ import (
 	"github.com/tatib/tatib/server/internal/locale"
 	"github.com/tatib/tatib/server/internal/pg"
 	"github.com/tatib/tatib/server/internal/violationtype"
+	"github.com/tatib/tatib/server/internal/xlsximport"
 	"github.com/tatib/tatib/server/internal/xlsxw"
 	"github.com/tatib/tatib/shared/api"
 )
@@ -50,40 +51,18 @@ var colLabels = [numCols]string{"kategori", "nama", "sekolah", "kabupaten/kota",
 // TemplateFilename is the download name of the import template.
 const TemplateFilename = "templat-jenis-prestasi.xlsx"
 
-func headerError(key string, kv ...any) error {
-	return apperr.New(apperr.Invalid, key, kv...).WithField("headers", key, kv...)
+// header maps the header row: kategori, nama and at least one level are
+// required, none twice.
+var header = xlsximport.Header{
+	Aliases: headerAliases, Labels: colLabels[:],
+	Key:      func(c string) string { return strings.ReplaceAll(violationtype.NameKey(c), " ", "") },
+	Required: [][]int{{colCategory}, {colName}, {colSekolah, colKabupaten, colProvinsi, colNasional, colInternasional}},
+	Twice:    "achievement.import.header_twice", Missing: "achievement.import.headers_missing",
 }
 
-// mapHeader maps each column to its sheet column (-1: absent): kategori,
-// nama and at least one level are required, none twice.
 func mapHeader(cells []string) ([numCols]int, error) {
-	var cols [numCols]int
-	for i := range cols {
-		cols[i] = -1
-	}
-	for i, c := range cells {
-		col, ok := headerAliases[strings.ReplaceAll(violationtype.NameKey(c), " ", "")]
-		if !ok {
-			continue
-		}
-		if cols[col] >= 0 {
-			return cols, headerError("achievement.import.header_twice", "column", colLabels[col])
-		}
-		cols[col] = i
-	}
-	var missing []string
-	for _, c := range []int{colCategory, colName} {
-		if cols[c] < 0 {
-			missing = append(missing, colLabels[c])
-		}
-	}
-	if cols[colSekolah] < 0 && cols[colKabupaten] < 0 && cols[colProvinsi] < 0 && cols[colNasional] < 0 && cols[colInternasional] < 0 {
-		missing = append(missing, "sekolah/kabupaten/kota/provinsi/nasional/internasional")
-	}
-	if len(missing) > 0 {
-		return cols, headerError("achievement.import.headers_missing", "columns", strings.Join(missing, ", "))
-	}
-	return cols, nil
+	cols, err := header.Map(cells)
+	return [numCols]int(cols), err
 }
 
 type importCandidate struct {
@@ -116,31 +95,12 @@ func (s *Store) Import(ctx context.Context, actor audit.Actor, lang locale.Lang,
 		if _, err := tx.ExecContext(ctx, `LOCK TABLE achievement_types IN SHARE ROW EXCLUSIVE MODE`); err != nil {
 			return fmt.Errorf("achievement: import lock: %w", err)
 		}
-		var cats []struct {
-			ID   int64  `db:"id"`
-			Name string `db:"name"`
+		st, err := xlsximport.LoadStored(ctx, tx, "achievement_categories", "achievement_types", violationtype.NameKey)
+		if err != nil {
+			return err
 		}
-		if err := tx.SelectContext(ctx, &cats, `SELECT id, name FROM achievement_categories`); err != nil {
-			return fmt.Errorf("achievement: import categories: %w", err)
-		}
-		catByKey := map[string]int64{}
-		for _, c := range cats {
-			catByKey[violationtype.NameKey(c.Name)] = c.ID
-		}
-		var existing []struct {
-			Cat  int64  `db:"category_id"`
-			Name string `db:"name"`
-		}
-		if err := tx.SelectContext(ctx, &existing, `SELECT category_id, name FROM achievement_types`); err != nil {
-			return fmt.Errorf("achievement: import types: %w", err)
-		}
-		taken := map[string]bool{}
-		key := func(cat int64, name string) string {
-			return strconv.FormatInt(cat, 10) + "\x00" + violationtype.NameKey(name)
-		}
-		for _, e := range existing {
-			taken[key(e.Cat, e.Name)] = true
-		}
+		catByKey, taken := st.CategoryID, st.Types
+		key := func(cat int64, name string) string { return xlsximport.TypeKey(cat, violationtype.NameKey(name)) }
 		var add []importCandidate
 		for _, sr := range rows[1:] {
 			cell := func(c int) string {
@@ -245,42 +205,22 @@ func (s *Store) Import(ctx context.Context, actor audit.Actor, lang locale.Lang,
 // rows (marked "Contoh:", never imported).
 func Template(lang locale.Lang) ([]byte, error) {
 	t := func(key string, kv ...any) string { return locale.Render(lang, key, locale.Params(kv...)) }
-	b, err := xlsxw.New()
-	if err != nil {
-		return nil, err
-	}
-	defer b.Close()
-	sheet, err := b.Sheet(t("achievement.template.sheet"))
-	if err != nil {
-		return nil, err
-	}
-	if err := sheet.Header(
-		xlsxw.Column{Title: "kategori", Width: 16}, xlsxw.Column{Title: "nama", Width: 48},
-		xlsxw.Column{Title: "sekolah", Width: 10}, xlsxw.Column{Title: "kabupaten/kota", Width: 14},
-		xlsxw.Column{Title: "provinsi", Width: 10}, xlsxw.Column{Title: "nasional", Width: 10},
-		xlsxw.Column{Title: "internasional", Width: 14}, xlsxw.Column{Title: "deskripsi", Width: 40},
-	); err != nil {
-		return nil, err
-	}
 	ex := t("achievement.template.example_prefix") + " "
-	for _, r := range [][]any{
-		{"Akademik", ex + t("achievement.template.example1"), 10, 20, 30, 50, 75, ""},
-		{"Non-akademik", ex + t("achievement.template.example2"), 10, 20, 30, 50, 75, ""},
-		{"Sikap/Karakter", ex + t("achievement.template.example3"), 5, "", "", "", "", ""},
-	} {
-		if err := sheet.SetRow(r...); err != nil {
-			return nil, err
-		}
-	}
-	help, err := b.Sheet(t("achievement.template.help_sheet"))
-	if err != nil {
-		return nil, err
-	}
-	for _, n := range []string{t("achievement.template.help_columns"), t("achievement.template.help_points", "max", MaxPoints),
-		t("achievement.template.help_duplicates"), t("achievement.template.help_examples", "prefix", strings.TrimSpace(ex))} {
-		if err := help.SetRow(n); err != nil {
-			return nil, err
-		}
-	}
-	return b.Bytes()
+	return xlsximport.Template{
+		Sheet: t("achievement.template.sheet"),
+		Columns: []xlsxw.Column{
+			{Title: "kategori", Width: 16}, {Title: "nama", Width: 48},
+			{Title: "sekolah", Width: 10}, {Title: "kabupaten/kota", Width: 14},
+			{Title: "provinsi", Width: 10}, {Title: "nasional", Width: 10},
+			{Title: "internasional", Width: 14}, {Title: "deskripsi", Width: 40},
+		},
+		Examples: [][]any{
+			{"Akademik", ex + t("achievement.template.example1"), 10, 20, 30, 50, 75, ""},
+			{"Non-akademik", ex + t("achievement.template.example2"), 10, 20, 30, 50, 75, ""},
+			{"Sikap/Karakter", ex + t("achievement.template.example3"), 5, "", "", "", "", ""},
+		},
+		HelpSheet: t("achievement.template.help_sheet"),
+		Help: []string{t("achievement.template.help_columns"), t("achievement.template.help_points", "max", MaxPoints),
+			t("achievement.template.help_duplicates"), t("achievement.template.help_examples", "prefix", strings.TrimSpace(ex))},
+	}.Build()
 }

@@ -1,7 +1,6 @@
 package cases
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -9,7 +8,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"math/big"
 	"net/http"
@@ -24,7 +22,6 @@ import (
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/audit"
 	"github.com/tatib/tatib/server/internal/auth"
-	"github.com/tatib/tatib/server/internal/httpx"
 	"github.com/tatib/tatib/server/internal/notify"
 	"github.com/tatib/tatib/server/internal/pg"
 	"github.com/tatib/tatib/server/internal/violation"
@@ -464,81 +461,26 @@ func (s *Store) Photo(ctx context.Context, rd Reader, id, photoID int64, thumbna
 	return b, err
 }
 
-// readReport reads POST /public/reports: JSON, or multipart with the JSON
+// reportForm reads POST /public/reports: JSON, or multipart with the JSON
 // in "data" and up to MaxReportPhotos "photos", each re-encoded as it
 // arrives (no EXIF survives).
+var reportForm = violation.PhotoForm{
+	DataPart: "data", PhotoPart: "photos", MaxPhotos: MaxReportPhotos, MaxData: 64 << 10,
+	Unreadable:  "violation.request.multipart_unreadable",
+	UnknownPart: "violation.request.unknown_part",
+	TooMany:     "violation.photo.too_many",
+	DataMissing: "violation.request.data_missing",
+}
+
 func readReport(r *http.Request) (api.PublicReportRequest, []violation.Photo, error) {
 	var in api.PublicReportRequest
-	if !strings.HasPrefix(r.Header.Get("Content-Type"), "multipart/form-data") {
-		return in, nil, httpx.DecodeJSON(r, &in)
-	}
-	mr, err := r.MultipartReader()
-	if err != nil {
-		return in, nil, apperr.New(apperr.BadRequest, "violation.request.multipart_unreadable")
-	}
-	var photos []violation.Photo
 	f := apperr.Fields{}
-	seen, count := false, 0
-	for {
-		part, err := mr.NextPart()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return in, nil, partError(err)
-		}
-		switch part.FormName() {
-		case "data":
-			b, err := io.ReadAll(io.LimitReader(part, 64<<10+1))
-			if err != nil {
-				return in, nil, partError(err)
-			}
-			jr := &http.Request{Header: http.Header{"Content-Type": {"application/json"}}, Body: io.NopCloser(bytes.NewReader(b))}
-			if err := httpx.DecodeJSON(jr, &in); err != nil {
-				return in, nil, err
-			}
-			seen = true
-		case "photos":
-			count++
-			b, err := io.ReadAll(io.LimitReader(part, violation.MaxPhotoBytes+1))
-			if err != nil {
-				return in, nil, partError(err)
-			}
-			if count > MaxReportPhotos {
-				f.Add("photos", "violation.photo.too_many", "max", MaxReportPhotos)
-				continue
-			}
-			if len(b) == 0 {
-				continue
-			}
-			p, err := violation.PreparePhoto(r.Context(), "photos", "#"+strconv.Itoa(count), b)
-			if e, ok := apperr.As(err); ok && e.Code == apperr.Invalid {
-				for k, m := range e.Fields {
-					f[k] = m
-				}
-				continue
-			}
-			if err != nil {
-				return in, nil, err
-			}
-			photos = append(photos, p)
-		default:
-			return in, nil, apperr.New(apperr.BadRequest, "violation.request.unknown_part", "name", httpx.CleanHeader(part.FormName(), 40))
-		}
-	}
-	if !seen {
-		return in, nil, apperr.New(apperr.BadRequest, "violation.request.data_missing")
+	photos, err := reportForm.Read(r, &in, f)
+	if err != nil {
+		return in, nil, err
 	}
 	if len(f) > 0 {
 		return in, nil, invalid(f)
 	}
 	return in, photos, nil
-}
-
-func partError(err error) error {
-	var mbe *http.MaxBytesError
-	if errors.As(err, &mbe) {
-		return apperr.New(apperr.TooLarge, "request.too_large", "limit", mbe.Limit)
-	}
-	return apperr.New(apperr.BadRequest, "violation.request.multipart_unreadable")
 }

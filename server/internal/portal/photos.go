@@ -1,20 +1,16 @@
 package portal
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
-	"strconv"
 
 	"github.com/jmoiron/sqlx"
 	"github.com/lib/pq"
 
 	"github.com/tatib/tatib/server/internal/apperr"
-	"github.com/tatib/tatib/server/internal/httpx"
 	"github.com/tatib/tatib/server/internal/violation"
 	"github.com/tatib/tatib/shared/api"
 )
@@ -23,89 +19,25 @@ import (
 // a letter): the whole request stays under the server's upload limit.
 const MaxExcusePhotos = 3
 
-const maxDataPart = 64 << 10
-
-// readExcuse reads an excuse as JSON, or as multipart with the JSON in the
-// part "data" and up to MaxExcusePhotos parts "photos", each re-encoded by
+// excuseForm reads an excuse: JSON, or multipart with the JSON in the part
+// "data" and up to MaxExcusePhotos parts "photos", each re-encoded by
 // violation.PreparePhoto as it arrives (EXIF stripped).
-func readExcuse(r *http.Request) (api.ExcuseInput, []violation.Photo, error) {
-	var in api.ExcuseInput
-	mr, err := r.MultipartReader()
-	if errors.Is(err, http.ErrNotMultipart) {
-		return in, nil, httpx.DecodeJSON(r, &in)
-	}
-	if err != nil {
-		return in, nil, apperr.New(apperr.BadRequest, "portal.multipart_unreadable")
-	}
-	var photos []violation.Photo
-	f := apperr.Fields{}
-	seen, count := false, 0
-	for {
-		part, err := mr.NextPart()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return in, nil, partError(err)
-		}
-		switch part.FormName() {
-		case "data":
-			b, err := io.ReadAll(io.LimitReader(part, maxDataPart+1))
-			if err != nil {
-				return in, nil, partError(err)
-			}
-			if len(b) > maxDataPart {
-				return in, nil, apperr.New(apperr.TooLarge, "request.too_large", "limit", maxDataPart)
-			}
-			jr := &http.Request{Header: http.Header{"Content-Type": {"application/json"}}, Body: io.NopCloser(bytes.NewReader(b))}
-			if err := httpx.DecodeJSON(jr, &in); err != nil {
-				return in, nil, err
-			}
-			seen = true
-		case "photos":
-			count++
-			b, err := io.ReadAll(io.LimitReader(part, violation.MaxPhotoBytes+1))
-			if err != nil {
-				return in, nil, partError(err)
-			}
-			if count > MaxExcusePhotos {
-				f.Add("photos", "portal.excuse.too_many_photos", "max", MaxExcusePhotos)
-				continue
-			}
-			if len(b) == 0 {
-				continue
-			}
-			name := "foto-" + strconv.Itoa(count)
-			if fn := part.FileName(); fn != "" && len(fn) <= 100 {
-				name = fn
-			}
-			p, err := violation.PreparePhoto(r.Context(), "photos", name, b)
-			if e, ok := apperr.As(err); ok && e.Code == apperr.Invalid {
-				for k, m := range e.Fields {
-					f[k] = m
-				}
-				continue
-			}
-			if err != nil {
-				return in, nil, err
-			}
-			photos = append(photos, p)
-		default:
-			return in, nil, apperr.New(apperr.BadRequest, "portal.unknown_part", "name", httpx.CleanHeader(part.FormName(), 40))
-		}
-	}
-	if !seen {
-		f.Add("data", "portal.data_required")
-	}
-	return in, photos, f.Err()
+var excuseForm = violation.PhotoForm{
+	DataPart: "data", PhotoPart: "photos", MaxPhotos: MaxExcusePhotos, MaxData: 64 << 10, FileNames: true,
+	Unreadable:  "portal.multipart_unreadable",
+	UnknownPart: "portal.unknown_part",
+	TooMany:     "portal.excuse.too_many_photos",
+	DataMissing: "portal.data_required", DataMissingField: true,
 }
 
-func partError(err error) error {
-	var mb *http.MaxBytesError
-	if errors.As(err, &mb) {
-		return apperr.New(apperr.TooLarge, "request.too_large", "limit", mb.Limit)
+func readExcuse(r *http.Request) (api.ExcuseInput, []violation.Photo, error) {
+	var in api.ExcuseInput
+	f := apperr.Fields{}
+	photos, err := excuseForm.Read(r, &in, f)
+	if err != nil {
+		return in, nil, err
 	}
-	return apperr.New(apperr.BadRequest, "portal.multipart_unreadable")
+	return in, photos, f.Err()
 }
 
 func insertExcusePhotos(ctx context.Context, tx *sqlx.Tx, excuseID int64, photos []violation.Photo) error {

@@ -1,11 +1,7 @@
 package violation
 
 import (
-	"bytes"
 	"context"
-	"errors"
-	"io"
-	"mime"
 	"net/http"
 	"strconv"
 	"strings"
@@ -50,20 +46,21 @@ func (h *Handler) Routes(r *httpx.Router) {
 	r.Get("/point-audit", perm.PointAuditView, h.pointAudit)
 }
 
-// maxDataPart bounds the JSON part of a multipart recording.
-const maxDataPart = 64 << 10
+// photoForm reads POST /violations: the JSON in "data" and up to MaxPhotos
+// "photos".
+var photoForm = PhotoForm{
+	DataPart: "data", PhotoPart: "photos", MaxPhotos: MaxPhotos, MaxData: 64 << 10, FileNames: true,
+	Unreadable:  "violation.request.multipart_unreadable",
+	UnknownPart: "violation.request.unknown_part",
+	TooMany:     "violation.photo.too_many",
+	DataMissing: "violation.request.data_missing",
+}
 
 func (h *Handler) create(w http.ResponseWriter, r *http.Request) error {
 	var req api.CreateViolationsRequest
-	var photos []Photo
 	f := apperr.Fields{}
-	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if mt == "multipart/form-data" {
-		var err error
-		if photos, err = h.readMultipart(r, &req, f); err != nil {
-			return err
-		}
-	} else if err := httpx.DecodeJSON(r, &req); err != nil {
+	photos, err := photoForm.Read(r, &req, f)
+	if err != nil {
 		return err
 	}
 	u := auth.UserFrom(r.Context())
@@ -90,98 +87,6 @@ func (h *Handler) create(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	return httpx.JSON(w, http.StatusCreated, out)
-}
-
-// readMultipart reads the part "data" (the JSON request) and up to
-// MaxPhotos parts "photos", re-encoding each photo as it arrives so only
-// the small results stay in memory.
-func (h *Handler) readMultipart(r *http.Request, req *api.CreateViolationsRequest, f apperr.Fields) ([]Photo, error) {
-	mr, err := r.MultipartReader()
-	if err != nil {
-		return nil, apperr.New(apperr.BadRequest, "violation.request.multipart_unreadable")
-	}
-	var photos []Photo
-	seenData, count := false, 0
-	for {
-		part, err := mr.NextPart()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, multipartError(err)
-		}
-		switch part.FormName() {
-		case "data":
-			b, err := io.ReadAll(io.LimitReader(part, maxDataPart+1))
-			if err != nil {
-				return nil, multipartError(err)
-			}
-			if len(b) > maxDataPart {
-				return nil, apperr.New(apperr.TooLarge, "request.too_large", "limit", maxDataPart)
-			}
-			jr := &http.Request{Header: http.Header{"Content-Type": {"application/json"}}, Body: io.NopCloser(bytes.NewReader(b))}
-			if err := httpx.DecodeJSON(jr, req); err != nil {
-				return nil, err
-			}
-			seenData = true
-		case "photos":
-			count++
-			if count > MaxPhotos {
-				f.Add("photos", "violation.photo.too_many", "max", MaxPhotos)
-				_, _ = io.Copy(io.Discard, part)
-				continue
-			}
-			name := cleanName(part.FileName(), count)
-			b, err := io.ReadAll(io.LimitReader(part, MaxPhotoBytes+1))
-			if err != nil {
-				return nil, multipartError(err)
-			}
-			if _, failed := f["photos"]; failed {
-				continue
-			}
-			if len(b) == 0 {
-				continue // an empty file input
-			}
-			p, err := PreparePhoto(r.Context(), "photos", name, b)
-			if e, ok := apperr.As(err); ok && e.Code == apperr.Invalid {
-				for k, m := range e.Fields {
-					f[k] = m
-				}
-				continue
-			}
-			if err != nil {
-				return nil, err
-			}
-			photos = append(photos, p)
-		default:
-			return nil, apperr.New(apperr.BadRequest, "violation.request.unknown_part", "name", httpx.CleanHeader(part.FormName(), 40))
-		}
-	}
-	if !seenData {
-		return nil, apperr.New(apperr.BadRequest, "violation.request.data_missing")
-	}
-	return photos, nil
-}
-
-func multipartError(err error) error {
-	var mbe *http.MaxBytesError
-	if errors.As(err, &mbe) {
-		return apperr.New(apperr.TooLarge, "request.too_large", "limit", mbe.Limit)
-	}
-	return apperr.New(apperr.BadRequest, "violation.request.multipart_unreadable")
-}
-
-// cleanName is a file name fit for a message: no path, at most 80
-// characters, or "foto N" when there is none.
-func cleanName(name string, n int) string {
-	if i := strings.LastIndexAny(name, `/\`); i >= 0 {
-		name = name[i+1:]
-	}
-	name = httpx.CleanHeader(name, 80)
-	if name == "" {
-		return "#" + strconv.Itoa(n)
-	}
-	return name
 }
 
 // Record records in one transaction and answers what was created.

@@ -2,8 +2,6 @@ package violationtype
 
 import (
 	"context"
-	"errors"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -14,6 +12,7 @@ import (
 	"github.com/tatib/tatib/server/internal/audit"
 	"github.com/tatib/tatib/server/internal/httpx"
 	"github.com/tatib/tatib/server/internal/locale"
+	"github.com/tatib/tatib/server/internal/xlsximport"
 	"github.com/tatib/tatib/shared/perm"
 )
 
@@ -43,7 +42,7 @@ func (h *Handler) Routes(r *httpx.Router) {
 
 	r.Get("/violation-types", perm.ViolationTypesView, h.listTypes)
 	r.Post("/violation-types", perm.ViolationTypesManage, h.createType)
-	r.Get("/violation-types/import-template", perm.ViolationTypesView, h.template)
+	r.Get("/violation-types/import-template", perm.ViolationTypesView, xlsximport.TemplateHandler(TemplateFilename, Template))
 	r.Post("/violation-types/import", perm.ViolationTypesManage, h.importTypes)
 	r.Patch("/violation-types/{id}", perm.ViolationTypesManage, h.updateType)
 	r.Delete("/violation-types/{id}", perm.ViolationTypesManage, h.deleteType)
@@ -207,19 +206,6 @@ func (h *Handler) deleteType(w http.ResponseWriter, r *http.Request) error {
 // TemplateFilename is the download name of the import template.
 const TemplateFilename = "templat-jenis-pelanggaran.xlsx"
 
-func (h *Handler) template(w http.ResponseWriter, r *http.Request) error {
-	b, err := Template(locale.FromContext(r.Context()))
-	if err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", XLSXContentType)
-	w.Header().Set("Content-Disposition", `attachment; filename="`+TemplateFilename+`"`)
-	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
-	w.Header().Set("Cache-Control", "no-store")
-	_, err = w.Write(b)
-	return err
-}
-
 // Imports running at once. Each holds its upload and the parts it reads
 // (docs/violation-types.md gives the figures); a request that finds every
 // slot taken waits up to importWait for one, then is refused with 503.
@@ -246,10 +232,23 @@ func acquireImport(ctx context.Context) (release func(), err error) {
 	}
 }
 
-// importTypes reads the multipart field "file" (at most MaxImportBytes; the
-// server's JSON body limit does not apply to multipart bodies, so the limit
-// is enforced here) and imports it; with ?dry_run=1 it only answers what the
-// import would do (the preview), saving nothing.
+// importUpload is the upload of an import file (the multipart field "file",
+// at most MaxImportBytes).
+var importUpload = xlsximport.Upload{
+	MaxBytes: MaxImportBytes, Slack: multipartSlack,
+	Unreadable:   "violationtype.request.multipart_unreadable",
+	Incomplete:   "violationtype.request.file_incomplete",
+	BodyTooLarge: func(int64) error { return tooLarge() },
+	Name: func(name string) string {
+		if r := []rune(cleanText(name)); len(r) > 200 {
+			return string(r[:200])
+		}
+		return cleanText(name)
+	},
+}
+
+// importTypes reads the import file and imports it; with ?dry_run=1 it only
+// answers what the import would do (the preview), saving nothing.
 func (h *Handler) importTypes(w http.ResponseWriter, r *http.Request) error {
 	dryRun, err := boolParam(r, "dry_run")
 	if err != nil {
@@ -264,49 +263,9 @@ func (h *Handler) importTypes(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	defer release()
-	r.Body = http.MaxBytesReader(w, r.Body, MaxImportBytes+multipartSlack)
-	mr, err := r.MultipartReader()
+	filename, data, err := importUpload.Read(w, r)
 	if err != nil {
-		return apperr.New(apperr.BadRequest, "violationtype.request.not_multipart")
-	}
-	var data []byte
-	filename := ""
-	for data == nil {
-		part, err := mr.NextPart()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			var mbe *http.MaxBytesError
-			if errors.As(err, &mbe) {
-				return tooLarge()
-			}
-			return apperr.New(apperr.BadRequest, "violationtype.request.multipart_unreadable")
-		}
-		if part.FormName() != "file" {
-			_ = part.Close()
-			continue
-		}
-		if r := []rune(cleanText(part.FileName())); len(r) > 200 {
-			filename = string(r[:200])
-		} else {
-			filename = string(r)
-		}
-		b, err := io.ReadAll(io.LimitReader(part, MaxImportBytes+1))
-		if err != nil {
-			var mbe *http.MaxBytesError
-			if errors.As(err, &mbe) {
-				return tooLarge()
-			}
-			return apperr.New(apperr.BadRequest, "violationtype.request.file_incomplete")
-		}
-		if len(b) > MaxImportBytes {
-			return tooLarge()
-		}
-		data = b
-	}
-	if data == nil {
-		return invalidFile("violationtype.file.required")
+		return err
 	}
 	rows, err := ParseImport(data)
 	if err != nil {

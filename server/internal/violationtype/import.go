@@ -14,6 +14,7 @@ import (
 	"github.com/tatib/tatib/server/internal/audit"
 	"github.com/tatib/tatib/server/internal/locale"
 	"github.com/tatib/tatib/server/internal/pg"
+	"github.com/tatib/tatib/server/internal/xlsximport"
 )
 
 // ImportResult says what an import did, or in a preview (DryRun) would do,
@@ -161,30 +162,11 @@ func (s *Store) Import(ctx context.Context, actor audit.Actor, filename string, 
 		if err != nil {
 			return err
 		}
-		// Stored categories and (category, name) keys.
-		var cats []struct {
-			ID   int64  `db:"id"`
-			Name string `db:"name"`
+		st, err := xlsximport.LoadStored(ctx, tx, "violation_categories", "violation_types", nameKey)
+		if err != nil {
+			return err
 		}
-		if err := tx.SelectContext(ctx, &cats, `SELECT id, name FROM violation_categories`); err != nil {
-			return fmt.Errorf("violationtype: import: categories: %w", err)
-		}
-		catByKey := map[string]int64{}
-		catName := map[string]string{}
-		for _, c := range cats {
-			catByKey[nameKey(c.Name)], catName[nameKey(c.Name)] = c.ID, c.Name
-		}
-		var stored []struct {
-			CategoryID int64  `db:"category_id"`
-			Name       string `db:"name"`
-		}
-		if err := tx.SelectContext(ctx, &stored, `SELECT category_id, name FROM violation_types`); err != nil {
-			return fmt.Errorf("violationtype: import: types: %w", err)
-		}
-		storedKeys := map[string]bool{}
-		for _, t := range stored {
-			storedKeys[strconv.FormatInt(t.CategoryID, 10)+"\x00"+nameKey(t.Name)] = true
-		}
+		catByKey, catName := st.CategoryID, st.CategoryName
 
 		seen := map[string]int{} // key → row of its first occurrence
 		var todo []candidate
@@ -211,7 +193,7 @@ func (s *Store) Import(ctx context.Context, actor audit.Actor, filename string, 
 			seen[key] = r.Num
 			if id, ok := catByKey[ck]; ok {
 				c.category = catName[ck]
-				if storedKeys[strconv.FormatInt(id, 10)+"\x00"+nameKey(c.name)] {
+				if st.Types[xlsximport.TypeKey(id, nameKey(c.name))] {
 					res.Skipped = append(res.Skipped, ImportSkipped{Row: r.Num, Name: c.name, Category: c.category,
 						Reason: reason("violationtype.row.exists", "category", c.category)})
 					continue

@@ -17,6 +17,7 @@ import (
 
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/locale"
+	"github.com/tatib/tatib/server/internal/xlsximport"
 	"github.com/tatib/tatib/server/internal/xlsxw"
 )
 
@@ -42,7 +43,7 @@ const (
 )
 
 // XLSXContentType is the media type of .xlsx files.
-const XLSXContentType = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+const XLSXContentType = xlsximport.ContentType
 
 // The import's columns.
 const (
@@ -62,7 +63,11 @@ var headerAliases = map[string]int{
 	"deskripsi": colDescription, "description": colDescription,
 }
 
-var colLabels = [numCols]string{"kategori", "nama", "poin", "sanksi", "deskripsi"}
+var header = xlsximport.Header{
+	Aliases: headerAliases, Labels: []string{"kategori", "nama", "poin", "sanksi", "deskripsi"}, Key: nameKey,
+	Required: [][]int{{colCategory}, {colName}, {colPoints}},
+	Twice:    "violationtype.headers.twice", Missing: "violationtype.headers.missing", TwiceCells: true,
+}
 
 // ImportRow is one data row of an import file, as read.
 type ImportRow struct {
@@ -443,37 +448,8 @@ func blank(cells []string) bool {
 }
 
 func mapHeader(cells []string) ([numCols]int, error) {
-	cols := [numCols]int{-1, -1, -1, -1, -1}
-	for i, c := range cells {
-		k := nameKey(c)
-		col, ok := headerAliases[k]
-		if !ok {
-			continue // extra columns (No, catatan, ...) are ignored
-		}
-		if cols[col] >= 0 {
-			return cols, invalidHeaders("violationtype.headers.twice", "column", colLabels[col],
-				"first", columnLetter(cols[col]), "second", columnLetter(i))
-		}
-		cols[col] = i
-	}
-	var missing []string
-	for _, c := range []int{colCategory, colName, colPoints} {
-		if cols[c] < 0 {
-			missing = append(missing, colLabels[c])
-		}
-	}
-	if len(missing) > 0 {
-		return cols, invalidHeaders("violationtype.headers.missing", "columns", strings.Join(missing, ", "))
-	}
-	return cols, nil
-}
-
-func columnLetter(i int) string {
-	s, err := excelize.ColumnNumberToName(i + 1)
-	if err != nil {
-		return strconv.Itoa(i + 1)
-	}
-	return s
+	cols, err := header.Map(cells)
+	return [numCols]int(cols), err
 }
 
 // markFormulas streams the first sheet's XML once more and notes, for every
@@ -544,7 +520,7 @@ func markFormulas(zf *zip.File, rows []ImportRow, cols [numCols]int) error {
 				continue
 			}
 			if cellRef == "" {
-				cellRef = columnLetter(cellCol-1) + strconv.Itoa(cellRow)
+				cellRef = xlsximport.ColumnLetter(cellCol-1) + strconv.Itoa(cellRow)
 			}
 			rows[i].Formula = cellRef
 		}
@@ -573,54 +549,34 @@ func isExample(name string) bool {
 // import reads both).
 func Template(lang locale.Lang) ([]byte, error) {
 	t := func(key string, kv ...any) string { return locale.Render(lang, key, locale.Params(kv...)) }
-	b, err := xlsxw.New()
-	if err != nil {
-		return nil, err
-	}
-	defer b.Close()
-	sheet, err := b.Sheet(t("violationtype.template.sheet"))
-	if err != nil {
-		return nil, err
-	}
-	if err := sheet.Header(
-		xlsxw.Column{Title: "kategori", Width: 14}, xlsxw.Column{Title: "nama", Width: 56}, xlsxw.Column{Title: "poin", Width: 8},
-		xlsxw.Column{Title: "sanksi", Width: 40}, xlsxw.Column{Title: "deskripsi", Width: 48},
-	); err != nil {
-		return nil, err
-	}
 	ex := t("violationtype.template.example_prefix") + " "
-	for _, r := range [][]any{
-		{t("violationtype.template.example1_category"), ex + t("violationtype.template.example1_name"), 3,
-			t("violationtype.template.example1_sanction"), t("violationtype.template.example1_description")},
-		{t("violationtype.template.example2_category"), ex + t("violationtype.template.example2_name"), 10,
-			t("violationtype.template.example2_sanction"), ""},
-		{t("violationtype.template.example3_category"), ex + t("violationtype.template.example3_name"), 50,
-			t("violationtype.template.example3_sanction"), ""},
-	} {
-		if err := sheet.SetRow(r...); err != nil {
-			return nil, err
-		}
-	}
-	help, err := b.Sheet(t("violationtype.template.help_sheet"))
-	if err != nil {
-		return nil, err
-	}
-	for _, n := range []string{
-		t("violationtype.template.help_title"),
-		"",
-		t("violationtype.template.help_examples", "prefix", strings.TrimSpace(ex)),
-		t("violationtype.template.help_sheet_only"),
-		t("violationtype.template.help_columns"),
-		t("violationtype.template.help_points", "max", MaxPoints),
-		t("violationtype.template.help_categories"),
-		t("violationtype.template.help_duplicates"),
-		t("violationtype.template.help_system"),
-		t("violationtype.template.help_check"),
-		t("violationtype.template.help_limits", "mb", MaxImportBytes>>20, "rows", MaxImportRows),
-	} {
-		if err := help.SetRow(n); err != nil {
-			return nil, err
-		}
-	}
-	return b.Bytes()
+	return xlsximport.Template{
+		Sheet: t("violationtype.template.sheet"),
+		Columns: []xlsxw.Column{
+			{Title: "kategori", Width: 14}, {Title: "nama", Width: 56}, {Title: "poin", Width: 8},
+			{Title: "sanksi", Width: 40}, {Title: "deskripsi", Width: 48},
+		},
+		Examples: [][]any{
+			{t("violationtype.template.example1_category"), ex + t("violationtype.template.example1_name"), 3,
+				t("violationtype.template.example1_sanction"), t("violationtype.template.example1_description")},
+			{t("violationtype.template.example2_category"), ex + t("violationtype.template.example2_name"), 10,
+				t("violationtype.template.example2_sanction"), ""},
+			{t("violationtype.template.example3_category"), ex + t("violationtype.template.example3_name"), 50,
+				t("violationtype.template.example3_sanction"), ""},
+		},
+		HelpSheet: t("violationtype.template.help_sheet"),
+		Help: []string{
+			t("violationtype.template.help_title"),
+			"",
+			t("violationtype.template.help_examples", "prefix", strings.TrimSpace(ex)),
+			t("violationtype.template.help_sheet_only"),
+			t("violationtype.template.help_columns"),
+			t("violationtype.template.help_points", "max", MaxPoints),
+			t("violationtype.template.help_categories"),
+			t("violationtype.template.help_duplicates"),
+			t("violationtype.template.help_system"),
+			t("violationtype.template.help_check"),
+			t("violationtype.template.help_limits", "mb", MaxImportBytes>>20, "rows", MaxImportRows),
+		},
+	}.Build()
 }
