@@ -35,10 +35,10 @@ func boot(ctx context.Context, d app.Deps) error {
 // background starts features' long-running workers (schedules, outboxes).
 // wait blocks until the parent-message sends in flight when ctx ended are
 // recorded, or ShutdownWait has passed.
-func background(ctx context.Context, d app.Deps) (wait func()) {
+func background(ctx context.Context, d app.Deps, hub *notify.Hub) (wait func()) {
 	school.Background(ctx, d)
 	erasure.Background(ctx, d.DB, d.Config.DataDir, d.Log)
-	notify.Background(ctx, d)
+	go hub.Run(ctx)
 	face.Background(ctx, d)
 	pointspolicy.Background(ctx, d)
 	portal.Background(ctx, d)

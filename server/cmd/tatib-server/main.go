@@ -25,6 +25,7 @@ import (
 	"github.com/tatib/tatib/server/internal/config"
 	"github.com/tatib/tatib/server/internal/httpx"
 	"github.com/tatib/tatib/server/internal/pg"
+	"github.com/tatib/tatib/server/internal/pg/listen"
 	"github.com/tatib/tatib/server/internal/users"
 )
 
@@ -169,18 +170,22 @@ func serve(ctx context.Context) error {
 		}
 	}
 	authSvc := auth.New(db, auth.Options{Idle: cfg.SessionIdle, MaxAge: cfg.SessionMaxAge, Secure: cfg.Secure(), TrustProxy: cfg.TrustProxy}, log)
-	go authSvc.Listen(ctx, cfg.DirectURL())
+	// The process's one LISTEN connection, on the direct URL: every
+	// feature that follows a channel subscribes to it.
+	listener := listen.New(cfg.DirectURL(), log)
+	go listener.Run(ctx)
+	go authSvc.Listen(ctx, listener)
 	go every(ctx, time.Hour, func() {
 		if err := authSvc.PruneSessions(ctx); err != nil {
 			log.Warn("prune sessions", "err", err)
 		}
 	})
-	deps := app.Deps{DB: db, Config: cfg, Log: log, Auth: authSvc}
+	deps := app.Deps{DB: db, Config: cfg, Log: log, Auth: authSvc, Listen: listener}
 	if err := boot(ctx, deps); err != nil {
 		return err
 	}
 	srv := api.New(deps)
-	waitBackground := background(ctx, deps)
+	waitBackground := background(ctx, deps, srv.Hub)
 
 	hs := &http.Server{Addr: cfg.Addr, Handler: srv, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
 	log.Info("tatib serving", "addr", ln.Addr().String(), "url", cfg.BaseURL)
