@@ -470,25 +470,19 @@ func (w *Worker) record(ctx context.Context, tx *sqlx.Tx, m claimed, kind string
 	return nil
 }
 
-// Background starts d's worker with the server, unless
+// Background runs d's worker with the server, unless
 // TATIB_MESSAGING_WORKERS is 0 (another replica sends). It stops claiming
-// when ctx ends; the returned channel closes once the sends in flight are
-// recorded, so a stopping server can wait for them (an unrecorded send
-// would go out again after the restart).
-func Background(ctx context.Context, d app.Deps) <-chan struct{} {
-	done := make(chan struct{})
+// when ctx ends and returns once the sends in flight are recorded, so a
+// stopping server can wait for them (an unrecorded send would go out again
+// after the restart).
+func Background(ctx context.Context, d app.Deps) {
 	if d.Config.MessagingWorkers <= 0 {
 		d.Log.Info("parent messages: this process sends none (TATIB_MESSAGING_WORKERS=0)")
-		close(done)
-		return done
+		return
 	}
 	w := &Worker{DB: d.DB, Listener: d.Listen, Log: d.Log, Concurrency: d.Config.MessagingWorkers,
 		Client: netguard.Client(time.Duration(parentmsg.MaxTimeout+1)*time.Second, netguard.LocalAllowed())}
-	go func() {
-		defer close(done)
-		w.Run(ctx)
-	}()
-	return done
+	w.Run(ctx)
 }
 
 // ShutdownWait is how long a stopping server waits for sends in flight:

@@ -172,7 +172,13 @@ func (l *Listener) Run(ctx context.Context) {
 		default: // a Lost is already waiting
 		}
 	})
-	defer p.Close()
+	defer func() {
+		l.mu.Lock()
+		l.pq = nil // a later Subscribe only registers
+		l.listened = map[string]bool{}
+		l.mu.Unlock()
+		p.Close()
+	}()
 	l.mu.Lock()
 	l.pq = p
 	var channels []string
