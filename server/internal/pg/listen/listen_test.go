@@ -85,6 +85,14 @@ func TestOneConnectionManyChannels(t *testing.T) {
 
 	db.MustExec(`SELECT pg_terminate_backend($1)`, pids[0])
 	for name, s := range map[string]*listen.Sub{"a": a, "b": b, "c": c} {
+		select {
+		case ev := <-s.C():
+			if ev.Kind != listen.Lost {
+				t.Fatalf("%s after the backend was terminated: %+v, want lost", name, ev)
+			}
+		case <-time.After(15 * time.Second):
+			t.Fatalf("%s was not told the connection was lost", name)
+		}
 		if ev := wait(t, s, 15*time.Second); ev.Kind != listen.Reconnected {
 			t.Fatalf("%s after the backend was terminated: %+v, want reconnected", name, ev)
 		}
