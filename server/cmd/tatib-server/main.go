@@ -25,6 +25,7 @@ import (
 	"github.com/tatib/tatib/server/internal/config"
 	"github.com/tatib/tatib/server/internal/httpx"
 	"github.com/tatib/tatib/server/internal/pg"
+	"github.com/tatib/tatib/server/internal/pg/listen"
 	"github.com/tatib/tatib/server/internal/users"
 )
 
@@ -169,18 +170,15 @@ func serve(ctx context.Context) error {
 		}
 	}
 	authSvc := auth.New(db, auth.Options{Idle: cfg.SessionIdle, MaxAge: cfg.SessionMaxAge, Secure: cfg.Secure(), TrustProxy: cfg.TrustProxy}, log)
-	go authSvc.Listen(ctx, cfg.DirectURL())
-	go every(ctx, time.Hour, func() {
-		if err := authSvc.PruneSessions(ctx); err != nil {
-			log.Warn("prune sessions", "err", err)
-		}
-	})
-	deps := app.Deps{DB: db, Config: cfg, Log: log, Auth: authSvc}
+	// The process's one LISTEN connection, on the direct URL: every
+	// feature that follows a channel subscribes to it.
+	deps := app.Deps{DB: db, Config: cfg, Log: log, Auth: authSvc, Listen: listen.New(cfg.DirectURL(), log)}
 	if err := boot(ctx, deps); err != nil {
 		return err
 	}
 	srv := api.New(deps)
-	waitBackground := background(ctx, deps)
+	g := newLoops()
+	background(ctx, g, deps, srv)
 
 	hs := &http.Server{Addr: cfg.Addr, Handler: srv, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
 	log.Info("tatib serving", "addr", ln.Addr().String(), "url", cfg.BaseURL)
@@ -195,7 +193,9 @@ func serve(ctx context.Context) error {
 	defer cancel()
 	log.Info("shutting down")
 	err = hs.Shutdown(shutdown)
-	waitBackground()
+	if left := g.Wait(ShutdownWait); len(left) > 0 {
+		log.Warn("stopped without waiting for every background loop", "running", strings.Join(left, ", "))
+	}
 	return err
 }
 

@@ -54,6 +54,12 @@ type Deps = app.Deps
 type Server struct {
 	http.Handler
 	Router *httpx.Router
+	// Hub is the notifications' hub Mount gave the routes; the server
+	// runs it (Hub.Run) with its other background loops.
+	Hub *notify.Hub
+	// Syncer is the student sync the routes start; the server runs its
+	// schedule (Syncer.RunSchedule).
+	Syncer *school.Syncer
 }
 
 // New builds the server.
@@ -75,6 +81,10 @@ func New(d Deps) *Server {
 	})
 
 	var router *httpx.Router
+	// Features with state of their own are built once here, for their
+	// routes and for the server's background loops.
+	hub := notify.New(d)
+	syncer := school.NewSyncer(d.DB, d.Log, journal.AfterSync)
 	root.Route(Prefix, func(ar chi.Router) {
 		upload := d.Config.MaxUploadBytes
 		if upload == 0 {
@@ -90,7 +100,7 @@ func New(d Deps) *Server {
 		ar.Use(httpx.CleanText, httpx.LimitBody(d.Config.MaxBodyBytes, upload, photos, achievementPhotos, journalPush, report), d.Auth.Middleware)
 		router = httpx.NewRouter(ar, Prefix, d.Auth.Guard)
 		router.Get("/openapi.json", perm.Public, serveOpenAPI)
-		mount(router, d)
+		mount(router, d, hub, syncer)
 		ar.NotFound(func(w http.ResponseWriter, r *http.Request) {
 			httpx.Error(w, r, apperr.New(apperr.NotFound, "request.route_not_found", "path", r.URL.Path))
 		})
@@ -109,16 +119,16 @@ func New(d Deps) *Server {
 	root.Get("/verifikasi", verify.ServeHTTP)
 	root.Get(letter.VerifyPath+"{code}", verify.ServeHTTP)
 	root.Handle("/*", web.Handler())
-	return &Server{Handler: root, Router: router}
+	return &Server{Handler: root, Router: router, Hub: hub, Syncer: syncer}
 }
 
 // mount registers every feature's routes. Features are added here, one
 // line each.
-func mount(r *httpx.Router, d Deps) {
+func mount(r *httpx.Router, d Deps, hub *notify.Hub, syncer *school.Syncer) {
 	d.Auth.Routes(r)
 	users.NewHandler(users.NewStore(d.DB), d.Auth).Routes(r)
 	auditRoutes(r, d)
-	school.Mount(r, d)
+	school.Mount(r, d, syncer)
 	violationtype.Mount(r, d)
 	violation.Mount(r, d)
 	achievement.Mount(r, d)
@@ -129,7 +139,7 @@ func mount(r *httpx.Router, d Deps) {
 	journal.Mount(r, d)
 	attendance.Mount(r, d)
 	attendancerecap.Mount(r, d)
-	notify.Mount(r, d)
+	notify.Mount(r, d, hub)
 	report.Mount(r, d)
 	earlywarning.Mount(r, d)
 	dashboard.Mount(r, d)

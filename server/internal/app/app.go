@@ -9,6 +9,7 @@ import (
 
 	"github.com/tatib/tatib/server/internal/auth"
 	"github.com/tatib/tatib/server/internal/config"
+	"github.com/tatib/tatib/server/internal/pg/listen"
 )
 
 // Deps are the server's shared dependencies.
@@ -17,4 +18,7 @@ type Deps struct {
 	Config config.Config
 	Log    *slog.Logger
 	Auth   *auth.Service
+	// Listen is the process's one LISTEN connection (on the direct URL);
+	// nil: nothing is heard live (tests that need no other replica).
+	Listen *listen.Listener
 }

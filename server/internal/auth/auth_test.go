@@ -12,6 +12,7 @@ import (
 	"github.com/tatib/tatib/server/internal/apitest"
 	"github.com/tatib/tatib/server/internal/audit"
 	"github.com/tatib/tatib/server/internal/auth"
+	"github.com/tatib/tatib/server/internal/pg/listen"
 	"github.com/tatib/tatib/server/internal/pg/pgtest"
 	"github.com/tatib/tatib/shared/perm"
 )
@@ -230,7 +231,9 @@ func TestPermissionCacheAcrossReplicas(t *testing.T) {
 	b := auth.New(db, auth.Options{Idle: time.Hour, MaxAge: time.Hour}, log)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go b.Listen(ctx, url)
+	l := listen.New(url, log)
+	go l.Run(ctx)
+	go b.Listen(ctx, l)
 
 	// Warm b's cache: 'other' has no users.view by default.
 	if ok, _ := b.Can(ctx, perm.Other, perm.UsersView); ok {

@@ -14,6 +14,7 @@ import (
 	"github.com/tatib/tatib/server/internal/audit"
 	"github.com/tatib/tatib/server/internal/locale"
 	"github.com/tatib/tatib/server/internal/pg"
+	"github.com/tatib/tatib/server/internal/pg/listen"
 	"github.com/tatib/tatib/shared/api"
 	"github.com/tatib/tatib/shared/perm"
 )
@@ -263,36 +264,22 @@ func (s *Service) DropPermissionCache(ctx context.Context) error {
 	return err
 }
 
-// Listen follows permission changes announced by any replica until ctx
-// ends. url is the direct URL: LISTEN needs a session of its own. When
-// the connection drops, the whole cache is dropped, since announcements
-// may have been missed.
-func (s *Service) Listen(ctx context.Context, url string) {
-	l := pq.NewListener(url, time.Second, time.Minute, func(ev pq.ListenerEventType, err error) {
-		if err != nil {
-			s.log.Warn("permission listener", "event", ev, "err", err)
-		}
-		if ev == pq.ListenerEventReconnected || ev == pq.ListenerEventConnectionAttemptFailed {
-			s.perms.drop("")
-		}
-	})
-	defer l.Close()
-	if err := l.Listen(NotifyChannel); err != nil {
-		s.log.Error("permission listener: listen", "err", err)
-		return
-	}
+// Listen follows permission changes announced by any replica on l, the
+// process's listener, until ctx ends. When its connection drops, the whole
+// cache is dropped, since announcements may have been missed.
+func (s *Service) Listen(ctx context.Context, l *listen.Listener) {
+	sub := l.Subscribe(64, NotifyChannel)
+	defer sub.Close()
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case n := <-l.Notify:
-			if n == nil { // reconnected
+		case ev := <-sub.C():
+			if ev.Kind != listen.Notification { // lost or reconnected
 				s.perms.drop("")
 				continue
 			}
-			s.perms.drop(perm.Role(n.Extra))
-		case <-time.After(90 * time.Second):
-			go l.Ping()
+			s.perms.drop(perm.Role(ev.Payload))
 		}
 	}
 }

@@ -143,14 +143,9 @@ func (c Config) DirectURL() string {
 const MinPoolConns = 2
 
 // ListenConns is how many connections stay open on DirectURL, listening:
-// notifications, permission changes and, when this process sends parent
-// messages, the outbox.
-func (c Config) ListenConns() int {
-	if c.MessagingWorkers > 0 {
-		return 3
-	}
-	return 2
-}
+// the process's one listener (pg/listen), which serves notifications,
+// permission changes and the outbox.
+func (c Config) ListenConns() int { return 1 }
 
 // SessionConns is how many connections DirectURL may hold at once: the
 // listeners, and two more for the migrations at start or a backup (its

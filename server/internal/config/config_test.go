@@ -20,12 +20,12 @@ func TestFromEnv(t *testing.T) {
 	})
 	t.Run("DatabaseConnections", func(t *testing.T) {
 		c, err := FromEnv(env(map[string]string{"DATABASE_URL": "postgres://pooler:6432/tatib"}))
-		if err != nil || c.DirectURL() != "postgres://pooler:6432/tatib" || c.DBMaxConns != 10 || c.ListenConns() != 3 || c.PoolConns() != 5 {
+		if err != nil || c.DirectURL() != "postgres://pooler:6432/tatib" || c.DBMaxConns != 10 || c.ListenConns() != 1 || c.PoolConns() != 7 {
 			t.Fatalf("%+v %v", c, err)
 		}
 		c, err = FromEnv(env(map[string]string{"DATABASE_URL": "postgres://pooler:6432/tatib", "TATIB_DATABASE_DIRECT_URL": "postgres://db:5432/tatib",
 			"TATIB_DB_MAX_CONNS": "6", "TATIB_MESSAGING_WORKERS": "0"}))
-		if err != nil || c.DirectURL() != "postgres://db:5432/tatib" || c.ListenConns() != 2 || c.PoolConns() != 2 {
+		if err != nil || c.DirectURL() != "postgres://db:5432/tatib" || c.ListenConns() != 1 || c.PoolConns() != 3 {
 			t.Fatalf("%+v %v", c, err)
 		}
 	})
@@ -51,7 +51,7 @@ func TestFromEnv(t *testing.T) {
 		"ErrUpload":                 {"TATIB_MAX_UPLOAD_BYTES": "8MB"},
 		"ErrMessagingWorkers":       {"TATIB_MESSAGING_WORKERS": "-1"},
 		"ErrMessagingWorkersWord":   {"TATIB_MESSAGING_WORKERS": "dua"},
-		"ErrMaxConnsBelowListeners": {"TATIB_DB_MAX_CONNS": "6"},
+		"ErrMaxConnsBelowListeners": {"TATIB_DB_MAX_CONNS": "4"},
 		"ErrMaxConnsWord":           {"TATIB_DB_MAX_CONNS": "banyak"},
 	} {
 		t.Run(name, func(t *testing.T) {

@@ -279,21 +279,20 @@ const MirrorEvery = time.Minute
 
 // Background keeps the ledger file in the data folder up to date with the
 // database (at start, then every MirrorEvery), so a restore on this
-// machine finds every erasure even when the database is gone.
+// machine finds every erasure even when the database is gone. It returns
+// when ctx ends.
 func Background(ctx context.Context, db *sqlx.DB, dataDir string, log *slog.Logger) {
 	path := filepath.Join(dataDir, FileName)
-	go func() {
-		t := time.NewTicker(MirrorEvery)
-		defer t.Stop()
-		for {
-			if _, err := Mirror(ctx, db, path); err != nil && ctx.Err() == nil {
-				log.Warn("erasure ledger: cannot write its file; a restore on this machine will need the database's own", "file", path, "err", err)
-			}
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-			}
+	t := time.NewTicker(MirrorEvery)
+	defer t.Stop()
+	for {
+		if _, err := Mirror(ctx, db, path); err != nil && ctx.Err() == nil {
+			log.Warn("erasure ledger: cannot write its file; a restore on this machine will need the database's own", "file", path, "err", err)
 		}
-	}()
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
 }

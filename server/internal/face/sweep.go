@@ -72,25 +72,23 @@ func Sweep(ctx context.Context, db *sqlx.DB, now time.Time) (SweepResult, error)
 	return out, err
 }
 
-// Background runs the retention sweep now and then every SweepEvery until
-// ctx ends.
+// Background runs the retention sweep now and then every SweepEvery; it
+// returns when ctx ends.
 func Background(ctx context.Context, d app.Deps) {
-	go func() {
-		t := time.NewTicker(SweepEvery)
-		defer t.Stop()
-		for {
-			res, err := Sweep(ctx, d.DB, time.Now())
-			switch {
-			case err != nil && ctx.Err() == nil:
-				d.Log.Warn("face retention sweep", "err", err)
-			case res.Embeddings > 0:
-				d.Log.Info("face retention sweep", "students", res.Students, "embeddings", res.Embeddings)
-			}
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-			}
+	t := time.NewTicker(SweepEvery)
+	defer t.Stop()
+	for {
+		res, err := Sweep(ctx, d.DB, time.Now())
+		switch {
+		case err != nil && ctx.Err() == nil:
+			d.Log.Warn("face retention sweep", "err", err)
+		case res.Embeddings > 0:
+			d.Log.Info("face retention sweep", "students", res.Students, "embeddings", res.Embeddings)
 		}
-	}()
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
 }

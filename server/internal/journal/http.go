@@ -27,13 +27,12 @@ import (
 // SyncPath is the push route under /api/v1 (its body limit is its own).
 const SyncPath = "/attendance/sync"
 
-func init() {
-	// Entries parked for unknown students are applied by the sync that
-	// brings the students in, in its transaction.
-	school.OnSynced(func(ctx context.Context, tx *sqlx.Tx) error {
-		_, err := ApplyParked(ctx, tx)
-		return err
-	})
+// AfterSync applies, in a student sync's transaction, the entries parked
+// for students that sync brought in (a school.AfterSyncFunc, wired by
+// api.New).
+func AfterSync(ctx context.Context, tx *sqlx.Tx) error {
+	_, err := ApplyParked(ctx, tx)
+	return err
 }
 
 // Handler serves the journal routes.

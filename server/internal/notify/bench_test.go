@@ -15,7 +15,6 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/tatib/tatib/server/internal/apitest"
-	"github.com/tatib/tatib/server/internal/notify"
 	wire "github.com/tatib/tatib/shared/api"
 	"github.com/tatib/tatib/shared/perm"
 )
@@ -225,4 +224,4 @@ func BenchmarkFanOut(b *testing.B) {
 	}
 }
 
-func replicaSockets(r *replica) int { return notify.HubOf(r.Deps).Sockets() }
+func replicaSockets(r *replica) int { return r.Env.API.Hub.Sockets() }

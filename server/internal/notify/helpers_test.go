@@ -20,8 +20,8 @@ import (
 	"github.com/tatib/tatib/server/internal/app"
 	"github.com/tatib/tatib/server/internal/auth"
 	"github.com/tatib/tatib/server/internal/config"
-	"github.com/tatib/tatib/server/internal/notify"
 	"github.com/tatib/tatib/server/internal/pg"
+	"github.com/tatib/tatib/server/internal/pg/listen"
 	"github.com/tatib/tatib/server/internal/pg/pgtest"
 	"github.com/tatib/tatib/server/internal/violationtype"
 	wire "github.com/tatib/tatib/shared/api"
@@ -36,6 +36,8 @@ type replica struct {
 	ts   *httptest.Server
 	db   *sqlx.DB
 	done bool
+	// stopListener ends the replica's listener and waits for it.
+	stopListener func()
 }
 
 // newReplica starts a server on the database at url, as a separate
@@ -49,10 +51,15 @@ func newReplica(t testing.TB, url string) *replica {
 	cfg := config.Config{Addr: "127.0.0.1:0", BaseURL: "http://127.0.0.1", SessionIdle: time.Hour, SessionMaxAge: 24 * time.Hour,
 		MaxBodyBytes: 1 << 20, LogFormat: "text", DataDir: t.TempDir(), DatabaseURL: url}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	d := app.Deps{DB: db, Config: cfg, Log: log, Auth: auth.New(db, auth.Options{Idle: cfg.SessionIdle, MaxAge: cfg.SessionMaxAge}, log)}
+	l := listen.New(url, log)
+	ctx, cancel := context.WithCancel(context.Background())
+	stopped := make(chan struct{})
+	go func() { l.Run(ctx); close(stopped) }()
+	d := app.Deps{DB: db, Config: cfg, Log: log, Auth: auth.New(db, auth.Options{Idle: cfg.SessionIdle, MaxAge: cfg.SessionMaxAge}, log), Listen: l}
 	srv := api.New(d)
 	ts := httptest.NewServer(srv)
-	r := &replica{Env: &apitest.Env{T: t, DB: db, Server: ts, API: srv, Deps: d}, Deps: d, ts: ts, db: db}
+	r := &replica{Env: &apitest.Env{T: t, DB: db, Server: ts, API: srv, Deps: d}, Deps: d, ts: ts, db: db,
+		stopListener: func() { cancel(); <-stopped }}
 	t.Cleanup(r.Stop)
 	return r
 }
@@ -63,7 +70,8 @@ func (r *replica) Stop() {
 		return
 	}
 	r.done = true
-	notify.Stop(r.Deps)
+	r.Env.API.Hub.Close()
+	r.stopListener()
 	r.ts.Close()
 	r.db.Close()
 }

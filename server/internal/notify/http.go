@@ -25,37 +25,19 @@ import (
 // bearer-token upgrades.
 var DesktopOrigins = []string{"wails://wails", "wails://wails.localhost:34115"}
 
-// hubs holds one hub per database pool, i.e. per server process: Mount
-// and Background of the same Deps meet here.
-var hubs sync.Map // *sqlx.DB → *Hub
-
-// HubOf returns d's hub, creating it on first use.
-func HubOf(d app.Deps) *Hub {
-	if h, ok := hubs.Load(d.DB); ok {
-		return h.(*Hub)
-	}
-	h := NewHub(d.DB, d.Config.DirectURL(), d.Log, Options{Idle: d.Config.SessionIdle, MaxAge: d.Config.SessionMaxAge})
-	actual, _ := hubs.LoadOrStore(d.DB, h)
-	return actual.(*Hub)
+// New returns the process's hub, built from d: one per server, handed to
+// Mount (the sockets) and run with the server (Run).
+func New(d app.Deps) *Hub {
+	return NewHub(d.DB, d.Listen, d.Log, Options{Idle: d.Config.SessionIdle, MaxAge: d.Config.SessionMaxAge})
 }
 
-// Background starts d's listener with the server and, when ctx ends, closes
-// its sockets (going away: clients reconnect, to another replica if any)
-// and the listener.
-func Background(ctx context.Context, d app.Deps) {
-	h := HubOf(d)
+// Run starts the hub's subscription with the server and, when ctx ends,
+// closes its sockets (going away: clients reconnect, to another replica
+// if any) and returns.
+func (h *Hub) Run(ctx context.Context) {
 	h.Start()
-	go func() {
-		<-ctx.Done()
-		Stop(d)
-	}()
-}
-
-// Stop closes d's hub and forgets it.
-func Stop(d app.Deps) {
-	if h, ok := hubs.LoadAndDelete(d.DB); ok {
-		h.(*Hub).Close()
-	}
+	<-ctx.Done()
+	h.Close()
 }
 
 // Handler serves the notification routes and the WebSocket.
@@ -66,9 +48,9 @@ type Handler struct {
 	up      websocket.Upgrader
 }
 
-// Mount registers the routes on d's hub.
-func Mount(r *httpx.Router, d app.Deps) {
-	h := &Handler{store: NewStore(d.DB), hub: HubOf(d), baseURL: d.Config.BaseURL, up: websocket.Upgrader{
+// Mount registers the routes on hub, the process's.
+func Mount(r *httpx.Router, d app.Deps, hub *Hub) {
+	h := &Handler{store: NewStore(d.DB), hub: hub, baseURL: d.Config.BaseURL, up: websocket.Upgrader{
 		ReadBufferSize: 1024, WriteBufferSize: 2048, WriteBufferPool: &sync.Pool{},
 		// The origin is checked before the upgrade, knowing how the caller
 		// signed in.

@@ -16,6 +16,7 @@ import (
 	"github.com/lib/pq"
 
 	"github.com/tatib/tatib/server/internal/locale"
+	"github.com/tatib/tatib/server/internal/pg/listen"
 	"github.com/tatib/tatib/shared/api"
 )
 
@@ -67,13 +68,13 @@ type Options struct {
 	Idle, MaxAge time.Duration
 }
 
-// Hub holds this process's sockets, per user, and the one listening
-// connection that fans notifications out to them.
+// Hub holds this process's sockets, per user, and fans out to them what
+// the process's listener hears on Channel and SessionsChannel.
 type Hub struct {
-	db    *sqlx.DB
-	log   *slog.Logger
-	dbURL string
-	opt   Options
+	db       *sqlx.DB
+	log      *slog.Logger
+	listener *listen.Listener
+	opt      Options
 
 	mu      sync.Mutex
 	users   map[int64]map[*client]struct{}
@@ -85,9 +86,9 @@ type Hub struct {
 	done    chan struct{}
 }
 
-// NewHub returns a hub; the listener starts with Start or the first socket.
-// dbURL is the direct URL: LISTEN needs a session of its own.
-func NewHub(db *sqlx.DB, dbURL string, log *slog.Logger, opt Options) *Hub {
+// NewHub returns a hub; it subscribes to l with Start or the first socket.
+// A nil l: no live fan-out.
+func NewHub(db *sqlx.DB, l *listen.Listener, log *slog.Logger, opt Options) *Hub {
 	if opt.PingEvery == 0 {
 		opt.PingEvery = DefaultPingEvery
 	}
@@ -109,11 +110,11 @@ func NewHub(db *sqlx.DB, dbURL string, log *slog.Logger, opt Options) *Hub {
 	if opt.MaxAge == 0 {
 		opt.MaxAge = 30 * 24 * time.Hour
 	}
-	return &Hub{db: db, dbURL: dbURL, log: log, opt: opt, users: map[int64]map[*client]struct{}{}, ready: make(chan struct{})}
+	return &Hub{db: db, listener: l, log: log, opt: opt, users: map[int64]map[*client]struct{}{}, ready: make(chan struct{})}
 }
 
-// Start starts the listener (once) and returns a channel closed when it
-// listens. Without a database URL there is no live fan-out: sockets still
+// Start subscribes to the listener (once) and returns a channel closed when
+// it listens. Without a listener there is no live fan-out: sockets still
 // get their catch-up and unread count.
 func (h *Hub) Start() <-chan struct{} {
 	h.mu.Lock()
@@ -122,8 +123,8 @@ func (h *Hub) Start() <-chan struct{} {
 		return h.ready
 	}
 	h.started = true
-	if h.dbURL == "" {
-		h.log.Warn("notifications: no database URL, live delivery is off")
+	if h.listener == nil {
+		h.log.Warn("notifications: no listener, live delivery is off")
 		close(h.ready)
 		return h.ready
 	}
@@ -133,7 +134,7 @@ func (h *Hub) Start() <-chan struct{} {
 	return h.ready
 }
 
-// Close stops the listener and closes every socket as going away (the
+// Close ends the subscription and closes every socket as going away (the
 // clients reconnect, to another replica if there is one).
 func (h *Hub) Close() {
 	h.mu.Lock()
@@ -260,28 +261,14 @@ func (h *Hub) liveUsers() []int64 {
 	return out
 }
 
-// run is the listener: one connection per process, LISTEN on Channel and
-// SessionsChannel, until ctx ends.
+// run follows Channel and SessionsChannel on the process's listener until
+// ctx ends.
 func (h *Hub) run(ctx context.Context) {
 	defer close(h.done)
-	connected := make(chan struct{})
-	var once sync.Once
-	l := pq.NewListener(h.dbURL, 100*time.Millisecond, 10*time.Second, func(ev pq.ListenerEventType, err error) {
-		if err != nil {
-			h.log.Warn("notifications listener", "event", ev, "err", err)
-		}
-		if ev == pq.ListenerEventConnected {
-			once.Do(func() { close(connected) })
-		}
-	})
-	defer l.Close()
-	for _, ch := range []string{Channel, SessionsChannel} {
-		if err := l.Listen(ch); err != nil {
-			h.log.Error("notifications listener: listen", "channel", ch, "err", err)
-		}
-	}
+	sub := h.listener.Subscribe(512, Channel, SessionsChannel)
+	defer sub.Close()
 	select {
-	case <-connected:
+	case <-h.listener.Ready():
 	case <-ctx.Done():
 		close(h.ready)
 		return
@@ -290,18 +277,16 @@ func (h *Hub) run(ctx context.Context) {
 
 	recheck := time.NewTicker(h.opt.RecheckEvery)
 	defer recheck.Stop()
-	ping := time.NewTicker(90 * time.Second)
-	defer ping.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case n := <-l.Notify:
-			batch := []*pq.Notification{n}
+		case ev := <-sub.C():
+			batch := []listen.Event{ev}
 		drain:
 			for len(batch) < 500 {
 				select {
-				case m := <-l.Notify:
+				case m := <-sub.C():
 					batch = append(batch, m)
 				default:
 					break drain
@@ -310,43 +295,43 @@ func (h *Hub) run(ctx context.Context) {
 			h.handle(ctx, batch)
 		case <-recheck.C:
 			h.recheckSessions(ctx, nil)
-		case <-ping.C:
-			go func() { _ = l.Ping() }()
 		}
 	}
 }
 
 // handle processes a batch of announcements: new notification ranges, read
-// marks, ended sessions; a nil one is a reconnect of the listener, after
-// which the last replayWindow is re-read (duplicates are dropped per
-// socket).
-func (h *Hub) handle(ctx context.Context, batch []*pq.Notification) {
+// marks, ended sessions; after a reconnect of the listener the last
+// replayWindow is re-read (duplicates are dropped per socket).
+func (h *Hub) handle(ctx context.Context, batch []listen.Event) {
 	var los, his, readers, sessionUsers []int64
 	replay, allSessions := false, false
 	for _, n := range batch {
-		if n == nil {
+		switch n.Kind {
+		case listen.Reconnected:
 			replay = true
+			continue
+		case listen.Lost:
 			continue
 		}
 		switch n.Channel {
 		case SessionsChannel:
-			if n.Extra == "*" {
+			if n.Payload == "*" {
 				allSessions = true
 				continue
 			}
-			for _, s := range strings.Split(n.Extra, ",") {
+			for _, s := range strings.Split(n.Payload, ",") {
 				if id, err := strconv.ParseInt(s, 10, 64); err == nil {
 					sessionUsers = append(sessionUsers, id)
 				}
 			}
 		case Channel:
-			if u, ok := strings.CutPrefix(n.Extra, "r"); ok {
+			if u, ok := strings.CutPrefix(n.Payload, "r"); ok {
 				if id, err := strconv.ParseInt(u, 10, 64); err == nil {
 					readers = append(readers, id)
 				}
 				continue
 			}
-			lo, hi, ok := strings.Cut(n.Extra, "-")
+			lo, hi, ok := strings.Cut(n.Payload, "-")
 			a, err1 := strconv.ParseInt(lo, 10, 64)
 			b, err2 := strconv.ParseInt(hi, 10, 64)
 			if ok && err1 == nil && err2 == nil {

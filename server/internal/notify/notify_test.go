@@ -441,10 +441,10 @@ func TestWebSocketCapPerSession(t *testing.T) {
 		break
 	}
 	deadline := time.Now().Add(2 * time.Second)
-	for notify.HubOf(b.Deps).Sockets() != notify.MaxSocketsPerSession && time.Now().Before(deadline) {
+	for b.Env.API.Hub.Sockets() != notify.MaxSocketsPerSession && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
-	if n := notify.HubOf(b.Deps).Sockets(); n != notify.MaxSocketsPerSession {
+	if n := b.Env.API.Hub.Sockets(); n != notify.MaxSocketsPerSession {
 		t.Fatalf("%d sockets open, want %d", n, notify.MaxSocketsPerSession)
 	}
 	// The newest still gets its messages (a ping answered: the read loop runs).

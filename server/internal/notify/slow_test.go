@@ -25,7 +25,7 @@ import (
 // waits for it and a reading client of the same user gets everything.
 func TestSlowClientDropped(t *testing.T) {
 	db := pgtest.New(t)
-	h := NewHub(db, "", slog.New(slog.NewTextHandler(io.Discard, nil)), Options{})
+	h := NewHub(db, nil, slog.New(slog.NewTextHandler(io.Discard, nil)), Options{})
 	const user = 7
 	up := websocket.Upgrader{}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -69,25 +69,23 @@ func (h *Handler) put(w http.ResponseWriter, r *http.Request) error {
 // SweepEvery is how often the server looks for students due an amnesty.
 const SweepEvery = 15 * time.Minute
 
-// Background runs the amnesty sweep now and every SweepEvery until ctx
-// ends. Replicas race harmlessly: a period's reduction is unique.
+// Background runs the amnesty sweep now and every SweepEvery; it returns
+// when ctx ends. Replicas race harmlessly: a period's reduction is unique.
 func Background(ctx context.Context, d app.Deps) {
-	go func() {
-		t := time.NewTicker(SweepEvery)
-		defer t.Stop()
-		for {
-			if n, err := Sweep(ctx, d.DB, time.Now()); err != nil {
-				if ctx.Err() == nil {
-					d.Log.Warn("points policy: amnesty sweep", "err", err)
-				}
-			} else if n > 0 {
-				d.Log.Info("points policy: amnesty", "students", n)
+	t := time.NewTicker(SweepEvery)
+	defer t.Stop()
+	for {
+		if n, err := Sweep(ctx, d.DB, time.Now()); err != nil {
+			if ctx.Err() == nil {
+				d.Log.Warn("points policy: amnesty sweep", "err", err)
 			}
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-			}
+		} else if n > 0 {
+			d.Log.Info("points policy: amnesty", "students", n)
 		}
-	}()
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
 }

@@ -3,21 +3,26 @@ package portal
 import (
 	"context"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tatib/tatib/server/internal/app"
 	"github.com/tatib/tatib/server/internal/netguard"
 )
 
-// Background starts the portal's push worker.
+// Background runs the portal's push worker and its notices (digests,
+// "belum hadir"); it returns when both have, after ctx ends.
 func Background(ctx context.Context, d app.Deps) {
 	subject := "mailto:tatib@localhost"
 	if strings.HasPrefix(d.Config.BaseURL, "https://") {
 		subject = d.Config.BaseURL
 	}
 	p := &Pusher{DB: d.DB, Client: netguard.Client(15*time.Second, netguard.LocalAllowed()), Subject: subject, Now: time.Now, Log: d.Log}
-	go p.Run(ctx)
-	go runNotices(ctx, d)
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); p.Run(ctx) }()
+	go func() { defer wg.Done(); runNotices(ctx, d) }()
+	wg.Wait()
 }
 
 // NoticeInterval is how often the digest and "belum hadir" are looked for.

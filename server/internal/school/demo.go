@@ -91,7 +91,7 @@ func LoadDemo(ctx context.Context, db *sqlx.DB, log *slog.Logger, out io.Writer,
 			return err
 		}
 		sr := SyncResult{Fetched: len(recs), Complete: true}
-		if err := apply(ctx, tx, recs, &sr, time.Now()); err != nil {
+		if err := apply(ctx, tx, recs, &sr, time.Now(), nil); err != nil {
 			return err
 		}
 		var names, usernames, roles, hs, classes []string

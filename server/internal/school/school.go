@@ -13,9 +13,10 @@ import (
 	"github.com/tatib/tatib/server/internal/httpx"
 )
 
-// Mount registers the school-data routes.
-func Mount(r *httpx.Router, d app.Deps) {
-	h := &Handler{store: NewStore(d.DB), syncer: NewSyncer(d.DB, d.Log), auth: d.Auth}
+// Mount registers the school-data routes; syncer is the process's (the
+// server runs its schedule, RunSchedule).
+func Mount(r *httpx.Router, d app.Deps, syncer *Syncer) {
+	h := &Handler{store: NewStore(d.DB), syncer: syncer, auth: d.Auth}
 	h.Routes(r)
 }
 
@@ -29,11 +30,8 @@ func Boot(ctx context.Context, d app.Deps) error {
 	return err
 }
 
-// Background starts the scheduled student sync.
-func Background(ctx context.Context, d app.Deps) {
-	s := NewSyncer(d.DB, d.Log)
-	go s.schedule(ctx, time.Minute)
-}
+// RunSchedule runs the scheduled student sync until ctx ends.
+func (s *Syncer) RunSchedule(ctx context.Context) { s.schedule(ctx, time.Minute) }
 
 // scheduleActor is the audit actor of scheduled syncs.
 var scheduleActor = audit.Actor{Name: "sistem (jadwal)"}

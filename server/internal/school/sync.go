@@ -128,18 +128,6 @@ const runColumns = `id, status, trigger, phase, actor_name, started_at, finished
 // students are stored (attendance applies its parked entries here).
 type AfterSyncFunc func(ctx context.Context, tx *sqlx.Tx) error
 
-var (
-	hooksMu sync.Mutex
-	hooks   []AfterSyncFunc
-)
-
-// OnSynced registers fn to run in every successful sync's transaction.
-func OnSynced(fn AfterSyncFunc) {
-	hooksMu.Lock()
-	defer hooksMu.Unlock()
-	hooks = append(hooks, fn)
-}
-
 // Syncer runs student syncs.
 type Syncer struct {
 	db  *sqlx.DB
@@ -148,12 +136,16 @@ type Syncer struct {
 	// allowLocal lets the connection reach loopback, link-local and
 	// unspecified addresses (TATIB_ALLOW_LOCAL_SOURCES).
 	allowLocal bool
+	after      []AfterSyncFunc
 }
 
 // NewSyncer returns a Syncer; TATIB_ALLOW_LOCAL_SOURCES decides whether it
 // may reach local addresses.
-func NewSyncer(db *sqlx.DB, log *slog.Logger) *Syncer {
-	return &Syncer{db: db, log: log, allowLocal: netguard.LocalAllowed()}
+//
+// after run, in order, in every successful sync's transaction, once the
+// students are stored (the journal applies its parked entries there).
+func NewSyncer(db *sqlx.DB, log *slog.Logger, after ...AfterSyncFunc) *Syncer {
+	return &Syncer{db: db, log: log, allowLocal: netguard.LocalAllowed(), after: after}
 }
 
 // Wait blocks until every sync this Syncer started has finished.
@@ -265,7 +257,7 @@ func (s *Syncer) run(ctx context.Context, id int64, actor audit.Actor, cfg Stude
 			s.log.Warn("student sync: phase", "err", err2)
 		}
 		err = pg.InTx(ctx, s.db, func(tx *sqlx.Tx) error {
-			if err := apply(ctx, tx, recs, &res, time.Now()); err != nil {
+			if err := apply(ctx, tx, recs, &res, time.Now(), s.after); err != nil {
 				return err
 			}
 			res.localize(locale.ID)
@@ -395,7 +387,8 @@ const syncLock = `SELECT pg_advisory_xact_lock(hashtext('tatib.students.sync'))`
 
 // apply stores recs in tx: departments, classes, then students, set-based.
 // When res.Complete, active students absent from recs become inactive.
-func apply(ctx context.Context, tx *sqlx.Tx, recs []sourceStudent, res *SyncResult, now time.Time) error {
+// after then run in tx.
+func apply(ctx context.Context, tx *sqlx.Tx, recs []sourceStudent, res *SyncResult, now time.Time, after []AfterSyncFunc) error {
 	if _, err := tx.ExecContext(ctx, syncLock); err != nil {
 		return fmt.Errorf("school: sync lock: %w", err)
 	}
@@ -420,10 +413,7 @@ func apply(ctx context.Context, tx *sqlx.Tx, recs []sourceStudent, res *SyncResu
 	if err := applyStudents(ctx, tx, recs, res, now); err != nil {
 		return err
 	}
-	hooksMu.Lock()
-	hs := append([]AfterSyncFunc(nil), hooks...)
-	hooksMu.Unlock()
-	for _, h := range hs {
+	for _, h := range after {
 		if err := h(ctx, tx); err != nil {
 			return err
 		}

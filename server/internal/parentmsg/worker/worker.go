@@ -18,12 +18,12 @@ import (
 	"time"
 
 	"github.com/jmoiron/sqlx"
-	"github.com/lib/pq"
 
 	"github.com/tatib/tatib/server/internal/app"
 	"github.com/tatib/tatib/server/internal/netguard"
 	"github.com/tatib/tatib/server/internal/parentmsg"
 	"github.com/tatib/tatib/server/internal/parentmsg/gateway"
+	"github.com/tatib/tatib/server/internal/pg/listen"
 	"github.com/tatib/tatib/shared/api"
 )
 
@@ -67,12 +67,11 @@ func (b Backoff) Delay(attempt int) time.Duration {
 // the defaults above; Now defaults to time.Now.
 type Worker struct {
 	DB *sqlx.DB
-	// DatabaseURL is where LISTEN connects so a commit wakes the worker at
-	// once (the direct URL: LISTEN needs a session of its own); empty: the
-	// worker only polls.
-	DatabaseURL string
-	Log         *slog.Logger
-	Now         func() time.Time
+	// Listener is the process's listener, so a commit wakes the worker at
+	// once (LISTEN on parentmsg.Channel); nil: the worker only polls.
+	Listener *listen.Listener
+	Log      *slog.Logger
+	Now      func() time.Time
 	// Client carries the gateway requests (nil: the gateway's own, with the
 	// school's timeout).
 	Client *http.Client
@@ -117,22 +116,15 @@ func (w *Worker) log() *slog.Logger {
 // Poll. A send in flight when ctx ends is finished and recorded first.
 func (w *Worker) Run(ctx context.Context) {
 	wake := make(chan struct{}, 1)
-	if w.DatabaseURL != "" {
-		l := pq.NewListener(w.DatabaseURL, 100*time.Millisecond, 10*time.Second, func(ev pq.ListenerEventType, err error) {
-			if err != nil {
-				w.log().Warn("parent messages listener", "event", ev, "err", err)
-			}
-		})
-		defer l.Close()
-		if err := l.Listen(parentmsg.Channel); err != nil {
-			w.log().Error("parent messages listener: listen", "err", err)
-		}
+	if w.Listener != nil {
+		sub := w.Listener.Subscribe(1, parentmsg.Channel)
+		defer sub.Close()
 		go func() {
 			for {
 				select {
 				case <-ctx.Done():
 					return
-				case <-l.Notify: // nil after a reconnect: look too
+				case <-sub.C(): // a reconnect or a lost connection: look too
 					select {
 					case wake <- struct{}{}:
 					default:
@@ -478,25 +470,19 @@ func (w *Worker) record(ctx context.Context, tx *sqlx.Tx, m claimed, kind string
 	return nil
 }
 
-// Background starts d's worker with the server, unless
+// Background runs d's worker with the server, unless
 // TATIB_MESSAGING_WORKERS is 0 (another replica sends). It stops claiming
-// when ctx ends; the returned channel closes once the sends in flight are
-// recorded, so a stopping server can wait for them (an unrecorded send
-// would go out again after the restart).
-func Background(ctx context.Context, d app.Deps) <-chan struct{} {
-	done := make(chan struct{})
+// when ctx ends and returns once the sends in flight are recorded, so a
+// stopping server can wait for them (an unrecorded send would go out again
+// after the restart).
+func Background(ctx context.Context, d app.Deps) {
 	if d.Config.MessagingWorkers <= 0 {
 		d.Log.Info("parent messages: this process sends none (TATIB_MESSAGING_WORKERS=0)")
-		close(done)
-		return done
+		return
 	}
-	w := &Worker{DB: d.DB, DatabaseURL: d.Config.DirectURL(), Log: d.Log, Concurrency: d.Config.MessagingWorkers,
+	w := &Worker{DB: d.DB, Listener: d.Listen, Log: d.Log, Concurrency: d.Config.MessagingWorkers,
 		Client: netguard.Client(time.Duration(parentmsg.MaxTimeout+1)*time.Second, netguard.LocalAllowed())}
-	go func() {
-		defer close(done)
-		w.Run(ctx)
-	}()
-	return done
+	w.Run(ctx)
 }
 
 // ShutdownWait is how long a stopping server waits for sends in flight:

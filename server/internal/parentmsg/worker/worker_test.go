@@ -20,6 +20,7 @@ import (
 	"github.com/tatib/tatib/server/internal/parentmsg/worker"
 	"github.com/tatib/tatib/server/internal/parentmsg/worker/outboxtest"
 	"github.com/tatib/tatib/server/internal/pg"
+	"github.com/tatib/tatib/server/internal/pg/listen"
 	"github.com/tatib/tatib/server/internal/pg/pgtest"
 	"github.com/tatib/tatib/server/internal/violation"
 	"github.com/tatib/tatib/shared/api"
@@ -503,7 +504,9 @@ func TestRunWakesOnCommitAndStops(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	// Poll an hour: only the NOTIFY of the commit can wake it in time.
-	w := &worker.Worker{DB: db, DatabaseURL: url, Concurrency: 2, Poll: time.Hour}
+	l := listen.New(url, nil)
+	go l.Run(ctx)
+	w := &worker.Worker{DB: db, Listener: l, Concurrency: 2, Poll: time.Hour}
 	go func() { w.Run(ctx); close(done) }()
 	time.Sleep(300 * time.Millisecond) // the first look and the LISTEN
 	f.record(t)
