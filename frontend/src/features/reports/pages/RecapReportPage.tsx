@@ -205,7 +205,7 @@ function useScopeLabel() {
 function ClassesTable({ r }: { r: ViolationRecap }) {
   const { t } = useTranslation('reports');
   return (
-    <ScrollArea type="auto">
+    <ScrollArea type="auto" viewportProps={{ tabIndex: 0 }}>
       <Table striped withTableBorder miw={420} data-testid="report-classes">
         <Table.Thead>
           <Table.Tr>
@@ -256,7 +256,7 @@ function CasesTable({ c }: { c: RecapCases }) {
       <Text size="sm" c="dimmed">
         {t('cases.hint')}
       </Text>
-      <ScrollArea type="auto">
+      <ScrollArea type="auto" viewportProps={{ tabIndex: 0 }}>
         <Table striped withTableBorder miw={360} data-testid="report-cases">
           <Table.Thead>
             <Table.Tr>
@@ -283,7 +283,7 @@ function CasesTable({ c }: { c: RecapCases }) {
 function StudentsTable({ r }: { r: ViolationRecap }) {
   const { t } = useTranslation('reports');
   return (
-    <ScrollArea type="auto" mah={480}>
+    <ScrollArea type="auto" mah={480} viewportProps={{ tabIndex: 0 }}>
       <Table striped withTableBorder stickyHeader miw={560} data-testid="report-students">
         <Table.Thead>
           <Table.Tr>
@@ -327,7 +327,7 @@ function DetailsTable({ r, page, onPage }: { r: ViolationRecap; page: number; on
   const pages = Math.max(1, Math.ceil(r.totals.violations / DETAIL_PAGE));
   return (
     <Stack gap="xs">
-      <ScrollArea type="auto">
+      <ScrollArea type="auto" viewportProps={{ tabIndex: 0 }}>
         <Table striped withTableBorder miw={640} data-testid="report-details">
           <Table.Thead>
             <Table.Tr>
