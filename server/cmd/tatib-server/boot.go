@@ -5,15 +5,14 @@ import (
 	"time"
 
 	"github.com/tatib/tatib/server/internal/app"
+	"github.com/tatib/tatib/server/internal/demo"
 	"github.com/tatib/tatib/server/internal/erasure"
 	"github.com/tatib/tatib/server/internal/face"
-	"github.com/tatib/tatib/server/internal/journal"
 	"github.com/tatib/tatib/server/internal/notify"
 	"github.com/tatib/tatib/server/internal/parentmsg/worker"
 	"github.com/tatib/tatib/server/internal/pointspolicy"
 	"github.com/tatib/tatib/server/internal/portal"
 	"github.com/tatib/tatib/server/internal/school"
-	"github.com/tatib/tatib/server/internal/violation"
 	"github.com/tatib/tatib/server/internal/violationtype"
 )
 
@@ -23,13 +22,10 @@ func boot(ctx context.Context, d app.Deps) error {
 	if err := violationtype.Boot(ctx, d); err != nil {
 		return err
 	}
-	if err := school.Boot(ctx, d); err != nil {
-		return err
+	if d.Config.Demo {
+		return demo.Load(ctx, d)
 	}
-	if err := violation.BootDemo(ctx, d); err != nil {
-		return err
-	}
-	return journal.BootDemo(ctx, d)
+	return nil
 }
 
 // background starts features' long-running workers (schedules, outboxes).

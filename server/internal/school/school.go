@@ -1,11 +1,9 @@
 // Package school holds departments, classes and students, brought in from
-// the school's student-affairs system, the school profile, and the demo
-// school.
+// the school's student-affairs system, and the school profile.
 package school
 
 import (
 	"context"
-	"os"
 	"time"
 
 	"github.com/tatib/tatib/server/internal/app"
@@ -17,16 +15,6 @@ import (
 func Mount(r *httpx.Router, d app.Deps) {
 	h := &Handler{store: NewStore(d.DB), syncer: NewSyncer(d.DB, d.Log), auth: d.Auth}
 	h.Routes(r)
-}
-
-// Boot runs after migration, before serving: it loads the demo school into
-// an empty database unless TATIB_DEMO=0.
-func Boot(ctx context.Context, d app.Deps) error {
-	if !d.Config.Demo {
-		return nil
-	}
-	_, err := LoadDemo(ctx, d.DB, d.Log, os.Stderr, DemoOptions{})
-	return err
 }
 
 // Background starts the scheduled student sync.

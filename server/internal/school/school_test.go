@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tatib/tatib/server/internal/apitest"
+	"github.com/tatib/tatib/server/internal/demo"
 	"github.com/tatib/tatib/server/internal/school"
 	"github.com/tatib/tatib/server/internal/school/schoolsim"
 	"github.com/tatib/tatib/shared/perm"
@@ -570,7 +571,7 @@ func TestDemoLoad(t *testing.T) {
 	env := apitest.New(t)
 	ctx := context.Background()
 	var out strings.Builder
-	res, err := school.LoadDemo(ctx, env.DB, env.Deps.Log, &out, school.DemoOptions{})
+	res, err := demo.LoadSchool(ctx, env.DB, env.Deps.Log, &out, demo.SchoolOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -601,14 +602,14 @@ func TestDemoLoad(t *testing.T) {
 		t.Errorf("profile: %+v", p)
 	}
 
-	again, err := school.LoadDemo(ctx, env.DB, env.Deps.Log, &out, school.DemoOptions{})
+	again, err := demo.LoadSchool(ctx, env.DB, env.Deps.Log, &out, demo.SchoolOptions{})
 	if err != nil || again.Loaded {
 		t.Fatalf("second load: %+v %v", again, err)
 	}
 
 	// Syncing from the simulator serving the same seed changes nothing:
 	// the demo is what a sync leaves.
-	sim := schoolsim.NewServer(schoolsim.Generate(schoolsim.Options{Seed: school.DemoSeed}), simToken)
+	sim := schoolsim.NewServer(schoolsim.Generate(schoolsim.Options{Seed: demo.Seed}), simToken)
 	ts := httptest.NewServer(sim)
 	t.Cleanup(ts.Close)
 	f := &fixture{env: env, admin: env.As(perm.Admin), sim: sim, url: ts.URL}

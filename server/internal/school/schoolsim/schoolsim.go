@@ -83,6 +83,11 @@ type School struct {
 	Staff []Person
 }
 
+// DemoSeed is the seed of the demo school (internal/demo); `tatib-sim
+// student-affairs` serves the same school by default, so pointing the
+// settings at the simulator and syncing finds every demo student unchanged.
+const DemoSeed = 2026
+
 // Options shape a generated school.
 type Options struct {
 	Seed     uint64

@@ -1,4 +1,4 @@
-package school
+package demo
 
 import (
 	"context"
@@ -9,11 +9,11 @@ import (
 	"github.com/jmoiron/sqlx"
 )
 
-// DemoFigures are what a principal looks at first on the demo school:
+// Figures are what a principal looks at first on the demo school:
 // how many students hold a letter, how long the counselors' and homeroom
 // teachers' queues are, and the attendance rates of the demo's days.
 // Printed once the demo has loaded, and what the demo tests bound.
-type DemoFigures struct {
+type Figures struct {
 	Students int // active
 	// WithLetter is the number of active students holding a live (not
 	// withdrawn) warning letter; Levels[k] those whose highest live
@@ -40,10 +40,10 @@ func Pct(part, whole int) float64 {
 	return math.Round(float64(part)*1000/float64(whole)) / 10
 }
 
-// LoadDemoFigures reads the figures, the attendance ones over the dates
+// LoadFigures reads the figures, the attendance ones over the dates
 // from..to (YYYY-MM-DD).
-func LoadDemoFigures(ctx context.Context, q sqlx.QueryerContext, from, to string) (DemoFigures, error) {
-	f := DemoFigures{From: from, To: to}
+func LoadFigures(ctx context.Context, q sqlx.QueryerContext, from, to string) (Figures, error) {
+	f := Figures{From: from, To: to}
 	const qs = `SELECT (SELECT count(*) FROM students WHERE active),
 		    (SELECT count(*) FROM violations WHERE handling_status = 'unhandled' AND auto_kind IS NULL),
 		    (SELECT count(*) FROM violations WHERE handling_status = 'unhandled' AND auto_kind IS NOT NULL)`
@@ -78,7 +78,7 @@ func LoadDemoFigures(ctx context.Context, q sqlx.QueryerContext, from, to string
 }
 
 // LogValue prints the figures as one log record's group.
-func (f DemoFigures) LogValue() slog.Value {
+func (f Figures) LogValue() slog.Value {
 	return slog.GroupValue(
 		slog.Int("students", f.Students),
 		slog.Float64("with_live_letter_pct", Pct(f.WithLetter, f.Students)),

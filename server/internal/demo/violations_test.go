@@ -1,4 +1,4 @@
-package violation_test
+package demo_test
 
 import (
 	"context"
@@ -9,10 +9,10 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/tatib/tatib/server/internal/demo"
 	"github.com/tatib/tatib/server/internal/journal/journalsim"
 	"github.com/tatib/tatib/server/internal/pg"
 	"github.com/tatib/tatib/server/internal/pg/pgtest"
-	schooldemo "github.com/tatib/tatib/server/internal/school"
 	"github.com/tatib/tatib/server/internal/violation"
 	"github.com/tatib/tatib/server/internal/violationtype"
 )
@@ -28,16 +28,16 @@ func demoDB(t *testing.T, now time.Time) *sqlx.DB {
 		}
 		return violationtype.EnsureDemo(ctx, tx)
 	}))
-	res, err := schooldemo.LoadDemo(ctx, db, slog.New(slog.NewTextHandler(io.Discard, nil)), io.Discard, schooldemo.DemoOptions{Now: now})
+	res, err := demo.LoadSchool(ctx, db, slog.New(slog.NewTextHandler(io.Discard, nil)), io.Discard, demo.SchoolOptions{Now: now})
 	if err != nil || !res.Loaded {
 		t.Fatalf("demo school: %+v %v", res, err)
 	}
 	return db
 }
 
-func loadDemoViolations(t *testing.T, db *sqlx.DB, now time.Time) violation.DemoResult {
+func loadDemoViolations(t *testing.T, db *sqlx.DB, now time.Time) demo.ViolationResult {
 	t.Helper()
-	res, err := violation.LoadDemo(context.Background(), db, slog.New(slog.NewTextHandler(io.Discard, nil)), violation.DemoOptions{Now: now})
+	res, err := demo.LoadViolations(context.Background(), db, slog.New(slog.NewTextHandler(io.Discard, nil)), demo.ViolationOptions{Now: now})
 	if err != nil || !res.Loaded {
 		t.Fatalf("demo violations: %+v %v", res, err)
 	}
@@ -150,7 +150,7 @@ func TestDemo(t *testing.T) {
 			var lettered []int64
 			must(t, db.Select(&lettered, `SELECT DISTINCT s.source_id FROM warning_letters w JOIN students s ON s.id = w.student_id`))
 			for _, src := range lettered {
-				if !journalsim.HabitOf(schooldemo.DemoSeed, src).Punctual {
+				if !journalsim.HabitOf(demo.Seed, src).Punctual {
 					t.Fatalf("student %d has a letter from behaviour but is not punctual in the demo's attendance", src)
 				}
 			}
@@ -202,13 +202,13 @@ func TestDemo(t *testing.T) {
 			}
 
 			// Once only, even after every violation is gone.
-			again, err := violation.LoadDemo(context.Background(), db, slog.New(slog.NewTextHandler(io.Discard, nil)), violation.DemoOptions{Now: now})
+			again, err := demo.LoadViolations(context.Background(), db, slog.New(slog.NewTextHandler(io.Discard, nil)), demo.ViolationOptions{Now: now})
 			if err != nil || again.Loaded {
 				t.Fatalf("second load: %+v %v", again, err)
 			}
 			_, err = db.Exec(`DELETE FROM warning_letters; DELETE FROM violations`)
 			must(t, err)
-			again, err = violation.LoadDemo(context.Background(), db, slog.New(slog.NewTextHandler(io.Discard, nil)), violation.DemoOptions{Now: now})
+			again, err = demo.LoadViolations(context.Background(), db, slog.New(slog.NewTextHandler(io.Discard, nil)), demo.ViolationOptions{Now: now})
 			if err != nil || again.Loaded || count(t, db, `SELECT count(*) FROM violations`) != 0 {
 				t.Fatalf("load after deleting everything: %+v %v", again, err)
 			}
@@ -238,8 +238,15 @@ func TestDemoDeterministic(t *testing.T) {
 func TestDemoNotWithoutDemoSchool(t *testing.T) {
 	t.Parallel()
 	db := pgtest.New(t)
-	res, err := violation.LoadDemo(context.Background(), db, slog.New(slog.NewTextHandler(io.Discard, nil)), violation.DemoOptions{})
+	res, err := demo.LoadViolations(context.Background(), db, slog.New(slog.NewTextHandler(io.Discard, nil)), demo.ViolationOptions{})
 	if err != nil || res.Loaded || count(t, db, `SELECT count(*) FROM settings WHERE key = 'demo_violations'`) != 0 {
 		t.Fatalf("%+v %v", res, err)
+	}
+}
+
+func must(t testing.TB, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
 	}
 }

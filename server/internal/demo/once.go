@@ -1,4 +1,4 @@
-package school
+package demo
 
 import (
 	"context"
@@ -9,16 +9,17 @@ import (
 	"github.com/lib/pq"
 
 	"github.com/tatib/tatib/server/internal/pg"
+	"github.com/tatib/tatib/server/internal/school"
 )
 
-// DemoOnce loads a feature's demo data (the violations, the attendance) on
+// Once loads a feature's demo data (the violations, the attendance) on
 // top of the demo school, once across every replica: only while the demo
 // school is loaded, no student-affairs connection is set, the feature's
 // marker setting is absent and its table (a constant of the caller) has no
 // row yet. The check is repeated under an advisory lock named after the
 // marker, inside the transaction load runs in. load returns the marker's
 // value, stored in the same transaction, or nil when it loaded nothing.
-func DemoOnce(ctx context.Context, db *sqlx.DB, marker, table string, load func(tx *sqlx.Tx) (any, error)) (loaded bool, err error) {
+func Once(ctx context.Context, db *sqlx.DB, marker, table string, load func(tx *sqlx.Tx) (any, error)) (loaded bool, err error) {
 	if skip, err := featureDemoSkip(ctx, db, marker, table); err != nil || skip {
 		return false, err
 	}
@@ -49,10 +50,10 @@ func DemoOnce(ctx context.Context, db *sqlx.DB, marker, table string, load func(
 
 // featureDemoSkip reports whether a feature's demo data must not be loaded.
 func featureDemoSkip(ctx context.Context, q sqlx.QueryerContext, marker, table string) (bool, error) {
-	stmt := `SELECT NOT EXISTS (SELECT 1 FROM settings WHERE key = '` + keyDemo + `')
+	stmt := `SELECT NOT EXISTS (SELECT 1 FROM settings WHERE key = '` + school.SettingDemo + `')
 		OR EXISTS (SELECT 1 FROM settings WHERE key = $1)
 		OR EXISTS (SELECT 1 FROM ` + pq.QuoteIdentifier(table) + `)
-		OR EXISTS (SELECT 1 FROM settings WHERE key = '` + keyStudentAffairs + `' AND coalesce(value->>'url', '') <> '')`
+		OR EXISTS (SELECT 1 FROM settings WHERE key = '` + school.SettingStudentAffairs + `' AND coalesce(value->>'url', '') <> '')`
 	var skip bool
 	if err := sqlx.GetContext(ctx, q, &skip, stmt, marker); err != nil {
 		return false, fmt.Errorf("school: demo check %s: %w", marker, err)

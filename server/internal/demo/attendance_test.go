@@ -1,4 +1,4 @@
-package journal_test
+package demo_test
 
 import (
 	"bytes"
@@ -11,10 +11,8 @@ import (
 
 	"github.com/tatib/tatib/server/internal/app"
 	"github.com/tatib/tatib/server/internal/config"
-	"github.com/tatib/tatib/server/internal/journal"
+	"github.com/tatib/tatib/server/internal/demo"
 	"github.com/tatib/tatib/server/internal/pg/pgtest"
-	"github.com/tatib/tatib/server/internal/school"
-	"github.com/tatib/tatib/server/internal/violation"
 	"github.com/tatib/tatib/server/internal/violationtype"
 )
 
@@ -36,18 +34,18 @@ func TestDemoAttendance(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Nothing before the demo school exists.
-	if res, err := journal.LoadDemo(ctx, db, quiet, journal.DemoOptions{Now: now}); err != nil || res.Loaded {
+	if res, err := demo.LoadAttendance(ctx, db, quiet, demo.AttendanceOptions{Now: now}); err != nil || res.Loaded {
 		t.Fatalf("without the demo school: %+v %v", res, err)
 	}
 	start := time.Now()
-	if _, err := school.LoadDemo(ctx, db, quiet, io.Discard, school.DemoOptions{Now: now}); err != nil {
+	if _, err := demo.LoadSchool(ctx, db, quiet, io.Discard, demo.SchoolOptions{Now: now}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := violation.LoadDemo(ctx, db, quiet, violation.DemoOptions{Now: now}); err != nil {
+	if _, err := demo.LoadViolations(ctx, db, quiet, demo.ViolationOptions{Now: now}); err != nil {
 		t.Fatal(err)
 	}
 	var logs bytes.Buffer
-	res, err := journal.LoadDemo(ctx, db, slog.New(slog.NewJSONHandler(&logs, nil)), journal.DemoOptions{Now: now})
+	res, err := demo.LoadAttendance(ctx, db, slog.New(slog.NewJSONHandler(&logs, nil)), demo.AttendanceOptions{Now: now})
 	if err != nil || !res.Loaded {
 		t.Fatalf("%+v %v", res, err)
 	}
@@ -71,10 +69,10 @@ func TestDemoAttendance(t *testing.T) {
 	}
 
 	// Attendance: about 95 % of lesson hours present, alpha 1–2 %.
-	if p := school.Pct(f.H, f.Hours); p < 93 || p > 97 {
+	if p := demo.Pct(f.H, f.Hours); p < 93 || p > 97 {
 		t.Errorf("present %.1f %% of lesson hours", p)
 	}
-	if p := school.Pct(f.A, f.Hours); p < 1 || p > 2 {
+	if p := demo.Pct(f.A, f.Hours); p < 1 || p > 2 {
 		t.Errorf("alpha %.1f %% of lesson hours", p)
 	}
 	// Alpha concentrated: the 3 % of students with the most alpha hours
@@ -85,7 +83,7 @@ func TestDemoAttendance(t *testing.T) {
 	}
 	// 3–6 % of students late on a day (each day a little either side), a
 	// few of them habitually.
-	if p := school.Pct(f.LateDays, f.StudentDays); p < 3 || p > 6 {
+	if p := demo.Pct(f.LateDays, f.StudentDays); p < 3 || p > 6 {
 		t.Errorf("%.1f %% of students late a day", p)
 	}
 	if n := count(`SELECT count(*) FROM (SELECT date FROM attendance_days GROUP BY date
@@ -104,7 +102,7 @@ func TestDemoAttendance(t *testing.T) {
 	}
 
 	// Letters and queues.
-	if p := school.Pct(f.WithLetter, f.Students); p >= 15 || f.Levels[0] < 10 || f.Levels[1] < 1 || f.Levels[2] != 1 {
+	if p := demo.Pct(f.WithLetter, f.Students); p >= 15 || f.Levels[0] < 10 || f.Levels[1] < 1 || f.Levels[2] != 1 {
 		t.Errorf("%.1f %% of students with a live letter, per level %v; want < 15 %%, some SP 1, a few SP 2, exactly one SP 3", p, f.Levels)
 	}
 	if f.OpenBehaviour < 10 || f.OpenBehaviour > 99 {
@@ -130,7 +128,7 @@ func TestDemoAttendance(t *testing.T) {
 	}
 
 	// Once only.
-	if again, err := journal.LoadDemo(ctx, db, quiet, journal.DemoOptions{Now: now}); err != nil || again.Loaded {
+	if again, err := demo.LoadAttendance(ctx, db, quiet, demo.AttendanceOptions{Now: now}); err != nil || again.Loaded {
 		t.Errorf("second load: %+v %v", again, err)
 	}
 }

@@ -1,4 +1,4 @@
-package violation
+package demo
 
 import (
 	"context"
@@ -12,11 +12,12 @@ import (
 	"github.com/jmoiron/sqlx"
 	"github.com/lib/pq"
 
-	"github.com/tatib/tatib/server/internal/app"
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/audit"
 	"github.com/tatib/tatib/server/internal/journal/journalsim"
 	"github.com/tatib/tatib/server/internal/school"
+	"github.com/tatib/tatib/server/internal/schoolday"
+	"github.com/tatib/tatib/server/internal/violation"
 	"github.com/tatib/tatib/shared/api"
 )
 
@@ -28,15 +29,15 @@ const keyDemoViolations = "demo_violations"
 // demoMonths is how far back the demo violations reach.
 const demoMonths = 4
 
-// DemoOptions shape the demo violations.
-type DemoOptions struct {
-	Seed uint64 // default school.DemoSeed
+// ViolationOptions shape the demo violations.
+type ViolationOptions struct {
+	Seed uint64 // default Seed
 	// Now fixes "today" (tests); default time.Now().
 	Now time.Time
 }
 
-// DemoResult says what the demo violations load did.
-type DemoResult struct {
+// ViolationResult says what the demo violations load did.
+type ViolationResult struct {
 	Loaded     bool
 	Violations int
 	Handlings  int
@@ -44,17 +45,7 @@ type DemoResult struct {
 	Took       time.Duration
 }
 
-// BootDemo loads the demo violations after the demo school (see LoadDemo)
-// unless TATIB_DEMO=0.
-func BootDemo(ctx context.Context, d app.Deps) error {
-	if !d.Config.Demo {
-		return nil
-	}
-	_, err := LoadDemo(ctx, d.DB, d.Log, DemoOptions{})
-	return err
-}
-
-// LoadDemo gives the demo school a semester of violations when the demo
+// LoadViolations gives the demo school a semester of violations when the demo
 // school is loaded (the `demo` settings key), no violation exists, no
 // student-affairs connection is set and the demo violations were never
 // loaded. Each recording goes through RecordTx, so points, the point audit
@@ -62,16 +53,16 @@ func BootDemo(ctx context.Context, d app.Deps) error {
 // records, verifications and the letters' later statuses are written with
 // set-based statements. Everything is one transaction; the same seed and
 // day give the same data. A second call does nothing.
-func LoadDemo(ctx context.Context, db *sqlx.DB, log *slog.Logger, o DemoOptions) (DemoResult, error) {
+func LoadViolations(ctx context.Context, db *sqlx.DB, log *slog.Logger, o ViolationOptions) (ViolationResult, error) {
 	if o.Seed == 0 {
-		o.Seed = school.DemoSeed
+		o.Seed = Seed
 	}
 	if o.Now.IsZero() {
 		o.Now = time.Now()
 	}
 	start := time.Now()
-	var res DemoResult
-	loaded, err := school.DemoOnce(ctx, db, keyDemoViolations, "violations", func(tx *sqlx.Tx) (any, error) {
+	var res ViolationResult
+	loaded, err := Once(ctx, db, keyDemoViolations, "violations", func(tx *sqlx.Tx) (any, error) {
 		g, err := newDemoGen(ctx, tx, o)
 		if err != nil || g == nil {
 			return nil, err
@@ -84,7 +75,7 @@ func LoadDemo(ctx context.Context, db *sqlx.DB, log *slog.Logger, o DemoOptions)
 	})
 	res.Loaded = loaded
 	if err != nil || !res.Loaded {
-		return DemoResult{}, err
+		return ViolationResult{}, err
 	}
 	res.Took = time.Since(start)
 	log.Info("loaded the demo violations", "violations", res.Violations, "handlings", res.Handlings, "letters", res.Letters,
@@ -140,9 +131,9 @@ type demoGen struct {
 	fallback  int64            // any active handling type
 }
 
-func newDemoGen(ctx context.Context, tx *sqlx.Tx, o DemoOptions) (*demoGen, error) {
-	g := &demoGen{seed: o.Seed, rng: rand.New(rand.NewPCG(o.Seed, o.Seed^0xd3a0f1e5)), now: o.Now.In(jakarta), handlings: map[string]int64{}}
-	g.today = JakartaDay(g.now)
+func newDemoGen(ctx context.Context, tx *sqlx.Tx, o ViolationOptions) (*demoGen, error) {
+	g := &demoGen{seed: o.Seed, rng: rand.New(rand.NewPCG(o.Seed, o.Seed^0xd3a0f1e5)), now: o.Now.In(schoolday.Zone), handlings: map[string]int64{}}
+	g.today = violation.JakartaDay(g.now)
 	const qs = `SELECT s.id, COALESCE(s.source_id, 0) AS source_id, s.full_name, s.parent_name, COALESCE(u.id, 0) AS homeroom, COALESCE(u.name, '') AS homeroom_name
 		FROM students s JOIN classes c ON c.id = s.class_id
 		LEFT JOIN users u ON u.id = c.homeroom_teacher_id AND u.active
@@ -228,7 +219,7 @@ const (
 // ("SP 1–2"), as at a school where the letter had not gone out yet.
 const demoDeliveredAfter = 10 * 24 * time.Hour
 
-func (g *demoGen) load(ctx context.Context, tx *sqlx.Tx, res *DemoResult) error {
+func (g *demoGen) load(ctx context.Context, tx *sqlx.Tx, res *ViolationResult) error {
 	recs := g.plan()
 	openSince := map[int64]time.Time{}
 	for _, rc := range recs {
@@ -240,22 +231,22 @@ func (g *demoGen) load(ctx context.Context, tx *sqlx.Tx, res *DemoResult) error 
 			}
 			delete(openSince, rc.student.ID)
 		}
-		in := Record{StudentID: rc.student.ID, OccurredAt: rc.at, Location: rc.location, Description: rc.text,
+		in := violation.Record{StudentID: rc.student.ID, OccurredAt: rc.at, Location: rc.location, Description: rc.text,
 			Source: api.SourceManual, RecordedByName: rc.recorder.Name, Now: g.now}
 		for _, t := range rc.types {
-			in.Items = append(in.Items, Item{TypeID: t.ID})
+			in.Items = append(in.Items, violation.Item{TypeID: t.ID})
 		}
 		if rc.recorder.ID != 0 {
 			in.RecordedBy = &rc.recorder.ID
 		}
 		if rc.homeroom {
-			in.Scope = Scope{HomeroomID: rc.recorder.ID}
+			in.Scope = violation.Scope{HomeroomID: rc.recorder.ID}
 		}
 		f := apperr.Fields{}
 		if in.Validate(f); len(f) > 0 {
-			return fmt.Errorf("violation: demo recording: %w", invalid(f))
+			return fmt.Errorf("violation: demo recording: %w", &apperr.Error{Code: apperr.Invalid, Msg: apperr.M("violation.invalid"), Fields: f})
 		}
-		r, err := RecordTx(ctx, tx, in, audit.Actor{ID: rc.recorder.ID, Name: rc.recorder.Name})
+		r, err := violation.RecordTx(ctx, tx, in, audit.Actor{ID: rc.recorder.ID, Name: rc.recorder.Name})
 		if err != nil {
 			return fmt.Errorf("violation: demo recording: %w", err)
 		}
@@ -545,7 +536,7 @@ func (g *demoGen) handle(ctx context.Context, tx *sqlx.Tx, recs []*demoRecording
 		st := rc.student
 		for i, id := range rc.ids {
 			t := rc.types[i]
-			age := int(g.today.Sub(JakartaDay(rc.at)).Hours() / 24)
+			age := int(g.today.Sub(violation.JakartaDay(rc.at)).Hours() / 24)
 			// A counselor takes up most cases within days: the open
 			// queue is the last week's, and a few older ones.
 			resolved, open := 0.2, 0.4
@@ -570,7 +561,7 @@ func (g *demoGen) handle(ctx context.Context, tx *sqlx.Tx, recs []*demoRecording
 			if g.rng.Float64() < 0.25 {
 				n = 2
 			}
-			on := JakartaDay(rc.at)
+			on := violation.JakartaDay(rc.at)
 			if t.Points > 5 || g.rng.Float64() < 0.3 {
 				for k := g.rng.IntN(3); k > 0; k-- {
 					on = nextSchoolDay(on)
@@ -693,10 +684,10 @@ func (g *demoGen) verify(ctx context.Context, tx *sqlx.Tx, recs []*demoRecording
 	var ats []string
 	for _, rc := range recs {
 		for _, id := range rc.ids {
-			if g.today.Sub(JakartaDay(rc.at)) < 48*time.Hour || g.rng.Float64() >= 0.1 || g.bk[0].ID == 0 {
+			if g.today.Sub(violation.JakartaDay(rc.at)) < 48*time.Hour || g.rng.Float64() >= 0.1 || g.bk[0].ID == 0 {
 				continue
 			}
-			at := nextSchoolDay(JakartaDay(created[id])).Add(time.Duration(7*60+30+g.rng.IntN(240)) * time.Minute)
+			at := nextSchoolDay(violation.JakartaDay(created[id])).Add(time.Duration(7*60+30+g.rng.IntN(240)) * time.Minute)
 			ids, by, ats = append(ids, id), append(by, g.bk[g.rng.IntN(len(g.bk))].ID), append(ats, stamp(g.clamp(at)))
 		}
 	}
@@ -761,12 +752,12 @@ func (g *demoGen) letters(ctx context.Context, tx *sqlx.Tx, recs []*demoRecordin
 		}
 		who := g.bk[g.rng.IntN(len(g.bk))]
 		times := [3]string{}
-		at := l.Issued.In(jakarta)
+		at := l.Issued.In(schoolday.Zone)
 		for k := 0; k < reached; k++ {
-			at = g.clamp(nextSchoolDay(JakartaDay(at)).Add(time.Duration(7*60+30+g.rng.IntN(300)) * time.Minute))
+			at = g.clamp(nextSchoolDay(violation.JakartaDay(at)).Add(time.Duration(7*60+30+g.rng.IntN(300)) * time.Minute))
 			if k == 2 {
 				for d := g.rng.IntN(3); d > 0; d-- {
-					at = g.clamp(nextSchoolDay(JakartaDay(at)).Add(time.Duration(7*60+30+g.rng.IntN(300)) * time.Minute))
+					at = g.clamp(nextSchoolDay(violation.JakartaDay(at)).Add(time.Duration(7*60+30+g.rng.IntN(300)) * time.Minute))
 				}
 			}
 			times[k] = stamp(at)

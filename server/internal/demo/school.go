@@ -1,4 +1,4 @@
-package school
+package demo
 
 import (
 	"context"
@@ -18,25 +18,26 @@ import (
 	"github.com/tatib/tatib/server/internal/audit"
 	"github.com/tatib/tatib/server/internal/auth"
 	"github.com/tatib/tatib/server/internal/pg"
+	"github.com/tatib/tatib/server/internal/school"
 	"github.com/tatib/tatib/server/internal/school/schoolsim"
 	"github.com/tatib/tatib/shared/perm"
 )
 
-// DemoSeed is the seed of the demo school; `tatib-sim student-affairs`
+// Seed is the seed of the demo school; `tatib-sim student-affairs`
 // serves the same school by default, so pointing the settings at the
 // simulator and syncing finds every demo student unchanged.
-const DemoSeed = 2026
+const Seed = schoolsim.DemoSeed
 
-// DemoOptions shape the demo load.
-type DemoOptions struct {
-	Seed     uint64 // default DemoSeed
+// SchoolOptions shape the demo load.
+type SchoolOptions struct {
+	Seed     uint64 // default Seed
 	Students int    // default 1200
 	// Now fixes the academic year (tests); default time.Now().
 	Now time.Time
 }
 
-// DemoAccount is one demo user and the password it was given.
-type DemoAccount struct {
+// Account is one demo user and the password it was given.
+type Account struct {
 	Username string
 	Name     string
 	Role     perm.Role
@@ -44,26 +45,26 @@ type DemoAccount struct {
 	Class    string
 }
 
-// DemoResult says what the demo load did.
-type DemoResult struct {
+// SchoolResult says what the demo load did.
+type SchoolResult struct {
 	Loaded   bool
 	Students int
 	Classes  int
-	Accounts []DemoAccount
+	Accounts []Account
 }
 
-// LoadDemo loads the generated demo school when the database has no
+// LoadSchool loads the generated demo school when the database has no
 // students, no student-affairs connection and never had the demo: the
 // students exactly as a sync from the simulator would leave them (same
 // source ids), a homeroom teacher user per class, two BK users and one user
 // of each other role, each with a random password printed once to out
 // (never to the log). A second call does nothing.
-func LoadDemo(ctx context.Context, db *sqlx.DB, log *slog.Logger, out io.Writer, o DemoOptions) (DemoResult, error) {
+func LoadSchool(ctx context.Context, db *sqlx.DB, log *slog.Logger, out io.Writer, o SchoolOptions) (SchoolResult, error) {
 	if skip, err := demoSkip(ctx, db); err != nil || skip {
-		return DemoResult{}, err
+		return SchoolResult{}, err
 	}
 	if o.Seed == 0 {
-		o.Seed = DemoSeed
+		o.Seed = Seed
 	}
 	if o.Now.IsZero() {
 		o.Now = time.Now()
@@ -72,17 +73,17 @@ func LoadDemo(ctx context.Context, db *sqlx.DB, log *slog.Logger, out io.Writer,
 	sch := schoolsim.Generate(schoolsim.Options{Seed: o.Seed, Students: o.Students, AcademicYearStart: schoolsim.CurrentAcademicYearStart(o.Now)})
 	recs, err := demoRecords(sch)
 	if err != nil {
-		return DemoResult{}, err
+		return SchoolResult{}, err
 	}
 	accounts := demoAccounts(sch)
 	hashes, err := hashAll(accounts)
 	if err != nil {
-		return DemoResult{}, err
+		return SchoolResult{}, err
 	}
 
-	res := DemoResult{Loaded: true, Students: len(recs), Classes: len(sch.Classes)}
+	res := SchoolResult{Loaded: true, Students: len(recs), Classes: len(sch.Classes)}
 	err = pg.InTx(ctx, db, func(tx *sqlx.Tx) error {
-		if _, err := tx.ExecContext(ctx, syncLock); err != nil {
+		if err := school.LockStudents(ctx, tx); err != nil {
 			return err
 		}
 		// Another replica may have loaded it while this one generated.
@@ -90,8 +91,8 @@ func LoadDemo(ctx context.Context, db *sqlx.DB, log *slog.Logger, out io.Writer,
 			res.Loaded = false
 			return err
 		}
-		sr := SyncResult{Fetched: len(recs), Complete: true}
-		if err := apply(ctx, tx, recs, &sr, time.Now()); err != nil {
+		sr := school.SyncResult{Fetched: len(recs), Complete: true}
+		if err := school.ApplyRecordsTx(ctx, tx, recs, &sr, time.Now()); err != nil {
 			return err
 		}
 		var names, usernames, roles, hs, classes []string
@@ -124,11 +125,11 @@ func LoadDemo(ctx context.Context, db *sqlx.DB, log *slog.Logger, out io.Writer,
 			return fmt.Errorf("school: demo homeroom teachers: %w", err)
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO settings (key, value) VALUES ('school', $1) ON CONFLICT (key) DO NOTHING`,
-			mustJSON(Profile{Name: sch.Name, Address: sch.Address, Phone: sch.Phone, PrincipalName: sch.Principal,
+			mustJSON(school.Profile{Name: sch.Name, Address: sch.Address, Phone: sch.Phone, PrincipalName: sch.Principal,
 				PrincipalNIP: sch.PrincipalNIP, BKCoordinatorName: sch.BKCoordinator, AcademicYearStart: "07-01", LessonHoursPerDay: 10})); err != nil {
 			return fmt.Errorf("school: demo profile: %w", err)
 		}
-		if err := writeSetting(ctx, tx, keyDemo, map[string]any{"loaded_at": time.Now(), "seed": o.Seed, "students": len(recs)}, 0); err != nil {
+		if err := school.MarkDemoTx(ctx, tx, map[string]any{"loaded_at": time.Now(), "seed": o.Seed, "students": len(recs)}); err != nil {
 			return err
 		}
 		b, _ := json.Marshal(sr)
@@ -140,7 +141,7 @@ func LoadDemo(ctx context.Context, db *sqlx.DB, log *slog.Logger, out io.Writer,
 			map[string]any{"seed": o.Seed, "students": len(recs), "classes": len(sch.Classes), "users": len(res.Accounts)})
 	})
 	if err != nil || !res.Loaded {
-		return DemoResult{}, err
+		return SchoolResult{}, err
 	}
 	// Passwords go to out (the terminal) only, never into a log record
 	// that may be collected and kept.
@@ -168,7 +169,7 @@ func demoSkip(ctx context.Context, q sqlx.QueryerContext) (bool, error) {
 
 // demoRecords passes the generated students through the sync's own reader,
 // so the demo stores exactly what a sync would.
-func demoRecords(sch *schoolsim.School) ([]sourceStudent, error) {
+func demoRecords(sch *schoolsim.School) ([]map[string]any, error) {
 	b, err := json.Marshal(sch.Students)
 	if err != nil {
 		return nil, err
@@ -177,28 +178,24 @@ func demoRecords(sch *schoolsim.School) ([]sourceStudent, error) {
 	if err := json.Unmarshal(b, &items); err != nil {
 		return nil, err
 	}
-	out := make([]sourceStudent, len(items))
-	for i, m := range items {
-		out[i] = studentFromMap(m)
-	}
-	return out, nil
+	return items, nil
 }
 
-func demoAccounts(sch *schoolsim.School) []DemoAccount {
-	var out []DemoAccount
+func demoAccounts(sch *schoolsim.School) []Account {
+	var out []Account
 	for _, c := range sch.Classes {
-		out = append(out, DemoAccount{Username: "wali." + strings.ToLower(strings.ReplaceAll(c.Name, " ", "-")),
+		out = append(out, Account{Username: "wali." + strings.ToLower(strings.ReplaceAll(c.Name, " ", "-")),
 			Name: c.Homeroom, Role: perm.WaliKelas, Class: c.Name})
 	}
 	staff := func(i int) string { return sch.Staff[i%len(sch.Staff)].Name }
 	out = append(out,
-		DemoAccount{Username: "bk1", Name: sch.BKCoordinator, Role: perm.BK},
-		DemoAccount{Username: "bk2", Name: staff(0), Role: perm.BK},
-		DemoAccount{Username: "kepsek", Name: sch.Principal, Role: perm.KepalaSekolah},
-		DemoAccount{Username: "waka", Name: staff(1), Role: perm.Waka},
-		DemoAccount{Username: "ketuatim", Name: staff(2), Role: perm.KetuaTim},
-		DemoAccount{Username: "staf", Name: staff(3), Role: perm.Staff},
-		DemoAccount{Username: "tamu", Name: "Tamu Sekolah", Role: perm.Other},
+		Account{Username: "bk1", Name: sch.BKCoordinator, Role: perm.BK},
+		Account{Username: "bk2", Name: staff(0), Role: perm.BK},
+		Account{Username: "kepsek", Name: sch.Principal, Role: perm.KepalaSekolah},
+		Account{Username: "waka", Name: staff(1), Role: perm.Waka},
+		Account{Username: "ketuatim", Name: staff(2), Role: perm.KetuaTim},
+		Account{Username: "staf", Name: staff(3), Role: perm.Staff},
+		Account{Username: "tamu", Name: "Tamu Sekolah", Role: perm.Other},
 	)
 	for i := range out {
 		out[i].Password = auth.RandomPassword(12)
@@ -208,7 +205,7 @@ func demoAccounts(sch *schoolsim.School) []DemoAccount {
 
 // hashAll hashes every password at bcrypt's default cost, in parallel: about
 // 45 hashes take well under a second on a few cores instead of three.
-func hashAll(accounts []DemoAccount) ([]string, error) {
+func hashAll(accounts []Account) ([]string, error) {
 	out := make([]string, len(accounts))
 	errs := make([]error, len(accounts))
 	sem := make(chan struct{}, max(2, runtime.NumCPU()))
@@ -230,7 +227,7 @@ func hashAll(accounts []DemoAccount) ([]string, error) {
 	return out, nil
 }
 
-func printAccounts(out io.Writer, school string, accounts []DemoAccount) {
+func printAccounts(out io.Writer, school string, accounts []Account) {
 	fmt.Fprintf(out, "\n  Demo school loaded: %s. Its users (passwords shown once):\n\n", school)
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "  username\trole\tpassword\tclass")

@@ -1,4 +1,4 @@
-package journal
+package demo
 
 import (
 	"context"
@@ -8,7 +8,6 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
-	"github.com/tatib/tatib/server/internal/app"
 	"github.com/tatib/tatib/server/internal/attendance"
 	"github.com/tatib/tatib/server/internal/audit"
 	"github.com/tatib/tatib/server/internal/journal/journalsim"
@@ -20,19 +19,19 @@ import (
 // loaded: it never comes back once loaded.
 const keyDemoAttendance = "demo_attendance"
 
-// DemoDays is how many school days (Monday to Friday, up to today) the
+// AttendanceDays is how many school days (Monday to Friday, up to today) the
 // demo attendance covers.
-const DemoDays = 10
+const AttendanceDays = 10
 
-// DemoOptions shape the demo attendance.
-type DemoOptions struct {
-	Seed uint64 // default school.DemoSeed
+// AttendanceOptions shape the demo attendance.
+type AttendanceOptions struct {
+	Seed uint64 // default Seed
 	// Now fixes "today" (tests); default time.Now().
 	Now time.Time
 }
 
-// DemoResult says what the demo attendance load did.
-type DemoResult struct {
+// AttendanceResult says what the demo attendance load did.
+type AttendanceResult struct {
 	Loaded  bool
 	Days    []string
 	Entries int
@@ -40,39 +39,29 @@ type DemoResult struct {
 	Took    time.Duration
 	// Figures are the whole demo school's once its attendance is in
 	// (the attendance is the demo's last part), as logged.
-	Figures school.DemoFigures
+	Figures Figures
 }
 
-// BootDemo gives the demo school the journal's attendance of the last
-// school days (see LoadDemo) unless TATIB_DEMO=0.
-func BootDemo(ctx context.Context, d app.Deps) error {
-	if !d.Config.Demo {
-		return nil
-	}
-	_, err := LoadDemo(ctx, d.DB, d.Log, DemoOptions{})
-	return err
-}
-
-// LoadDemo stores the attendance the journal would have pushed for the
-// demo school's active students over the last DemoDays school days, with
+// LoadAttendance stores the attendance the journal would have pushed for the
+// demo school's active students over the last AttendanceDays school days, with
 // the simulator's generator at a real school's rates (journalsim.TypicalDay:
 // about 95 % of lesson hours present, alpha mostly from a few chronic
 // absentees), through attendance.ApplyTx as a push would: the automatic
 // alpha and late violations and the letters they reach follow the real
-// rules. Once loaded it logs the demo school's figures (DemoFigures). Only when the demo school is loaded,
+// rules. Once loaded it logs the demo school's figures (Figures). Only when the demo school is loaded,
 // no attendance exists, no student-affairs connection is set and the demo
 // attendance was never loaded; one transaction; a second call does
 // nothing.
-func LoadDemo(ctx context.Context, db *sqlx.DB, log *slog.Logger, o DemoOptions) (DemoResult, error) {
+func LoadAttendance(ctx context.Context, db *sqlx.DB, log *slog.Logger, o AttendanceOptions) (AttendanceResult, error) {
 	if o.Seed == 0 {
-		o.Seed = school.DemoSeed
+		o.Seed = Seed
 	}
 	if o.Now.IsZero() {
 		o.Now = time.Now()
 	}
 	start := time.Now()
-	var res DemoResult
-	loaded, err := school.DemoOnce(ctx, db, keyDemoAttendance, "attendance", func(tx *sqlx.Tx) (any, error) {
+	var res AttendanceResult
+	loaded, err := Once(ctx, db, keyDemoAttendance, "attendance", func(tx *sqlx.Tx) (any, error) {
 		prof, err := school.LoadProfile(ctx, tx)
 		if err != nil {
 			return nil, err
@@ -90,7 +79,7 @@ func LoadDemo(ctx context.Context, db *sqlx.DB, log *slog.Logger, o DemoOptions)
 			students[i] = journalsim.Student{SourceID: r.Source}
 			ids[r.Source] = r.ID
 		}
-		res.Days = journalsim.SchoolDays(o.Now, DemoDays)
+		res.Days = journalsim.SchoolDays(o.Now, AttendanceDays)
 		var entries []attendance.Entry
 		for _, day := range res.Days {
 			for _, e := range journalsim.TypicalDay(students, day, o.Seed, prof.LessonHoursPerDay) {
@@ -121,13 +110,13 @@ func LoadDemo(ctx context.Context, db *sqlx.DB, log *slog.Logger, o DemoOptions)
 	})
 	res.Loaded = loaded
 	if err != nil || !res.Loaded {
-		return DemoResult{}, err
+		return AttendanceResult{}, err
 	}
 	res.Took = time.Since(start)
 	log.Info("loaded the demo attendance", "days", len(res.Days), "entries", res.Entries,
 		"violations", res.Result.ViolationsCreated, "letters", res.Result.LettersIssued, "took", res.Took.Round(time.Millisecond))
 	if len(res.Days) > 0 {
-		if res.Figures, err = school.LoadDemoFigures(ctx, db, res.Days[0], res.Days[len(res.Days)-1]); err != nil {
+		if res.Figures, err = LoadFigures(ctx, db, res.Days[0], res.Days[len(res.Days)-1]); err != nil {
 			return res, err
 		}
 		log.Info("the demo school's figures", "figures", res.Figures)

@@ -1,4 +1,4 @@
-package school_test
+package demo_test
 
 import (
 	"bytes"
@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/tatib/tatib/server/internal/apitest"
-	"github.com/tatib/tatib/server/internal/school"
+	"github.com/tatib/tatib/server/internal/demo"
 )
 
 // TestDemoPasswordsNotLogged: the demo users' passwords are printed to the
@@ -19,7 +19,7 @@ func TestDemoPasswordsNotLogged(t *testing.T) {
 	env := apitest.New(t)
 	var logs, out bytes.Buffer
 	log := slog.New(slog.NewJSONHandler(&logs, nil))
-	res, err := school.LoadDemo(context.Background(), env.DB, log, &out, school.DemoOptions{})
+	res, err := demo.LoadSchool(context.Background(), env.DB, log, &out, demo.SchoolOptions{})
 	if err != nil || !res.Loaded {
 		t.Fatalf("%+v %v", res, err)
 	}
