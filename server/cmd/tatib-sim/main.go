@@ -25,9 +25,9 @@ import (
 	"time"
 	_ "time/tzdata"
 
-	"github.com/tatib/tatib/server/internal/journal/journalsim"
-	"github.com/tatib/tatib/server/internal/parentmsg/wasim"
-	"github.com/tatib/tatib/server/internal/school/schoolsim"
+	"github.com/tatib/tatib/server/internal/sim/journal"
+	"github.com/tatib/tatib/server/internal/sim/studentaffairs"
+	"github.com/tatib/tatib/server/internal/sim/wa"
 )
 
 func main() {

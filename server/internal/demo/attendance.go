@@ -10,8 +10,8 @@ import (
 
 	"github.com/tatib/tatib/server/internal/attendance"
 	"github.com/tatib/tatib/server/internal/audit"
-	"github.com/tatib/tatib/server/internal/journal/journalsim"
 	"github.com/tatib/tatib/server/internal/school"
+	"github.com/tatib/tatib/server/internal/sim/journal"
 	"github.com/tatib/tatib/shared/api"
 )
 

@@ -19,7 +19,7 @@ import (
 	"github.com/tatib/tatib/server/internal/auth"
 	"github.com/tatib/tatib/server/internal/pg"
 	"github.com/tatib/tatib/server/internal/school"
-	"github.com/tatib/tatib/server/internal/school/schoolsim"
+	"github.com/tatib/tatib/server/internal/sim/studentaffairs"
 	"github.com/tatib/tatib/shared/perm"
 )
 

@@ -10,9 +10,9 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/tatib/tatib/server/internal/demo"
-	"github.com/tatib/tatib/server/internal/journal/journalsim"
 	"github.com/tatib/tatib/server/internal/pg"
 	"github.com/tatib/tatib/server/internal/pg/pgtest"
+	"github.com/tatib/tatib/server/internal/sim/journal"
 	"github.com/tatib/tatib/server/internal/violation"
 	"github.com/tatib/tatib/server/internal/violationtype"
 )

@@ -12,7 +12,7 @@ import (
 
 	"github.com/tatib/tatib/server/internal/apitest"
 	"github.com/tatib/tatib/server/internal/school"
-	"github.com/tatib/tatib/server/internal/school/schoolsim"
+	"github.com/tatib/tatib/server/internal/sim/studentaffairs"
 	"github.com/tatib/tatib/shared/perm"
 )
 

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/tatib/tatib/server/internal/school"
-	"github.com/tatib/tatib/server/internal/school/schoolsim"
+	"github.com/tatib/tatib/server/internal/sim/studentaffairs"
 	"github.com/tatib/tatib/shared/perm"
 )
 

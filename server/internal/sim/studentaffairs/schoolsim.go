@@ -3,6 +3,10 @@
 // system does: GET /api/integration/students, bearer token, Laravel paging.
 // Tests use it over real HTTP, tatib-sim serves it, and the demo school is
 // loaded from the same generator.
+//
+// It lives under internal/sim with the other simulators (tatib-sim and
+// internal/demo use them; production packages do not); the package keeps
+// the name schoolsim so it reads apart from internal/school.
 package schoolsim
 
 import (

@@ -4,6 +4,10 @@
 // and the end-to-end tests run against something faithful without a
 // phone. A mode makes it fail the way the real one fails; every message it
 // accepted is recorded. `tatib-sim wa` serves one from the command line.
+//
+// It lives under internal/sim with the other simulators (tatib-sim and
+// internal/demo use them; production packages do not); the package keeps
+// the name wasim so it reads apart from internal/parentmsg.
 package wasim
 
 import (

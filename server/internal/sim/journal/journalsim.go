@@ -3,6 +3,10 @@
 // TypicalDay at a real school's rates (the demo school's attendance and
 // `tatib-sim journal`), Day a heavy day (about 10 % alpha: the benchmark,
 // the stress tests and `tatib-sim journal -busy`).
+//
+// It lives under internal/sim with the other simulators (tatib-sim and
+// internal/demo use them; production packages do not); the package keeps
+// the name journalsim so it reads apart from internal/journal.
 package journalsim
 
 import (
@@ -10,8 +14,8 @@ import (
 	"math/rand/v2"
 	"time"
 
-	"github.com/tatib/tatib/server/internal/school/schoolsim"
 	"github.com/tatib/tatib/server/internal/schoolday"
+	"github.com/tatib/tatib/server/internal/sim/studentaffairs"
 )
 
 // Status words as the deployed E-Jurnal sends them.

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tatib/tatib/server/internal/parentmsg/wasim"
+	"github.com/tatib/tatib/server/internal/sim/wa"
 )
 
 func post(t *testing.T, url, contentType, body string, header map[string]string) *http.Response {

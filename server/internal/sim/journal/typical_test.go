@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tatib/tatib/server/internal/journal/journalsim"
-	"github.com/tatib/tatib/server/internal/school/schoolsim"
+	"github.com/tatib/tatib/server/internal/sim/journal"
+	"github.com/tatib/tatib/server/internal/sim/studentaffairs"
 )
 
 // TypicalDay is deterministic per (seed, student, date) and independent of

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tatib/tatib/server/internal/school/schoolsim"
+	"github.com/tatib/tatib/server/internal/sim/studentaffairs"
 )
 
 func TestDayShape(t *testing.T) {
