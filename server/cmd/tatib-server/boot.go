@@ -12,7 +12,7 @@ import (
 	"github.com/tatib/tatib/server/internal/parentmsg/worker"
 	"github.com/tatib/tatib/server/internal/pointspolicy"
 	"github.com/tatib/tatib/server/internal/portal"
-	"github.com/tatib/tatib/server/internal/school"
+	"github.com/tatib/tatib/server/internal/studentsync"
 	"github.com/tatib/tatib/server/internal/violationtype"
 )
 
@@ -32,7 +32,7 @@ func boot(ctx context.Context, d app.Deps) error {
 // wait blocks until the parent-message sends in flight when ctx ended are
 // recorded, or ShutdownWait has passed.
 func background(ctx context.Context, d app.Deps) (wait func()) {
-	school.Background(ctx, d)
+	studentsync.Background(ctx, d)
 	erasure.Background(ctx, d.DB, d.Config.DataDir, d.Log)
 	notify.Background(ctx, d)
 	face.Background(ctx, d)

@@ -35,7 +35,9 @@ import (
 	"github.com/tatib/tatib/server/internal/pointspolicy"
 	"github.com/tatib/tatib/server/internal/portal"
 	"github.com/tatib/tatib/server/internal/report"
+	"github.com/tatib/tatib/server/internal/roster"
 	"github.com/tatib/tatib/server/internal/school"
+	"github.com/tatib/tatib/server/internal/studentsync"
 	"github.com/tatib/tatib/server/internal/users"
 	"github.com/tatib/tatib/server/internal/violation"
 	"github.com/tatib/tatib/server/internal/violationlist"
@@ -113,12 +115,24 @@ func New(d Deps) *Server {
 }
 
 // mount registers every feature's routes. Features are added here, one
-// line each.
+// line each, one package per URL prefix. Prefixes shared on purpose:
+//   - /students: roster serves the students themselves (/students,
+//     /students/{id}); studentsync /students/sync* and /students/syncs; a
+//     student's sub-resource belongs to the feature it names (face,
+//     violation's points and years, achievement, attendancerecap's
+//     calendar, portal's code);
+//   - /violations: violation and violationlist serve the violations,
+//     handling a violation's handling (/handlings, /resolve, /reopen);
+//   - /settings: each feature serves its own settings page
+//     (/settings/school in school, /settings/student-affairs in
+//     studentsync, /settings/face in face, and so on).
 func mount(r *httpx.Router, d Deps) {
 	d.Auth.Routes(r)
 	users.NewHandler(users.NewStore(d.DB), d.Auth).Routes(r)
 	auditRoutes(r, d)
 	school.Mount(r, d)
+	roster.Mount(r, d)
+	studentsync.Mount(r, d)
 	violationtype.Mount(r, d)
 	violation.Mount(r, d)
 	achievement.Mount(r, d)

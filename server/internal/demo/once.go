@@ -10,6 +10,7 @@ import (
 
 	"github.com/tatib/tatib/server/internal/pg"
 	"github.com/tatib/tatib/server/internal/school"
+	"github.com/tatib/tatib/server/internal/studentsync"
 )
 
 // Once loads a feature's demo data (the violations, the attendance) on
@@ -53,7 +54,7 @@ func featureDemoSkip(ctx context.Context, q sqlx.QueryerContext, marker, table s
 	stmt := `SELECT NOT EXISTS (SELECT 1 FROM settings WHERE key = '` + school.SettingDemo + `')
 		OR EXISTS (SELECT 1 FROM settings WHERE key = $1)
 		OR EXISTS (SELECT 1 FROM ` + pq.QuoteIdentifier(table) + `)
-		OR EXISTS (SELECT 1 FROM settings WHERE key = '` + school.SettingStudentAffairs + `' AND coalesce(value->>'url', '') <> '')`
+		OR EXISTS (SELECT 1 FROM settings WHERE key = '` + studentsync.SettingStudentAffairs + `' AND coalesce(value->>'url', '') <> '')`
 	var skip bool
 	if err := sqlx.GetContext(ctx, q, &skip, stmt, marker); err != nil {
 		return false, fmt.Errorf("school: demo check %s: %w", marker, err)

@@ -19,7 +19,8 @@ import (
 	"github.com/tatib/tatib/server/internal/auth"
 	"github.com/tatib/tatib/server/internal/pg"
 	"github.com/tatib/tatib/server/internal/school"
-	"github.com/tatib/tatib/server/internal/sim/studentaffairs"
+	schoolsim "github.com/tatib/tatib/server/internal/sim/studentaffairs"
+	"github.com/tatib/tatib/server/internal/studentsync"
 	"github.com/tatib/tatib/shared/perm"
 )
 
@@ -83,7 +84,7 @@ func LoadSchool(ctx context.Context, db *sqlx.DB, log *slog.Logger, out io.Write
 
 	res := SchoolResult{Loaded: true, Students: len(recs), Classes: len(sch.Classes)}
 	err = pg.InTx(ctx, db, func(tx *sqlx.Tx) error {
-		if err := school.LockStudents(ctx, tx); err != nil {
+		if err := studentsync.LockStudents(ctx, tx); err != nil {
 			return err
 		}
 		// Another replica may have loaded it while this one generated.
@@ -91,8 +92,8 @@ func LoadSchool(ctx context.Context, db *sqlx.DB, log *slog.Logger, out io.Write
 			res.Loaded = false
 			return err
 		}
-		sr := school.SyncResult{Fetched: len(recs), Complete: true}
-		if err := school.ApplyRecordsTx(ctx, tx, recs, &sr, time.Now()); err != nil {
+		sr := studentsync.SyncResult{Fetched: len(recs), Complete: true}
+		if err := studentsync.ApplyRecordsTx(ctx, tx, recs, &sr, time.Now()); err != nil {
 			return err
 		}
 		var names, usernames, roles, hs, classes []string

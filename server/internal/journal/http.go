@@ -20,6 +20,7 @@ import (
 	"github.com/tatib/tatib/server/internal/locale"
 	"github.com/tatib/tatib/server/internal/pg"
 	"github.com/tatib/tatib/server/internal/school"
+	"github.com/tatib/tatib/server/internal/studentsync"
 	"github.com/tatib/tatib/shared/api"
 	"github.com/tatib/tatib/shared/perm"
 )
@@ -30,7 +31,7 @@ const SyncPath = "/attendance/sync"
 func init() {
 	// Entries parked for unknown students are applied by the sync that
 	// brings the students in, in its transaction.
-	school.OnSynced(func(ctx context.Context, tx *sqlx.Tx) error {
+	studentsync.OnSynced(func(ctx context.Context, tx *sqlx.Tx) error {
 		_, err := ApplyParked(ctx, tx)
 		return err
 	})

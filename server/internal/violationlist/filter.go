@@ -15,7 +15,7 @@ import (
 
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/auth"
-	"github.com/tatib/tatib/server/internal/school"
+	"github.com/tatib/tatib/server/internal/roster"
 	"github.com/tatib/tatib/shared/api"
 )
 
@@ -146,8 +146,8 @@ func ParseFilter(q url.Values) (Filter, error) {
 	f.StudentID = id("student_id")
 	if v := strings.TrimSpace(q.Get("grade")); v != "" {
 		g, err := strconv.Atoi(v)
-		if err != nil || g < school.MinGrade || g > school.MaxGrade {
-			fe.Add("grade", "violationlist.filter.grade", "min", school.MinGrade, "max", school.MaxGrade)
+		if err != nil || g < roster.MinGrade || g > roster.MaxGrade {
+			fe.Add("grade", "violationlist.filter.grade", "min", roster.MinGrade, "max", roster.MaxGrade)
 		} else {
 			f.Grade = g
 		}

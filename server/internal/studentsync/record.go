@@ -1,9 +1,10 @@
-package school
+package studentsync
 
 import (
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/tatib/tatib/server/internal/roster"
 )
 
 // sourceStudent is one student as Tatib stores it, read leniently from the
@@ -54,18 +55,18 @@ func studentFromMap(m map[string]any) sourceStudent {
 	s.Phone = first(m, "phone_number", "phone", "no_hp")
 	s.Email = first(m, "email")
 	s.ClassName = collapseSpaces(first(m, "class_name", "kelas"))
-	s.Grade = parseGrade(first(m, "class_level", "grade", "tingkat"))
+	s.Grade = roster.ParseGrade(first(m, "class_level", "grade", "tingkat"))
 	if cr, ok := m["classroom"].(map[string]any); ok {
 		s.ClassSourceID, _ = asInt(cr["id"])
 		if s.Grade == 0 {
-			s.Grade = parseGrade(asString(cr["level"]))
+			s.Grade = roster.ParseGrade(asString(cr["level"]))
 		}
 		if s.ClassName == "" {
 			s.ClassName = collapseSpaces(first(cr, "name"))
 		}
 	}
 	if s.Grade == 0 && s.ClassName != "" {
-		s.Grade = parseGrade(strings.Fields(s.ClassName)[0])
+		s.Grade = roster.ParseGrade(strings.Fields(s.ClassName)[0])
 	}
 	s.DeptCode = strings.ToUpper(first(m, "department_code", "jurusan_code"))
 	s.DeptName = first(m, "department_name", "jurusan")
@@ -109,39 +110,4 @@ func normalizeDate(v string) string {
 		}
 	}
 	return ""
-}
-
-// parseGrade reads a grade 1–12 written as a number ("7", "10"), in Roman
-// numerals ("VII", "X"), with "Kelas" before it, or as the start of a class
-// name ("7A", "VII-B"); anything else is 0.
-func parseGrade(v string) int {
-	v = strings.TrimSpace(strings.TrimPrefix(strings.ToUpper(strings.TrimSpace(v)), "KELAS"))
-	if v == "" {
-		return 0
-	}
-	for g := MaxGrade; g >= MinGrade; g-- {
-		if v == romanGrades[g] || v == strconv.Itoa(g) {
-			return g
-		}
-	}
-	// "7A", "10-IPA": a number followed by a class letter or separator.
-	i := 0
-	for i < len(v) && i < 2 && v[i] >= '0' && v[i] <= '9' {
-		i++
-	}
-	if i > 0 && i < len(v) && !(v[i] >= '0' && v[i] <= '9') {
-		if g, _ := strconv.Atoi(v[:i]); g >= MinGrade && g <= MaxGrade {
-			return g
-		}
-	}
-	// "VII-B", "XII.IPA": Roman numerals followed by a separator.
-	if j := strings.IndexAny(v, "-./_"); j > 0 {
-		head := v[:j]
-		for g := MaxGrade; g >= MinGrade; g-- {
-			if head == romanGrades[g] {
-				return g
-			}
-		}
-	}
-	return 0
 }

@@ -1,11 +1,11 @@
-package school_test
+package roster_test
 
 import (
 	"encoding/json"
 	"fmt"
 	"testing"
 
-	"github.com/tatib/tatib/server/internal/school"
+	"github.com/tatib/tatib/server/internal/roster"
 	"github.com/tatib/tatib/shared/perm"
 )
 
@@ -17,7 +17,7 @@ func TestHomeroomTeacherAuditNames(t *testing.T) {
 	f := setup(t, 4)
 	f.sync()
 	var classes struct {
-		Data []school.Class `json:"data"`
+		Data []roster.Class `json:"data"`
 	}
 	f.admin.Do("GET", "/api/v1/classes", nil).Want(200).JSON(&classes)
 	if len(classes.Data) == 0 {

@@ -1,4 +1,4 @@
-package school
+package studentsync
 
 import (
 	"context"
@@ -19,6 +19,7 @@ import (
 	"github.com/tatib/tatib/server/internal/locale"
 	"github.com/tatib/tatib/server/internal/netguard"
 	"github.com/tatib/tatib/server/internal/pg"
+	"github.com/tatib/tatib/server/internal/schoolday"
 )
 
 // Sync run states and triggers.
@@ -225,7 +226,7 @@ func (s *Syncer) begin(ctx context.Context, actor audit.Actor, trigger string) (
 			by = locale.Key("school.actor_system")
 		}
 		return SyncRun{}, apperr.New(apperr.Conflict, "school.sync.running",
-			"id", strconv.FormatInt(other.ID, 10), "time", other.StartedAt.In(jakarta).Format("15:04"), "by", by)
+			"id", strconv.FormatInt(other.ID, 10), "time", other.StartedAt.In(schoolday.Zone).Format("15:04"), "by", by)
 	}
 	if err != nil {
 		return SyncRun{}, fmt.Errorf("school: sync: begin: %w", err)

@@ -1,4 +1,4 @@
-package school_test
+package studentsync_test
 
 import (
 	"context"
@@ -12,14 +12,16 @@ import (
 
 	"github.com/tatib/tatib/server/internal/apitest"
 	"github.com/tatib/tatib/server/internal/demo"
+	"github.com/tatib/tatib/server/internal/roster"
 	"github.com/tatib/tatib/server/internal/school"
-	"github.com/tatib/tatib/server/internal/sim/studentaffairs"
+	schoolsim "github.com/tatib/tatib/server/internal/sim/studentaffairs"
+	"github.com/tatib/tatib/server/internal/studentsync"
 	"github.com/tatib/tatib/shared/perm"
 )
 
 func TestMain(m *testing.M) {
 	// Short enough that the timeout tests are quick, long enough for -race.
-	school.RequestTimeout = 1500 * time.Millisecond
+	studentsync.RequestTimeout = 1500 * time.Millisecond
 	// The simulator listens on 127.0.0.1; production refuses loopback.
 	// TestLocalSourcesRefused turns this off for itself.
 	os.Setenv("TATIB_ALLOW_LOCAL_SOURCES", "1")
@@ -52,20 +54,20 @@ func (f *fixture) configure(url, token string) {
 	f.admin.Do("PUT", "/api/v1/settings/student-affairs", map[string]any{"url": url, "token": token}).Want(200)
 }
 
-func (f *fixture) sync() school.SyncRun {
+func (f *fixture) sync() studentsync.SyncRun {
 	f.env.T.Helper()
-	var run school.SyncRun
+	var run studentsync.SyncRun
 	f.admin.Do("POST", "/api/v1/students/sync", nil).Want(http.StatusAccepted).JSON(&run)
 	return f.wait(run.ID)
 }
 
-func (f *fixture) wait(id int64) school.SyncRun {
+func (f *fixture) wait(id int64) studentsync.SyncRun {
 	f.env.T.Helper()
 	deadline := time.Now().Add(60 * time.Second)
 	for {
-		var run school.SyncRun
+		var run studentsync.SyncRun
 		f.admin.Do("GET", fmt.Sprintf("/api/v1/students/sync/%d", id), nil).Want(200).JSON(&run)
-		if run.Status != school.SyncRunning {
+		if run.Status != studentsync.SyncRunning {
 			return run
 		}
 		if time.Now().After(deadline) {
@@ -92,7 +94,7 @@ func TestSyncOK(t *testing.T) {
 	t.Parallel()
 	f := setup(t, 1200)
 	run := f.sync()
-	if run.Status != school.SyncSucceeded || run.Result == nil {
+	if run.Status != studentsync.SyncSucceeded || run.Result == nil {
 		t.Fatalf("run: %+v", run)
 	}
 	r := run.Result
@@ -112,7 +114,7 @@ func TestSyncOK(t *testing.T) {
 	if again.Result.New != 0 || again.Result.Updated != 0 || again.Result.Unchanged != 1200 || again.Result.Deactivated != 0 {
 		t.Fatalf("second: %+v", again.Result)
 	}
-	var latest school.SyncRun
+	var latest studentsync.SyncRun
 	f.admin.Do("GET", "/api/v1/students/sync/latest", nil).Want(200).JSON(&latest)
 	if latest.ID != again.ID {
 		t.Errorf("latest %d, want %d", latest.ID, again.ID)
@@ -123,10 +125,10 @@ func TestSyncOK(t *testing.T) {
 		t.Errorf("audit entries: %d", audits)
 	}
 	// Search by name, NISN and NIS.
-	var st school.Student
+	var st roster.Student
 	f.env.DB.Get(&st.NISN, `SELECT nisn FROM students ORDER BY id LIMIT 1`)
 	var page struct {
-		Data []school.Student `json:"data"`
+		Data []roster.Student `json:"data"`
 	}
 	f.admin.Do("GET", "/api/v1/students?q="+st.NISN, nil).Want(200).JSON(&page)
 	if len(page.Data) != 1 || page.Data[0].SourceID == 0 {
@@ -161,7 +163,7 @@ func TestSyncFailureChangesNothing(t *testing.T) {
 	for _, c := range cases {
 		f.sim.SetFaults(c.faults)
 		run := f.sync()
-		if run.Status != school.SyncFailed || run.ErrorCode != c.want || run.Error == "" {
+		if run.Status != studentsync.SyncFailed || run.ErrorCode != c.want || run.Error == "" {
 			t.Errorf("%s: status %s error %q (%s), want failure %s", c.name, run.Status, run.Error, run.ErrorCode, c.want)
 		}
 		if got := f.fingerprint(); got != before {
@@ -180,7 +182,7 @@ func TestSyncUnauthorized(t *testing.T) {
 	f := setup(t, 20)
 	f.configure(f.url, "salah")
 	run := f.sync()
-	if run.Status != school.SyncFailed || run.ErrorCode != "school.source.unauthorized" {
+	if run.Status != studentsync.SyncFailed || run.ErrorCode != "school.source.unauthorized" {
 		t.Fatalf("run: %+v", run)
 	}
 }
@@ -203,7 +205,7 @@ func TestSyncDeactivatesAndRelinks(t *testing.T) {
 	f.env.DB.Get(&movedID, `SELECT id FROM students WHERE source_id = $1`, moved.ID)
 	run := f.sync()
 	r := run.Result
-	if run.Status != school.SyncSucceeded || r.Deactivated != 2 || r.Relinked != 1 || r.New != 0 {
+	if run.Status != studentsync.SyncSucceeded || r.Deactivated != 2 || r.Relinked != 1 || r.New != 0 {
 		t.Fatalf("run: %+v %+v", run, r)
 	}
 	var row struct {
@@ -235,7 +237,7 @@ func TestSyncEmptySourceRefused(t *testing.T) {
 	f.sync()
 	f.sim.Update(func(s *schoolsim.School) { s.Students = nil })
 	run := f.sync()
-	if run.Status != school.SyncFailed {
+	if run.Status != studentsync.SyncFailed {
 		t.Fatalf("run: %+v", run)
 	}
 	var active int
@@ -249,22 +251,22 @@ func TestSyncTwiceAtOnceRefused(t *testing.T) {
 	t.Parallel()
 	f := setup(t, 250)
 	f.sim.SetFaults(schoolsim.Faults{Delay: 700 * time.Millisecond})
-	var run school.SyncRun
+	var run studentsync.SyncRun
 	f.admin.Do("POST", "/api/v1/students/sync", nil).Want(http.StatusAccepted).JSON(&run)
 	res := f.admin.Do("POST", "/api/v1/students/sync", nil).Want(http.StatusConflict)
 	if e := res.Err(); e.Error.MessageCode != "school.sync.running" || !strings.Contains(e.Error.Message, fmt.Sprintf("#%d", run.ID)) {
 		t.Errorf("message: %s %s", e.Error.MessageCode, e.Error.Message)
 	}
-	var progress school.SyncRun
+	var progress studentsync.SyncRun
 	f.admin.Do("GET", fmt.Sprintf("/api/v1/students/sync/%d", run.ID), nil).Want(200).JSON(&progress)
-	if progress.Status != school.SyncRunning {
+	if progress.Status != studentsync.SyncRunning {
 		t.Errorf("status while running: %s", progress.Status)
 	}
-	if done := f.wait(run.ID); done.Status != school.SyncSucceeded {
+	if done := f.wait(run.ID); done.Status != studentsync.SyncSucceeded {
 		t.Fatalf("first sync: %+v", done)
 	}
 	f.sim.SetFaults(schoolsim.Faults{})
-	if again := f.sync(); again.Status != school.SyncSucceeded {
+	if again := f.sync(); again.Status != studentsync.SyncSucceeded {
 		t.Fatalf("after: %+v", again)
 	}
 }
@@ -284,8 +286,8 @@ func TestTestConnection(t *testing.T) {
 	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { http.NotFound(w, r) }))
 	t.Cleanup(other.Close)
 
-	test := func(body any) school.TestResult {
-		var out school.TestResult
+	test := func(body any) studentsync.TestResult {
+		var out studentsync.TestResult
 		f.admin.Do("POST", "/api/v1/settings/student-affairs/test", body).Want(200).JSON(&out)
 		return out
 	}
@@ -298,16 +300,16 @@ func TestTestConnection(t *testing.T) {
 		faults schoolsim.Faults
 		kind   string
 	}{
-		{"BadToken", map[string]any{"token": "salah"}, schoolsim.Faults{}, school.KindUnauthorized},
-		{"Forbidden", nil, schoolsim.Faults{Status: 403}, school.KindForbidden},
-		{"BadURL", map[string]any{"url": "ftp://x"}, schoolsim.Faults{}, school.KindBadURL},
-		{"DNS", map[string]any{"url": "http://tidak-ada.invalid"}, schoolsim.Faults{}, school.KindDNS},
-		{"Refused", map[string]any{"url": closedURL}, schoolsim.Faults{}, school.KindRefused},
-		{"NotFound", map[string]any{"url": other.URL}, schoolsim.Faults{}, school.KindNotFound},
-		{"Timeout", nil, schoolsim.Faults{Delay: 3 * time.Second}, school.KindTimeout},
-		{"HTML", nil, schoolsim.Faults{HTMLPage: -1}, school.KindNotJSON},
-		{"BadJSON", nil, schoolsim.Faults{BadJSONPage: 1}, school.KindNotJSON},
-		{"WrongShape", nil, schoolsim.Faults{WrongShape: true}, school.KindWrongShape},
+		{"BadToken", map[string]any{"token": "salah"}, schoolsim.Faults{}, studentsync.KindUnauthorized},
+		{"Forbidden", nil, schoolsim.Faults{Status: 403}, studentsync.KindForbidden},
+		{"BadURL", map[string]any{"url": "ftp://x"}, schoolsim.Faults{}, studentsync.KindBadURL},
+		{"DNS", map[string]any{"url": "http://tidak-ada.invalid"}, schoolsim.Faults{}, studentsync.KindDNS},
+		{"Refused", map[string]any{"url": closedURL}, schoolsim.Faults{}, studentsync.KindRefused},
+		{"NotFound", map[string]any{"url": other.URL}, schoolsim.Faults{}, studentsync.KindNotFound},
+		{"Timeout", nil, schoolsim.Faults{Delay: 3 * time.Second}, studentsync.KindTimeout},
+		{"HTML", nil, schoolsim.Faults{HTMLPage: -1}, studentsync.KindNotJSON},
+		{"BadJSON", nil, schoolsim.Faults{BadJSONPage: 1}, studentsync.KindNotJSON},
+		{"WrongShape", nil, schoolsim.Faults{WrongShape: true}, studentsync.KindWrongShape},
 	}
 	for _, c := range cases {
 		f.sim.SetFaults(c.faults)
@@ -336,7 +338,7 @@ func TestSettingsValidation(t *testing.T) {
 			t.Errorf("%v: fields %v, want %s", c.body, e.Error.Fields, c.field)
 		}
 	}
-	var sa school.StudentAffairs
+	var sa studentsync.StudentAffairs
 	admin.Do("PUT", "/api/v1/settings/student-affairs", map[string]any{"url": "https://kesiswaan.sch.id/api/integration/students/", "token": "tokRAHASIA9", "schedule": "05:30"}).
 		Want(200).JSON(&sa)
 	if sa.URL != "https://kesiswaan.sch.id" || sa.Token != "tokRAHASIA9" {
@@ -374,128 +376,6 @@ func TestSettingsValidation(t *testing.T) {
 	if leaked != 0 {
 		t.Error("the token reached the audit log")
 	}
-}
-
-func TestHomeroomTeacherAssignment(t *testing.T) {
-	t.Parallel()
-	f := setup(t, 72)
-	f.sync()
-	var classes struct {
-		Data []school.Class `json:"data"`
-	}
-	f.admin.Do("GET", "/api/v1/classes", nil).Want(200).JSON(&classes)
-	if len(classes.Data) != 36 || classes.Data[0].StudentCount != 2 || classes.Data[0].DepartmentCode == nil {
-		t.Fatalf("classes: %d %+v", len(classes.Data), classes.Data[0])
-	}
-	a, b := classes.Data[0].ID, classes.Data[1].ID
-	wali, _ := f.env.CreateUser(perm.WaliKelas)
-	bk, _ := f.env.CreateUser(perm.BK)
-	path := func(id int64) string { return fmt.Sprintf("/api/v1/classes/%d", id) }
-	f.admin.Do("PATCH", path(a), map[string]any{"homeroom_teacher_id": bk}).Want(422)
-	f.admin.Do("PATCH", path(a), map[string]any{}).Want(422)
-	var c school.Class
-	f.admin.Do("PATCH", path(a), map[string]any{"homeroom_teacher_id": wali}).Want(200).JSON(&c)
-	if c.HomeroomTeacher == nil || c.HomeroomTeacher.ID != wali {
-		t.Fatalf("class: %+v", c)
-	}
-	e := f.admin.Do("PATCH", path(b), map[string]any{"homeroom_teacher_id": wali}).Want(422).Err()
-	if !strings.Contains(e.Error.Fields["homeroom_teacher_id"], classes.Data[0].Name) {
-		t.Errorf("second class: %v", e.Error.Fields)
-	}
-	f.admin.Do("PATCH", path(a), map[string]any{"homeroom_teacher_id": nil}).Want(200).JSON(&c)
-	if c.HomeroomTeacher != nil {
-		t.Errorf("not removed: %+v", c)
-	}
-	f.admin.Do("PATCH", path(b), map[string]any{"homeroom_teacher_id": wali}).Want(200)
-	f.admin.Do("PATCH", "/api/v1/classes/999999", map[string]any{"homeroom_teacher_id": nil}).Want(404)
-}
-
-// TestHomeroomScoping proves, for every school-data endpoint, that a
-// homeroom teacher sees only their own class.
-func TestHomeroomScoping(t *testing.T) {
-	t.Parallel()
-	f := setup(t, 108)
-	f.sync()
-	var classes struct {
-		Data []school.Class `json:"data"`
-	}
-	f.admin.Do("GET", "/api/v1/classes", nil).Want(200).JSON(&classes)
-	own, other := classes.Data[0], classes.Data[len(classes.Data)-1] // X AKL 1 and XII TSM 4
-	wali := f.env.As(perm.WaliKelas)
-	f.admin.Do("PATCH", fmt.Sprintf("/api/v1/classes/%d", own.ID), map[string]any{"homeroom_teacher_id": wali.UserID}).Want(200)
-	// A teacher without a class sees nothing.
-	lonely := f.env.As(perm.WaliKelas)
-
-	var deps struct {
-		Data []school.Department `json:"data"`
-	}
-	wali.Do("GET", "/api/v1/departments", nil).Want(200).JSON(&deps)
-	if len(deps.Data) != 1 || deps.Data[0].ID != *own.DepartmentID {
-		t.Errorf("departments: %+v", deps.Data)
-	} else if d := deps.Data[0]; d.ClassCount != 1 || d.StudentCount != own.StudentCount {
-		// The counts, too, cover only the teacher's class.
-		t.Errorf("department counts for a homeroom teacher: %+v, own class has %d students", d, own.StudentCount)
-	}
-	lonely.Do("GET", "/api/v1/departments", nil).Want(200).JSON(&deps)
-	if len(deps.Data) != 0 {
-		t.Errorf("departments without class: %+v", deps.Data)
-	}
-
-	var cl struct {
-		Data []school.Class `json:"data"`
-	}
-	wali.Do("GET", "/api/v1/classes", nil).Want(200).JSON(&cl)
-	if len(cl.Data) != 1 || cl.Data[0].ID != own.ID {
-		t.Errorf("classes: %+v", cl.Data)
-	}
-	wali.Do("GET", fmt.Sprintf("/api/v1/classes/%d", own.ID), nil).Want(200)
-	wali.Do("GET", fmt.Sprintf("/api/v1/classes/%d", other.ID), nil).Want(404)
-
-	var st struct {
-		Data []school.Student `json:"data"`
-		Meta struct {
-			Total int `json:"total"`
-		} `json:"meta"`
-	}
-	wali.Do("GET", "/api/v1/students?per_page=100", nil).Want(200).JSON(&st)
-	if st.Meta.Total != own.StudentCount || len(st.Data) == 0 {
-		t.Errorf("students: total %d, want %d", st.Meta.Total, own.StudentCount)
-	}
-	for _, s := range st.Data {
-		if s.ClassID == nil || *s.ClassID != own.ID {
-			t.Errorf("student %d of class %v leaked", s.ID, s.ClassID)
-		}
-	}
-	wali.Do("GET", fmt.Sprintf("/api/v1/students?class_id=%d", other.ID), nil).Want(200).JSON(&st)
-	if st.Meta.Total != 0 {
-		t.Errorf("filter by another class: %d", st.Meta.Total)
-	}
-	lonely.Do("GET", "/api/v1/students", nil).Want(200).JSON(&st)
-	if st.Meta.Total != 0 {
-		t.Errorf("students without class: %d", st.Meta.Total)
-	}
-
-	var ownStudent, otherStudent int64
-	f.env.DB.Get(&ownStudent, `SELECT id FROM students WHERE class_id = $1 LIMIT 1`, own.ID)
-	f.env.DB.Get(&otherStudent, `SELECT id FROM students WHERE class_id = $1 LIMIT 1`, other.ID)
-	wali.Do("GET", fmt.Sprintf("/api/v1/students/%d", ownStudent), nil).Want(200)
-	// Another class's student: "not in your class" (403), nothing of the
-	// student in the answer; an id that does not exist stays 404.
-	res := wali.Do("GET", fmt.Sprintf("/api/v1/students/%d", otherStudent), nil).Want(403)
-	var otherName string
-	f.env.DB.Get(&otherName, `SELECT full_name FROM students WHERE id = $1`, otherStudent)
-	if e := res.Err(); e.Error.MessageCode != "school.student_not_in_class" || strings.Contains(string(res.Body), otherName) {
-		t.Errorf("another class's student: %s", res.Body)
-	}
-	if e := wali.Do("GET", fmt.Sprintf("/api/v1/students/%d", otherStudent), nil, "Accept-Language", "en").Err(); e.Error.Message != "This student is not in your class." {
-		t.Errorf("English: %q", e.Error.Message)
-	}
-	wali.Do("GET", "/api/v1/students/99999999", nil).Want(404)
-	f.admin.Do("GET", fmt.Sprintf("/api/v1/students/%d", otherStudent), nil).Want(200)
-
-	// Granted classes.manage, a homeroom teacher still reaches only their class.
-	f.admin.Do("PUT", "/api/v1/roles/wali_kelas/permissions", map[string]any{"permissions": []string{"students.view", "classes.manage"}}).Want(200)
-	wali.Do("PATCH", fmt.Sprintf("/api/v1/classes/%d", other.ID), map[string]any{"homeroom_teacher_id": nil}).Want(404)
 }
 
 // TestPermissions checks that every route refuses a role without its
@@ -537,7 +417,8 @@ func TestPermissions(t *testing.T) {
 		}
 		env.Anonymous().Do(r.method, r.path, r.body).Want(401)
 	}
-	// Every route of this package is in the table above.
+	// Every route of the school-data packages (roster, studentsync and
+	// school) is in the table above.
 	for _, r := range env.API.Router.Routes() {
 		if !strings.HasPrefix(string(r.Permission), "students.") && !strings.HasPrefix(string(r.Permission), "classes.") &&
 			!strings.HasPrefix(r.Pattern, "/api/v1/settings/s") {
@@ -590,7 +471,7 @@ func TestDemoLoad(t *testing.T) {
 	a := res.Accounts[0]
 	c := env.Login(a.Username, a.Password)
 	var st struct {
-		Data []school.Student `json:"data"`
+		Data []roster.Student `json:"data"`
 	}
 	c.Do("GET", "/api/v1/students", nil).Want(200).JSON(&st)
 	if len(st.Data) == 0 || *st.Data[0].ClassName != a.Class {
@@ -615,7 +496,7 @@ func TestDemoLoad(t *testing.T) {
 	f := &fixture{env: env, admin: env.As(perm.Admin), sim: sim, url: ts.URL}
 	f.configure(ts.URL, simToken)
 	run := f.sync()
-	if run.Status != school.SyncSucceeded || run.Result.Unchanged != 1200 || run.Result.New != 0 {
+	if run.Status != studentsync.SyncSucceeded || run.Result.Unchanged != 1200 || run.Result.New != 0 {
 		t.Fatalf("sync after demo: %+v %+v", run, run.Result)
 	}
 }
@@ -625,7 +506,7 @@ func TestNoMetaPaging(t *testing.T) {
 	f := setup(t, 230)
 	f.sim.SetFaults(schoolsim.Faults{NoMeta: true})
 	run := f.sync()
-	if run.Status != school.SyncSucceeded || run.Result.New != 230 {
+	if run.Status != studentsync.SyncSucceeded || run.Result.New != 230 {
 		t.Fatalf("links.next paging: %+v %+v", run, run.Result)
 	}
 }
@@ -644,11 +525,11 @@ func TestSyncJuniorHighGrades(t *testing.T) {
 		s.Students[2].Classroom = schoolsim.Classroom{ID: 9003}
 	})
 	run := f.sync()
-	if run.Status != school.SyncSucceeded || len(run.Result.Warnings) != 0 {
+	if run.Status != studentsync.SyncSucceeded || len(run.Result.Warnings) != 0 {
 		t.Fatalf("sync: %+v %+v", run, run.Result)
 	}
 	var classes struct {
-		Data []school.Class `json:"data"`
+		Data []roster.Class `json:"data"`
 	}
 	f.admin.Do("GET", "/api/v1/classes?grade=VII", nil).Want(200).JSON(&classes)
 	if len(classes.Data) != 1 || classes.Data[0].Name != "VII A" || classes.Data[0].Grade != 7 ||
@@ -664,7 +545,7 @@ func TestSyncJuniorHighGrades(t *testing.T) {
 		t.Errorf("grade 1: %+v", classes.Data)
 	}
 	f.admin.Do("GET", "/api/v1/classes?grade=13", nil).Want(422)
-	var st school.Student
+	var st roster.Student
 	var id int64
 	f.env.DB.Get(&id, `SELECT s.id FROM students s JOIN classes c ON c.id = s.class_id WHERE c.name = 'VII A'`)
 	f.admin.Do("GET", fmt.Sprintf("/api/v1/students/%d", id), nil).Want(200).JSON(&st)
@@ -681,14 +562,14 @@ func TestSyncByHomeroomTeacherIsSchoolWide(t *testing.T) {
 	f := setup(t, 72)
 	f.admin.Do("PUT", "/api/v1/roles/wali_kelas/permissions", map[string]any{"permissions": []string{"students.view", "students.sync"}}).Want(200)
 	wali := f.env.As(perm.WaliKelas)
-	var run school.SyncRun
+	var run studentsync.SyncRun
 	wali.Do("POST", "/api/v1/students/sync", nil).Want(http.StatusAccepted).JSON(&run)
 	done := waitRun(t, wali, run.ID)
-	if done.Status != school.SyncSucceeded || done.Result.New != 72 {
+	if done.Status != studentsync.SyncSucceeded || done.Result.New != 72 {
 		t.Fatalf("sync by homeroom teacher: %+v", done)
 	}
 	var hist struct {
-		Data []school.SyncRun `json:"data"`
+		Data []studentsync.SyncRun `json:"data"`
 	}
 	wali.Do("GET", "/api/v1/students/syncs", nil).Want(200).JSON(&hist)
 	if len(hist.Data) != 1 || hist.Data[0].Result.Fetched != 72 {
@@ -726,62 +607,5 @@ func TestSyncStatus(t *testing.T) {
 	res := bk.Do("GET", "/api/v1/students/sync/status", nil).Want(200).JSON(&st)
 	if st["configured"] != true || st["schedule"] != "06:00" || strings.Contains(string(res.Body), "kesiswaan.sch.id") || strings.Contains(string(res.Body), "tokRAHASIA9") {
 		t.Errorf("after: %s", res.Body)
-	}
-}
-
-// The sign-in page shows the school's name, and nothing else of the
-// profile, before anyone signs in.
-func TestPublicSchoolName(t *testing.T) {
-	t.Parallel()
-	env := apitest.New(t)
-	env.As(perm.Admin).Do("PUT", "/api/v1/settings/school", map[string]any{"name": "SMP Negeri 2 Contoh", "principal_nip": "197203152000031002",
-		"address": "Jl. Rahasia 1"}).Want(200)
-	var out map[string]any
-	res := env.Anonymous().Do("GET", "/api/v1/school/public", nil).Want(200).JSON(&out)
-	if out["name"] != "SMP Negeri 2 Contoh" || len(out) != 2 || out["logo_url"] != nil {
-		t.Errorf("public: %s", res.Body)
-	}
-	if strings.Contains(string(res.Body), "1972") || strings.Contains(string(res.Body), "Rahasia") {
-		t.Errorf("public profile leaks: %s", res.Body)
-	}
-}
-
-// A NIP typed in groups ("19720315 200003 1 002", with dots or dashes) is
-// stored as its 18 digits.
-func TestProfileNIPNormalised(t *testing.T) {
-	t.Parallel()
-	env := apitest.New(t)
-	admin := env.As(perm.Admin)
-	for _, nip := range []string{"19720315 200003 1 002", "19720315.200003.1.002", "19720315-200003-1-002", "\t19720315\u00a0200003 1 002 "} {
-		var p school.Profile
-		admin.Do("PUT", "/api/v1/settings/school", map[string]any{"name": "SMA Contoh", "principal_nip": nip}).Want(200).JSON(&p)
-		if p.PrincipalNIP != "197203152000031002" {
-			t.Errorf("%q stored as %q", nip, p.PrincipalNIP)
-		}
-	}
-	e := admin.Do("PUT", "/api/v1/settings/school", map[string]any{"name": "SMA Contoh", "principal_nip": "1972 0315"}).Want(422).Err()
-	if e.Error.FieldCodes["principal_nip"].Code != "school.profile.nip" {
-		t.Errorf("short NIP: %+v", e.Error.FieldCodes)
-	}
-}
-
-// The letter's place and the BK coordinator's NIP are part of the profile:
-// the NIP normalised and checked like the principal's, the city bounded.
-func TestProfileCityAndBKNIP(t *testing.T) {
-	t.Parallel()
-	env := apitest.New(t)
-	admin := env.As(perm.Admin)
-	var p school.Profile
-	admin.Do("PUT", "/api/v1/settings/school", map[string]any{"name": "SMA Contoh", "city": "  Bandung ", "bk_coordinator_nip": "19800101 200501 2 003"}).Want(200).JSON(&p)
-	if p.City != "Bandung" || p.BKCoordinatorNIP != "198001012005012003" {
-		t.Errorf("saved %+v", p)
-	}
-	admin.Do("GET", "/api/v1/settings/school", nil).Want(200).JSON(&p)
-	if p.City != "Bandung" || p.BKCoordinatorNIP != "198001012005012003" {
-		t.Errorf("read back %+v", p)
-	}
-	e := admin.Do("PUT", "/api/v1/settings/school", map[string]any{"name": "SMA Contoh", "city": strings.Repeat("k", 101), "bk_coordinator_nip": "123"}).Want(422).Err()
-	if e.Error.FieldCodes["bk_coordinator_nip"].Code != "school.profile.nip" || e.Error.FieldCodes["city"].Code != "school.profile.too_long" {
-		t.Errorf("field codes %+v", e.Error.FieldCodes)
 	}
 }

@@ -1,4 +1,4 @@
-package school_test
+package studentsync_test
 
 import (
 	"bufio"
@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/tatib/tatib/server/internal/apitest"
-	"github.com/tatib/tatib/server/internal/school"
-	"github.com/tatib/tatib/server/internal/sim/studentaffairs"
+	schoolsim "github.com/tatib/tatib/server/internal/sim/studentaffairs"
+	"github.com/tatib/tatib/server/internal/studentsync"
 	"github.com/tatib/tatib/shared/perm"
 )
 
@@ -64,14 +64,14 @@ func TestTestConnectionNeverEchoesRemote(t *testing.T) {
 		name, url, kind, code string
 		status                int
 	}{
-		{"Plain500", serve(500, "text/plain", secret), school.KindHTTPStatus, "school.source.server_error", 500},
-		{"JSON500", serve(500, "application/json", `{"message":"`+secret+`"}`), school.KindHTTPStatus, "school.source.server_error", 500},
-		{"JSON418", serve(418, "application/json", `{"message":"`+secret+`"}`), school.KindHTTPStatus, "school.source.http_status", 418},
-		{"KeysNamed", serve(200, "application/json", `{"`+secret+`":[1],"other_`+secret+`":2}`), school.KindWrongShape, "school.source.no_data", 0},
-		{"HTML", serve(200, "text/html", "<html><title>"+secret+"</title></html>"), school.KindNotJSON, "school.source.html", 0},
-		{"BadJSON", serve(200, "application/json", secret+"{"), school.KindNotJSON, "school.source.bad_json", 0},
-		{"DataNotList", serve(200, "application/json", `{"data":"`+secret+`"}`), school.KindWrongShape, "school.source.data_not_list", 0},
-		{"Banner", bannerServer(t, "SSH-2.0-"+secret+"\r\n"), school.KindNotHTTP, "school.source.not_http", 0},
+		{"Plain500", serve(500, "text/plain", secret), studentsync.KindHTTPStatus, "school.source.server_error", 500},
+		{"JSON500", serve(500, "application/json", `{"message":"`+secret+`"}`), studentsync.KindHTTPStatus, "school.source.server_error", 500},
+		{"JSON418", serve(418, "application/json", `{"message":"`+secret+`"}`), studentsync.KindHTTPStatus, "school.source.http_status", 418},
+		{"KeysNamed", serve(200, "application/json", `{"`+secret+`":[1],"other_`+secret+`":2}`), studentsync.KindWrongShape, "school.source.no_data", 0},
+		{"HTML", serve(200, "text/html", "<html><title>"+secret+"</title></html>"), studentsync.KindNotJSON, "school.source.html", 0},
+		{"BadJSON", serve(200, "application/json", secret+"{"), studentsync.KindNotJSON, "school.source.bad_json", 0},
+		{"DataNotList", serve(200, "application/json", `{"data":"`+secret+`"}`), studentsync.KindWrongShape, "school.source.data_not_list", 0},
+		{"Banner", bannerServer(t, "SSH-2.0-"+secret+"\r\n"), studentsync.KindNotHTTP, "school.source.not_http", 0},
 	}
 	for _, c := range cases {
 		for _, lang := range []string{"id", "en"} {
@@ -79,14 +79,14 @@ func TestTestConnectionNeverEchoesRemote(t *testing.T) {
 			if strings.Contains(string(res.Body), "SECRET") {
 				t.Errorf("%s (%s): remote text echoed: %s", c.name, lang, res.Body)
 			}
-			var out school.TestResult
+			var out studentsync.TestResult
 			res.JSON(&out)
 			if out.OK || out.Kind != c.kind || out.ErrorCode != c.code || out.Status != c.status || out.Error == "" {
 				t.Errorf("%s (%s): %+v, want kind %s code %s status %d", c.name, lang, out, c.kind, c.code, c.status)
 			}
 		}
 	}
-	var out school.TestResult
+	var out studentsync.TestResult
 	f.admin.Do("POST", "/api/v1/settings/student-affairs/test", map[string]any{"url": cases[0].url}, "Accept-Language", "en").Want(200).JSON(&out)
 	if !strings.Contains(out.Error, "HTTP 500") || !strings.Contains(out.Error, "error") {
 		t.Errorf("English summary: %q", out.Error)
@@ -96,7 +96,7 @@ func TestTestConnectionNeverEchoesRemote(t *testing.T) {
 	// run never carries the remote body either.
 	f.configure(cases[1].url, simToken)
 	run := f.sync()
-	if run.Status != school.SyncFailed || run.ErrorCode != "school.source.server_error" {
+	if run.Status != studentsync.SyncFailed || run.ErrorCode != "school.source.server_error" {
 		t.Fatalf("sync: %+v", run)
 	}
 	var stored struct {
@@ -110,7 +110,7 @@ func TestTestConnectionNeverEchoesRemote(t *testing.T) {
 	if stored.Error != "" || stored.Code != "school.source.server_error" || strings.Contains(stored.Params, "SECRET") {
 		t.Errorf("stored failure: %+v", stored)
 	}
-	var en, id school.SyncRun
+	var en, id studentsync.SyncRun
 	f.admin.Do("GET", fmt.Sprintf("/api/v1/students/sync/%d", run.ID), nil, "Accept-Language", "en").Want(200).JSON(&en)
 	f.admin.Do("GET", fmt.Sprintf("/api/v1/students/sync/%d", run.ID), nil, "Accept-Language", "id").Want(200).JSON(&id)
 	if en.Error == id.Error || !strings.Contains(en.Error, "500") || !strings.Contains(id.Error, "500") {
@@ -138,23 +138,23 @@ func localOff(t *testing.T) (*apitest.Env, *apitest.Client, string) {
 func TestLocalSourcesRefused(t *testing.T) {
 	_, admin, simURL := localOff(t)
 	_, port, _ := net.SplitHostPort(strings.TrimPrefix(simURL, "http://"))
-	test := func(url string) school.TestResult {
-		var out school.TestResult
+	test := func(url string) studentsync.TestResult {
+		var out studentsync.TestResult
 		admin.Do("POST", "/api/v1/settings/student-affairs/test", map[string]any{"url": url, "token": simToken}).Want(200).JSON(&out)
 		return out
 	}
 	for _, url := range []string{simURL, "http://localhost:" + port, "http://[::1]:" + port, "http://0.0.0.0:" + port,
 		"http://169.254.169.254", "http://[fe80::1]:" + port} {
-		if got := test(url); got.OK || got.Kind != school.KindLocal || got.ErrorCode != "school.source.local_refused" {
+		if got := test(url); got.OK || got.Kind != studentsync.KindLocal || got.ErrorCode != "school.source.local_refused" {
 			t.Errorf("%s: %+v, want refused as local", url, got)
 		}
 	}
 	// The sync refuses it too, at the same place.
 	admin.Do("PUT", "/api/v1/settings/student-affairs", map[string]any{"url": simURL, "token": simToken}).Want(200)
-	var run school.SyncRun
+	var run studentsync.SyncRun
 	admin.Do("POST", "/api/v1/students/sync", nil).Want(http.StatusAccepted).JSON(&run)
 	done := waitRun(t, admin, run.ID)
-	if done.Status != school.SyncFailed || done.ErrorCode != "school.source.local_refused" {
+	if done.Status != studentsync.SyncFailed || done.ErrorCode != "school.source.local_refused" {
 		t.Errorf("sync: %+v", done)
 	}
 }
@@ -174,10 +174,10 @@ func TestLocalSourcesRefusedAfterRedirect(t *testing.T) {
 	})}
 	go redirect.Serve(ln)
 	t.Cleanup(func() { redirect.Close() })
-	var out school.TestResult
+	var out studentsync.TestResult
 	admin.Do("POST", "/api/v1/settings/student-affairs/test", map[string]any{"url": "http://" + ln.Addr().String(), "token": simToken}).
 		Want(200).JSON(&out)
-	if out.OK || out.Kind != school.KindLocal {
+	if out.OK || out.Kind != studentsync.KindLocal {
 		t.Fatalf("redirect to loopback: %+v", out)
 	}
 }
@@ -187,7 +187,7 @@ func TestLocalSourcesRefusedAfterRedirect(t *testing.T) {
 func TestLocalSourcesAllowed(t *testing.T) {
 	t.Parallel()
 	f := setup(t, 5)
-	var out school.TestResult
+	var out studentsync.TestResult
 	f.admin.Do("POST", "/api/v1/settings/student-affairs/test", nil).Want(200).JSON(&out)
 	if !out.OK || out.Count != 5 {
 		t.Fatalf("allowed: %+v", out)
@@ -209,16 +209,16 @@ func outsideAddress(t *testing.T) string {
 	return ""
 }
 
-func waitRun(t *testing.T, c *apitest.Client, id int64) school.SyncRun {
+func waitRun(t *testing.T, c *apitest.Client, id int64) studentsync.SyncRun {
 	t.Helper()
 	for i := 0; i < 2000; i++ {
-		var run school.SyncRun
+		var run studentsync.SyncRun
 		c.Do("GET", fmt.Sprintf("/api/v1/students/sync/%d", id), nil).Want(200).JSON(&run)
-		if run.Status != school.SyncRunning {
+		if run.Status != studentsync.SyncRunning {
 			return run
 		}
 		time.Sleep(30 * time.Millisecond)
 	}
 	t.Fatalf("sync %d still running", id)
-	return school.SyncRun{}
+	return studentsync.SyncRun{}
 }

@@ -1,4 +1,4 @@
-package school
+package studentsync
 
 import (
 	"context"
@@ -8,11 +8,9 @@ import (
 	"github.com/jmoiron/sqlx"
 )
 
-// Settings keys other packages read in SQL (the demo loader).
-const (
-	SettingDemo           = keyDemo
-	SettingStudentAffairs = keyStudentAffairs
-)
+// SettingStudentAffairs is the connection's settings key, which the demo
+// loader reads in SQL.
+const SettingStudentAffairs = keyStudentAffairs
 
 // LockStudents takes, in tx, the lock that serialises everything writing
 // students in bulk (a sync, the demo load) across replicas.
@@ -32,9 +30,4 @@ func ApplyRecordsTx(ctx context.Context, tx *sqlx.Tx, items []map[string]any, re
 		recs[i] = studentFromMap(m)
 	}
 	return apply(ctx, tx, recs, res, now)
-}
-
-// MarkDemoTx stores v as the demo school's marker setting.
-func MarkDemoTx(ctx context.Context, q sqlx.ExecerContext, v any) error {
-	return writeSetting(ctx, q, keyDemo, v, 0)
 }

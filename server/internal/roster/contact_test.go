@@ -1,4 +1,4 @@
-package school_test
+package roster_test
 
 import (
 	"encoding/json"
@@ -7,8 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tatib/tatib/server/internal/school"
-	"github.com/tatib/tatib/server/internal/sim/studentaffairs"
+	"github.com/tatib/tatib/server/internal/roster"
+	schoolsim "github.com/tatib/tatib/server/internal/sim/studentaffairs"
+	"github.com/tatib/tatib/server/internal/studentsync"
 	"github.com/tatib/tatib/shared/perm"
 )
 
@@ -36,9 +37,9 @@ func (f *fixture) firstSourceID() int64 {
 	return id
 }
 
-func (f *contactFixture) get() school.Student {
+func (f *contactFixture) get() roster.Student {
 	f.env.T.Helper()
-	var st school.Student
+	var st roster.Student
 	f.admin.Do("GET", f.path, nil).Want(http.StatusOK).JSON(&st)
 	return st
 }
@@ -48,15 +49,15 @@ func TestEditParentContactOK(t *testing.T) {
 	f := setupContact(t)
 	bk := f.env.As(perm.BK)
 	synced := f.get()
-	if synced.ParentContactSource != school.ContactFromSync || synced.SyncedParentName != synced.ParentName ||
+	if synced.ParentContactSource != roster.ContactFromSync || synced.SyncedParentName != synced.ParentName ||
 		synced.SyncedParentPhone != synced.ParentPhone || synced.ParentPhone == "" || synced.ParentPhoneIssue != "" {
 		t.Fatalf("after sync: %+v", synced)
 	}
 
-	var st school.Student
+	var st roster.Student
 	bk.Do("PATCH", f.path, map[string]any{"parent_name": "  Ibu Sari Wulandari ", "parent_phone": " 0813  9876-5432 "}).
 		Want(http.StatusOK).JSON(&st)
-	if st.ParentName != "Ibu Sari Wulandari" || st.ParentPhone != "0813 9876-5432" || st.ParentContactSource != school.ContactFromStaff ||
+	if st.ParentName != "Ibu Sari Wulandari" || st.ParentPhone != "0813 9876-5432" || st.ParentContactSource != roster.ContactFromStaff ||
 		st.SyncedParentName != synced.ParentName || st.SyncedParentPhone != synced.ParentPhone || st.ParentPhoneIssue != "" {
 		t.Fatalf("edited: %+v", st)
 	}
@@ -81,7 +82,7 @@ func TestEditParentContactOK(t *testing.T) {
 	})
 
 	t.Run("OKAbsentKeeps", func(t *testing.T) {
-		var st school.Student
+		var st roster.Student
 		bk.Do("PATCH", f.path, map[string]any{"parent_name": "Bapak Joko"}).Want(http.StatusOK).JSON(&st)
 		if st.ParentName != "Bapak Joko" || st.ParentPhone != "0813 9876-5432" {
 			t.Fatalf("name only: %+v", st)
@@ -89,7 +90,7 @@ func TestEditParentContactOK(t *testing.T) {
 	})
 
 	t.Run("OKEmptyPhoneClears", func(t *testing.T) {
-		var st school.Student
+		var st roster.Student
 		bk.Do("PATCH", f.path, map[string]any{"parent_phone": ""}).Want(http.StatusOK).JSON(&st)
 		if st.ParentPhone != "" || st.ParentPhoneIssue != "missing" || st.ParentName != "Bapak Joko" {
 			t.Fatalf("cleared: %+v", st)
@@ -97,7 +98,7 @@ func TestEditParentContactOK(t *testing.T) {
 	})
 
 	t.Run("OKHandBackToSync", func(t *testing.T) {
-		var st school.Student
+		var st roster.Student
 		bk.Do("PATCH", f.path, map[string]any{"parent_contact_source": "sync"}).Want(http.StatusOK).JSON(&st)
 		if st.ParentName != synced.ParentName || st.ParentPhone != synced.ParentPhone || st.ParentContactSource != "sync" {
 			t.Fatalf("handed back: %+v, want %q %q", st, synced.ParentName, synced.ParentPhone)
@@ -168,7 +169,7 @@ func TestEditParentContactPermissions(t *testing.T) {
 	var classID int64
 	f.env.DB.Get(&classID, `SELECT class_id FROM students WHERE id = $1`, f.id)
 	f.admin.Do("PATCH", fmt.Sprintf("/api/v1/classes/%d", classID), map[string]any{"homeroom_teacher_id": own.UserID}).Want(http.StatusOK)
-	var st school.Student
+	var st roster.Student
 	own.Do("PATCH", f.path, body).Want(http.StatusOK).JSON(&st)
 	if st.ParentPhone != "081311112222" || st.ParentContactSource != "staff" {
 		t.Fatalf("own class: %+v", st)
@@ -210,7 +211,7 @@ func TestParentContactSurvivesSync(t *testing.T) {
 		s.Students[1].ParentPhone = "0858-1234-5678"
 		otherSrc = s.Students[1].ID
 	})
-	if run := f.sync(); run.Status != school.SyncSucceeded {
+	if run := f.sync(); run.Status != studentsync.SyncSucceeded {
 		t.Fatalf("sync: %+v", run)
 	}
 	st := f.get()
@@ -235,7 +236,7 @@ func TestParentContactSurvivesSync(t *testing.T) {
 	}
 
 	// Handed back: the student-affairs values, and later syncs update them.
-	var back school.Student
+	var back roster.Student
 	bk.Do("PATCH", f.path, map[string]any{"parent_contact_source": "sync"}).Want(http.StatusOK).JSON(&back)
 	if back.ParentName != "Bapak Budi Santoso" || back.ParentPhone != "0857-7777-8888" || back.ParentContactSource != "sync" {
 		t.Fatalf("handed back: %+v", back)
@@ -260,7 +261,7 @@ func TestParentPhoneIssue(t *testing.T) {
 	}
 	f.env.DB.MustExec(`UPDATE students SET parent_phone = '021 5551234' WHERE id = $1`, f.id)
 	var page struct {
-		Data []school.Student `json:"data"`
+		Data []roster.Student `json:"data"`
 	}
 	f.admin.Do("GET", "/api/v1/students?per_page=100", nil).Want(http.StatusOK).JSON(&page)
 	for _, s := range page.Data {

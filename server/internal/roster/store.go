@@ -1,4 +1,4 @@
-package school
+package roster
 
 import (
 	"context"
@@ -382,4 +382,39 @@ func studentNotFound(ctx context.Context, q sqlx.QueryerContext, sc Scope, id in
 		}
 	}
 	return pg.Error(err, "entity.student")
+}
+
+// ParseGrade reads a grade 1–12 written as a number ("7", "10"), in Roman
+// numerals ("VII", "X"), with "Kelas" before it, or as the start of a class
+// name ("7A", "VII-B"); anything else is 0.
+func ParseGrade(v string) int {
+	v = strings.TrimSpace(strings.TrimPrefix(strings.ToUpper(strings.TrimSpace(v)), "KELAS"))
+	if v == "" {
+		return 0
+	}
+	for g := MaxGrade; g >= MinGrade; g-- {
+		if v == romanGrades[g] || v == strconv.Itoa(g) {
+			return g
+		}
+	}
+	// "7A", "10-IPA": a number followed by a class letter or separator.
+	i := 0
+	for i < len(v) && i < 2 && v[i] >= '0' && v[i] <= '9' {
+		i++
+	}
+	if i > 0 && i < len(v) && !(v[i] >= '0' && v[i] <= '9') {
+		if g, _ := strconv.Atoi(v[:i]); g >= MinGrade && g <= MaxGrade {
+			return g
+		}
+	}
+	// "VII-B", "XII.IPA": Roman numerals followed by a separator.
+	if j := strings.IndexAny(v, "-./_"); j > 0 {
+		head := v[:j]
+		for g := MaxGrade; g >= MinGrade; g-- {
+			if head == romanGrades[g] {
+				return g
+			}
+		}
+	}
+	return 0
 }

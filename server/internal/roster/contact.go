@@ -1,4 +1,4 @@
-package school
+package roster
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package school_test
+package studentsync_test
 
 import (
 	"context"
@@ -8,8 +8,8 @@ import (
 
 	"github.com/tatib/tatib/server/internal/apitest"
 	"github.com/tatib/tatib/server/internal/audit"
-	"github.com/tatib/tatib/server/internal/school"
-	"github.com/tatib/tatib/server/internal/sim/studentaffairs"
+	schoolsim "github.com/tatib/tatib/server/internal/sim/studentaffairs"
+	"github.com/tatib/tatib/server/internal/studentsync"
 	"github.com/tatib/tatib/shared/perm"
 )
 
@@ -18,14 +18,14 @@ import (
 // their time as a ratio of it.
 const syncTarget = 3 * time.Second
 
-func benchSyncer(b *testing.B, students int) (*school.Syncer, *apitest.Env) {
+func benchSyncer(b *testing.B, students int) (*studentsync.Syncer, *apitest.Env) {
 	env := apitest.New(b)
 	sim := schoolsim.NewServer(schoolsim.Generate(schoolsim.Options{Seed: 7, Students: students, AcademicYearStart: 2026}), simToken)
 	ts := httptest.NewServer(sim)
 	b.Cleanup(ts.Close)
 	admin := env.As(perm.Admin)
 	admin.Do("PUT", "/api/v1/settings/student-affairs", map[string]any{"url": ts.URL, "token": simToken}).Want(200)
-	return school.NewSyncer(env.DB, env.Deps.Log), env
+	return studentsync.NewSyncer(env.DB, env.Deps.Log), env
 }
 
 // BenchmarkSyncFirst1200 is a first sync: every department, class and
@@ -38,9 +38,9 @@ func BenchmarkSyncFirst1200(b *testing.B) {
 		s, _ := benchSyncer(b, 1200)
 		b.StartTimer()
 		start := time.Now()
-		run, err := s.RunNow(context.Background(), audit.Actor{Name: "bench"}, school.TriggerManual)
+		run, err := s.RunNow(context.Background(), audit.Actor{Name: "bench"}, studentsync.TriggerManual)
 		total += time.Since(start)
-		if err != nil || run.Status != school.SyncSucceeded || run.Result.New != 1200 {
+		if err != nil || run.Status != studentsync.SyncSucceeded || run.Result.New != 1200 {
 			b.Fatalf("%v %+v", err, run)
 		}
 	}
@@ -52,14 +52,14 @@ func BenchmarkSyncFirst1200(b *testing.B) {
 func BenchmarkSyncUnchanged1200(b *testing.B) {
 	s, _ := benchSyncer(b, 1200)
 	ctx := context.Background()
-	if _, err := s.RunNow(ctx, audit.Actor{Name: "bench"}, school.TriggerManual); err != nil {
+	if _, err := s.RunNow(ctx, audit.Actor{Name: "bench"}, studentsync.TriggerManual); err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
 	start := time.Now()
 	for b.Loop() {
-		run, err := s.RunNow(ctx, audit.Actor{Name: "bench"}, school.TriggerManual)
-		if err != nil || run.Status != school.SyncSucceeded || run.Result.Unchanged != 1200 {
+		run, err := s.RunNow(ctx, audit.Actor{Name: "bench"}, studentsync.TriggerManual)
+		if err != nil || run.Status != studentsync.SyncSucceeded || run.Result.Unchanged != 1200 {
 			b.Fatalf("%v %+v", err, run)
 		}
 	}
@@ -70,7 +70,7 @@ func BenchmarkSyncUnchanged1200(b *testing.B) {
 // as a homeroom teacher's and a counselor's screen asks for it.
 func BenchmarkStudentSearch(b *testing.B) {
 	s, env := benchSyncer(b, 1200)
-	if _, err := s.RunNow(context.Background(), audit.Actor{Name: "bench"}, school.TriggerManual); err != nil {
+	if _, err := s.RunNow(context.Background(), audit.Actor{Name: "bench"}, studentsync.TriggerManual); err != nil {
 		b.Fatal(err)
 	}
 	bk := env.As(perm.BK)
