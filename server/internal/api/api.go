@@ -40,7 +40,6 @@ import (
 	"github.com/tatib/tatib/server/internal/studentsync"
 	"github.com/tatib/tatib/server/internal/users"
 	"github.com/tatib/tatib/server/internal/violation"
-	"github.com/tatib/tatib/server/internal/violationlist"
 	"github.com/tatib/tatib/server/internal/violationtype"
 	"github.com/tatib/tatib/server/internal/web"
 	"github.com/tatib/tatib/shared/perm"
@@ -137,7 +136,6 @@ func mount(r *httpx.Router, d Deps) {
 	violation.Mount(r, d)
 	achievement.Mount(r, d)
 	pointspolicy.Mount(r, d)
-	violationlist.Mount(r, d)
 	handling.Mount(r, d)
 	letter.Mount(r, d)
 	journal.Mount(r, d)

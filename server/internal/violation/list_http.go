@@ -1,10 +1,9 @@
-package violationlist
+package violation
 
 import (
 	"net/http"
 	"time"
 
-	"github.com/tatib/tatib/server/internal/app"
 	"github.com/tatib/tatib/server/internal/httpx"
 	"github.com/tatib/tatib/server/internal/locale"
 	"github.com/tatib/tatib/shared/api"
@@ -14,27 +13,24 @@ import (
 // XLSXContentType is the media type of .xlsx files.
 const XLSXContentType = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
-// Handler serves the violation list, one violation and the export.
-type Handler struct {
-	store *Store
+// ListHandler serves the violation list, one violation and the export.
+type ListHandler struct {
+	store *ListStore
 	now   func() time.Time
 }
 
-// NewHandler returns a Handler.
-func NewHandler(s *Store) *Handler { return &Handler{store: s, now: time.Now} }
-
-// Mount registers the routes.
-func Mount(r *httpx.Router, d app.Deps) { NewHandler(NewStore(d.DB)).Routes(r) }
+// NewListHandler returns a ListHandler.
+func NewListHandler(s *ListStore) *ListHandler { return &ListHandler{store: s, now: time.Now} }
 
 // Routes registers the routes. The export is registered before {id} reads
 // as a pattern, though chi prefers the fixed segment either way.
-func (h *Handler) Routes(r *httpx.Router) {
+func (h *ListHandler) Routes(r *httpx.Router) {
 	r.Get("/violations", perm.ViolationsView, h.list)
 	r.Get("/violations/export", perm.ViolationsExport, h.export)
 	r.Get("/violations/{id}", perm.ViolationsView, h.get)
 }
 
-func (h *Handler) list(w http.ResponseWriter, r *http.Request) error {
+func (h *ListHandler) list(w http.ResponseWriter, r *http.Request) error {
 	f, err := ParseFilter(r.URL.Query())
 	if err != nil {
 		return err
@@ -43,31 +39,31 @@ func (h *Handler) list(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	list, total, err := h.store.List(r.Context(), ScopeFrom(r.Context()), f, p)
+	list, total, err := h.store.List(r.Context(), ScopeOf(r.Context()), f, p)
 	if err != nil {
 		return err
 	}
 	return httpx.JSON(w, http.StatusOK, api.Page[api.Violation]{Data: list, Meta: p.Meta(total)})
 }
 
-func (h *Handler) get(w http.ResponseWriter, r *http.Request) error {
+func (h *ListHandler) get(w http.ResponseWriter, r *http.Request) error {
 	id, err := httpx.IDParam(r, "id")
 	if err != nil {
 		return err
 	}
-	v, err := h.store.Get(r.Context(), h.store.db, ScopeFrom(r.Context()), id)
+	v, err := h.store.Get(r.Context(), h.store.db, ScopeOf(r.Context()), id)
 	if err != nil {
 		return err
 	}
 	return httpx.JSON(w, http.StatusOK, v)
 }
 
-func (h *Handler) export(w http.ResponseWriter, r *http.Request) error {
+func (h *ListHandler) export(w http.ResponseWriter, r *http.Request) error {
 	f, err := ParseFilter(r.URL.Query())
 	if err != nil {
 		return err
 	}
-	st, err := h.store.Export(r.Context(), ScopeFrom(r.Context()), f, locale.FromContext(r.Context()))
+	st, err := h.store.Export(r.Context(), ScopeOf(r.Context()), f, locale.FromContext(r.Context()))
 	if err != nil {
 		return err
 	}

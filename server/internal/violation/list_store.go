@@ -1,4 +1,4 @@
-package violationlist
+package violation
 
 import (
 	"context"
@@ -14,13 +14,13 @@ import (
 	"github.com/tatib/tatib/shared/api"
 )
 
-// Store reads violations.
-type Store struct {
+// ListStore reads violations.
+type ListStore struct {
 	db *sqlx.DB
 }
 
-// NewStore returns a Store.
-func NewStore(db *sqlx.DB) *Store { return &Store{db: db} }
+// NewListStore returns a ListStore.
+func NewListStore(db *sqlx.DB) *ListStore { return &ListStore{db: db} }
 
 // selectSQL reads a violation with its joined names (student, the class as
 // it was that day, its department, type, category, recorder, verifier,
@@ -51,7 +51,7 @@ const fromSQL = `
 // List returns one page of the violations f matches within the caller's
 // scope, and how many there are in all. The count reads the violations
 // table alone (the filter needs no join), the page only its rows.
-func (s *Store) List(ctx context.Context, sc Scope, f Filter, p httpx.Paging) ([]api.Violation, int, error) {
+func (s *ListStore) List(ctx context.Context, sc Scope, f Filter, p httpx.Paging) ([]api.Violation, int, error) {
 	var ca Args
 	where := f.Where(sc, &ca)
 	var total int
@@ -76,7 +76,7 @@ func (s *Store) List(ctx context.Context, sc Scope, f Filter, p httpx.Paging) ([
 // Get returns one violation within the caller's scope with its photos and
 // its handling records (oldest first) and their participants. Outside the
 // scope it is NotFound, as if it did not exist.
-func (s *Store) Get(ctx context.Context, q sqlx.QueryerContext, sc Scope, id int64) (api.Violation, error) {
+func (s *ListStore) Get(ctx context.Context, q sqlx.QueryerContext, sc Scope, id int64) (api.Violation, error) {
 	var v api.Violation
 	var a Args
 	idp := a.Add(id)

@@ -1,4 +1,4 @@
-package violationlist
+package violation
 
 import (
 	"context"
@@ -9,7 +9,6 @@ import (
 
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/locale"
-	"github.com/tatib/tatib/server/internal/schoolday"
 	"github.com/tatib/tatib/server/internal/xlsxw"
 	"github.com/tatib/tatib/shared/api"
 )
@@ -18,8 +17,6 @@ import (
 // excelize builds the compressed file in memory (about 6 MB per 100,000
 // rows): narrower filters past this.
 const MaxExportRows = 200000
-
-var jakarta = schoolday.Zone
 
 // The export's 19 columns (PRODUCT.md "Violation export"), their header
 // keys, and the width a column gets at least (and at most, for long text).
@@ -79,7 +76,7 @@ const exportRowSQL = `SELECT v.occurred_at, s.nisn, s.full_name, ` + classNameSQ
 // rows come from one read-only snapshot, so the sheet's declared size is
 // exactly what it holds. The rows stream from a database cursor into the
 // sheet; the caller writes the result (Stream.WriteTo) and closes it.
-func (s *Store) Export(ctx context.Context, sc Scope, f Filter, lang locale.Lang) (*xlsxw.Stream, error) {
+func (s *ListStore) Export(ctx context.Context, sc Scope, f Filter, lang locale.Lang) (*xlsxw.Stream, error) {
 	tx, err := s.db.BeginTxx(ctx, &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true})
 	if err != nil {
 		return nil, fmt.Errorf("violationlist: export: begin: %w", err)

@@ -1,4 +1,4 @@
-package violationlist
+package violation
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package violationlist_test
+package violation_test
 
 import (
 	"bytes"
@@ -12,7 +12,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
-	"github.com/tatib/tatib/server/internal/violationlist"
+	"github.com/tatib/tatib/server/internal/violation"
 	"github.com/tatib/tatib/server/internal/xlsxw/xlsxwtest"
 	"github.com/tatib/tatib/shared/perm"
 )
@@ -30,7 +30,7 @@ func TestExport(t *testing.T) {
 	s.Handling(f.vBudi2, "2025-09-08", [2]string{"Pak Joko", "Wali Kelas"})
 
 	res := s.BK.Do("GET", "/api/v1/violations/export?sort=occurred_at", nil).Want(http.StatusOK)
-	if ct := res.Header.Get("Content-Type"); ct != violationlist.XLSXContentType {
+	if ct := res.Header.Get("Content-Type"); ct != violation.XLSXContentType {
 		t.Errorf("content type %q", ct)
 	}
 	if cd := res.Header.Get("Content-Disposition"); !regexp.MustCompile(`^attachment; filename="pelanggaran-\d{4}-\d{2}-\d{2}\.xlsx"$`).MatchString(cd) {

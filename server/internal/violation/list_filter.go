@@ -3,10 +3,9 @@
 // xlsx export streamed from a database cursor. Its Filter (parsed from the
 // list's query string) and its WHERE builder are the one place the list,
 // the export and the reports narrow violations.
-package violationlist
+package violation
 
 import (
-	"context"
 	"net/url"
 	"strconv"
 	"strings"
@@ -14,7 +13,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/tatib/tatib/server/internal/apperr"
-	"github.com/tatib/tatib/server/internal/auth"
 	"github.com/tatib/tatib/server/internal/roster"
 	"github.com/tatib/tatib/shared/api"
 )
@@ -24,18 +22,6 @@ const RecorderJournal = "journal"
 
 // MaxQ is the longest student search accepted.
 const MaxQ = 100
-
-// Scope limits what a caller sees: a homeroom teacher (HomeroomID != 0)
-// sees a violation when the student is in their class now, or the
-// violation's class as it was that day is their class.
-type Scope struct {
-	HomeroomID int64
-}
-
-// ScopeFrom is the caller's scope.
-func ScopeFrom(ctx context.Context) Scope {
-	return Scope{HomeroomID: auth.HomeroomID(ctx)}
-}
 
 // Args collects positional query parameters ($1, $2, …).
 type Args []any

@@ -1,4 +1,4 @@
-package violationlist_test
+package violation_test
 
 import (
 	"context"
@@ -12,8 +12,8 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/tatib/tatib/server/internal/locale"
-	"github.com/tatib/tatib/server/internal/violationlist"
-	"github.com/tatib/tatib/server/internal/violationlist/vltest"
+	"github.com/tatib/tatib/server/internal/violation"
+	"github.com/tatib/tatib/server/internal/violation/vltest"
 )
 
 const benchRows = 100000
@@ -84,7 +84,7 @@ func BenchmarkExport(b *testing.B) {
 		SELECT v.id, (SELECT id FROM handling_types ORDER BY id LIMIT 1), v.occurred_on, $1 FROM violations v WHERE v.handling_status = 'in_progress'`, s.BK.UserID)
 	db.MustExec(`INSERT INTO handling_participants (handling_id, name, role) SELECT id, 'Pak Joko', 'Wali Kelas' FROM handlings`)
 	db.MustExec(`ANALYZE`)
-	store := violationlist.NewStore(db)
+	store := violation.NewListStore(db)
 	ctx := context.Background()
 
 	at := time.Date(2025, 7, 14, 7, 0, 0, 0, time.UTC)
@@ -114,7 +114,7 @@ func BenchmarkExport(b *testing.B) {
 		}
 	}
 	export := func() {
-		st, err := store.Export(ctx, violationlist.Scope{}, violationlist.Filter{}, locale.ID)
+		st, err := store.Export(ctx, violation.Scope{}, violation.Filter{}, locale.ID)
 		if err != nil {
 			b.Fatal(err)
 		}

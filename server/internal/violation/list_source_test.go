@@ -1,4 +1,4 @@
-package violationlist_test
+package violation_test
 
 import (
 	"net/http"
