@@ -6,14 +6,12 @@ import (
 
 	"github.com/tatib/tatib/server/internal/api"
 	"github.com/tatib/tatib/server/internal/app"
+	"github.com/tatib/tatib/server/internal/demo"
 	"github.com/tatib/tatib/server/internal/erasure"
 	"github.com/tatib/tatib/server/internal/face"
-	"github.com/tatib/tatib/server/internal/journal"
 	"github.com/tatib/tatib/server/internal/parentmsg/worker"
 	"github.com/tatib/tatib/server/internal/pointspolicy"
 	"github.com/tatib/tatib/server/internal/portal"
-	"github.com/tatib/tatib/server/internal/school"
-	"github.com/tatib/tatib/server/internal/violation"
 	"github.com/tatib/tatib/server/internal/violationtype"
 )
 
@@ -23,13 +21,10 @@ func boot(ctx context.Context, d app.Deps) error {
 	if err := violationtype.Boot(ctx, d); err != nil {
 		return err
 	}
-	if err := school.Boot(ctx, d); err != nil {
-		return err
+	if d.Config.Demo {
+		return demo.Load(ctx, d)
 	}
-	if err := violation.BootDemo(ctx, d); err != nil {
-		return err
-	}
-	return journal.BootDemo(ctx, d)
+	return nil
 }
 
 // background runs features' long-running loops (the listener, schedules,

@@ -10,8 +10,8 @@ import (
 	"github.com/jmoiron/sqlx"
 	_ "github.com/lib/pq"
 
-	"github.com/tatib/tatib/server/internal/parentmsg/wasim"
 	"github.com/tatib/tatib/server/internal/pg/pgtest"
+	"github.com/tatib/tatib/server/internal/sim/wa"
 )
 
 // TestShutdownRecordsSendInFlight stops the real server (SIGTERM, as

@@ -25,10 +25,9 @@ import (
 	"time"
 	_ "time/tzdata"
 
-	"github.com/tatib/tatib/server/internal/journal/journalsim"
-	"github.com/tatib/tatib/server/internal/parentmsg/wasim"
-	"github.com/tatib/tatib/server/internal/school"
-	"github.com/tatib/tatib/server/internal/school/schoolsim"
+	"github.com/tatib/tatib/server/internal/sim/journal"
+	"github.com/tatib/tatib/server/internal/sim/studentaffairs"
+	"github.com/tatib/tatib/server/internal/sim/wa"
 )
 
 func main() {
@@ -74,7 +73,7 @@ func studentAffairs(args []string) error {
 	fs := flag.NewFlagSet("student-affairs", flag.ContinueOnError)
 	addr := fs.String("addr", env("TATIB_SIM_ADDR", "127.0.0.1:8090"), "listen address (TATIB_SIM_ADDR)")
 	token := fs.String("token", env("TATIB_SIM_TOKEN", "sim-token"), "bearer token callers must send; empty accepts anyone (TATIB_SIM_TOKEN)")
-	seed := fs.Uint64("seed", uint64(envInt("TATIB_SIM_SEED", school.DemoSeed)), "seed of the generated school; the demo school uses the same default (TATIB_SIM_SEED)")
+	seed := fs.Uint64("seed", uint64(envInt("TATIB_SIM_SEED", schoolsim.DemoSeed)), "seed of the generated school; the demo school uses the same default (TATIB_SIM_SEED)")
 	students := fs.Int("students", envInt("TATIB_SIM_STUDENTS", 1200), "number of students (TATIB_SIM_STUDENTS)")
 	var f schoolsim.Faults
 	fs.IntVar(&f.Status, "status", 0, "fault: answer every request with this HTTP status (401, 403, 500 ...)")
@@ -131,7 +130,7 @@ func journalPush(args []string) error {
 	server := fs.String("server", env("TATIB_SIM_SERVER", "http://127.0.0.1:8080"), "Tatib's address (TATIB_SIM_SERVER)")
 	token := fs.String("token", env("TATIB_JOURNAL_TOKEN", ""), "the journal token from Settings → Integrations (TATIB_JOURNAL_TOKEN)")
 	date := fs.String("date", "", "the school day, YYYY-MM-DD (default: today in Asia/Jakarta)")
-	seed := fs.Uint64("seed", uint64(envInt("TATIB_SIM_SEED", school.DemoSeed)), "seed of the generated school (the demo school's by default) and of the day")
+	seed := fs.Uint64("seed", uint64(envInt("TATIB_SIM_SEED", schoolsim.DemoSeed)), "seed of the generated school (the demo school's by default) and of the day")
 	students := fs.Int("students", envInt("TATIB_SIM_STUDENTS", 1200), "number of students of the generated school")
 	hours := fs.Int("hours", 10, "lesson hours per day (the school profile's)")
 	unknown := fs.Int("unknown", 3, "students Tatib does not know yet (their entries are parked)")

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/tatib/tatib/server/internal/apitest"
+	"github.com/tatib/tatib/server/internal/demo"
 	"github.com/tatib/tatib/server/internal/parentmsg/gateway"
-	"github.com/tatib/tatib/server/internal/school"
 	"github.com/tatib/tatib/server/internal/violationtype"
 	"github.com/tatib/tatib/shared/api"
 	"github.com/tatib/tatib/shared/perm"
@@ -29,7 +29,7 @@ func TestJournalPush(t *testing.T) {
 	if err := violationtype.Boot(ctx, env.Deps); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := school.LoadDemo(ctx, env.DB, slog.New(slog.NewTextHandler(io.Discard, nil)), io.Discard, school.DemoOptions{Students: 30}); err != nil {
+	if _, err := demo.LoadSchool(ctx, env.DB, slog.New(slog.NewTextHandler(io.Discard, nil)), io.Discard, demo.SchoolOptions{Students: 30}); err != nil {
 		t.Fatal(err)
 	}
 	var tok api.JournalToken

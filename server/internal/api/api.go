@@ -35,10 +35,11 @@ import (
 	"github.com/tatib/tatib/server/internal/pointspolicy"
 	"github.com/tatib/tatib/server/internal/portal"
 	"github.com/tatib/tatib/server/internal/report"
+	"github.com/tatib/tatib/server/internal/roster"
 	"github.com/tatib/tatib/server/internal/school"
+	"github.com/tatib/tatib/server/internal/studentsync"
 	"github.com/tatib/tatib/server/internal/users"
 	"github.com/tatib/tatib/server/internal/violation"
-	"github.com/tatib/tatib/server/internal/violationlist"
 	"github.com/tatib/tatib/server/internal/violationtype"
 	"github.com/tatib/tatib/server/internal/web"
 	"github.com/tatib/tatib/shared/perm"
@@ -59,7 +60,7 @@ type Server struct {
 	Hub *notify.Hub
 	// Syncer is the student sync the routes start; the server runs its
 	// schedule (Syncer.RunSchedule).
-	Syncer *school.Syncer
+	Syncer *studentsync.Syncer
 }
 
 // New builds the server.
@@ -84,7 +85,7 @@ func New(d Deps) *Server {
 	// Features with state of their own are built once here, for their
 	// routes and for the server's background loops.
 	hub := notify.New(d)
-	syncer := school.NewSyncer(d.DB, d.Log, journal.AfterSync)
+	syncer := studentsync.NewSyncer(d.DB, d.Log, journal.AfterSync)
 	root.Route(Prefix, func(ar chi.Router) {
 		upload := d.Config.MaxUploadBytes
 		if upload == 0 {
@@ -123,17 +124,28 @@ func New(d Deps) *Server {
 }
 
 // mount registers every feature's routes. Features are added here, one
-// line each.
-func mount(r *httpx.Router, d Deps, hub *notify.Hub, syncer *school.Syncer) {
+// line each, one package per URL prefix. Prefixes shared on purpose:
+//   - /students: roster serves the students themselves (/students,
+//     /students/{id}); studentsync /students/sync* and /students/syncs; a
+//     student's sub-resource belongs to the feature it names (face,
+//     violation's points and years, achievement, attendancerecap's
+//     calendar, portal's code);
+//   - /violations: violation serves the violations (and their list),
+//     handling a violation's handling (/handlings, /resolve, /reopen);
+//   - /settings: each feature serves its own settings page
+//     (/settings/school in school, /settings/student-affairs in
+//     studentsync, /settings/face in face, and so on).
+func mount(r *httpx.Router, d Deps, hub *notify.Hub, syncer *studentsync.Syncer) {
 	d.Auth.Routes(r)
 	users.NewHandler(users.NewStore(d.DB), d.Auth).Routes(r)
 	auditRoutes(r, d)
-	school.Mount(r, d, syncer)
+	school.Mount(r, d)
+	roster.Mount(r, d)
+	studentsync.Mount(r, d, syncer)
 	violationtype.Mount(r, d)
 	violation.Mount(r, d)
 	achievement.Mount(r, d)
 	pointspolicy.Mount(r, d)
-	violationlist.Mount(r, d)
 	handling.Mount(r, d)
 	letter.Mount(r, d)
 	journal.Mount(r, d)

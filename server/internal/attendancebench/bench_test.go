@@ -16,7 +16,7 @@ import (
 
 	"github.com/tatib/tatib/server/internal/apitest"
 	"github.com/tatib/tatib/server/internal/attendance"
-	"github.com/tatib/tatib/server/internal/journal/journalsim"
+	"github.com/tatib/tatib/server/internal/sim/journal"
 	"github.com/tatib/tatib/shared/api"
 	"github.com/tatib/tatib/shared/perm"
 )

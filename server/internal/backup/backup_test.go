@@ -28,11 +28,9 @@ import (
 	"github.com/tatib/tatib/server/internal/auth"
 	"github.com/tatib/tatib/server/internal/backup"
 	"github.com/tatib/tatib/server/internal/config"
-	"github.com/tatib/tatib/server/internal/journal"
+	"github.com/tatib/tatib/server/internal/demo"
 	"github.com/tatib/tatib/server/internal/pg"
 	"github.com/tatib/tatib/server/internal/pg/pgtest"
-	"github.com/tatib/tatib/server/internal/school"
-	"github.com/tatib/tatib/server/internal/violation"
 	"github.com/tatib/tatib/server/internal/violationtype"
 	wire "github.com/tatib/tatib/shared/api"
 	"github.com/tatib/tatib/shared/perm"
@@ -117,13 +115,13 @@ func TestRoundTrip(t *testing.T) {
 		}
 		return violationtype.EnsureDemo(ctx, tx)
 	}))
-	if _, err := school.LoadDemo(ctx, src.DB, discard, io.Discard, school.DemoOptions{Now: now, Students: 300}); err != nil {
+	if _, err := demo.LoadSchool(ctx, src.DB, discard, io.Discard, demo.SchoolOptions{Now: now, Students: 300}); err != nil {
 		t.Fatal(err)
 	}
-	if res, err := violation.LoadDemo(ctx, src.DB, discard, violation.DemoOptions{Now: now}); err != nil || !res.Loaded {
+	if res, err := demo.LoadViolations(ctx, src.DB, discard, demo.ViolationOptions{Now: now}); err != nil || !res.Loaded {
 		t.Fatalf("violations: %+v %v", res, err)
 	}
-	if res, err := journal.LoadDemo(ctx, src.DB, discard, journal.DemoOptions{Now: now}); err != nil || !res.Loaded {
+	if res, err := demo.LoadAttendance(ctx, src.DB, discard, demo.AttendanceOptions{Now: now}); err != nil || !res.Loaded {
 		t.Fatalf("attendance: %+v %v", res, err)
 	}
 	admin := src.As(perm.Admin)

@@ -14,7 +14,7 @@ import (
 
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/schoolday"
-	"github.com/tatib/tatib/server/internal/violationlist"
+	"github.com/tatib/tatib/server/internal/violation"
 )
 
 var jakarta = schoolday.Zone
@@ -126,7 +126,7 @@ var monthRE = regexp.MustCompile(`^\d{4}-\d{2}$`)
 // ParseSource reads ?source= (behaviour, attendance or all; all when
 // absent).
 func ParseSource(q url.Values) (string, error) {
-	src, ok := violationlist.ParseSource(q.Get("source"))
+	src, ok := violation.ParseSource(q.Get("source"))
 	if !ok {
 		return "", apperr.New(apperr.Invalid, "form.invalid").WithField("source", "violationlist.filter.source")
 	}

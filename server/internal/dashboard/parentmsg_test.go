@@ -5,7 +5,7 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/tatib/tatib/server/internal/violationlist/vltest"
+	"github.com/tatib/tatib/server/internal/violation/vltest"
 	"github.com/tatib/tatib/shared/perm"
 )
 

@@ -13,7 +13,7 @@ import (
 	"github.com/tatib/tatib/server/internal/followup"
 	"github.com/tatib/tatib/server/internal/parentmsg"
 	"github.com/tatib/tatib/server/internal/school"
-	"github.com/tatib/tatib/server/internal/violationlist"
+	"github.com/tatib/tatib/server/internal/violation"
 	"github.com/tatib/tatib/shared/api"
 )
 
@@ -71,15 +71,15 @@ func NewStore(db *sqlx.DB) *Store { return &Store{db: db} }
 
 // violationScope is the list's own scope and source condition on
 // violations v, so a figure and the list it links to count the same rows.
-func violationScope(sc Scope, a *violationlist.Args) string {
+func violationScope(sc Scope, a *violation.Args) string {
 	return sourceScope(sc, sc.source(), a)
 }
 
 // sourceScope is the list's scope with another source than the
 // dashboard's (the caseload's, the attendance follow-up's).
-func sourceScope(sc Scope, source string, a *violationlist.Args) string {
-	cond := violationlist.Scope{HomeroomID: sc.HomeroomID}.SQL(a)
-	if c := violationlist.SourceSQL(source); c != "" {
+func sourceScope(sc Scope, source string, a *violation.Args) string {
+	cond := violation.Scope{HomeroomID: sc.HomeroomID}.SQL(a)
+	if c := violation.SourceSQL(source); c != "" {
 		cond += " AND " + c
 	}
 	return cond
@@ -87,7 +87,7 @@ func sourceScope(sc Scope, source string, a *violationlist.Args) string {
 
 // studentScope is the condition on students s: every student, or those
 // now in the homeroom teacher's class.
-func studentScope(sc Scope, a *violationlist.Args) string {
+func studentScope(sc Scope, a *violation.Args) string {
 	if sc.HomeroomID == 0 {
 		return "TRUE"
 	}
@@ -247,7 +247,7 @@ func (s *Store) class(ctx context.Context, sc Scope, out *api.Dashboard) error {
 // periods counts today, this week and this month with the previous ones,
 // in one pass over the two months' rows.
 func (s *Store) periods(ctx context.Context, sc Scope, p Periods, v *api.DashboardViolations) error {
-	a := violationlist.Args{iso(p.earliest()), iso(p.Today), iso(p.PrevDay), iso(p.Week), iso(p.PrevWeek), iso(p.PrevWeekTo), iso(p.Month), iso(p.PrevMonth), iso(p.PrevMonthTo)}
+	a := violation.Args{iso(p.earliest()), iso(p.Today), iso(p.PrevDay), iso(p.Week), iso(p.PrevWeek), iso(p.PrevWeekTo), iso(p.Month), iso(p.PrevMonth), iso(p.PrevMonthTo)}
 	q := `SELECT count(*) FILTER (WHERE v.occurred_on = $2) AS today,
 			count(*) FILTER (WHERE v.occurred_on = $3) AS prev_day,
 			count(*) FILTER (WHERE v.occurred_on >= $4) AS week,
@@ -274,7 +274,7 @@ func (s *Store) periods(ctx context.Context, sc Scope, p Periods, v *api.Dashboa
 }
 
 func (s *Store) byCategory(ctx context.Context, sc Scope, p Periods, v *api.DashboardViolations) error {
-	a := violationlist.Args{iso(p.Month), iso(p.Today)}
+	a := violation.Args{iso(p.Month), iso(p.Today)}
 	q := `SELECT c.id, c.name, c.colour, count(*) AS count
 		FROM violations v JOIN violation_types t ON t.id = v.violation_type_id JOIN violation_categories c ON c.id = t.category_id
 		WHERE v.occurred_on BETWEEN $1 AND $2 AND ` + violationScope(sc, &a) + `
@@ -293,7 +293,7 @@ func (s *Store) byCategory(ctx context.Context, sc Scope, p Periods, v *api.Dash
 const TopTypes = 5
 
 func (s *Store) topTypes(ctx context.Context, sc Scope, p Periods, v *api.DashboardViolations) error {
-	a := violationlist.Args{iso(p.Month), iso(p.Today), TopTypes}
+	a := violation.Args{iso(p.Month), iso(p.Today), TopTypes}
 	q := `SELECT t.id, t.name, c.name AS category_name, x.count, x.points
 		FROM (SELECT v.violation_type_id, count(*) AS count, sum(v.points) AS points FROM violations v
 		      WHERE v.occurred_on BETWEEN $1 AND $2 AND ` + violationScope(sc, &a) + `
@@ -314,7 +314,7 @@ func (s *Store) topTypes(ctx context.Context, sc Scope, p Periods, v *api.Dashbo
 const TopClasses = 10
 
 func (s *Store) classesByPoints(ctx context.Context, sc Scope, p Periods, v *api.DashboardViolations) error {
-	a := violationlist.Args{iso(p.Month), iso(p.Today), TopClasses}
+	a := violation.Args{iso(p.Month), iso(p.Today), TopClasses}
 	q := `SELECT c.id, c.name, x.points, x.count
 		FROM (SELECT v.class_id, sum(v.points) AS points, count(*) AS count FROM violations v
 		      WHERE v.occurred_on BETWEEN $1 AND $2 AND v.class_id IS NOT NULL AND ` + violationScope(sc, &a) + `
@@ -342,7 +342,7 @@ func (s *Store) nearestSP(ctx context.Context, sc Scope, p Periods, v *api.Dashb
 		return fmt.Errorf("dashboard: profile: %w", err)
 	}
 	start := prof.AcademicYearStartOn(p.Today)
-	a := violationlist.Args{iso(start), NearestSP}
+	a := violation.Args{iso(start), NearestSP}
 	// The year's net total (student_year_points: the violations' points
 	// less the points policy's reductions, as the ledger counts). A
 	// homeroom teacher's students are picked before the sum: per student,
@@ -375,7 +375,7 @@ func (s *Store) nearestSP(ctx context.Context, sc Scope, p Periods, v *api.Dashb
 // trend counts violations per week of the last TrendWeeks weeks; weeks
 // with none are there with 0.
 func (s *Store) trend(ctx context.Context, sc Scope, p Periods, v *api.DashboardViolations) error {
-	a := violationlist.Args{iso(p.TrendFrom), iso(p.Week.AddDate(0, 0, 6))}
+	a := violation.Args{iso(p.TrendFrom), iso(p.Week.AddDate(0, 0, 6))}
 	q := `SELECT (v.occurred_on - $1::date) / 7 AS week, count(*) AS count FROM violations v
 		WHERE v.occurred_on BETWEEN $1 AND $2 AND ` + violationScope(sc, &a) + `
 		GROUP BY 1`
@@ -402,7 +402,7 @@ func (s *Store) trend(ctx context.Context, sc Scope, p Periods, v *api.Dashboard
 // caseload counts the open violations and the follow-ups due (the latest
 // handling's follow-up date of a violation not yet resolved).
 func (s *Store) caseload(ctx context.Context, sc Scope, p Periods, c *api.DashboardCaseload, followUps string) error {
-	a := violationlist.Args{iso(p.Today)}
+	a := violation.Args{iso(p.Today)}
 	scope := func() string { return sourceScope(sc, c.Source, &a) }
 	q := `SELECT
 			(SELECT count(*) FROM violations v WHERE v.handling_status = 'unhandled' AND ` + scope() + `) AS unhandled,
@@ -432,7 +432,7 @@ func (s *Store) caseload(ctx context.Context, sc Scope, p Periods, c *api.Dashbo
 // attendanceFollowUp counts a homeroom teacher's class's automatic
 // attendance violations not resolved yet.
 func (s *Store) attendanceFollowUp(ctx context.Context, sc Scope, fu *api.DashboardFollowUp) error {
-	var a violationlist.Args
+	var a violation.Args
 	q := `SELECT count(*) FILTER (WHERE v.handling_status = 'unhandled') AS unhandled,
 			count(*) FILTER (WHERE v.handling_status = 'in_progress') AS in_progress
 		FROM violations v
@@ -488,7 +488,7 @@ func (s *Store) letters(ctx context.Context, sc Scope, p Periods, l *api.Dashboa
 // attendance counts today's unique students per status among the active
 // students in scope, and those with anything stored.
 func (s *Store) attendance(ctx context.Context, sc Scope, p Periods, out *api.DashboardAttendance) error {
-	a := violationlist.Args{iso(p.Today)}
+	a := violation.Args{iso(p.Today)}
 	q := `SELECT count(*) FILTER (WHERE d.h > 0) AS h, count(*) FILTER (WHERE d.s > 0) AS s,
 			count(*) FILTER (WHERE d.i > 0) AS i, count(*) FILTER (WHERE d.a > 0) AS a,
 			count(*) FILTER (WHERE d.t > 0) AS t, count(d.student_id) AS recorded, count(*) AS total
@@ -510,7 +510,7 @@ func (s *Store) attendance(ctx context.Context, sc Scope, p Periods, out *api.Da
 // Calendar counts month's violations per day.
 func (s *Store) Calendar(ctx context.Context, sc Scope, month time.Time) (api.ViolationCalendar, error) {
 	end := month.AddDate(0, 1, 0)
-	a := violationlist.Args{iso(month), iso(end)}
+	a := violation.Args{iso(month), iso(end)}
 	q := `SELECT v.occurred_on AS date, count(*) AS count FROM violations v
 		WHERE v.occurred_on >= $1 AND v.occurred_on < $2 AND ` + violationScope(sc, &a) + `
 		GROUP BY v.occurred_on ORDER BY v.occurred_on`

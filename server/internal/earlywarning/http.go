@@ -15,7 +15,7 @@ import (
 	"github.com/tatib/tatib/server/internal/httpx"
 	"github.com/tatib/tatib/server/internal/locale"
 	"github.com/tatib/tatib/server/internal/pg"
-	"github.com/tatib/tatib/server/internal/violationlist"
+	"github.com/tatib/tatib/server/internal/violation"
 	"github.com/tatib/tatib/shared/api"
 	"github.com/tatib/tatib/shared/perm"
 )
@@ -50,7 +50,7 @@ func (h *Handler) Routes(r *httpx.Router) {
 func (h *Handler) list(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	q := r.URL.Query()
-	source, ok := violationlist.ParseSource(q.Get("source"))
+	source, ok := violation.ParseSource(q.Get("source"))
 	if !ok {
 		return apperr.New(apperr.Invalid, "form.invalid").WithField("source", "violationlist.filter.source")
 	}

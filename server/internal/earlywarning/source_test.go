@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/tatib/tatib/server/internal/followup"
-	"github.com/tatib/tatib/server/internal/violationlist/vltest"
+	"github.com/tatib/tatib/server/internal/violation/vltest"
 	"github.com/tatib/tatib/shared/api"
 	"github.com/tatib/tatib/shared/perm"
 )

@@ -16,7 +16,7 @@ import (
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/audit"
 	"github.com/tatib/tatib/server/internal/pg"
-	"github.com/tatib/tatib/server/internal/violationlist"
+	"github.com/tatib/tatib/server/internal/violation"
 	"github.com/tatib/tatib/shared/api"
 )
 
@@ -91,7 +91,7 @@ func validateAttendance(in *api.ResolveAttendanceRequest, classID int64, today s
 
 // checkClass finds the class within the caller's scope: a homeroom
 // teacher's own class only; another is NotFound.
-func checkClass(ctx context.Context, q sqlx.QueryerContext, sc violationlist.Scope, classID int64) error {
+func checkClass(ctx context.Context, q sqlx.QueryerContext, sc violation.Scope, classID int64) error {
 	var id int64
 	err := sqlx.GetContext(ctx, q, &id, `SELECT id FROM classes WHERE id = $1 AND ($2::bigint = 0 OR homeroom_teacher_id = $2)`,
 		classID, sc.HomeroomID)
@@ -131,7 +131,7 @@ func defaultType(ctx context.Context, q sqlx.QueryerContext) (int64, string, err
 // OpenAttendance counts what a bulk resolve of the class, range and kind
 // would cover now, and names the handling type it would record by
 // default.
-func (s *Store) OpenAttendance(ctx context.Context, sc violationlist.Scope, classID int64, from, to, kind string) (api.OpenAttendanceViolations, error) {
+func (s *Store) OpenAttendance(ctx context.Context, sc violation.Scope, classID int64, from, to, kind string) (api.OpenAttendanceViolations, error) {
 	out := api.OpenAttendanceViolations{Max: MaxViolations}
 	f := apperr.Fields{}
 	r := validateRange(f, classID, from, to, kind)
@@ -160,7 +160,7 @@ func (s *Store) OpenAttendance(ctx context.Context, sc violationlist.Scope, clas
 // else the default), made and resolved in one transaction with one audit
 // entry naming the count and the ids. Nothing open answers Resolved 0 and
 // writes nothing; more than MaxViolations is Invalid (a shorter range).
-func (s *Store) ResolveAttendance(ctx context.Context, actor audit.Actor, sc violationlist.Scope, classID int64, in api.ResolveAttendanceRequest) (api.ResolveAttendanceResponse, error) {
+func (s *Store) ResolveAttendance(ctx context.Context, actor audit.Actor, sc violation.Scope, classID int64, in api.ResolveAttendanceRequest) (api.ResolveAttendanceResponse, error) {
 	out := api.ResolveAttendanceResponse{ViolationIDs: []int64{}}
 	r, err := validateAttendance(&in, classID, s.now().In(jakarta).Format(time.DateOnly))
 	if err != nil {

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/tatib/tatib/server/internal/handling"
-	"github.com/tatib/tatib/server/internal/violationlist/vltest"
+	"github.com/tatib/tatib/server/internal/violation/vltest"
 	"github.com/tatib/tatib/shared/api"
 )
 

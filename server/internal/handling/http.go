@@ -5,7 +5,7 @@ import (
 
 	"github.com/tatib/tatib/server/internal/audit"
 	"github.com/tatib/tatib/server/internal/httpx"
-	"github.com/tatib/tatib/server/internal/violationlist"
+	"github.com/tatib/tatib/server/internal/violation"
 	"github.com/tatib/tatib/shared/api"
 	"github.com/tatib/tatib/shared/perm"
 )
@@ -45,7 +45,7 @@ func (h *Handler) create(w http.ResponseWriter, r *http.Request) error {
 	if err := httpx.DecodeJSON(r, &in); err != nil {
 		return err
 	}
-	out, err := h.store.Create(r.Context(), h.auth.Actor(r), violationlist.ScopeFrom(r.Context()), id, in)
+	out, err := h.store.Create(r.Context(), h.auth.Actor(r), violation.ScopeOf(r.Context()), id, in)
 	if err != nil {
 		return err
 	}
@@ -57,7 +57,7 @@ func (h *Handler) resolve(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	v, err := h.store.Resolve(r.Context(), h.auth.Actor(r), violationlist.ScopeFrom(r.Context()), id)
+	v, err := h.store.Resolve(r.Context(), h.auth.Actor(r), violation.ScopeOf(r.Context()), id)
 	if err != nil {
 		return err
 	}
@@ -69,7 +69,7 @@ func (h *Handler) reopen(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	v, err := h.store.Reopen(r.Context(), h.auth.Actor(r), violationlist.ScopeFrom(r.Context()), id)
+	v, err := h.store.Reopen(r.Context(), h.auth.Actor(r), violation.ScopeOf(r.Context()), id)
 	if err != nil {
 		return err
 	}
@@ -81,7 +81,7 @@ func (h *Handler) delete(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := h.store.Delete(r.Context(), h.auth.Actor(r), violationlist.ScopeFrom(r.Context()), id); err != nil {
+	if err := h.store.Delete(r.Context(), h.auth.Actor(r), violation.ScopeOf(r.Context()), id); err != nil {
 		return err
 	}
 	return httpx.NoContent(w)
@@ -92,7 +92,7 @@ func (h *Handler) createShared(w http.ResponseWriter, r *http.Request) error {
 	if err := httpx.DecodeJSON(r, &in); err != nil {
 		return err
 	}
-	out, err := h.store.CreateShared(r.Context(), h.auth.Actor(r), violationlist.ScopeFrom(r.Context()), in)
+	out, err := h.store.CreateShared(r.Context(), h.auth.Actor(r), violation.ScopeOf(r.Context()), in)
 	if err != nil {
 		return err
 	}
@@ -104,7 +104,7 @@ func (h *Handler) resolveShared(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out, err := h.store.ResolveShared(r.Context(), h.auth.Actor(r), violationlist.ScopeFrom(r.Context()), id)
+	out, err := h.store.ResolveShared(r.Context(), h.auth.Actor(r), violation.ScopeOf(r.Context()), id)
 	if err != nil {
 		return err
 	}
@@ -117,7 +117,7 @@ func (h *Handler) openAttendance(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	q := r.URL.Query()
-	out, err := h.store.OpenAttendance(r.Context(), violationlist.ScopeFrom(r.Context()), id, q.Get("from"), q.Get("to"), q.Get("kind"))
+	out, err := h.store.OpenAttendance(r.Context(), violation.ScopeOf(r.Context()), id, q.Get("from"), q.Get("to"), q.Get("kind"))
 	if err != nil {
 		return err
 	}
@@ -133,7 +133,7 @@ func (h *Handler) resolveAttendance(w http.ResponseWriter, r *http.Request) erro
 	if err := httpx.DecodeJSON(r, &in); err != nil {
 		return err
 	}
-	out, err := h.store.ResolveAttendance(r.Context(), h.auth.Actor(r), violationlist.ScopeFrom(r.Context()), id, in)
+	out, err := h.store.ResolveAttendance(r.Context(), h.auth.Actor(r), violation.ScopeOf(r.Context()), id, in)
 	if err != nil {
 		return err
 	}

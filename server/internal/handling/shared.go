@@ -15,7 +15,7 @@ import (
 	"github.com/tatib/tatib/server/internal/audit"
 	"github.com/tatib/tatib/server/internal/parentmsg"
 	"github.com/tatib/tatib/server/internal/pg"
-	"github.com/tatib/tatib/server/internal/violationlist"
+	"github.com/tatib/tatib/server/internal/violation"
 	"github.com/tatib/tatib/shared/api"
 )
 
@@ -107,8 +107,8 @@ func byStatus(vs []covered) map[string][]int64 {
 // lockViolations locks, in id order, the violations of ids that the caller
 // may see. The order makes two requests over overlapping sets wait for
 // each other instead of deadlocking.
-func lockViolations(ctx context.Context, tx *sqlx.Tx, sc violationlist.Scope, ids []int64) ([]covered, error) {
-	var a violationlist.Args
+func lockViolations(ctx context.Context, tx *sqlx.Tx, sc violation.Scope, ids []int64) ([]covered, error) {
+	var a violation.Args
 	p := a.Add(pq.Array(ids))
 	var out []covered
 	if err := tx.SelectContext(ctx, &out, `SELECT v.id, v.student_id, v.handling_status FROM violations v
@@ -217,8 +217,8 @@ func resolveCovered(ctx context.Context, tx *sqlx.Tx, actor audit.Actor, handlin
 // covers (a record of one violation covers that one). A record that does
 // not exist, or one covering a violation outside the caller's scope, is
 // NotFound: it is not theirs to change.
-func lockCovered(ctx context.Context, tx *sqlx.Tx, sc violationlist.Scope, handlingID int64) ([]covered, error) {
-	var a violationlist.Args
+func lockCovered(ctx context.Context, tx *sqlx.Tx, sc violation.Scope, handlingID int64) ([]covered, error) {
+	var a violation.Args
 	h := a.Add(handlingID)
 	var rows []struct {
 		covered
@@ -249,13 +249,13 @@ func lockCovered(ctx context.Context, tx *sqlx.Tx, sc violationlist.Scope, handl
 
 // readShared reads a record with its participants and the violations it
 // covers that the caller may see.
-func readShared(ctx context.Context, tx *sqlx.Tx, sc violationlist.Scope, id int64) (api.Handling, error) {
-	h, err := violationlist.Handling(ctx, tx, id)
+func readShared(ctx context.Context, tx *sqlx.Tx, sc violation.Scope, id int64) (api.Handling, error) {
+	h, err := violation.Handling(ctx, tx, id)
 	if err != nil {
 		return h, err
 	}
 	hs := []api.Handling{h}
-	if err := violationlist.Covers(ctx, tx, sc, hs); err != nil {
+	if err := violation.Covers(ctx, tx, sc, hs); err != nil {
 		return h, err
 	}
 	return hs[0], nil
@@ -266,7 +266,7 @@ func readShared(ctx context.Context, tx *sqlx.Tx, sc violationlist.Scope, id int
 // a first record: unhandled → in_progress. An id the caller cannot see is
 // Invalid naming its index; a resolved violation is Conflict naming its
 // index; nothing is written then.
-func (s *Store) CreateShared(ctx context.Context, actor audit.Actor, sc violationlist.Scope, in api.CreateSharedHandlingRequest) (api.Handling, error) {
+func (s *Store) CreateShared(ctx context.Context, actor audit.Actor, sc violation.Scope, in api.CreateSharedHandlingRequest) (api.Handling, error) {
 	l, err := validateShared(&in, s.now().In(jakarta).Format(time.DateOnly))
 	if err != nil {
 		return api.Handling{}, err
@@ -309,7 +309,7 @@ func (s *Store) CreateShared(ctx context.Context, actor audit.Actor, sc violatio
 // ResolveShared resolves every violation the record covers that is not
 // resolved yet (handled_at now, handled_by the caller). All of them
 // resolved already is Conflict.
-func (s *Store) ResolveShared(ctx context.Context, actor audit.Actor, sc violationlist.Scope, handlingID int64) (api.Handling, error) {
+func (s *Store) ResolveShared(ctx context.Context, actor audit.Actor, sc violation.Scope, handlingID int64) (api.Handling, error) {
 	var out api.Handling
 	err := pg.InTx(ctx, s.db, func(tx *sqlx.Tx) error {
 		vs, err := lockCovered(ctx, tx, sc, handlingID)
@@ -346,12 +346,12 @@ func (s *Store) ResolveShared(ctx context.Context, actor audit.Actor, sc violati
 // in_progress, one with none unhandled). A violation this record resolved
 // is reopened the same way; one resolved on its own since stays resolved,
 // as deleting a record of a resolved violation leaves it resolved.
-func deleteShared(ctx context.Context, tx *sqlx.Tx, actor audit.Actor, sc violationlist.Scope, handlingID int64) error {
+func deleteShared(ctx context.Context, tx *sqlx.Tx, actor audit.Actor, sc violation.Scope, handlingID int64) error {
 	vs, err := lockCovered(ctx, tx, sc, handlingID)
 	if err != nil {
 		return err
 	}
-	h, err := violationlist.Handling(ctx, tx, handlingID)
+	h, err := violation.Handling(ctx, tx, handlingID)
 	if err != nil {
 		return err
 	}

@@ -14,7 +14,7 @@ import (
 
 	"github.com/tatib/tatib/server/internal/apitest"
 	"github.com/tatib/tatib/server/internal/handling"
-	"github.com/tatib/tatib/server/internal/violationlist/vltest"
+	"github.com/tatib/tatib/server/internal/violation/vltest"
 	"github.com/tatib/tatib/shared/api"
 	"github.com/tatib/tatib/shared/perm"
 )

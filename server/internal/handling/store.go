@@ -16,7 +16,7 @@ import (
 	"github.com/tatib/tatib/server/internal/parentmsg"
 	"github.com/tatib/tatib/server/internal/pg"
 	"github.com/tatib/tatib/server/internal/schoolday"
-	"github.com/tatib/tatib/server/internal/violationlist"
+	"github.com/tatib/tatib/server/internal/violation"
 	"github.com/tatib/tatib/shared/api"
 )
 
@@ -33,8 +33,8 @@ func NewStore(db *sqlx.DB) *Store { return &Store{db: db, now: time.Now} }
 
 // lockViolation locks the violation's row within the caller's scope and
 // returns its handling status; outside the scope it is NotFound.
-func lockViolation(ctx context.Context, tx *sqlx.Tx, sc violationlist.Scope, id int64) (string, error) {
-	var a violationlist.Args
+func lockViolation(ctx context.Context, tx *sqlx.Tx, sc violation.Scope, id int64) (string, error) {
+	var a violation.Args
 	idp := a.Add(id)
 	var status string
 	err := tx.GetContext(ctx, &status, `SELECT v.handling_status FROM violations v WHERE v.id = `+idp+` AND `+sc.SQL(&a)+` FOR UPDATE`, a...)
@@ -61,7 +61,7 @@ func setStatus(ctx context.Context, tx *sqlx.Tx, id int64, status string) error 
 
 // Create adds a handling record to a violation and moves an unhandled one
 // to in_progress. A resolved violation is Conflict (reopen it first).
-func (s *Store) Create(ctx context.Context, actor audit.Actor, sc violationlist.Scope, violationID int64, in api.CreateHandlingRequest) (api.Handling, error) {
+func (s *Store) Create(ctx context.Context, actor audit.Actor, sc violation.Scope, violationID int64, in api.CreateHandlingRequest) (api.Handling, error) {
 	if err := validate(&in, s.now().In(jakarta).Format(time.DateOnly)); err != nil {
 		return api.Handling{}, err
 	}
@@ -105,7 +105,7 @@ func (s *Store) Create(ctx context.Context, actor audit.Actor, sc violationlist.
 		}); err != nil {
 			return err
 		}
-		out, err = violationlist.Handling(ctx, tx, id)
+		out, err = violation.Handling(ctx, tx, id)
 		return err
 	})
 	return out, err
@@ -211,7 +211,7 @@ func nullID(id int64) any {
 // Resolve marks a violation resolved (handled_at now, handled_by the
 // actor). It needs at least one handling record; resolving twice is
 // Conflict.
-func (s *Store) Resolve(ctx context.Context, actor audit.Actor, sc violationlist.Scope, violationID int64) (api.Violation, error) {
+func (s *Store) Resolve(ctx context.Context, actor audit.Actor, sc violation.Scope, violationID int64) (api.Violation, error) {
 	var out api.Violation
 	err := pg.InTx(ctx, s.db, func(tx *sqlx.Tx) error {
 		status, err := lockViolation(ctx, tx, sc, violationID)
@@ -236,7 +236,7 @@ func (s *Store) Resolve(ctx context.Context, actor audit.Actor, sc violationlist
 			map[string]any{"status_before": status, "status_after": api.HandlingResolved, "records": n}); err != nil {
 			return err
 		}
-		out, err = violationlist.NewStore(s.db).Get(ctx, tx, violationlist.Scope{}, violationID)
+		out, err = violation.NewListStore(s.db).Get(ctx, tx, violation.Scope{}, violationID)
 		return err
 	})
 	return out, err
@@ -245,7 +245,7 @@ func (s *Store) Resolve(ctx context.Context, actor audit.Actor, sc violationlist
 // Reopen takes a resolved violation back to in_progress, or unhandled when
 // it has no handling record, and clears handled_at and handled_by (the
 // audit log keeps who resolved it). Anything not resolved is Conflict.
-func (s *Store) Reopen(ctx context.Context, actor audit.Actor, sc violationlist.Scope, violationID int64) (api.Violation, error) {
+func (s *Store) Reopen(ctx context.Context, actor audit.Actor, sc violation.Scope, violationID int64) (api.Violation, error) {
 	var out api.Violation
 	err := pg.InTx(ctx, s.db, func(tx *sqlx.Tx) error {
 		status, err := lockViolation(ctx, tx, sc, violationID)
@@ -284,7 +284,7 @@ func (s *Store) Reopen(ctx context.Context, actor audit.Actor, sc violationlist.
 			map[string]any{"status_before": status, "status_after": next, "handled_at_before": before.At, "handled_by_before": before.By}); err != nil {
 			return err
 		}
-		out, err = violationlist.NewStore(s.db).Get(ctx, tx, violationlist.Scope{}, violationID)
+		out, err = violation.NewListStore(s.db).Get(ctx, tx, violation.Scope{}, violationID)
 		return err
 	})
 	return out, err
@@ -294,7 +294,7 @@ func (s *Store) Reopen(ctx context.Context, actor audit.Actor, sc violationlist.
 // is not resolved, it goes back to unhandled; a resolved one stays
 // resolved. A shared record returns each of its violations to the status
 // it had before (deleteShared).
-func (s *Store) Delete(ctx context.Context, actor audit.Actor, sc violationlist.Scope, handlingID int64) error {
+func (s *Store) Delete(ctx context.Context, actor audit.Actor, sc violation.Scope, handlingID int64) error {
 	return pg.InTx(ctx, s.db, func(tx *sqlx.Tx) error {
 		var own *int64
 		err := tx.GetContext(ctx, &own, `SELECT violation_id FROM handlings WHERE id = $1`, handlingID)
@@ -312,7 +312,7 @@ func (s *Store) Delete(ctx context.Context, actor audit.Actor, sc violationlist.
 		if err != nil {
 			return err
 		}
-		h, err := violationlist.Handling(ctx, tx, handlingID)
+		h, err := violation.Handling(ctx, tx, handlingID)
 		if err != nil {
 			// Deleted by another request while this one waited for the lock.
 			return err

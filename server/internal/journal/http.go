@@ -28,7 +28,7 @@ import (
 const SyncPath = "/attendance/sync"
 
 // AfterSync applies, in a student sync's transaction, the entries parked
-// for students that sync brought in (a school.AfterSyncFunc, wired by
+// for students that sync brought in (a studentsync.AfterSyncFunc, wired by
 // api.New).
 func AfterSync(ctx context.Context, tx *sqlx.Tx) error {
 	_, err := ApplyParked(ctx, tx)

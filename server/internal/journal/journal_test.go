@@ -17,9 +17,9 @@ import (
 
 	"github.com/tatib/tatib/server/internal/apitest"
 	"github.com/tatib/tatib/server/internal/journal"
-	"github.com/tatib/tatib/server/internal/journal/journalsim"
-	"github.com/tatib/tatib/server/internal/school"
-	"github.com/tatib/tatib/server/internal/school/schoolsim"
+	journalsim "github.com/tatib/tatib/server/internal/sim/journal"
+	schoolsim "github.com/tatib/tatib/server/internal/sim/studentaffairs"
+	"github.com/tatib/tatib/server/internal/studentsync"
 	"github.com/tatib/tatib/server/internal/violationtype"
 	"github.com/tatib/tatib/shared/api"
 	"github.com/tatib/tatib/shared/perm"
@@ -57,7 +57,7 @@ func setup(t *testing.T, students int, withToken bool) *fixture {
 	t.Cleanup(ts.Close)
 	f := &fixture{t: t, env: env, admin: env.As(perm.Admin), sim: sim, sch: sch}
 	f.admin.Do("PUT", "/api/v1/settings/student-affairs", map[string]any{"url": ts.URL, "token": simToken}).Want(200)
-	if run := f.syncStudents(); run.Status != school.SyncSucceeded {
+	if run := f.syncStudents(); run.Status != studentsync.SyncSucceeded {
 		t.Fatalf("student sync: %+v", run)
 	}
 	if withToken {
@@ -73,14 +73,14 @@ func (f *fixture) regenerate() string {
 	return tok.Token
 }
 
-func (f *fixture) syncStudents() school.SyncRun {
+func (f *fixture) syncStudents() studentsync.SyncRun {
 	f.t.Helper()
-	var run school.SyncRun
+	var run studentsync.SyncRun
 	f.admin.Do("POST", "/api/v1/students/sync", nil).Want(http.StatusAccepted).JSON(&run)
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		f.admin.Do("GET", fmt.Sprintf("/api/v1/students/sync/%d", run.ID), nil).Want(200).JSON(&run)
-		if run.Status != school.SyncRunning {
+		if run.Status != studentsync.SyncRunning {
 			return run
 		}
 		if time.Now().After(deadline) {
@@ -517,7 +517,7 @@ func TestParkedAppliedAfterSync(t *testing.T) {
 		st.ID, st.NISN, st.StudentNumber, st.FullName = newID, "0099887766", "99999", "Siswa Baru Pindahan"
 		s.Students = append(s.Students, st)
 	})
-	if run := f.syncStudents(); run.Status != school.SyncSucceeded {
+	if run := f.syncStudents(); run.Status != studentsync.SyncSucceeded {
 		t.Fatalf("sync %+v", run)
 	}
 	if n := f.count(`SELECT count(*) FROM attendance_unmatched`); n != 0 {

@@ -256,7 +256,7 @@ func prune(ctx context.Context, tx *sqlx.Tx) error {
 
 // ApplyParked moves every parked entry whose student is known now into
 // attendance (journal origin) and removes it from the parked list, through
-// tx. A student sync runs it in its own transaction (AfterSync, given to school.NewSyncer), so
+// tx. A student sync runs it in its own transaction (AfterSync, given to studentsync.NewSyncer), so
 // the students it brings in get their attendance with the same commit.
 func ApplyParked(ctx context.Context, tx *sqlx.Tx) (api.AttendanceResult, error) {
 	const q = `DELETE FROM attendance_unmatched u USING students s

@@ -17,7 +17,6 @@ import (
 	"github.com/tatib/tatib/server/internal/pg"
 	"github.com/tatib/tatib/server/internal/pg/pgtest"
 	"github.com/tatib/tatib/server/internal/violation"
-	"github.com/tatib/tatib/server/internal/violationlist"
 	"github.com/tatib/tatib/shared/api"
 )
 
@@ -247,11 +246,11 @@ func TestSummonsQueuesItsMessage(t *testing.T) {
 	ctx := context.Background()
 	follow := "2026-11-10"
 	// a handling of a type that does not summon queues nothing
-	if _, err := store.Create(ctx, s.Actor, violationlist.Scope{}, res.ViolationIDs[0],
+	if _, err := store.Create(ctx, s.Actor, violation.Scope{}, res.ViolationIDs[0],
 		api.CreateHandlingRequest{HandlingTypeID: s.Reprimand, HandledOn: "2026-11-04"}); err != nil {
 		t.Fatal(err)
 	}
-	h, err := store.Create(ctx, s.Actor, violationlist.Scope{}, res.ViolationIDs[0],
+	h, err := store.Create(ctx, s.Actor, violation.Scope{}, res.ViolationIDs[0],
 		api.CreateHandlingRequest{HandlingTypeID: s.Summons, HandledOn: "2026-11-05", FollowUpOn: &follow})
 	if err != nil {
 		t.Fatal(err)

@@ -12,7 +12,7 @@ import (
 
 	"github.com/tatib/tatib/server/internal/apitest"
 	"github.com/tatib/tatib/server/internal/parentmsg"
-	"github.com/tatib/tatib/server/internal/parentmsg/wasim"
+	"github.com/tatib/tatib/server/internal/sim/wa"
 	"github.com/tatib/tatib/shared/api"
 	"github.com/tatib/tatib/shared/perm"
 )

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tatib/tatib/server/internal/violationlist/vltest"
+	"github.com/tatib/tatib/server/internal/violation/vltest"
 	"github.com/tatib/tatib/shared/api"
 )
 

@@ -17,7 +17,7 @@ import (
 	"github.com/tatib/tatib/server/internal/locale"
 	"github.com/tatib/tatib/server/internal/school"
 	"github.com/tatib/tatib/server/internal/schoolday"
-	"github.com/tatib/tatib/server/internal/violationlist"
+	"github.com/tatib/tatib/server/internal/violation"
 	"github.com/tatib/tatib/shared/api"
 )
 
@@ -213,7 +213,7 @@ func ParseQuery(q url.Values, now time.Time, prof school.Profile) (Query, error)
 		}
 	}
 
-	if src, ok := violationlist.ParseSource(get("source")); ok {
+	if src, ok := violation.ParseSource(get("source")); ok {
 		out.Source = src
 	} else {
 		f.Add("source", "violationlist.filter.source")

@@ -11,7 +11,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/tatib/tatib/server/internal/apperr"
-	"github.com/tatib/tatib/server/internal/violationlist"
+	"github.com/tatib/tatib/server/internal/violation"
 	"github.com/tatib/tatib/shared/api"
 )
 
@@ -63,7 +63,7 @@ func (s *Store) resolve(ctx context.Context, db sqlx.QueryerContext, sc Scope, q
 	from := p.args.add(q.From.Format(time.DateOnly))
 	to := p.args.add(q.To.Format(time.DateOnly))
 	p.where = "v.occurred_on BETWEEN " + from + "::date AND " + to + "::date"
-	if c := violationlist.SourceSQL(q.Source); c != "" {
+	if c := violation.SourceSQL(q.Source); c != "" {
 		p.where += " AND " + c
 	}
 

@@ -246,7 +246,7 @@ func (h *Handler) putLogo(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	l, err := SaveLogo(r.Context(), h.store.db, h.auth.Actor(r), img, width, height)
+	l, err := SaveLogo(r.Context(), h.db, h.auth.Actor(r), img, width, height)
 	if err != nil {
 		return err
 	}
@@ -254,7 +254,7 @@ func (h *Handler) putLogo(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (h *Handler) deleteLogo(w http.ResponseWriter, r *http.Request) error {
-	if err := DeleteLogo(r.Context(), h.store.db, h.auth.Actor(r)); err != nil {
+	if err := DeleteLogo(r.Context(), h.db, h.auth.Actor(r)); err != nil {
 		return err
 	}
 	return httpx.NoContent(w)
@@ -266,7 +266,7 @@ func (h *Handler) deleteLogo(w http.ResponseWriter, r *http.Request) error {
 func (h *Handler) getLogo(w http.ResponseWriter, r *http.Request) error {
 	var l Logo
 	var img []byte
-	err := h.store.db.QueryRowxContext(r.Context(), `SELECT image, sha256 FROM school_logo`).Scan(&img, &l.SHA256)
+	err := h.db.QueryRowxContext(r.Context(), `SELECT image, sha256 FROM school_logo`).Scan(&img, &l.SHA256)
 	if errors.Is(err, sql.ErrNoRows) {
 		return apperr.New(apperr.NotFound, "school.logo.none")
 	}

@@ -48,6 +48,7 @@ const MaxRequestBytes = MaxPhotos*MaxPhotoBytes + 1<<20
 // Mount registers the routes.
 func Mount(r *httpx.Router, d app.Deps) {
 	NewHandler(NewStore(d.DB), d.Auth).Routes(r)
+	NewListHandler(NewListStore(d.DB)).Routes(r)
 }
 
 // Scope limits what a caller sees: a homeroom teacher (HomeroomID != 0)

@@ -13,7 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tatib/tatib/server/internal/parentmsg/gateway"
-	"github.com/tatib/tatib/server/internal/parentmsg/wasim"
+	"github.com/tatib/tatib/server/internal/sim/wa"
 )
 
 const (

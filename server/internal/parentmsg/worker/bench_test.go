@@ -12,10 +12,10 @@ import (
 	"time"
 
 	"github.com/tatib/tatib/server/internal/parentmsg"
-	"github.com/tatib/tatib/server/internal/parentmsg/wasim"
 	"github.com/tatib/tatib/server/internal/parentmsg/worker"
 	"github.com/tatib/tatib/server/internal/parentmsg/worker/outboxtest"
 	"github.com/tatib/tatib/server/internal/pg/pgtest"
+	"github.com/tatib/tatib/server/internal/sim/wa"
 )
 
 const benchMessages = 1000

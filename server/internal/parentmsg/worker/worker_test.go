@@ -16,12 +16,12 @@ import (
 
 	"github.com/tatib/tatib/server/internal/audit"
 	"github.com/tatib/tatib/server/internal/parentmsg"
-	"github.com/tatib/tatib/server/internal/parentmsg/wasim"
 	"github.com/tatib/tatib/server/internal/parentmsg/worker"
 	"github.com/tatib/tatib/server/internal/parentmsg/worker/outboxtest"
 	"github.com/tatib/tatib/server/internal/pg"
 	"github.com/tatib/tatib/server/internal/pg/listen"
 	"github.com/tatib/tatib/server/internal/pg/pgtest"
+	"github.com/tatib/tatib/server/internal/sim/wa"
 	"github.com/tatib/tatib/server/internal/violation"
 	"github.com/tatib/tatib/shared/api"
 )
