@@ -21,6 +21,11 @@ export interface FeatureRoute {
    * downloaded beside the page's code rather than after it.
    */
   namespaces?: readonly string[];
+  /**
+   * Starts downloading the page's code (the same import its lazy element makes): the router
+   * calls it at start-up when the address is this page's, beside the shell, instead of after.
+   */
+  preload?: () => Promise<unknown>;
 }
 
 /** An entry in the side navigation. */

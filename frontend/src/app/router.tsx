@@ -117,6 +117,18 @@ export const routes: RouteObject[] = [
   },
 ];
 
+/**
+ * At start-up, the page the address names (for "/", the dashboard, where most roles land):
+ * its code and catalogues download beside the shell and /auth/me instead of after them.
+ */
+function preloadPage(pathname: string) {
+  const path = pathname === '/' ? '/dashboard' : pathname;
+  const route = featureRoutes.find((r) => r.path === path);
+  if (!route) return;
+  route.preload?.().catch(() => undefined); // the lazy element tries again and shows its error
+  if (route.namespaces) preloadNamespaces(route.namespaces);
+}
+
 export function createRouter() {
   // Anywhere but the sign-in page and the kiosk the shell is needed as soon as /auth/me
   // answers: fetch it alongside that call instead of after it.
@@ -126,7 +138,9 @@ export function createRouter() {
     window.location.pathname !== KIOSK_PATH &&
     !window.location.pathname.startsWith(PORTAL_PATH) &&
     !window.location.pathname.startsWith(LAPOR_PREFIX)
-  )
+  ) {
     void loadShell();
+    preloadPage(window.location.pathname);
+  }
   return createBrowserRouter(routes);
 }

@@ -2,9 +2,15 @@ import { lazy } from 'react';
 import { IconLayoutDashboard } from '@tabler/icons-react';
 import type { FeatureRoute, NavItem } from '@/app/feature';
 
-const DashboardPage = lazy(() => import('./pages/DashboardPage'));
+const loadPage = () => import('./pages/DashboardPage');
+const DashboardPage = lazy(loadPage);
 
-export const routes: FeatureRoute[] = [{ path: '/dashboard', element: <DashboardPage />, permission: 'dashboard.view', namespaces: ['portal', 'violation-source', 'cases'] }];
+/** Most people's first screen after signing in ("/" leads here for every role that may see it). */
+export const DASHBOARD_PATH = '/dashboard';
+
+export const routes: FeatureRoute[] = [
+  { path: DASHBOARD_PATH, element: <DashboardPage />, permission: 'dashboard.view', namespaces: ['portal', 'violation-source', 'cases'], preload: loadPage },
+];
 
 export const nav: NavItem[] = [
   { labelKey: 'dashboard:nav', icon: IconLayoutDashboard, path: '/dashboard', permission: 'dashboard.view', order: 10 },
