@@ -6,7 +6,7 @@ SHELL := /bin/bash
 export TATIB_DATA_DIR ?= $(CURDIR)/.data
 BIN := $(CURDIR)/bin
 GO_MODULES := shared migrations server
-FRONT_SRC := $(shell find frontend/src frontend/public -type f 2>/dev/null) $(wildcard frontend/index.html frontend/vite.config.* frontend/tsconfig*.json frontend/scripts/*.mjs)
+FRONT_SRC := $(shell find frontend/src frontend/public -type f 2>/dev/null) $(wildcard frontend/index.html frontend/ortu.html frontend/vite.config.* frontend/tsconfig*.json frontend/scripts/*.mjs)
 WEB_DIST := server/internal/web/dist
 
 .PHONY: run dev build frontend frontend-deps test test-deps test-go test-frontend test-size test-e2e vet bench db-start db-stop desktop test-desktop test-fuzz clean help

@@ -1,9 +1,25 @@
 /// <reference types="vitest/config" />
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import { faceAssets } from './scripts/face-assets.mjs';
 import { navCatalogue } from './scripts/nav-catalogue.mjs';
+
+/** The family portal's page (ortu.html) for /ortu and /ortu/* on the dev server (server/internal/web does it in production). */
+function portalPage(): Plugin {
+  return {
+    name: 'tatib-portal-page',
+    configureServer(server) {
+      server.middlewares.use((req, _res, next) => {
+        const p = req.url?.split('?')[0] ?? '';
+        if ((p === '/ortu' || (p.startsWith('/ortu/') && !p.slice(6).includes('.'))) && req.headers.accept?.includes('text/html')) {
+          req.url = '/ortu.html' + (req.url!.slice(p.length) || '');
+        }
+        next();
+      });
+    },
+  };
+}
 
 // The Go server serves the build at / (server/internal/web); `make dev` runs this dev server
 // with the API proxied to the Go server on 127.0.0.1:8080.
@@ -12,7 +28,8 @@ const apiTarget = process.env.TATIB_API_TARGET ?? 'http://127.0.0.1:8080';
 export default defineConfig({
   // faceAssets: the face engine's models and wasm at /face/models/ and /face/wasm/ (dev and build).
   // navCatalogue: the navigation's labels as `virtual:tatib-nav` (scripts/nav-catalogue.mjs).
-  plugins: [react(), faceAssets(), navCatalogue()],
+  // portalPage: the dev server answers /ortu and /ortu/* with ortu.html, as the Go server does.
+  plugins: [react(), faceAssets(), navCatalogue(), portalPage()],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },
@@ -41,6 +58,13 @@ export default defineConfig({
     // scripts/bundle-size.mjs reads it to tell what each first screen downloads; the
     // Makefile leaves it out of the server's and the desktop app's copies.
     manifest: true,
+    // Two pages: the staff app (index.html) and the family portal (ortu.html, served at /ortu).
+    rollupOptions: {
+      input: {
+        main: fileURLToPath(new URL('./index.html', import.meta.url)),
+        ortu: fileURLToPath(new URL('./ortu.html', import.meta.url)),
+      },
+    },
   },
   test: {
     environment: 'node',

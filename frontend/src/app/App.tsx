@@ -20,8 +20,7 @@ export function App() {
   useEffect(() => {
     setUnauthorizedHandler(() => {
       const { pathname, search } = router.state.location;
-      // The family portal answers its own 401s (features/portal/ortu): never the staff sign-in.
-      if (pathname === '/sign-in' || pathname.startsWith('/ortu')) return;
+      if (pathname === '/sign-in') return;
       queryClient.clear();
       void router.navigate(signInPath(pathname + search), { replace: true });
     });

@@ -37,10 +37,22 @@ const KioskPage = lazy(() => import('@/features/face/kiosk/KioskPage'));
 const ReportPage = lazy(() => import('@/features/cases/public/ReportPage'));
 const TrackPage = lazy(() => import('@/features/cases/public/TrackPage'));
 const LAPOR_PREFIX = '/lapor';
-// The family portal (/ortu) is its own route tree in its own chunk: guardians never download
-// the staff shell, and staff never the portal.
+// The family portal (/ortu) is an app of its own (ortu.html, src/portal-main.tsx) that the
+// server serves for /ortu and /ortu/*: guardians never download the staff app, and staff
+// never the portal. A link inside the staff app that reaches /ortu loads that page.
 export const PORTAL_PATH = '/ortu';
-const PortalApp = lazy(() => import('@/features/portal/ortu/PortalApp'));
+
+function PortalRedirect() {
+  const { pathname, search } = window.location;
+  // Once only: where /ortu is answered with this app (the desktop app has no portal), a
+  // second visit within seconds shows "not found" rather than reloading for ever.
+  const key = 'tatib.portalRedirect';
+  const last = Number(sessionStorage.getItem(key) ?? 0);
+  if (Date.now() - last < 10_000) return <NotFoundPage />;
+  sessionStorage.setItem(key, String(Date.now()));
+  window.location.replace(pathname + search);
+  return <PageLoader fullScreen />;
+}
 
 function LazyShell() {
   return (
@@ -82,11 +94,7 @@ export const routes: RouteObject[] = [
   })),
   {
     path: `${PORTAL_PATH}/*`,
-    element: (
-      <Suspense fallback={<PageLoader fullScreen />}>
-        <PortalApp />
-      </Suspense>
-    ),
+    element: <PortalRedirect />,
     errorElement: <RouteError />,
   },
   {

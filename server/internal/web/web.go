@@ -1,6 +1,7 @@
 // Package web serves the embedded front-end build: hashed assets with long
 // cache headers, index.html without caching, and index.html for every
-// client-side route. Files the build precompressed (<file>.br, <file>.gz)
+// client-side route except the family portal's: /ortu and /ortu/* get
+// ortu.html, the portal's own entry (frontend/ortu.html, docs/portal.md). Files the build precompressed (<file>.br, <file>.gz)
 // go to browsers that accept them, so a school's slow network carries a
 // third of the bytes and the server spends no CPU compressing.
 package web
@@ -46,7 +47,8 @@ func HandlerFS(sub fs.FS) http.Handler {
 			return
 		}
 		p := strings.TrimPrefix(path.Clean(r.URL.Path), "/")
-		if p != "" && p != "index.html" {
+		page := pageFor(sub, p)
+		if p != "" && p != page {
 			if st, err := fs.Stat(sub, p); err == nil && !st.IsDir() {
 				cache := "no-cache"
 				if strings.HasPrefix(p, "assets/") {
@@ -61,12 +63,28 @@ func HandlerFS(sub fs.FS) http.Handler {
 				return
 			}
 		}
-		if _, err := fs.Stat(sub, "index.html"); err != nil {
+		if _, err := fs.Stat(sub, page); err != nil {
 			http.Error(w, "front end not built: run make run (or make frontend)", http.StatusServiceUnavailable)
 			return
 		}
-		serveFile(w, r, sub, "index.html", "no-store")
+		serveFile(w, r, sub, page, "no-store")
 	})
+}
+
+// portalPage is the family portal's entry page, answered for /ortu and every
+// client-side route under it, so a guardian's phone never downloads the staff
+// app. A build without it (or a request outside /ortu) gets index.html.
+const portalPage = "ortu.html"
+
+// pageFor names the HTML page that answers the cleaned path p when p is not
+// a file of the build.
+func pageFor(sub fs.FS, p string) string {
+	if p == "ortu" || p == portalPage || strings.HasPrefix(p, "ortu/") {
+		if _, err := fs.Stat(sub, portalPage); err == nil {
+			return portalPage
+		}
+	}
+	return "index.html"
 }
 
 // serveFile answers with name, or with its precompressed variant when the

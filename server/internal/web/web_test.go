@@ -48,6 +48,52 @@ func TestHandler(t *testing.T) {
 	}
 }
 
+// The family portal is its own page: /ortu and its client-side routes answer
+// ortu.html, its files are files, and everything else keeps index.html.
+func TestPortalPage(t *testing.T) {
+	files := fstest.MapFS{
+		"index.html":         {Data: []byte("<html>staff</html>")},
+		"ortu.html":          {Data: []byte("<html>portal</html>")},
+		"ortu/manifest.json": {Data: []byte(`{"start_url":"/ortu/"}`)},
+		"ortu/sw.js":         {Data: []byte("self.addEventListener")},
+	}
+	h := HandlerFS(files)
+	cases := []struct {
+		path, body, cache string
+		status            int
+	}{
+		{"/ortu", "portal", "no-store", 200},
+		{"/ortu/", "portal", "no-store", 200},
+		{"/ortu/masuk", "portal", "no-store", 200},
+		{"/ortu/anak/5", "portal", "no-store", 200},
+		{"/ortu/akun?x=1", "portal", "no-store", 200},
+		{"/ortu.html", "portal", "no-store", 200},
+		{"/ortu/manifest.json", "start_url", "no-cache", 200},
+		{"/ortu/sw.js", "self.", "no-cache", 200},
+		{"/ortu/missing.js", "", "", 404},
+		{"/", "staff", "no-store", 200},
+		{"/sign-in", "staff", "no-store", 200},
+		{"/ortukelas", "staff", "no-store", 200}, // only the /ortu path segment
+		{"/students/ortu", "staff", "no-store", 200},
+		{"/lapor", "staff", "no-store", 200},
+	}
+	for _, c := range cases {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("GET", c.path, nil))
+		if rec.Code != c.status || !strings.Contains(rec.Body.String(), c.body) || !strings.Contains(rec.Header().Get("Cache-Control"), c.cache) {
+			t.Errorf("%s: %d %q cache=%q", c.path, rec.Code, rec.Body.String(), rec.Header().Get("Cache-Control"))
+		}
+	}
+
+	// A build without the portal's page (the desktop app's) keeps index.html for /ortu.
+	delete(files, "ortu.html")
+	rec := httptest.NewRecorder()
+	HandlerFS(files).ServeHTTP(rec, httptest.NewRequest("GET", "/ortu/masuk", nil))
+	if rec.Code != 200 || !strings.Contains(rec.Body.String(), "staff") {
+		t.Errorf("no ortu.html: %d %q", rec.Code, rec.Body.String())
+	}
+}
+
 func TestHandlerNotBuilt(t *testing.T) {
 	rec := httptest.NewRecorder()
 	HandlerFS(fstest.MapFS{".keep": {}}).ServeHTTP(rec, httptest.NewRequest("GET", "/", nil))

@@ -1,3 +1,4 @@
+import './pageStyles';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';

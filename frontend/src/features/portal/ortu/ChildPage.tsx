@@ -1,3 +1,4 @@
+import './pageStyles';
 import { useState } from 'react';
 import { jakartaDay } from '@/lib/jakartaDay';
 import { Link, useParams } from 'react-router';

@@ -1,3 +1,4 @@
+import './pageStyles';
 import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { Anchor, Badge, Card, Group, Stack, Text, Title } from '@mantine/core';

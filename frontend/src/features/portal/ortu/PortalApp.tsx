@@ -1,8 +1,7 @@
-// The family portal (/ortu) runs outside the staff shell, in its own chunk: it brings
-// Mantine's sheets and its catalogue itself, like the gate kiosk.
-import '@/app/shellStyles';
-import '@/app/pageStyles';
-import { Suspense, type ReactNode } from 'react';
+// The family portal's routes (/ortu/*), rendered by its own entry (ortu.html, PortalRoot.tsx).
+// The sign-in page is in the entry; the signed-in pages and registration are lazy, each with the
+// portal's page sheets (./pageStyles).
+import { lazy, Suspense, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { AppShell, Container, Group, Text } from '@mantine/core';
@@ -14,13 +13,14 @@ import i18n from '@/i18n';
 import { portalApi } from '../api';
 import en from '../i18n/en.json';
 import id from '../i18n/id.json';
-import { AccountPage } from './AccountPage';
-import { ChildPage } from './ChildPage';
-import { HomePage } from './HomePage';
 import { installPortal } from './install';
 import { PORTAL_BASE, portalKeys } from './paths';
-import { RegisterPage } from './RegisterPage';
 import { SignInPage } from './SignInPage';
+
+const HomePage = lazy(() => import('./HomePage').then((m) => ({ default: m.HomePage })));
+const ChildPage = lazy(() => import('./ChildPage').then((m) => ({ default: m.ChildPage })));
+const AccountPage = lazy(() => import('./AccountPage').then((m) => ({ default: m.AccountPage })));
+const RegisterPage = lazy(() => import('./RegisterPage').then((m) => ({ default: m.RegisterPage })));
 
 i18n.addResourceBundle('id', 'portal', id, true, false);
 i18n.addResourceBundle('en', 'portal', en, true, false);

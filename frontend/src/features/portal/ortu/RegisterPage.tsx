@@ -1,3 +1,4 @@
+import './pageStyles';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Alert, Anchor, Button, Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
