@@ -45,7 +45,7 @@ export const SCREENS = {
     'src/app/Shell.tsx',
     'virtual:tatib-nav',
     'src/features/dashboard/pages/DashboardPage.tsx',
-    ...['dashboard', 'portal', 'violation-source', 'cases'].map((ns) => `src/features/${ns}/i18n/id.json`),
+    ...['dashboard', 'violation-source'].map((ns) => `src/features/${ns}/i18n/id.json`),
   ],
   // A guardian opening /ortu: the portal's own page, with the sign-in form (its catalogue is in
   // the entry); and once signed in, the home page (the list of their children).

@@ -5,11 +5,15 @@ import type { FeatureRoute, NavItem } from '@/app/feature';
 const loadPage = () => import('./pages/DashboardPage');
 const DashboardPage = lazy(loadPage);
 
-/** Most people's first screen after signing in ("/" leads here for every role that may see it). */
+/**
+ * Most people's first screen after signing in ("/" leads here for every role that may see it).
+ * Its route names the catalogues every dashboard shows; a card shown to some (pending excuses,
+ * the principal's case counts) asks for its own when it appears.
+ */
 export const DASHBOARD_PATH = '/dashboard';
 
 export const routes: FeatureRoute[] = [
-  { path: DASHBOARD_PATH, element: <DashboardPage />, permission: 'dashboard.view', namespaces: ['portal', 'violation-source', 'cases'], preload: loadPage },
+  { path: DASHBOARD_PATH, element: <DashboardPage />, permission: 'dashboard.view', namespaces: ['violation-source'], preload: loadPage },
 ];
 
 export const nav: NavItem[] = [

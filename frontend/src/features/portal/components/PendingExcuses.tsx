@@ -29,11 +29,19 @@ export function ExcuseSpan({ e }: { e: Excuse }) {
  * I, set by the excuse), or refuse with a reason. Shown to whoever may take attendance.
  */
 export function PendingExcuses({ classId }: { classId: number }) {
+  const { can } = useSession();
+  const enabled = can('attendance.view');
+  const q = useQuery({ queryKey: excuseKeys.pending(classId), queryFn: ({ signal }) => excusesApi.pending(classId, signal), enabled });
+  const list = q.data?.data ?? [];
+  // The card's texts (the portal's catalogue) are asked for only when there is something to show.
+  if (!enabled || list.length === 0) return null;
+  return <PendingExcusesCard list={list} />;
+}
+
+function PendingExcusesCard({ list }: { list: Excuse[] }) {
   const { t } = useTranslation('portal');
   const { can } = useSession();
   const qc = useQueryClient();
-  const enabled = can('attendance.view');
-  const q = useQuery({ queryKey: excuseKeys.pending(classId), queryFn: ({ signal }) => excusesApi.pending(classId, signal), enabled });
   const [refusing, setRefusing] = useState<Excuse | null>(null);
   const done = (msg: string) => {
     notifySuccess(msg);
@@ -53,8 +61,6 @@ export function PendingExcuses({ classId }: { classId: number }) {
     },
     onError: (err) => notifyError(err, t),
   });
-  const list = q.data?.data ?? [];
-  if (!enabled || list.length === 0) return null;
   const decide = can('attendance.record');
   return (
     <Card withBorder radius="md" p="sm" mb="sm" data-testid="pending-excuses">
