@@ -23,31 +23,31 @@ type contactFixture struct {
 func setupContact(t *testing.T) *contactFixture {
 	t.Helper()
 	f := setup(t, 30)
-	f.sync()
+	f.Sync()
 	var id int64
-	if err := f.env.DB.Get(&id, `SELECT id FROM students WHERE source_id = $1`, f.firstSourceID()); err != nil {
+	if err := f.Env.DB.Get(&id, `SELECT id FROM students WHERE source_id = $1`, firstSourceID(f)); err != nil {
 		t.Fatal(err)
 	}
 	return &contactFixture{fixture: f, id: id, path: fmt.Sprintf("/api/v1/students/%d", id)}
 }
 
-func (f *fixture) firstSourceID() int64 {
+func firstSourceID(f *fixture) int64 {
 	var id int64
-	f.sim.Update(func(s *schoolsim.School) { id = s.Students[0].ID })
+	f.Sim.Update(func(s *schoolsim.School) { id = s.Students[0].ID })
 	return id
 }
 
 func (f *contactFixture) get() roster.Student {
-	f.env.T.Helper()
+	f.Env.T.Helper()
 	var st roster.Student
-	f.admin.Do("GET", f.path, nil).Want(http.StatusOK).JSON(&st)
+	f.Admin.Do("GET", f.path, nil).Want(http.StatusOK).JSON(&st)
 	return st
 }
 
 func TestEditParentContactOK(t *testing.T) {
 	t.Parallel()
 	f := setupContact(t)
-	bk := f.env.As(perm.BK)
+	bk := f.Env.As(perm.BK)
 	synced := f.get()
 	if synced.ParentContactSource != roster.ContactFromSync || synced.SyncedParentName != synced.ParentName ||
 		synced.SyncedParentPhone != synced.ParentPhone || synced.ParentPhone == "" || synced.ParentPhoneIssue != "" {
@@ -67,7 +67,7 @@ func TestEditParentContactOK(t *testing.T) {
 
 	t.Run("OKAudited", func(t *testing.T) {
 		var raw []byte
-		if err := f.env.DB.Get(&raw, `SELECT details FROM audit_log WHERE action = 'student.parent_contact.update' AND entity = 'student'
+		if err := f.Env.DB.Get(&raw, `SELECT details FROM audit_log WHERE action = 'student.parent_contact.update' AND entity = 'student'
 			AND entity_id = $1 ORDER BY id DESC LIMIT 1`, fmt.Sprint(f.id)); err != nil {
 			t.Fatal(err)
 		}
@@ -104,7 +104,7 @@ func TestEditParentContactOK(t *testing.T) {
 			t.Fatalf("handed back: %+v, want %q %q", st, synced.ParentName, synced.ParentPhone)
 		}
 		var action string
-		f.env.DB.Get(&action, `SELECT details->'parent_contact_source'->>'to' FROM audit_log WHERE action = 'student.parent_contact.update'
+		f.Env.DB.Get(&action, `SELECT details->'parent_contact_source'->>'to' FROM audit_log WHERE action = 'student.parent_contact.update'
 			ORDER BY id DESC LIMIT 1`)
 		if action != "sync" {
 			t.Errorf("hand-back audit: %q", action)
@@ -115,7 +115,7 @@ func TestEditParentContactOK(t *testing.T) {
 func TestEditParentContactValidation(t *testing.T) {
 	t.Parallel()
 	f := setupContact(t)
-	bk := f.env.As(perm.BK)
+	bk := f.Env.As(perm.BK)
 	before := f.get()
 	cases := []struct {
 		name  string
@@ -160,31 +160,31 @@ func TestEditParentContactPermissions(t *testing.T) {
 	f := setupContact(t)
 	body := map[string]any{"parent_phone": "081311112222"}
 	t.Run("ErrForbiddenRole", func(t *testing.T) {
-		f.env.As(perm.Staff).Do("PATCH", f.path, body).Want(http.StatusForbidden)
-		f.env.Anonymous().Do("PATCH", f.path, body).Want(http.StatusUnauthorized)
+		f.Env.As(perm.Staff).Do("PATCH", f.path, body).Want(http.StatusForbidden)
+		f.Env.Anonymous().Do("PATCH", f.path, body).Want(http.StatusUnauthorized)
 	})
 
 	// A homeroom teacher edits their own class's students, not another's.
-	own := f.env.As(perm.WaliKelas)
+	own := f.Env.As(perm.WaliKelas)
 	var classID int64
-	f.env.DB.Get(&classID, `SELECT class_id FROM students WHERE id = $1`, f.id)
-	f.admin.Do("PATCH", fmt.Sprintf("/api/v1/classes/%d", classID), map[string]any{"homeroom_teacher_id": own.UserID}).Want(http.StatusOK)
+	f.Env.DB.Get(&classID, `SELECT class_id FROM students WHERE id = $1`, f.id)
+	f.Admin.Do("PATCH", fmt.Sprintf("/api/v1/classes/%d", classID), map[string]any{"homeroom_teacher_id": own.UserID}).Want(http.StatusOK)
 	var st roster.Student
 	own.Do("PATCH", f.path, body).Want(http.StatusOK).JSON(&st)
 	if st.ParentPhone != "081311112222" || st.ParentContactSource != "staff" {
 		t.Fatalf("own class: %+v", st)
 	}
 	t.Run("ErrOtherClass", func(t *testing.T) {
-		other := f.env.As(perm.WaliKelas)
+		other := f.Env.As(perm.WaliKelas)
 		var otherClass int64
-		f.env.DB.Get(&otherClass, `SELECT id FROM classes WHERE id <> $1 ORDER BY id LIMIT 1`, classID)
-		f.admin.Do("PATCH", fmt.Sprintf("/api/v1/classes/%d", otherClass), map[string]any{"homeroom_teacher_id": other.UserID}).Want(http.StatusOK)
+		f.Env.DB.Get(&otherClass, `SELECT id FROM classes WHERE id <> $1 ORDER BY id LIMIT 1`, classID)
+		f.Admin.Do("PATCH", fmt.Sprintf("/api/v1/classes/%d", otherClass), map[string]any{"homeroom_teacher_id": other.UserID}).Want(http.StatusOK)
 		e := other.Do("PATCH", f.path, map[string]any{"parent_phone": "081399998888"}).Want(http.StatusForbidden).Err()
 		if e.Error.MessageCode != "school.student_not_in_class" {
 			t.Fatalf("message code: %q", e.Error.MessageCode)
 		}
 		// Without a class at all: the same.
-		f.env.As(perm.WaliKelas).Do("PATCH", f.path, map[string]any{"parent_phone": "081399998888"}).Want(http.StatusForbidden)
+		f.Env.As(perm.WaliKelas).Do("PATCH", f.path, map[string]any{"parent_phone": "081399998888"}).Want(http.StatusForbidden)
 		if got := f.get(); got.ParentPhone != "081311112222" {
 			t.Fatalf("another class's teacher changed the phone: %+v", got)
 		}
@@ -197,21 +197,21 @@ func TestEditParentContactPermissions(t *testing.T) {
 func TestParentContactSurvivesSync(t *testing.T) {
 	t.Parallel()
 	f := setupContact(t)
-	bk := f.env.As(perm.BK)
-	src := f.firstSourceID()
+	bk := f.Env.As(perm.BK)
+	src := firstSourceID(f.fixture)
 	bk.Do("PATCH", f.path, map[string]any{"parent_name": "Ibu Sari", "parent_phone": "0813-1111-2222"}).Want(http.StatusOK)
 
-	f.sim.Update(func(s *schoolsim.School) {
+	f.Sim.Update(func(s *schoolsim.School) {
 		s.Students[0].ParentName = "Bapak Budi Santoso"
 		s.Students[0].ParentPhone = "0857-7777-8888"
 	})
 	// Another student without a staff edit follows student affairs.
 	var otherSrc int64
-	f.sim.Update(func(s *schoolsim.School) {
+	f.Sim.Update(func(s *schoolsim.School) {
 		s.Students[1].ParentPhone = "0858-1234-5678"
 		otherSrc = s.Students[1].ID
 	})
-	if run := f.sync(); run.Status != studentsync.SyncSucceeded {
+	if run := f.Sync(); run.Status != studentsync.SyncSucceeded {
 		t.Fatalf("sync: %+v", run)
 	}
 	st := f.get()
@@ -223,14 +223,14 @@ func TestParentContactSurvivesSync(t *testing.T) {
 		Phone  string `db:"parent_phone"`
 		Synced string `db:"synced_parent_phone"`
 	}
-	f.env.DB.Get(&other, `SELECT parent_phone, synced_parent_phone FROM students WHERE source_id = $1`, otherSrc)
+	f.Env.DB.Get(&other, `SELECT parent_phone, synced_parent_phone FROM students WHERE source_id = $1`, otherSrc)
 	if other.Phone != "0858-1234-5678" || other.Synced != "0858-1234-5678" {
 		t.Fatalf("synced student: %+v", other)
 	}
 
 	// An empty value from student affairs keeps the synced value too.
-	f.sim.Update(func(s *schoolsim.School) { s.Students[0].ParentPhone = "" })
-	f.sync()
+	f.Sim.Update(func(s *schoolsim.School) { s.Students[0].ParentPhone = "" })
+	f.Sync()
 	if st := f.get(); st.SyncedParentPhone != "0857-7777-8888" || st.ParentPhone != "0813-1111-2222" {
 		t.Fatalf("after empty source phone: %+v", st)
 	}
@@ -241,8 +241,8 @@ func TestParentContactSurvivesSync(t *testing.T) {
 	if back.ParentName != "Bapak Budi Santoso" || back.ParentPhone != "0857-7777-8888" || back.ParentContactSource != "sync" {
 		t.Fatalf("handed back: %+v", back)
 	}
-	f.sim.Update(func(s *schoolsim.School) { s.Students[0].ParentPhone = "0859-0000-1111" })
-	f.sync()
+	f.Sim.Update(func(s *schoolsim.School) { s.Students[0].ParentPhone = "0859-0000-1111" })
+	f.Sync()
 	if st := f.get(); st.ParentPhone != "0859-0000-1111" || st.SyncedParentPhone != "0859-0000-1111" {
 		t.Fatalf("after hand-back and sync: %+v (source %d)", st, src)
 	}
@@ -254,16 +254,16 @@ func TestParentPhoneIssue(t *testing.T) {
 	t.Parallel()
 	f := setupContact(t)
 	for phone, issue := range map[string]string{"": "missing", "021 5551234": "not_mobile", "12ab": "invalid", "+62 812 3456 7890": ""} {
-		f.env.DB.MustExec(`UPDATE students SET parent_phone = $2 WHERE id = $1`, f.id, phone)
+		f.Env.DB.MustExec(`UPDATE students SET parent_phone = $2 WHERE id = $1`, f.id, phone)
 		if st := f.get(); st.ParentPhoneIssue != issue {
 			t.Errorf("%q: issue %q, want %q", phone, st.ParentPhoneIssue, issue)
 		}
 	}
-	f.env.DB.MustExec(`UPDATE students SET parent_phone = '021 5551234' WHERE id = $1`, f.id)
+	f.Env.DB.MustExec(`UPDATE students SET parent_phone = '021 5551234' WHERE id = $1`, f.id)
 	var page struct {
 		Data []roster.Student `json:"data"`
 	}
-	f.admin.Do("GET", "/api/v1/students?per_page=100", nil).Want(http.StatusOK).JSON(&page)
+	f.Admin.Do("GET", "/api/v1/students?per_page=100", nil).Want(http.StatusOK).JSON(&page)
 	for _, s := range page.Data {
 		if s.ID == f.id && s.ParentPhoneIssue != "not_mobile" {
 			t.Fatalf("list: %+v", s)

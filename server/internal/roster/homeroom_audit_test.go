@@ -15,21 +15,21 @@ import (
 func TestHomeroomTeacherAuditNames(t *testing.T) {
 	t.Parallel()
 	f := setup(t, 4)
-	f.sync()
+	f.Sync()
 	var classes struct {
 		Data []roster.Class `json:"data"`
 	}
-	f.admin.Do("GET", "/api/v1/classes", nil).Want(200).JSON(&classes)
+	f.Admin.Do("GET", "/api/v1/classes", nil).Want(200).JSON(&classes)
 	if len(classes.Data) == 0 {
 		t.Fatal("no classes")
 	}
 	class := classes.Data[0].ID
 	path := fmt.Sprintf("/api/v1/classes/%d", class)
-	first, _ := f.env.CreateUser(perm.WaliKelas)
-	second, _ := f.env.CreateUser(perm.WaliKelas)
+	first, _ := f.Env.CreateUser(perm.WaliKelas)
+	second, _ := f.Env.CreateUser(perm.WaliKelas)
 	name := func(id int64) string {
 		var n string
-		if err := f.env.DB.Get(&n, `SELECT name FROM users WHERE id = $1`, id); err != nil {
+		if err := f.Env.DB.Get(&n, `SELECT name FROM users WHERE id = $1`, id); err != nil {
 			t.Fatal(err)
 		}
 		return n
@@ -44,7 +44,7 @@ func TestHomeroomTeacherAuditNames(t *testing.T) {
 	}
 	last := func() details {
 		var raw []byte
-		if err := f.env.DB.Get(&raw, `SELECT details FROM audit_log WHERE action = 'class.homeroom_teacher.update' AND entity_id = $1
+		if err := f.Env.DB.Get(&raw, `SELECT details FROM audit_log WHERE action = 'class.homeroom_teacher.update' AND entity_id = $1
 			ORDER BY id DESC LIMIT 1`, fmt.Sprint(class)); err != nil {
 			t.Fatal(err)
 		}
@@ -60,16 +60,16 @@ func TestHomeroomTeacherAuditNames(t *testing.T) {
 		}
 		return *p
 	}
-	f.admin.Do("PATCH", path, map[string]any{"homeroom_teacher_id": first}).Want(200)
+	f.Admin.Do("PATCH", path, map[string]any{"homeroom_teacher_id": first}).Want(200)
 	if d := last(); d.Before != nil || d.After == nil || *d.After != first || d.Teacher.From != nil || str(d.Teacher.To) != name(first) {
 		t.Errorf("assign: %+v, teacher %s -> %s", d, str(d.Teacher.From), str(d.Teacher.To))
 	}
-	f.admin.Do("PATCH", path, map[string]any{"homeroom_teacher_id": second}).Want(200)
+	f.Admin.Do("PATCH", path, map[string]any{"homeroom_teacher_id": second}).Want(200)
 	if d := last(); d.Before == nil || *d.Before != first || d.After == nil || *d.After != second ||
 		str(d.Teacher.From) != name(first) || str(d.Teacher.To) != name(second) {
 		t.Errorf("change: %+v, teacher %s -> %s", d, str(d.Teacher.From), str(d.Teacher.To))
 	}
-	f.admin.Do("PATCH", path, map[string]any{"homeroom_teacher_id": nil}).Want(200)
+	f.Admin.Do("PATCH", path, map[string]any{"homeroom_teacher_id": nil}).Want(200)
 	if d := last(); d.Before == nil || *d.Before != second || d.After != nil || str(d.Teacher.From) != name(second) || d.Teacher.To != nil {
 		t.Errorf("remove: %+v, teacher %s -> %s", d, str(d.Teacher.From), str(d.Teacher.To))
 	}

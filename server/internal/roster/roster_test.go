@@ -12,35 +12,35 @@ import (
 func TestHomeroomTeacherAssignment(t *testing.T) {
 	t.Parallel()
 	f := setup(t, 72)
-	f.sync()
+	f.Sync()
 	var classes struct {
 		Data []roster.Class `json:"data"`
 	}
-	f.admin.Do("GET", "/api/v1/classes", nil).Want(200).JSON(&classes)
+	f.Admin.Do("GET", "/api/v1/classes", nil).Want(200).JSON(&classes)
 	if len(classes.Data) != 36 || classes.Data[0].StudentCount != 2 || classes.Data[0].DepartmentCode == nil {
 		t.Fatalf("classes: %d %+v", len(classes.Data), classes.Data[0])
 	}
 	a, b := classes.Data[0].ID, classes.Data[1].ID
-	wali, _ := f.env.CreateUser(perm.WaliKelas)
-	bk, _ := f.env.CreateUser(perm.BK)
+	wali, _ := f.Env.CreateUser(perm.WaliKelas)
+	bk, _ := f.Env.CreateUser(perm.BK)
 	path := func(id int64) string { return fmt.Sprintf("/api/v1/classes/%d", id) }
-	f.admin.Do("PATCH", path(a), map[string]any{"homeroom_teacher_id": bk}).Want(422)
-	f.admin.Do("PATCH", path(a), map[string]any{}).Want(422)
+	f.Admin.Do("PATCH", path(a), map[string]any{"homeroom_teacher_id": bk}).Want(422)
+	f.Admin.Do("PATCH", path(a), map[string]any{}).Want(422)
 	var c roster.Class
-	f.admin.Do("PATCH", path(a), map[string]any{"homeroom_teacher_id": wali}).Want(200).JSON(&c)
+	f.Admin.Do("PATCH", path(a), map[string]any{"homeroom_teacher_id": wali}).Want(200).JSON(&c)
 	if c.HomeroomTeacher == nil || c.HomeroomTeacher.ID != wali {
 		t.Fatalf("class: %+v", c)
 	}
-	e := f.admin.Do("PATCH", path(b), map[string]any{"homeroom_teacher_id": wali}).Want(422).Err()
+	e := f.Admin.Do("PATCH", path(b), map[string]any{"homeroom_teacher_id": wali}).Want(422).Err()
 	if !strings.Contains(e.Error.Fields["homeroom_teacher_id"], classes.Data[0].Name) {
 		t.Errorf("second class: %v", e.Error.Fields)
 	}
-	f.admin.Do("PATCH", path(a), map[string]any{"homeroom_teacher_id": nil}).Want(200).JSON(&c)
+	f.Admin.Do("PATCH", path(a), map[string]any{"homeroom_teacher_id": nil}).Want(200).JSON(&c)
 	if c.HomeroomTeacher != nil {
 		t.Errorf("not removed: %+v", c)
 	}
-	f.admin.Do("PATCH", path(b), map[string]any{"homeroom_teacher_id": wali}).Want(200)
-	f.admin.Do("PATCH", "/api/v1/classes/999999", map[string]any{"homeroom_teacher_id": nil}).Want(404)
+	f.Admin.Do("PATCH", path(b), map[string]any{"homeroom_teacher_id": wali}).Want(200)
+	f.Admin.Do("PATCH", "/api/v1/classes/999999", map[string]any{"homeroom_teacher_id": nil}).Want(404)
 }
 
 // TestHomeroomScoping proves, for every school-data endpoint, that a
@@ -48,16 +48,16 @@ func TestHomeroomTeacherAssignment(t *testing.T) {
 func TestHomeroomScoping(t *testing.T) {
 	t.Parallel()
 	f := setup(t, 108)
-	f.sync()
+	f.Sync()
 	var classes struct {
 		Data []roster.Class `json:"data"`
 	}
-	f.admin.Do("GET", "/api/v1/classes", nil).Want(200).JSON(&classes)
+	f.Admin.Do("GET", "/api/v1/classes", nil).Want(200).JSON(&classes)
 	own, other := classes.Data[0], classes.Data[len(classes.Data)-1] // X AKL 1 and XII TSM 4
-	wali := f.env.As(perm.WaliKelas)
-	f.admin.Do("PATCH", fmt.Sprintf("/api/v1/classes/%d", own.ID), map[string]any{"homeroom_teacher_id": wali.UserID}).Want(200)
+	wali := f.Env.As(perm.WaliKelas)
+	f.Admin.Do("PATCH", fmt.Sprintf("/api/v1/classes/%d", own.ID), map[string]any{"homeroom_teacher_id": wali.UserID}).Want(200)
 	// A teacher without a class sees nothing.
-	lonely := f.env.As(perm.WaliKelas)
+	lonely := f.Env.As(perm.WaliKelas)
 
 	var deps struct {
 		Data []roster.Department `json:"data"`
@@ -109,14 +109,14 @@ func TestHomeroomScoping(t *testing.T) {
 	}
 
 	var ownStudent, otherStudent int64
-	f.env.DB.Get(&ownStudent, `SELECT id FROM students WHERE class_id = $1 LIMIT 1`, own.ID)
-	f.env.DB.Get(&otherStudent, `SELECT id FROM students WHERE class_id = $1 LIMIT 1`, other.ID)
+	f.Env.DB.Get(&ownStudent, `SELECT id FROM students WHERE class_id = $1 LIMIT 1`, own.ID)
+	f.Env.DB.Get(&otherStudent, `SELECT id FROM students WHERE class_id = $1 LIMIT 1`, other.ID)
 	wali.Do("GET", fmt.Sprintf("/api/v1/students/%d", ownStudent), nil).Want(200)
 	// Another class's student: "not in your class" (403), nothing of the
 	// student in the answer; an id that does not exist stays 404.
 	res := wali.Do("GET", fmt.Sprintf("/api/v1/students/%d", otherStudent), nil).Want(403)
 	var otherName string
-	f.env.DB.Get(&otherName, `SELECT full_name FROM students WHERE id = $1`, otherStudent)
+	f.Env.DB.Get(&otherName, `SELECT full_name FROM students WHERE id = $1`, otherStudent)
 	if e := res.Err(); e.Error.MessageCode != "school.student_not_in_class" || strings.Contains(string(res.Body), otherName) {
 		t.Errorf("another class's student: %s", res.Body)
 	}
@@ -124,9 +124,9 @@ func TestHomeroomScoping(t *testing.T) {
 		t.Errorf("English: %q", e.Error.Message)
 	}
 	wali.Do("GET", "/api/v1/students/99999999", nil).Want(404)
-	f.admin.Do("GET", fmt.Sprintf("/api/v1/students/%d", otherStudent), nil).Want(200)
+	f.Admin.Do("GET", fmt.Sprintf("/api/v1/students/%d", otherStudent), nil).Want(200)
 
 	// Granted classes.manage, a homeroom teacher still reaches only their class.
-	f.admin.Do("PUT", "/api/v1/roles/wali_kelas/permissions", map[string]any{"permissions": []string{"students.view", "classes.manage"}}).Want(200)
+	f.Admin.Do("PUT", "/api/v1/roles/wali_kelas/permissions", map[string]any{"permissions": []string{"students.view", "classes.manage"}}).Want(200)
 	wali.Do("PATCH", fmt.Sprintf("/api/v1/classes/%d", other.ID), map[string]any{"homeroom_teacher_id": nil}).Want(404)
 }

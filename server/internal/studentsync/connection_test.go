@@ -75,7 +75,7 @@ func TestTestConnectionNeverEchoesRemote(t *testing.T) {
 	}
 	for _, c := range cases {
 		for _, lang := range []string{"id", "en"} {
-			res := f.admin.Do("POST", "/api/v1/settings/student-affairs/test", map[string]any{"url": c.url}, "Accept-Language", lang).Want(200)
+			res := f.Admin.Do("POST", "/api/v1/settings/student-affairs/test", map[string]any{"url": c.url}, "Accept-Language", lang).Want(200)
 			if strings.Contains(string(res.Body), "SECRET") {
 				t.Errorf("%s (%s): remote text echoed: %s", c.name, lang, res.Body)
 			}
@@ -87,15 +87,15 @@ func TestTestConnectionNeverEchoesRemote(t *testing.T) {
 		}
 	}
 	var out studentsync.TestResult
-	f.admin.Do("POST", "/api/v1/settings/student-affairs/test", map[string]any{"url": cases[0].url}, "Accept-Language", "en").Want(200).JSON(&out)
+	f.Admin.Do("POST", "/api/v1/settings/student-affairs/test", map[string]any{"url": cases[0].url}, "Accept-Language", "en").Want(200).JSON(&out)
 	if !strings.Contains(out.Error, "HTTP 500") || !strings.Contains(out.Error, "error") {
 		t.Errorf("English summary: %q", out.Error)
 	}
 
 	// A sync against the same source stores a key, not the text, and the
 	// run never carries the remote body either.
-	f.configure(cases[1].url, simToken)
-	run := f.sync()
+	f.Configure(cases[1].url, simToken)
+	run := f.Sync()
 	if run.Status != studentsync.SyncFailed || run.ErrorCode != "school.source.server_error" {
 		t.Fatalf("sync: %+v", run)
 	}
@@ -104,20 +104,20 @@ func TestTestConnectionNeverEchoesRemote(t *testing.T) {
 		Code   string `db:"error_code"`
 		Params string `db:"error_params"`
 	}
-	if err := f.env.DB.Get(&stored, `SELECT error, error_code, error_params::text FROM student_syncs WHERE id = $1`, run.ID); err != nil {
+	if err := f.Env.DB.Get(&stored, `SELECT error, error_code, error_params::text FROM student_syncs WHERE id = $1`, run.ID); err != nil {
 		t.Fatal(err)
 	}
 	if stored.Error != "" || stored.Code != "school.source.server_error" || strings.Contains(stored.Params, "SECRET") {
 		t.Errorf("stored failure: %+v", stored)
 	}
 	var en, id studentsync.SyncRun
-	f.admin.Do("GET", fmt.Sprintf("/api/v1/students/sync/%d", run.ID), nil, "Accept-Language", "en").Want(200).JSON(&en)
-	f.admin.Do("GET", fmt.Sprintf("/api/v1/students/sync/%d", run.ID), nil, "Accept-Language", "id").Want(200).JSON(&id)
+	f.Admin.Do("GET", fmt.Sprintf("/api/v1/students/sync/%d", run.ID), nil, "Accept-Language", "en").Want(200).JSON(&en)
+	f.Admin.Do("GET", fmt.Sprintf("/api/v1/students/sync/%d", run.ID), nil, "Accept-Language", "id").Want(200).JSON(&id)
 	if en.Error == id.Error || !strings.Contains(en.Error, "500") || !strings.Contains(id.Error, "500") {
 		t.Errorf("rendered per language: en %q, id %q", en.Error, id.Error)
 	}
 	var audit string
-	f.env.DB.Get(&audit, `SELECT details::text FROM audit_log WHERE action = 'students.sync.failed'`)
+	f.Env.DB.Get(&audit, `SELECT details::text FROM audit_log WHERE action = 'students.sync.failed'`)
 	if audit == "" || strings.Contains(audit, "SECRET") {
 		t.Errorf("audit: %s", audit)
 	}
@@ -188,7 +188,7 @@ func TestLocalSourcesAllowed(t *testing.T) {
 	t.Parallel()
 	f := setup(t, 5)
 	var out studentsync.TestResult
-	f.admin.Do("POST", "/api/v1/settings/student-affairs/test", nil).Want(200).JSON(&out)
+	f.Admin.Do("POST", "/api/v1/settings/student-affairs/test", nil).Want(200).JSON(&out)
 	if !out.OK || out.Count != 5 {
 		t.Fatalf("allowed: %+v", out)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/tatib/tatib/server/internal/school"
 	schoolsim "github.com/tatib/tatib/server/internal/sim/studentaffairs"
 	"github.com/tatib/tatib/server/internal/studentsync"
+	"github.com/tatib/tatib/server/internal/studentsync/synctest"
 	"github.com/tatib/tatib/shared/perm"
 )
 
@@ -28,64 +29,21 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-const simToken = "rahasia-kesiswaan"
+const simToken = synctest.Token
 
-type fixture struct {
-	env   *apitest.Env
-	admin *apitest.Client
-	sim   *schoolsim.Server
-	url   string
-}
+type fixture = synctest.Fixture
 
-func setup(t *testing.T, students int) *fixture {
-	t.Helper()
-	env := apitest.New(t)
-	sch := schoolsim.Generate(schoolsim.Options{Seed: 7, Students: students, AcademicYearStart: 2026})
-	sim := schoolsim.NewServer(sch, simToken)
-	ts := httptest.NewServer(sim)
-	t.Cleanup(ts.Close)
-	f := &fixture{env: env, admin: env.As(perm.Admin), sim: sim, url: ts.URL}
-	f.configure(ts.URL, simToken)
-	return f
-}
-
-func (f *fixture) configure(url, token string) {
-	f.env.T.Helper()
-	f.admin.Do("PUT", "/api/v1/settings/student-affairs", map[string]any{"url": url, "token": token}).Want(200)
-}
-
-func (f *fixture) sync() studentsync.SyncRun {
-	f.env.T.Helper()
-	var run studentsync.SyncRun
-	f.admin.Do("POST", "/api/v1/students/sync", nil).Want(http.StatusAccepted).JSON(&run)
-	return f.wait(run.ID)
-}
-
-func (f *fixture) wait(id int64) studentsync.SyncRun {
-	f.env.T.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		var run studentsync.SyncRun
-		f.admin.Do("GET", fmt.Sprintf("/api/v1/students/sync/%d", id), nil).Want(200).JSON(&run)
-		if run.Status != studentsync.SyncRunning {
-			return run
-		}
-		if time.Now().After(deadline) {
-			f.env.T.Fatalf("sync %d still running", id)
-		}
-		time.Sleep(30 * time.Millisecond)
-	}
-}
+func setup(t *testing.T, students int) *fixture { return synctest.New(t, students) }
 
 // fingerprint summarises every stored student, class and department.
-func (f *fixture) fingerprint() string {
-	f.env.T.Helper()
+func fingerprint(f *fixture) string {
+	f.Env.T.Helper()
 	var s string
-	err := f.env.DB.Get(&s, `SELECT coalesce(md5(string_agg(t::text, '|' ORDER BY t::text)), '') FROM (
+	err := f.Env.DB.Get(&s, `SELECT coalesce(md5(string_agg(t::text, '|' ORDER BY t::text)), '') FROM (
 		SELECT source_id::text || full_name || nisn || nis || active::text || coalesce(class_id::text, '') AS t FROM students
 		UNION ALL SELECT name || grade FROM classes UNION ALL SELECT code || name FROM departments) x`)
 	if err != nil {
-		f.env.T.Fatal(err)
+		f.Env.T.Fatal(err)
 	}
 	return s
 }
@@ -93,7 +51,7 @@ func (f *fixture) fingerprint() string {
 func TestSyncOK(t *testing.T) {
 	t.Parallel()
 	f := setup(t, 1200)
-	run := f.sync()
+	run := f.Sync()
 	if run.Status != studentsync.SyncSucceeded || run.Result == nil {
 		t.Fatalf("run: %+v", run)
 	}
@@ -105,32 +63,32 @@ func TestSyncOK(t *testing.T) {
 		t.Errorf("progress: %+v", run)
 	}
 	var n int
-	f.env.DB.Get(&n, `SELECT count(*) FROM students WHERE class_id IS NOT NULL AND synced_at IS NOT NULL`)
+	f.Env.DB.Get(&n, `SELECT count(*) FROM students WHERE class_id IS NOT NULL AND synced_at IS NOT NULL`)
 	if n != 1200 {
 		t.Errorf("students with class: %d", n)
 	}
 	// A second sync finds everything in place.
-	again := f.sync()
+	again := f.Sync()
 	if again.Result.New != 0 || again.Result.Updated != 0 || again.Result.Unchanged != 1200 || again.Result.Deactivated != 0 {
 		t.Fatalf("second: %+v", again.Result)
 	}
 	var latest studentsync.SyncRun
-	f.admin.Do("GET", "/api/v1/students/sync/latest", nil).Want(200).JSON(&latest)
+	f.Admin.Do("GET", "/api/v1/students/sync/latest", nil).Want(200).JSON(&latest)
 	if latest.ID != again.ID {
 		t.Errorf("latest %d, want %d", latest.ID, again.ID)
 	}
 	var audits int
-	f.env.DB.Get(&audits, `SELECT count(*) FROM audit_log WHERE action = 'students.sync'`)
+	f.Env.DB.Get(&audits, `SELECT count(*) FROM audit_log WHERE action = 'students.sync'`)
 	if audits != 2 {
 		t.Errorf("audit entries: %d", audits)
 	}
 	// Search by name, NISN and NIS.
 	var st roster.Student
-	f.env.DB.Get(&st.NISN, `SELECT nisn FROM students ORDER BY id LIMIT 1`)
+	f.Env.DB.Get(&st.NISN, `SELECT nisn FROM students ORDER BY id LIMIT 1`)
 	var page struct {
 		Data []roster.Student `json:"data"`
 	}
-	f.admin.Do("GET", "/api/v1/students?q="+st.NISN, nil).Want(200).JSON(&page)
+	f.Admin.Do("GET", "/api/v1/students?q="+st.NISN, nil).Want(200).JSON(&page)
 	if len(page.Data) != 1 || page.Data[0].SourceID == 0 {
 		t.Errorf("search by NISN: %+v", page.Data)
 	}
@@ -139,9 +97,9 @@ func TestSyncOK(t *testing.T) {
 func TestSyncFailureChangesNothing(t *testing.T) {
 	t.Parallel()
 	f := setup(t, 350)
-	f.sync()
-	before := f.fingerprint()
-	f.sim.Update(func(s *schoolsim.School) {
+	f.Sync()
+	before := fingerprint(f)
+	f.Sim.Update(func(s *schoolsim.School) {
 		for i := range s.Students {
 			s.Students[i].FullName += " Baru"
 		}
@@ -161,17 +119,17 @@ func TestSyncFailureChangesNothing(t *testing.T) {
 		{"Err403", schoolsim.Faults{Status: 403}, "school.source.forbidden"},
 	}
 	for _, c := range cases {
-		f.sim.SetFaults(c.faults)
-		run := f.sync()
+		f.Sim.SetFaults(c.faults)
+		run := f.Sync()
 		if run.Status != studentsync.SyncFailed || run.ErrorCode != c.want || run.Error == "" {
 			t.Errorf("%s: status %s error %q (%s), want failure %s", c.name, run.Status, run.Error, run.ErrorCode, c.want)
 		}
-		if got := f.fingerprint(); got != before {
+		if got := fingerprint(f); got != before {
 			t.Errorf("%s: stored data changed", c.name)
 		}
 	}
 	var failed int
-	f.env.DB.Get(&failed, `SELECT count(*) FROM audit_log WHERE action = 'students.sync.failed'`)
+	f.Env.DB.Get(&failed, `SELECT count(*) FROM audit_log WHERE action = 'students.sync.failed'`)
 	if failed != len(cases) {
 		t.Errorf("failed syncs audited: %d, want %d", failed, len(cases))
 	}
@@ -180,8 +138,8 @@ func TestSyncFailureChangesNothing(t *testing.T) {
 func TestSyncUnauthorized(t *testing.T) {
 	t.Parallel()
 	f := setup(t, 20)
-	f.configure(f.url, "salah")
-	run := f.sync()
+	f.Configure(f.URL, "salah")
+	run := f.Sync()
 	if run.Status != studentsync.SyncFailed || run.ErrorCode != "school.source.unauthorized" {
 		t.Fatalf("run: %+v", run)
 	}
@@ -190,9 +148,9 @@ func TestSyncUnauthorized(t *testing.T) {
 func TestSyncDeactivatesAndRelinks(t *testing.T) {
 	t.Parallel()
 	f := setup(t, 120)
-	f.sync()
+	f.Sync()
 	var gone, moved, transferred schoolsim.Student
-	f.sim.Update(func(s *schoolsim.School) {
+	f.Sim.Update(func(s *schoolsim.School) {
 		gone, moved = s.Students[0], s.Students[1]
 		s.Students = s.Students[1:]
 		// Re-created in student affairs: a new id, the same NISN.
@@ -202,8 +160,8 @@ func TestSyncDeactivatesAndRelinks(t *testing.T) {
 		transferred = s.Students[1]
 	})
 	var movedID int64
-	f.env.DB.Get(&movedID, `SELECT id FROM students WHERE source_id = $1`, moved.ID)
-	run := f.sync()
+	f.Env.DB.Get(&movedID, `SELECT id FROM students WHERE source_id = $1`, moved.ID)
+	run := f.Sync()
 	r := run.Result
 	if run.Status != studentsync.SyncSucceeded || r.Deactivated != 2 || r.Relinked != 1 || r.New != 0 {
 		t.Fatalf("run: %+v %+v", run, r)
@@ -213,19 +171,19 @@ func TestSyncDeactivatesAndRelinks(t *testing.T) {
 		Active     bool   `db:"active"`
 		ParentName string `db:"parent_name"`
 	}
-	f.env.DB.Get(&row, `SELECT id, active, parent_name FROM students WHERE source_id = 999999`)
+	f.Env.DB.Get(&row, `SELECT id, active, parent_name FROM students WHERE source_id = 999999`)
 	if row.ID != movedID || !row.Active || row.ParentName != moved.ParentName {
 		t.Errorf("relinked: %+v, want id %d parent %q", row, movedID, moved.ParentName)
 	}
 	for _, sid := range []int64{gone.ID, transferred.ID} {
 		var active bool
-		f.env.DB.Get(&active, `SELECT active FROM students WHERE source_id = $1`, sid)
+		f.Env.DB.Get(&active, `SELECT active FROM students WHERE source_id = $1`, sid)
 		if active {
 			t.Errorf("student %d still active", sid)
 		}
 	}
 	var total int
-	f.env.DB.Get(&total, `SELECT count(*) FROM students`)
+	f.Env.DB.Get(&total, `SELECT count(*) FROM students`)
 	if total != 120 {
 		t.Errorf("students: %d (never deleted), want 120", total)
 	}
@@ -234,14 +192,14 @@ func TestSyncDeactivatesAndRelinks(t *testing.T) {
 func TestSyncEmptySourceRefused(t *testing.T) {
 	t.Parallel()
 	f := setup(t, 30)
-	f.sync()
-	f.sim.Update(func(s *schoolsim.School) { s.Students = nil })
-	run := f.sync()
+	f.Sync()
+	f.Sim.Update(func(s *schoolsim.School) { s.Students = nil })
+	run := f.Sync()
 	if run.Status != studentsync.SyncFailed {
 		t.Fatalf("run: %+v", run)
 	}
 	var active int
-	f.env.DB.Get(&active, `SELECT count(*) FROM students WHERE active`)
+	f.Env.DB.Get(&active, `SELECT count(*) FROM students WHERE active`)
 	if active == 0 {
 		t.Fatal("an empty source deactivated everyone")
 	}
@@ -250,23 +208,23 @@ func TestSyncEmptySourceRefused(t *testing.T) {
 func TestSyncTwiceAtOnceRefused(t *testing.T) {
 	t.Parallel()
 	f := setup(t, 250)
-	f.sim.SetFaults(schoolsim.Faults{Delay: 700 * time.Millisecond})
+	f.Sim.SetFaults(schoolsim.Faults{Delay: 700 * time.Millisecond})
 	var run studentsync.SyncRun
-	f.admin.Do("POST", "/api/v1/students/sync", nil).Want(http.StatusAccepted).JSON(&run)
-	res := f.admin.Do("POST", "/api/v1/students/sync", nil).Want(http.StatusConflict)
+	f.Admin.Do("POST", "/api/v1/students/sync", nil).Want(http.StatusAccepted).JSON(&run)
+	res := f.Admin.Do("POST", "/api/v1/students/sync", nil).Want(http.StatusConflict)
 	if e := res.Err(); e.Error.MessageCode != "school.sync.running" || !strings.Contains(e.Error.Message, fmt.Sprintf("#%d", run.ID)) {
 		t.Errorf("message: %s %s", e.Error.MessageCode, e.Error.Message)
 	}
 	var progress studentsync.SyncRun
-	f.admin.Do("GET", fmt.Sprintf("/api/v1/students/sync/%d", run.ID), nil).Want(200).JSON(&progress)
+	f.Admin.Do("GET", fmt.Sprintf("/api/v1/students/sync/%d", run.ID), nil).Want(200).JSON(&progress)
 	if progress.Status != studentsync.SyncRunning {
 		t.Errorf("status while running: %s", progress.Status)
 	}
-	if done := f.wait(run.ID); done.Status != studentsync.SyncSucceeded {
+	if done := f.Wait(run.ID); done.Status != studentsync.SyncSucceeded {
 		t.Fatalf("first sync: %+v", done)
 	}
-	f.sim.SetFaults(schoolsim.Faults{})
-	if again := f.sync(); again.Status != studentsync.SyncSucceeded {
+	f.Sim.SetFaults(schoolsim.Faults{})
+	if again := f.Sync(); again.Status != studentsync.SyncSucceeded {
 		t.Fatalf("after: %+v", again)
 	}
 }
@@ -288,7 +246,7 @@ func TestTestConnection(t *testing.T) {
 
 	test := func(body any) studentsync.TestResult {
 		var out studentsync.TestResult
-		f.admin.Do("POST", "/api/v1/settings/student-affairs/test", body).Want(200).JSON(&out)
+		f.Admin.Do("POST", "/api/v1/settings/student-affairs/test", body).Want(200).JSON(&out)
 		return out
 	}
 	if got := test(nil); !got.OK || got.Count != 40 {
@@ -312,7 +270,7 @@ func TestTestConnection(t *testing.T) {
 		{"WrongShape", nil, schoolsim.Faults{WrongShape: true}, studentsync.KindWrongShape},
 	}
 	for _, c := range cases {
-		f.sim.SetFaults(c.faults)
+		f.Sim.SetFaults(c.faults)
 		got := test(c.body)
 		if got.OK || got.Kind != c.kind || got.Error == "" {
 			t.Errorf("%s: %+v, want kind %s", c.name, got, c.kind)
@@ -493,9 +451,9 @@ func TestDemoLoad(t *testing.T) {
 	sim := schoolsim.NewServer(schoolsim.Generate(schoolsim.Options{Seed: demo.Seed}), simToken)
 	ts := httptest.NewServer(sim)
 	t.Cleanup(ts.Close)
-	f := &fixture{env: env, admin: env.As(perm.Admin), sim: sim, url: ts.URL}
-	f.configure(ts.URL, simToken)
-	run := f.sync()
+	f := &fixture{Env: env, Admin: env.As(perm.Admin), Sim: sim, URL: ts.URL}
+	f.Configure(ts.URL, simToken)
+	run := f.Sync()
 	if run.Status != studentsync.SyncSucceeded || run.Result.Unchanged != 1200 || run.Result.New != 0 {
 		t.Fatalf("sync after demo: %+v %+v", run, run.Result)
 	}
@@ -504,8 +462,8 @@ func TestDemoLoad(t *testing.T) {
 func TestNoMetaPaging(t *testing.T) {
 	t.Parallel()
 	f := setup(t, 230)
-	f.sim.SetFaults(schoolsim.Faults{NoMeta: true})
-	run := f.sync()
+	f.Sim.SetFaults(schoolsim.Faults{NoMeta: true})
+	run := f.Sync()
 	if run.Status != studentsync.SyncSucceeded || run.Result.New != 230 {
 		t.Fatalf("links.next paging: %+v %+v", run, run.Result)
 	}
@@ -516,7 +474,7 @@ func TestNoMetaPaging(t *testing.T) {
 func TestSyncJuniorHighGrades(t *testing.T) {
 	t.Parallel()
 	f := setup(t, 10)
-	f.sim.Update(func(s *schoolsim.School) {
+	f.Sim.Update(func(s *schoolsim.School) {
 		s.Students[0].ClassName, s.Students[0].ClassLevel = "VII A", "VII"
 		s.Students[0].Classroom = schoolsim.Classroom{ID: 9001, Level: 7}
 		s.Students[1].ClassName, s.Students[1].ClassLevel = "9B", "9"
@@ -524,31 +482,31 @@ func TestSyncJuniorHighGrades(t *testing.T) {
 		s.Students[2].ClassName, s.Students[2].ClassLevel = "I-A", ""
 		s.Students[2].Classroom = schoolsim.Classroom{ID: 9003}
 	})
-	run := f.sync()
+	run := f.Sync()
 	if run.Status != studentsync.SyncSucceeded || len(run.Result.Warnings) != 0 {
 		t.Fatalf("sync: %+v %+v", run, run.Result)
 	}
 	var classes struct {
 		Data []roster.Class `json:"data"`
 	}
-	f.admin.Do("GET", "/api/v1/classes?grade=VII", nil).Want(200).JSON(&classes)
+	f.Admin.Do("GET", "/api/v1/classes?grade=VII", nil).Want(200).JSON(&classes)
 	if len(classes.Data) != 1 || classes.Data[0].Name != "VII A" || classes.Data[0].Grade != 7 ||
 		classes.Data[0].GradeLabel != "VII" || classes.Data[0].Level != "smp" || classes.Data[0].StudentCount != 1 {
 		t.Fatalf("grade 7: %+v", classes.Data)
 	}
-	f.admin.Do("GET", "/api/v1/classes?grade=9", nil).Want(200).JSON(&classes)
+	f.Admin.Do("GET", "/api/v1/classes?grade=9", nil).Want(200).JSON(&classes)
 	if len(classes.Data) != 1 || classes.Data[0].GradeLabel != "IX" {
 		t.Errorf("grade 9: %+v", classes.Data)
 	}
-	f.admin.Do("GET", "/api/v1/classes?grade=1", nil).Want(200).JSON(&classes)
+	f.Admin.Do("GET", "/api/v1/classes?grade=1", nil).Want(200).JSON(&classes)
 	if len(classes.Data) != 1 || classes.Data[0].Level != "sd" {
 		t.Errorf("grade 1: %+v", classes.Data)
 	}
-	f.admin.Do("GET", "/api/v1/classes?grade=13", nil).Want(422)
+	f.Admin.Do("GET", "/api/v1/classes?grade=13", nil).Want(422)
 	var st roster.Student
 	var id int64
-	f.env.DB.Get(&id, `SELECT s.id FROM students s JOIN classes c ON c.id = s.class_id WHERE c.name = 'VII A'`)
-	f.admin.Do("GET", fmt.Sprintf("/api/v1/students/%d", id), nil).Want(200).JSON(&st)
+	f.Env.DB.Get(&id, `SELECT s.id FROM students s JOIN classes c ON c.id = s.class_id WHERE c.name = 'VII A'`)
+	f.Admin.Do("GET", fmt.Sprintf("/api/v1/students/%d", id), nil).Want(200).JSON(&st)
 	if st.Grade == nil || *st.Grade != 7 || st.GradeLabel != "VII" {
 		t.Errorf("student grade: %+v", st)
 	}
@@ -560,8 +518,8 @@ func TestSyncJuniorHighGrades(t *testing.T) {
 func TestSyncByHomeroomTeacherIsSchoolWide(t *testing.T) {
 	t.Parallel()
 	f := setup(t, 72)
-	f.admin.Do("PUT", "/api/v1/roles/wali_kelas/permissions", map[string]any{"permissions": []string{"students.view", "students.sync"}}).Want(200)
-	wali := f.env.As(perm.WaliKelas)
+	f.Admin.Do("PUT", "/api/v1/roles/wali_kelas/permissions", map[string]any{"permissions": []string{"students.view", "students.sync"}}).Want(200)
+	wali := f.Env.As(perm.WaliKelas)
 	var run studentsync.SyncRun
 	wali.Do("POST", "/api/v1/students/sync", nil).Want(http.StatusAccepted).JSON(&run)
 	done := waitRun(t, wali, run.ID)
@@ -576,8 +534,8 @@ func TestSyncByHomeroomTeacherIsSchoolWide(t *testing.T) {
 		t.Errorf("history: %+v", hist.Data)
 	}
 	var own int64
-	f.env.DB.Get(&own, `SELECT id FROM classes ORDER BY id LIMIT 1`)
-	f.admin.Do("PATCH", fmt.Sprintf("/api/v1/classes/%d", own), map[string]any{"homeroom_teacher_id": wali.UserID}).Want(200)
+	f.Env.DB.Get(&own, `SELECT id FROM classes ORDER BY id LIMIT 1`)
+	f.Admin.Do("PATCH", fmt.Sprintf("/api/v1/classes/%d", own), map[string]any{"homeroom_teacher_id": wali.UserID}).Want(200)
 	var st struct {
 		Meta struct {
 			Total int `json:"total"`
