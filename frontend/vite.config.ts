@@ -4,6 +4,7 @@ import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import { faceAssets } from './scripts/face-assets.mjs';
 import { navCatalogue } from './scripts/nav-catalogue.mjs';
+import { bootScreen } from './scripts/boot-screen.mjs';
 
 /** The family portal's page (ortu.html) for /ortu and /ortu/* on the dev server (server/internal/web does it in production). */
 function portalPage(): Plugin {
@@ -28,8 +29,9 @@ const apiTarget = process.env.TATIB_API_TARGET ?? 'http://127.0.0.1:8080';
 export default defineConfig({
   // faceAssets: the face engine's models and wasm at /face/models/ and /face/wasm/ (dev and build).
   // navCatalogue: the navigation's labels as `virtual:tatib-nav` (scripts/nav-catalogue.mjs).
+  // bootScreen: the loading screen's styles inlined into both HTML pages (scripts/boot-screen.mjs).
   // portalPage: the dev server answers /ortu and /ortu/* with ortu.html, as the Go server does.
-  plugins: [react(), faceAssets(), navCatalogue(), portalPage()],
+  plugins: [react(), faceAssets(), navCatalogue(), portalPage(), bootScreen()],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },
