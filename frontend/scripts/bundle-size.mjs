@@ -19,28 +19,35 @@ export const HOMEROOM_BUDGET = 250_000;
 /** The family portal's first screen, compressed (issue 26: ≤ 150 kB on a guardian's phone). */
 export const PORTAL_BUDGET = 150_000;
 
-/**
- * What `--check` holds the portal's screens to until they meet PORTAL_BUDGET: today's size and
- * a little, so they cannot grow while the gap is closed. The gap is the code the portal's entry
- * shares with the staff app's (one build: the shared chunk carries what either app uses of
- * React Router, Mantine and the rest); docs/portal.md, "What a guardian downloads".
- */
-export const PORTAL_CEILING = 220_000;
-
 /** Each screen's budget, gzip bytes. */
 export const BUDGETS = { 'sign-in': SIGN_IN_BUDGET, homeroom: HOMEROOM_BUDGET, portal: PORTAL_BUDGET, 'portal-home': PORTAL_BUDGET };
 
 /** The family portal's entry and its lazily loaded pages (docs/portal.md). */
 const PORTAL_ENTRY = 'ortu.html';
 
+/**
+ * The family portal's own build (vite.portal.config.ts: ortu.html on Preact, into the same
+ * dist/) has its own manifest; a build of both pages in one (before it) has only manifest.json.
+ */
+const PORTAL_MANIFEST = '.vite/manifest-ortu.json';
+
+/** The build manifest a screen's files are named in: the portal's own for its screens. */
+export function manifestFor(dist, screen) {
+  const own = path.join(dist, PORTAL_MANIFEST);
+  const file = screen.startsWith('portal') && existsSync(own) ? own : path.join(dist, '.vite/manifest.json');
+  return JSON.parse(readFileSync(file, 'utf8'));
+}
+
 /** The screens a first visit can land on, as manifest keys of what they load (the page first). */
 export const SCREENS = {
-  'sign-in': ['index.html'],
+  // index.html runs src/early.ts, an entry of its own, before the app (scripts/early-preload.mjs).
+  'sign-in': ['index.html', 'src/early.ts'],
   // A homeroom teacher's home is the dashboard: the shell, the navigation's labels, the
   // dashboard page and the Indonesian catalogues of the namespaces its route names
   // (src/features/dashboard/index.tsx).
   homeroom: [
     'index.html',
+    'src/early.ts',
     'src/app/shellStyles.ts',
     'src/app/Shell.tsx',
     'virtual:tatib-nav',
@@ -87,10 +94,9 @@ export function filesFor(manifest, keys) {
 }
 
 export function report(dist) {
-  const manifest = JSON.parse(readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8'));
   const screens = {};
   for (const [name, keys] of Object.entries(SCREENS)) {
-    const files = filesFor(manifest, keys)
+    const files = filesFor(manifestFor(dist, name), keys)
       .filter((f) => existsSync(path.join(dist, f)))
       .map((f) => sizeOf(dist, f));
     const total = { raw: 0, gzip: 0, brotli: 0 };
@@ -165,6 +171,15 @@ export function unstyledChunks(dist) {
     const classes = [...new Set(contexts.flatMap((ctx) => unstyledMantineClasses(dist, filesFor(manifest, [...ctx, key]))))].sort();
     if (classes.length > 0) out.push({ key: portal.has(key) ? `${key} (family portal)` : key, classes });
   }
+  // The portal's own build: each of its lazy chunks after the portal's entry.
+  if (existsSync(path.join(dist, PORTAL_MANIFEST))) {
+    const own = manifestFor(dist, 'portal');
+    for (const key of portalChunks(own)) {
+      if (!own[key].file.endsWith('.js')) continue;
+      const classes = unstyledMantineClasses(dist, filesFor(own, [PORTAL_ENTRY, key]));
+      if (classes.length > 0) out.push({ key: `${key} (family portal)`, classes });
+    }
+  }
   return out;
 }
 
@@ -203,19 +218,17 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     for (const name of ['portal', 'portal-home']) {
       const n = screens[name].total.gzip;
       const what = `the family portal's ${name === 'portal' ? 'sign-in page' : 'home page'} is ${(n / 1000).toFixed(1)} kB gzipped`;
-      if (n > PORTAL_CEILING) {
-        console.error(`\nFAIL: ${what}, over the ${PORTAL_CEILING / 1000} kB ceiling (issue 26's budget: ${PORTAL_BUDGET / 1000} kB)`);
+      if (n > PORTAL_BUDGET) {
+        console.error(`\nFAIL: ${what}, over issue 26's ${PORTAL_BUDGET / 1000} kB budget (docs/portal.md, "What a guardian downloads")`);
         process.exit(1);
       }
-      if (n > PORTAL_BUDGET) console.warn(`\nwarning: ${what}, over issue 26's ${PORTAL_BUDGET / 1000} kB budget (held at ${PORTAL_CEILING / 1000} kB until it is met)`);
     }
     const unstyled = unstyledMantineClasses(dist);
     if (unstyled.length > 0) {
       console.error(`\nFAIL: the sign-in page uses Mantine classes without their styles (import its sheet in src/main.tsx, or keep the component out of the first download): ${unstyled.join(' ')}`);
       process.exit(1);
     }
-    const manifest = JSON.parse(readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8'));
-    const portalUnstyled = unstyledMantineClasses(dist, filesFor(manifest, SCREENS.portal));
+    const portalUnstyled = unstyledMantineClasses(dist, filesFor(manifestFor(dist, 'portal'), SCREENS.portal));
     if (portalUnstyled.length > 0) {
       console.error(`\nFAIL: the family portal's sign-in page uses Mantine classes without their styles (import its sheet in src/portal-main.tsx): ${portalUnstyled.join(' ')}`);
       process.exit(1);

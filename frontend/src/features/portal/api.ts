@@ -1,90 +1,32 @@
 import { api, apiRequest } from '@/api/client';
+import type { Schema } from '@/api';
 
 /** Wire types of the family portal (shared/api/portal.go). */
 
 export const RELATIONS = ['ayah', 'ibu', 'wali', 'lainnya'] as const;
 export type Relation = (typeof RELATIONS)[number];
 
-export interface PortalGuardian {
-  id: number;
-  name: string;
-  phone: string;
-  consent_at: string | null;
-  consent_channel: '' | 'whatsapp_code' | 'activation_code';
-  /** Set when a student signed in: their own record only. */
-  student_id?: number;
-}
+export type PortalGuardian = Schema<'PortalGuardian'>;
 
-export interface PortalSettings {
-  students: boolean;
-  hide_violations?: boolean;
-  hide_letters?: boolean;
-  hide_attendance?: boolean;
-  hide_messages?: boolean;
-  hide_achievements?: boolean;
-  show_recorder?: boolean;
-  /** HH:MM (Jakarta) of the guardians' daily digest; empty: 18:00. */
-  digest_at?: string;
-  /** Send "belum hadir" to guardians who ask for it, at absent_notice_at (empty: 08:00). */
-  absent_notice?: boolean;
-  absent_notice_at?: string;
-}
+export type PortalSettings = Schema<'PortalSettings'>;
 
 export const NOTIFY_KINDS = ['violation', 'attendance', 'warning_letter', 'summons', 'achievement', 'excuse', 'absent_notice'] as const;
 export type NotifyKind = (typeof NOTIFY_KINDS)[number];
 export type NotifyMode = 'immediate' | 'digest' | 'off';
 
-export interface NotificationPrefs {
-  preferences: { kind: NotifyKind; mode: NotifyMode; modes: NotifyMode[] }[];
-  digest_at: string;
-  absent_notice: boolean;
-}
+export type NotificationPrefs = Schema<'NotificationPrefs'>;
 
-export interface PortalCodeAnswer {
-  sent: boolean;
-  expires_at: string;
-}
+export type PortalCodeAnswer = Schema<'PortalCodeAnswer'>;
 
-export interface PortalVerifyAnswer {
-  token: string;
-  guardian: PortalGuardian;
-}
+export type PortalVerifyAnswer = Schema<'PortalVerifyAnswer'>;
 
-export interface GuardianLink {
-  student_id: number;
-  student_name: string;
-  class_name: string;
-  relation: Relation;
-  status: 'verified' | 'pending';
-  source: 'sync' | 'staff' | 'self';
-  created_at: string;
-}
+export type GuardianLink = Schema<'GuardianLink'>;
 
-export interface Guardian {
-  id: number;
-  name: string;
-  phone: string;
-  consent_at: string | null;
-  consent_channel: string;
-  withdrawn_at: string | null;
-  sessions: number;
-  last_seen_at: string | null;
-  students: GuardianLink[];
-}
+export type Guardian = Schema<'Guardian'>;
 
-export interface GuardianInput {
-  student_id: number;
-  name: string;
-  phone: string;
-  relation: Relation;
-}
+export type GuardianInput = Schema<'GuardianInput'>;
 
-export interface ActivationCode {
-  guardian_id: number;
-  phone: string;
-  code: string;
-  expires_at: string;
-}
+export type ActivationCode = Schema<'ActivationCode'>;
 
 // The portal has its own session: a 401 there sends the guardian to the portal's sign-in
 // (ortu/PortalApp.tsx), never to the staff sign-in.
@@ -107,75 +49,21 @@ export const guardiansApi = {
   revokeSessions: (id: number) => api.post<void>(`/guardians/${id}/revoke-sessions`),
 };
 
-export interface PortalChild {
-  id: number;
-  name: string;
-  class_name: string;
-  relation: Relation;
-  points: number;
-}
+export type PortalChild = Schema<'PortalChild'>;
 
-export interface PortalViolation {
-  id: number;
-  date: string;
-  type: string;
-  points: number;
-  sanction: string;
-  attendance: boolean;
-  /** Only when the school shows who recorded it. */
-  recorder?: string;
-}
+export type PortalViolation = Schema<'PortalViolation'>;
 
-export interface PortalLetter {
-  id: number;
-  name: string;
-  level: number;
-  number: string | null;
-  issued_at: string;
-  sent_at: string | null;
-  acknowledged_at: string | null;
-}
+export type PortalLetter = Schema<'PortalLetter'>;
 
-export interface AttendanceCounts {
-  h: number;
-  s: number;
-  i: number;
-  a: number;
-  t: number;
-}
+export type AttendanceCounts = Schema<'AttendanceCounts'>;
 
-export interface PortalChildDetail extends PortalChild {
-  standing: { total: number; level: number; level_name: string; next_level_name: string; points_to_next: number | null };
-  thresholds: { level: number; name: string; min_points: number }[];
-  violations: PortalViolation[];
-  letters: PortalLetter[];
-  attendance: AttendanceCounts;
-  /** Verified achievements, newest first. */
-  achievements: PortalAchievement[];
-  shown: { violations: boolean; letters: boolean; attendance: boolean; achievements: boolean };
-}
+export type PortalChildDetail = Schema<'PortalChildDetail'>;
 
-export interface PortalAchievement {
-  id: number;
-  date: string;
-  type: string;
-  level: 'sekolah' | 'kabupaten' | 'provinsi' | 'nasional' | 'internasional';
-  points: number;
-}
+export type PortalAchievement = Schema<'PortalAchievement'>;
 
-export interface PortalAttendanceDay {
-  date: string;
-  counts: AttendanceCounts;
-  hours: { hour: number; status: 'H' | 'S' | 'I' | 'A' | 'T' }[];
-}
+export type PortalAttendanceDay = Schema<'PortalAttendanceDay'>;
 
-export interface PortalMessage {
-  id: number;
-  student_name: string;
-  event: string;
-  body: string;
-  sent_at: string | null;
-}
+export type PortalMessage = Schema<'PortalMessage'>;
 
 const get = <T>(path: string, signal?: AbortSignal, query?: Record<string, string>) =>
   apiRequest<T>(path, { signal, query, ...own });
@@ -191,32 +79,9 @@ export const portalViewsApi = {
   letterPdfUrl: (letterId: number) => `/api/v1/portal/letters/${letterId}/pdf`,
 };
 
-export interface Excuse {
-  id: number;
-  student_id: number;
-  student_name: string;
-  class_name: string;
-  guardian_name: string;
-  kind: 'sakit' | 'izin';
-  from: string;
-  to: string;
-  lesson_hours: number[] | null;
-  reason: string;
-  status: 'pending' | 'approved' | 'refused';
-  decided_by_name: string;
-  decided_at: string | null;
-  refusal_reason: string;
-  created_at: string;
-  photos: number;
-}
+export type Excuse = Schema<'Excuse'>;
 
-export interface ExcuseInput {
-  kind: 'sakit' | 'izin';
-  from: string;
-  to: string;
-  lesson_hours?: number[];
-  reason: string;
-}
+export type ExcuseInput = Schema<'ExcuseInput'>;
 
 export const excusesApi = {
   forChild: (childId: number, signal?: AbortSignal) => get<{ data: Excuse[] }>(`/portal/children/${childId}/excuses`, signal),
@@ -234,45 +99,13 @@ export const excusesApi = {
   photoUrl: (id: number, n: number, thumbnail = false) => `/api/v1/excuses/${id}/photos/${n}${thumbnail ? '?thumbnail=1' : ''}`,
 };
 
-export interface PortalRegistration {
-  nisn: string;
-  date_of_birth: string;
-  phone: string;
-  name: string;
-  relationship: Relation;
-}
+export type PortalRegistration = Schema<'PortalRegistration'>;
 
-export interface CodeRequestRow {
-  id: number;
-  phone: string;
-  address: string;
-  kind: 'whatsapp' | 'activation';
-  guardian_name: string;
-  tries: number;
-  used: boolean;
-  created_at: string;
-}
+export type CodeRequestRow = Schema<'PortalCodeRequestRow'>;
 
-export interface SessionRow {
-  guardian_id: number;
-  guardian_name: string;
-  created_at: string;
-  last_seen_at: string;
-  user_agent: string;
-  address: string;
-}
+export type SessionRow = Schema<'PortalSessionRow'>;
 
-export interface RegistrationRow {
-  id: number;
-  nisn: string;
-  phone: string;
-  name: string;
-  relation: Relation;
-  student_name: string;
-  outcome: 'verified' | 'pending' | 'no_match' | 'approved' | 'refused';
-  reason: string;
-  created_at: string;
-}
+export type RegistrationRow = Schema<'PortalRegistrationRow'>;
 
 export const registrationApi = {
   register: (input: PortalRegistration) => api.post<{ status: 'verified' | 'pending' }>('/portal/register', input, own),
