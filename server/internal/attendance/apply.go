@@ -19,6 +19,7 @@ import (
 	"github.com/tatib/tatib/server/internal/parentmsg"
 	"github.com/tatib/tatib/server/internal/points"
 	"github.com/tatib/tatib/server/internal/school"
+	"github.com/tatib/tatib/server/internal/timing"
 	"github.com/tatib/tatib/server/internal/violationtype"
 	"github.com/tatib/tatib/shared/api"
 )
@@ -116,6 +117,7 @@ func ApplyDetailedTx(ctx context.Context, tx *sqlx.Tx, entries []Entry, o Origin
 	if ledger.Locked() != len(students) {
 		return out, apperr.New(apperr.Invalid, "attendance.invalid").WithField("entries", "attendance.student.not_found")
 	}
+	timing.Mark(ctx, "lock")
 
 	// The statements below are a fixed handful whatever the batch size;
 	// the planner's estimates for their CTEs (it cannot know how few cells
@@ -130,23 +132,23 @@ func ApplyDetailedTx(ctx context.Context, tx *sqlx.Tx, entries []Entry, o Origin
 	if !o.Journal && o.UserID != 0 {
 		updatedBy = &o.UserID
 	}
-	// One statement: the upsert; for a machine, the entries it kept for a
-	// person (looked up only among the entries the upsert did not write,
-	// and not at all when it wrote every one, as on a new day) and the
-	// journal's conflicts; the conflicts a person's save or a push
-	// agreeing with the cell settles; and the day counts of the pairs whose
-	// rows changed, from the rows written and the pair's other stored rows
-	// (the CTEs read the table as it was before the statement: a row not
-	// written is as it was). Rows are only ever added or changed, so a
-	// changed pair always keeps a day row.
+	// One statement: the batch's days as stored (read once, by primary
+	// key); the upsert; for a machine, the entries it kept for a person
+	// (from the stored days) and the journal's conflicts; the conflicts a
+	// person's save or a push agreeing with the cell settles; and the day
+	// counts of the pairs whose rows changed, from the rows written and
+	// the pair's other stored rows (the CTEs read the table as it was
+	// before the statement: a row not written is as it was). Rows are only
+	// ever added or changed, so a changed pair always keeps a day row.
 	var changedStudents, aHours, tHours pq.Int64Array
 	var changedDates pq.StringArray
 	var keptSample []byte
 	if err := tx.QueryRowxContext(ctx, upsertSQL, pq.Array(sids), pq.Array(dates), pq.Array(hours), pq.Array(statuses),
-		pq.Array(notes), o.setBy(), updatedBy, KeptSample, n).Scan(&res.Created, &res.Updated, &res.KeptByPerson, &keptSample,
+		pq.Array(notes), o.setBy(), updatedBy, KeptSample).Scan(&res.Created, &res.Updated, &res.KeptByPerson, &keptSample,
 		&changedStudents, &changedDates, &aHours, &tHours); err != nil {
 		return out, fmt.Errorf("attendance: upsert: %w", err)
 	}
+	timing.Mark(ctx, "upsert")
 	res.Unchanged = n - res.Created - res.Updated - res.KeptByPerson
 	if res.KeptByPerson > 0 {
 		if err := json.Unmarshal(keptSample, &out.Kept); err != nil {
@@ -189,7 +191,11 @@ func ApplyDetailedTx(ctx context.Context, tx *sqlx.Tx, entries []Entry, o Origin
 	if err := audit.Record(ctx, tx, o.Actor, action, "attendance", first, details); err != nil {
 		return out, err
 	}
-	return out, auditRemovals(ctx, tx, o, action, auto)
+	if err := auditRemovals(ctx, tx, o, action, auto); err != nil {
+		return out, err
+	}
+	timing.Mark(ctx, "audit")
+	return out, nil
 }
 
 // auditRemovals writes one audit entry per automatic violation the batch
@@ -233,45 +239,58 @@ func auditRemovals(ctx context.Context, tx *sqlx.Tx, o Origin, action string, au
 // upsertSQL is ApplyDetailedTx's one statement (see the comment there).
 const upsertSQL = `WITH u AS MATERIALIZED (
 	SELECT * FROM unnest($1::bigint[], $2::date[], $3::smallint[], $4::text[], $5::text[]) AS u(student_id, date, lesson_hour, status, notes)),
+-- The batch's days as stored before the statement: one primary-key range
+-- probe per (student, date) (OFFSET 0 keeps the planner from turning it
+-- into a scan of the whole table). What was kept for a person and the
+-- day counts are read from here, never from the table again.
+old AS MATERIALIZED (
+	SELECT p.student_id, p.date, a.lesson_hour, a.status, a.notes, a.set_by, a.updated_by, a.updated_at
+	FROM (SELECT DISTINCT student_id, date FROM u) p
+	CROSS JOIN LATERAL (SELECT a.lesson_hour, a.status, a.notes, a.set_by, a.updated_by, a.updated_at FROM attendance a
+	    WHERE a.student_id = p.student_id AND a.date = p.date OFFSET 0) a),
+-- The batch's cells that were stored, as they were; same: the upsert's
+-- condition below would not write it.
+uo AS MATERIALIZED (
+	SELECT u.student_id, u.date, u.lesson_hour, u.status AS sent, o.status, o.set_by, o.updated_by, o.updated_at,
+	    NOT ((o.status <> u.status OR ($6 = 'journal' AND o.notes IS DISTINCT FROM NULLIF(u.notes, '')))
+	        AND NOT ($6 IN ('journal', 'kiosk') AND o.set_by IN ('user', 'excuse'))) AS same
+	FROM u JOIN old o ON o.student_id = u.student_id AND o.date = u.date AND o.lesson_hour = u.lesson_hour),
+-- Only what changes goes to the insert (ON CONFLICT DO UPDATE locks every
+-- row it meets, written or not: a replayed day locked 15,000); its own
+-- condition stays the rule.
 up AS (
 	INSERT INTO attendance AS a (student_id, date, lesson_hour, status, from_journal, set_by, updated_by, notes)
 	SELECT u.student_id, u.date, u.lesson_hour, u.status, $6 = 'journal', $6, $7, NULLIF(u.notes, '') FROM u
+	WHERE NOT EXISTS (SELECT 1 FROM uo WHERE uo.same AND uo.student_id = u.student_id AND uo.date = u.date AND uo.lesson_hour = u.lesson_hour)
 	ON CONFLICT (student_id, date, lesson_hour) DO UPDATE
 	SET status = EXCLUDED.status, notes = CASE WHEN $6 = 'journal' THEN EXCLUDED.notes ELSE a.notes END,
 	    from_journal = EXCLUDED.from_journal, set_by = EXCLUDED.set_by, updated_by = EXCLUDED.updated_by, updated_at = now()
 	WHERE (a.status <> EXCLUDED.status OR ($6 = 'journal' AND a.notes IS DISTINCT FROM EXCLUDED.notes))
 	    AND NOT ($6 IN ('journal', 'kiosk') AND a.set_by IN ('user', 'excuse'))
 	RETURNING a.student_id, a.date, a.lesson_hour, a.status, (a.xmax = 0) AS inserted),
-rest AS MATERIALIZED (
-	SELECT u.student_id, u.date, u.lesson_hour, u.status FROM u
-	WHERE $6 IN ('journal', 'kiosk') AND (SELECT count(*) FROM up) < $9
-	    AND NOT EXISTS (SELECT 1 FROM up WHERE up.student_id = u.student_id AND up.date = u.date AND up.lesson_hour = u.lesson_hour)),
+-- A machine's entries the upsert did not write because a person set the
+-- cell with another status.
 kept AS MATERIALIZED (
-	SELECT r.student_id, r.date, r.lesson_hour, r.status AS journal_status, a.status, a.updated_by, a.updated_at
-	FROM rest r
-	-- one primary-key probe per entry (LIMIT keeps the planner from a
-	-- scan of the whole table, which it may think cheaper when few cells
-	-- are a person's)
-	CROSS JOIN LATERAL (SELECT a.status, a.set_by, a.updated_by, a.updated_at FROM attendance a
-	    WHERE a.student_id = r.student_id AND a.date = r.date AND a.lesson_hour = r.lesson_hour LIMIT 1) a
-	WHERE a.set_by IN ('user', 'excuse') AND a.status <> r.status),
+	SELECT student_id, date, lesson_hour, sent AS journal_status, status, updated_by, updated_at FROM uo
+	WHERE $6 IN ('journal', 'kiosk') AND set_by IN ('user', 'excuse') AND status <> sent),
 conflicts AS (
 	INSERT INTO attendance_journal_conflicts AS c (student_id, date, lesson_hour, journal_status)
 	SELECT student_id, date, lesson_hour, journal_status FROM kept WHERE $6 = 'journal'
 	ORDER BY student_id, date, lesson_hour
 	ON CONFLICT (student_id, date, lesson_hour) DO UPDATE SET journal_status = EXCLUDED.journal_status, pushed_at = now()
 	WHERE c.journal_status <> EXCLUDED.journal_status),
+-- (a conflict's cell is always stored: its foreign key)
 settled AS (
-	DELETE FROM attendance_journal_conflicts c USING u
+	DELETE FROM attendance_journal_conflicts c USING uo
 	WHERE $6 IN ('journal', 'user', 'excuse')
-	    AND c.student_id = u.student_id AND c.date = u.date AND c.lesson_hour = u.lesson_hour
+	    AND c.student_id = uo.student_id AND c.date = uo.date AND c.lesson_hour = uo.lesson_hour
 	    AND NOT EXISTS (SELECT 1 FROM kept k WHERE k.student_id = c.student_id AND k.date = c.date AND k.lesson_hour = c.lesson_hour)),
 p AS MATERIALIZED (SELECT DISTINCT student_id, date FROM up),
 cur AS (
 	SELECT student_id, date, status FROM up
 	UNION ALL
-	SELECT a.student_id, a.date, a.status FROM p JOIN attendance a ON a.student_id = p.student_id AND a.date = p.date
-	WHERE NOT EXISTS (SELECT 1 FROM up WHERE up.student_id = a.student_id AND up.date = a.date AND up.lesson_hour = a.lesson_hour)),
+	SELECT o.student_id, o.date, o.status FROM old o JOIN p ON p.student_id = o.student_id AND p.date = o.date
+	WHERE NOT EXISTS (SELECT 1 FROM up WHERE up.student_id = o.student_id AND up.date = o.date AND up.lesson_hour = o.lesson_hour)),
 agg AS MATERIALIZED (
 	SELECT student_id, date,
 	    count(*) FILTER (WHERE status = 'H')::smallint AS h, count(*) FILTER (WHERE status = 'S')::smallint AS s,
@@ -469,7 +488,11 @@ func recomputeAuto(ctx context.Context, tx *sqlx.Tx, ledger *points.Ledger, days
 	        COALESCE(v.auto_hours, 0) AS hours, v.auto_unbacked,
 	        (v.handling_status <> 'unhandled' OR EXISTS (SELECT 1 FROM handlings h WHERE h.violation_id = v.id)) AS handled
 	    FROM unnest($1::bigint[], $2::date[]) AS p(student_id, date)
-	    JOIN violations v ON v.student_id = p.student_id AND v.occurred_on = p.date AND v.auto_kind IS NOT NULL`
+	    -- one probe of the automatic violations' unique index per day
+	    -- (OFFSET 0: never a scan of every automatic violation, which a
+	    -- school's year holds by the hundred thousand)
+	    CROSS JOIN LATERAL (SELECT v.* FROM violations v
+	        WHERE v.student_id = p.student_id AND v.occurred_on = p.date AND v.auto_kind IS NOT NULL OFFSET 0) v`
 	var existing []existingAuto
 	if err := tx.SelectContext(ctx, &existing, existingQ, pq.Array(ps), pq.Array(ds)); err != nil {
 		return out, fmt.Errorf("attendance: automatic violations: %w", err)
@@ -512,6 +535,7 @@ func recomputeAuto(ctx context.Context, tx *sqlx.Tx, ledger *points.Ledger, days
 	if err := writeAuto(ctx, tx, plan, kinds, o); err != nil {
 		return out, err
 	}
+	timing.Mark(ctx, "auto")
 
 	// The ledger: the point audit with totals running through the batch,
 	// the letters, the parents' messages and the notifications.

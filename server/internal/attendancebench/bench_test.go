@@ -17,6 +17,7 @@ import (
 	"github.com/tatib/tatib/server/internal/apitest"
 	"github.com/tatib/tatib/server/internal/attendance"
 	"github.com/tatib/tatib/server/internal/sim/journal"
+	"github.com/tatib/tatib/server/internal/timing"
 	"github.com/tatib/tatib/shared/api"
 	"github.com/tatib/tatib/shared/perm"
 )
@@ -68,6 +69,12 @@ func BenchmarkAttendanceYear(b *testing.B) {
 	b.Run("CalendarClass", s.calendarClass)
 	b.Run("CalendarStudent", s.calendarStudent)
 	s.print()
+	if os.Getenv("TATIB_BENCH_KEEP") != "" {
+		// pgtestdb keeps the database of a failed test (its URL is in the
+		// log above): the year to run EXPLAIN (ANALYZE, BUFFERS) on. Drop
+		// it when done.
+		b.Error("TATIB_BENCH_KEEP is set: the generated database is kept")
+	}
 }
 
 type suite struct {
@@ -299,6 +306,9 @@ func (s *suite) schoolDaySync(b *testing.B) {
 	// server: the handler's own time as the push log keeps it (reading and
 	// parsing the body up to the commit), without the client and the wire.
 	var push, server, floor, replay []time.Duration
+	// stages: each push's Server-Timing (the handler's stages), by name.
+	stages := map[string][]time.Duration{}
+	var order []string
 	var last api.JournalSyncResponse
 	var violations, letters, kept int
 	// pushDay pushes a whole school day for date and returns how long the
@@ -314,6 +324,19 @@ func (s *suite) schoolDaySync(b *testing.B) {
 		r := journal.Do("POST", "/api/v1/attendance/sync", body)
 		took = time.Since(start)
 		r.Want(http.StatusOK).JSON(&last)
+		list, err := timing.Parse(r.Header.Get("Server-Timing"))
+		if err != nil || len(list) == 0 {
+			b.Fatalf("push %s: Server-Timing %q: %v", date, r.Header.Get("Server-Timing"), err)
+		}
+		var sum time.Duration
+		for _, st := range list {
+			if !slices.Contains(order, st.Name) {
+				order = append(order, st.Name)
+			}
+			stages[st.Name] = append(stages[st.Name], st.Took)
+			sum += st.Took
+		}
+		stages[clientStage] = append(stages[clientStage], took-sum)
 		// The teachers' cells are kept (or unchanged where the journal
 		// agrees); every other entry is new.
 		if res := last.Results; res.Created != len(entries)-person || res.KeptByPerson+res.Unchanged != person || res.KeptByPerson == 0 {
@@ -335,6 +358,7 @@ func (s *suite) schoolDaySync(b *testing.B) {
 		b.Fatal("no free date")
 	}
 	cold, coldOwn, entries := pushDay(date, 99)
+	stages = map[string][]time.Duration{} // the breakdown is of the warm pushes
 	coldFloor := s.floorUpsert(b, floorDate, entries, bySource, nil)
 	for b.Loop() {
 		for i := range syncReps {
@@ -372,11 +396,52 @@ func (s *suite) schoolDaySync(b *testing.B) {
 	fmt.Printf("school day push, cold: %.0f ms (server's own time %.0f ms), floor %.0f ms\n", ms(cold), ms(coldOwn), ms(coldFloor))
 	fmt.Printf("school day push: median %.0f ms (%s; server's own time %s), floor %.0f ms (%s), %.2f x floor\n",
 		ms(median(push)), durs(push), durs(server), ms(median(floor)), durs(floor), float64(median(push))/float64(median(floor)))
+	s.printStages(order, stages, push, floor)
 	s.table = append(s.table, row{name: "  replayed (nothing changes)", figure: median(replay), floor: median(floor),
 		note: fmt.Sprintf("median of %d", len(replay))})
 	s.table = append(s.table, row{name: "  first push, cold pages", figure: cold, floor: coldFloor,
 		note: fmt.Sprintf("once; the server's own time %.0f ms", ms(coldOwn))})
 	fmt.Printf("school day replay: median %.0f ms (%s)\n", ms(median(replay)), durs(replay))
+}
+
+// clientStage is what the client waited beyond the handler's stages: the
+// wire both ways, the router and middleware, writing the answer.
+const clientStage = "client and wire"
+
+// stageNotes say what each stage of a push covers (the marks in
+// journal, attendance and points).
+var stageNotes = map[string]string{
+	"read":     "token checked, a push slot, the body read",
+	"decode":   "JSON decoded and every entry validated, the school's profile",
+	"students": "the push's students looked up by source id, the push id",
+	"lock":     "dedup, the students' row locks (the ledger's)",
+	"upsert":   "the upsert with kept cells, conflicts and day counts",
+	"auto":     "automatic violations read, planned and written",
+	"points":   "the ledger's totals, letters read, the point audit",
+	"letters":  "warning letters settled and written",
+	"parents":  "parents' messages queued",
+	"notify":   "notifications of violations and letters",
+	"audit":    "the batch's audit entries",
+	"log":      "the push log row, parked entries",
+	"commit":   "the commit",
+}
+
+// printStages prints the median of each stage of the first pushes (the
+// pushes were measured with the stages, so their sum plus the client's
+// share is the push) and the share of the push's median.
+func (s *suite) printStages(order []string, stages map[string][]time.Duration, push, floor []time.Duration) {
+	var w strings.Builder
+	fmt.Fprintf(&w, "school day push by stage (median of %d pushes; the handler's Server-Timing):\n", len(push))
+	fmt.Fprintf(&w, "  %-16s %9s %7s %8s  %s\n", "stage", "ms", "% push", "x floor", "")
+	var sum time.Duration
+	for _, name := range append(order, clientStage) {
+		m := median(stages[name])
+		sum += m
+		fmt.Fprintf(&w, "  %-16s %9.1f %6.1f%% %8.2f  %s\n", name, ms(m), pct(int(m), int(median(push))), float64(m)/float64(median(floor)), stageNotes[name])
+	}
+	fmt.Fprintf(&w, "  %-16s %9.1f %6.1f%%           sum of the medians; the push's median %.1f ms, the floor's %.1f ms\n", "total", ms(sum),
+		pct(int(sum), int(median(push))), ms(median(push)), ms(median(floor)))
+	fmt.Print(w.String())
 }
 
 func durs(d []time.Duration) string {

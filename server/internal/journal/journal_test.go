@@ -589,7 +589,7 @@ func TestConcurrentOverlappingPushes(t *testing.T) {
 	for i := 0; i < 20; i++ {
 		go func(seed uint64) {
 			body, _ := json.Marshal(journalsim.Request{Token: f.token, Attendances: journalsim.Day(students, "2026-11-05", seed, 10)})
-			res, err := http.Post(f.env.Server.URL+"/api/v1/attendance/sync", "application/json", bytes.NewReader(body))
+			res, err := f.env.Server.Client().Post(f.env.Server.URL+"/api/v1/attendance/sync", "application/json", bytes.NewReader(body))
 			if err != nil {
 				done <- err.Error()
 				return
@@ -755,7 +755,7 @@ func TestPushesRacingReset(t *testing.T) {
 	for i := 0; i < 10; i++ {
 		go func(seed uint64) {
 			body, _ := json.Marshal(journalsim.Request{Token: f.token, Attendances: journalsim.Day(students, "2026-11-05", seed, 10)})
-			res, err := http.Post(f.env.Server.URL+"/api/v1/attendance/sync", "application/json", bytes.NewReader(body))
+			res, err := f.env.Server.Client().Post(f.env.Server.URL+"/api/v1/attendance/sync", "application/json", bytes.NewReader(body))
 			if err != nil {
 				done <- err.Error()
 				return

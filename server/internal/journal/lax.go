@@ -113,6 +113,10 @@ type laxBatch struct {
 // decodeFast decodes a body in one pass; ok is false when the body needs
 // the slow path (bad JSON, an entry that is not an object).
 func decodeFast(body []byte) (lb laxBatch, ok bool) {
+	if lb, ok := scanBatch(body); ok {
+		return lb, true
+	}
+	lb = laxBatch{}
 	return lb, json.Unmarshal(body, &lb) == nil
 }
 

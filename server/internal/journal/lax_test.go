@@ -1,6 +1,7 @@
 package journal
 
 import (
+	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
@@ -65,6 +66,41 @@ func TestLatestDate(t *testing.T) {
 		at, _ := time.Parse(time.RFC3339, c.at)
 		if got := latestDate(at); got != c.want {
 			t.Errorf("latestDate(%s) = %s, want %s", c.at, got, c.want)
+		}
+	}
+}
+
+// The scanner decodes what it accepts exactly as encoding/json does, and
+// accepts the journal's usual body (else it would save nothing).
+func TestScanMatchesDecoder(t *testing.T) {
+	t.Parallel()
+	usual := `{"token":"abc","attendances":[{"source_student_id":100001,"date":"2026-11-02","lesson_hour":1,"status":"hadir","notes":null},` +
+		"\n\t" + `{"source_student_id":100002,"date":"2026-11-02","lesson_hour":2,"status":"sakit","notes":"Surat dokter"}]}`
+	if _, ok := scanBatch([]byte(usual)); !ok {
+		t.Fatal("the usual body was left to encoding/json")
+	}
+	bodies := []string{usual,
+		`{}`, `{"attendances":[]}`, `{"entries":[{}]}`, `{"token":null,"token":"b","x":1.5e3,"y":true}`,
+		`{"attendances":[{"source_student_id":"42","student_id":-7,"date":20261102,"lesson_hour":1.5,"status":false,"notes":"a","notes":null,"z":0}]}`,
+		`{"attendances":[{"source_student_id":1e2,"lesson_hour":-0,"status":" Terlambat ","notes":"caf\u00e9 é"}]}`,
+		`{"Token":"x","attendances":[]}`, `{"attendances":[{"Status":"A"}]}`, `{"attendances":[{"ſtatus":"A"}]}`,
+		`{"attendances":[],"attendances":[]}`, `{"attendances":[null]}`, `{"attendances":[{"notes":{}}]}`,
+		`{"attendances":[{"notes":"a\nb"}]}`, `{"attendances":[{"lesson_hour":01}]}`, `{"attendances":[{"lesson_hour":1.}]}`,
+		`{"attendances":[{"lesson_hour":-}]}`, `{"attendances":[{"status":nul}]}`, `{"attendances":[{},]}`, `{"a":1,}`,
+		`{"attendances":[{"status":"A"}]} x`, `{"attendances":[{"status":"A"}]`, "{\"attendances\":[{\"notes\":\"\xff\"}]}",
+	}
+	for _, b := range bodies {
+		got, ok := scanBatch([]byte(b))
+		if !ok {
+			continue
+		}
+		var want laxBatch
+		if err := json.Unmarshal([]byte(b), &want); err != nil {
+			t.Errorf("%s: scanned, but encoding/json refuses it: %v", b, err)
+			continue
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s:\nscan %+v\njson %+v", b, got, want)
 		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/tatib/tatib/server/internal/audit"
 	"github.com/tatib/tatib/server/internal/locale"
 	"github.com/tatib/tatib/server/internal/pg"
+	"github.com/tatib/tatib/server/internal/timing"
 	"github.com/tatib/tatib/shared/api"
 )
 
@@ -121,6 +122,7 @@ func (s *Store) Apply(ctx context.Context, entries []Entry, p *pushLog, actor au
 		if err := tx.GetContext(ctx, &p.ID, `SELECT nextval(pg_get_serial_sequence('journal_pushes', 'id'))`); err != nil {
 			return fmt.Errorf("journal: push id: %w", err)
 		}
+		timing.Mark(ctx, "students")
 		if len(apply) > 0 {
 			a, err := attendance.ApplyDetailedTx(ctx, tx, apply, attendance.Origin{Journal: true, Actor: actor, PushID: p.ID})
 			if err != nil {
@@ -139,8 +141,11 @@ func (s *Store) Apply(ctx context.Context, entries []Entry, p *pushLog, actor au
 			return err
 		}
 		if id%pruneEvery == 0 {
-			return prune(ctx, tx)
+			if err := prune(ctx, tx); err != nil {
+				return err
+			}
 		}
+		timing.Mark(ctx, "log")
 		return nil
 	})
 	return res, err

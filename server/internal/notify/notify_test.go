@@ -14,6 +14,7 @@ import (
 	"github.com/tatib/tatib/server/internal/apitest"
 	"github.com/tatib/tatib/server/internal/notify"
 	"github.com/tatib/tatib/server/internal/pg"
+	"github.com/tatib/tatib/server/internal/pg/pgtest"
 	wire "github.com/tatib/tatib/shared/api"
 	"github.com/tatib/tatib/shared/perm"
 )
@@ -170,6 +171,36 @@ func TestAttendanceGrouped(t *testing.T) {
 	n = one(s.TeacherB)
 	if n.Title != "Jurnal 2026-11-03: 1 alpha, 0 terlambat" {
 		t.Errorf("teacher B: %+v", n)
+	}
+
+	// A day when student B was still in class A: both homeroom teachers
+	// see it (that day's class and the current one), a homeroom teacher
+	// without a class nobody's.
+	teacherC := s.A.Env.As(perm.WaliKelas)
+	err = pg.InTx(ctx, s.A.db, func(tx *sqlx.Tx) error {
+		var id int64
+		if err := tx.Get(&id, `INSERT INTO violations (student_id, class_id, class_name, violation_type_id, occurred_at, occurred_on,
+			points, source, auto_kind, auto_hours) VALUES ($1, $2, 'XI IPA 1', $3, '2026-11-04 01:00Z', '2026-11-04', 5, 'attendance', 'alpha', 1)
+			RETURNING id`, s.StudentB, s.ClassA, s.AlphaID); err != nil {
+			return err
+		}
+		return notify.AttendanceTx(ctx, tx, []int64{id}, notify.SourceJournal, 0)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []*apitest.Client{bk, s.TeacherA, s.TeacherB, teacherC} {
+		var page wire.Page[wire.Notification]
+		c.Do("GET", "/api/v1/notifications", nil).Want(http.StatusOK).JSON(&page)
+		got := ""
+		for _, n := range page.Data {
+			if n.Params["date"] == "2026-11-04" {
+				got = n.Title
+			}
+		}
+		if want := "Jurnal 2026-11-04: 1 alpha, 0 terlambat"; (c == teacherC) != (got == "") || (got != "" && got != want) {
+			t.Errorf("user %d: the moved student's day: %q", c.UserID, got)
+		}
 	}
 }
 
@@ -450,5 +481,18 @@ func TestWebSocketCapPerSession(t *testing.T) {
 	// The newest still gets its messages (a ping answered: the read loop runs).
 	if err := conns[len(conns)-1].WriteControl(websocket.PingMessage, nil, time.Now().Add(time.Second)); err != nil {
 		t.Fatalf("newest socket: %v", err)
+	}
+}
+
+// The function notify_violations (migration 00191) runs violationsSQL:
+// a change of one without the other is a new migration forgotten.
+func TestViolationsFunctionIsViolationsSQL(t *testing.T) {
+	db := pgtest.New(t)
+	var src string
+	if err := db.Get(&src, `SELECT prosrc FROM pg_proc WHERE proname = 'notify_violations'`); err != nil {
+		t.Fatal(err)
+	}
+	if norm := func(s string) string { return strings.Join(strings.Fields(s), " ") }; !strings.Contains(norm(src), norm(notify.ViolationsSQL)) {
+		t.Fatalf("notify_violations does not run violationsSQL; replace it in a new migration:\n%s", src)
 	}
 }

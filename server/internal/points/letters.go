@@ -15,6 +15,7 @@ import (
 	"github.com/tatib/tatib/server/internal/audit"
 	"github.com/tatib/tatib/server/internal/notify"
 	"github.com/tatib/tatib/server/internal/parentmsg"
+	"github.com/tatib/tatib/server/internal/timing"
 )
 
 // state is what the letter rule reads for the batch's years, with what
@@ -37,19 +38,13 @@ func workableSQL(n int) string {
 	return "(w.academic_year_start >= " + p + "::date OR w.issued_at >= (" + p + "::date)::timestamp AT TIME ZONE 'Asia/Jakarta')"
 }
 
-// read reads, in one statement, each key's net year total
-// (student_year_points, migration 00175; after the writer's
-// rows; the caller holds the locks) and, when lifetime, the student's total
-// over every year; its letters (every live one and the drafts a rule
-// withdrew before they were printed, numbered or sent); the thresholds; and the
-// parents' messaging settings.
-func (l *Ledger) read(ctx context.Context, keys []Key, current time.Time, lifetime bool) (state, error) {
-	st := state{totals: make(map[Key]int, len(keys)), letters: map[Key][]letterRow{}, lifetime: map[int64]int{}}
-	ids, starts := make([]int64, len(keys)), make([]string, len(keys))
-	for i, k := range keys {
-		ids[i], starts[i] = k.StudentID, k.Start
-	}
-	q := `WITH k AS (SELECT * FROM unnest($1::bigint[], $2::date[]) AS k(student_id, start))
+// readSQL is the ledger's read (see read): $1 students, $2 their years'
+// first days, $3 the running year's first day, $4 WithdrawReason, $5
+// whether to sum lifetimes, $6 the messaging settings' key. It is also the
+// body of the function ledger_read (migration 00192), which a batch of at
+// most readFunctionKeys keys calls instead; a change here is a new
+// migration replacing the function (a test compares them).
+var readSQL = `WITH k AS (SELECT * FROM unnest($1::bigint[], $2::date[]) AS k(student_id, start))
 		SELECT
 		    (SELECT json_agg(json_build_object('s', k.student_id, 'y', to_char(k.start, 'YYYY-MM-DD'),
 		        't', COALESCE((SELECT p.total FROM student_year_points(k.start) p WHERE p.student_id = k.student_id), 0),
@@ -65,6 +60,34 @@ func (l *Ledger) read(ctx context.Context, keys []Key, current time.Time, lifeti
 		    (SELECT COALESCE(json_agg(json_build_object('level', t.level, 'name', t.name, 'min', t.min_points, 'colour', t.colour)
 		        ORDER BY t.level), '[]') FROM sp_thresholds t) AS thresholds,
 		    (SELECT value FROM settings WHERE key = $6) AS messaging`
+
+// readCall runs readSQL as the function ledger_read.
+const readCall = `SELECT r_totals AS totals, r_letters AS letters, r_thresholds AS thresholds, r_messaging AS messaging
+	FROM ledger_read($1, $2, $3, $4, $5, $6)`
+
+// readFunctionKeys is the most keys read through ledger_read: its plan is
+// a generic one, made for a few rows.
+const readFunctionKeys = 8
+
+// read reads, in one statement, each key's net year total
+// (student_year_points, migration 00175; after the writer's
+// rows; the caller holds the locks) and, when lifetime, the student's total
+// over every year; its letters (every live one and the drafts a rule
+// withdrew before they were printed, numbered or sent); the thresholds; and the
+// parents' messaging settings.
+func (l *Ledger) read(ctx context.Context, keys []Key, current time.Time, lifetime bool) (state, error) {
+	st := state{totals: make(map[Key]int, len(keys)), letters: map[Key][]letterRow{}, lifetime: map[int64]int{}}
+	ids, starts := make([]int64, len(keys)), make([]string, len(keys))
+	for i, k := range keys {
+		ids[i], starts[i] = k.StudentID, k.Start
+	}
+	// A recording's or a correction's few students: the function, whose
+	// plan PostgreSQL keeps per connection (planning the query cost more
+	// than running it). A batch of many: the query, planned for its size.
+	q := readSQL
+	if len(keys) <= readFunctionKeys {
+		q = readCall
+	}
 	var raw struct {
 		Totals     []byte `db:"totals"`
 		Letters    []byte `db:"letters"`
@@ -318,6 +341,12 @@ func (l *Ledger) tell(ctx context.Context, b Batch, set *parentmsg.Settings, let
 		}
 		return parentmsg.AttendanceDaysTx(ctx, l.tx, days)
 	}
+	if l.pending != nil && len(recorded) > 0 && set.Configured() && set.Events.Violation.Enabled {
+		// The violation's message reads its total from the point audit.
+		if err := l.flush(ctx); err != nil {
+			return err
+		}
+	}
 	if err := parentmsg.ViolationsWithTx(ctx, l.tx, *set, recorded, b.Actor.ID); err != nil {
 		return err
 	}
@@ -327,8 +356,14 @@ func (l *Ledger) tell(ctx context.Context, b Batch, set *parentmsg.Settings, let
 	if err := parentmsg.LetterCorrectionsWithTx(ctx, l.tx, *set, letters.Withdrawn, b.Actor.ID); err != nil {
 		return err
 	}
+	timing.Mark(ctx, "parents")
 	// The users.
-	if err := notify.ViolationsTx(ctx, l.tx, recorded, b.UserID); err != nil {
+	if w := l.pending; w != nil { // the point audit with them
+		l.pending = nil
+		if err := notify.ViolationsAfterTx(ctx, l.tx, w.ctes, w.args, recorded, b.UserID); err != nil {
+			return fmt.Errorf("points: point audit: %w", err)
+		}
+	} else if err := notify.ViolationsTx(ctx, l.tx, recorded, b.UserID); err != nil {
 		return err
 	}
 	if err := notify.CorrectedTx(ctx, l.tx, corrected, b.UserID); err != nil {
@@ -340,8 +375,12 @@ func (l *Ledger) tell(ctx context.Context, b Batch, set *parentmsg.Settings, let
 	if err := notify.AttendanceTx(ctx, l.tx, created, b.Source, b.UserID); err != nil {
 		return err
 	}
-	return notify.LettersTx(ctx, l.tx, notify.LetterChanges{Issued: letters.Issued, Raised: letters.Raised,
-		Lowered: letters.Lowered, Withdrawn: letters.Withdrawn}, b.Source)
+	if err := notify.LettersTx(ctx, l.tx, notify.LetterChanges{Issued: letters.Issued, Raised: letters.Raised,
+		Lowered: letters.Lowered, Withdrawn: letters.Withdrawn}, b.Source); err != nil {
+		return err
+	}
+	timing.Mark(ctx, "notify")
+	return nil
 }
 
 // jsonText encodes v as JSON text.

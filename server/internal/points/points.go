@@ -47,6 +47,7 @@ import (
 	"github.com/tatib/tatib/server/internal/parentmsg"
 	"github.com/tatib/tatib/server/internal/school"
 	"github.com/tatib/tatib/server/internal/schoolday"
+	"github.com/tatib/tatib/server/internal/timing"
 )
 
 // Point-audit actions.
@@ -97,6 +98,8 @@ type Student struct {
 type Ledger struct {
 	tx       *sqlx.Tx
 	students map[int64]Student
+	// pending is the point audit's statement when tell sends it.
+	pending *pending
 }
 
 // ErrNotLocked is a programming error: a change of a student whose lock
@@ -128,6 +131,18 @@ func Lock(ctx context.Context, tx *sqlx.Tx, ids []int64) (*Ledger, error) {
 		l.students[s.ID] = s
 	}
 	return l, nil
+}
+
+// Adopt is Lock for a writer that took the students' row locks through tx
+// itself, as Lock takes them (FOR UPDATE OF the students' rows, in id
+// order), in a statement that reads or writes more at once (a recording's
+// first statement): the ledger of those students.
+func Adopt(tx *sqlx.Tx, students ...Student) *Ledger {
+	l := &Ledger{tx: tx, students: make(map[int64]Student, len(students))}
+	for _, s := range students {
+		l.students[s.ID] = s
+	}
+	return l
 }
 
 // LockIDs is Lock for a writer of many students that needs only the locks
@@ -203,6 +218,18 @@ type Batch struct {
 	Profile *school.Profile
 	// Now is the clock (zero: time.Now()).
 	Now time.Time
+	// Entry, when set, is the writer's own audit entry of the batch, made
+	// from what Apply found (the totals; Letters only when a letter
+	// changed): Apply writes it (audit.Record's row, by Actor) in its
+	// point-audit statement when no letter changes, a round trip less,
+	// else after the letters' entries.
+	Entry func(Result) Entry
+}
+
+// Entry is an audit entry (audit.Record's arguments but the actor).
+type Entry struct {
+	Action, Entity, EntityID string
+	Details                  any
 }
 
 // Key is a student's academic year; Start is its first day (YYYY-MM-DD).
@@ -265,6 +292,12 @@ func (b Batch) now() time.Time {
 func (l *Ledger) Apply(ctx context.Context, b Batch) (Result, error) {
 	res := Result{Before: map[Key]int{}, After: map[Key]int{}}
 	if len(b.Changes) == 0 {
+		if b.Entry != nil {
+			e := b.Entry(res)
+			if err := audit.Record(ctx, l.tx, b.Actor, e.Action, e.Entity, e.EntityID, e.Details); err != nil {
+				return res, err
+			}
+		}
 		return res, l.tell(ctx, b, nil, Letters{})
 	}
 	var keys []Key
@@ -321,20 +354,41 @@ func (l *Ledger) Apply(ctx context.Context, b Batch) (Result, error) {
 			steps[k] = append(steps[k], step{violationID: c.ViolationID, before: before, after: run[k]})
 		}
 	}
-	if err := l.pointAudit(ctx, b, res.Steps); err != nil {
-		return res, err
-	}
-
 	var plans []keyedOp
 	for _, k := range keys {
 		for _, o := range settle(res.After[k], steps[k], st.letters[k], st.thresholds) {
 			plans = append(plans, keyedOp{Key: k, op: o})
 		}
 	}
+	// The writer's entry goes with the point audit when no letter changes;
+	// else after the letters' entries, in the order the writer kept them.
+	var entry *Entry
+	if b.Entry != nil && len(plans) == 0 {
+		e := b.Entry(res)
+		entry = &e
+	}
+	// With no letter changing, nothing between reads the point audit: a
+	// recording sends it with its notifications (a round trip less).
+	later := entry != nil && slices.ContainsFunc(b.Changes, func(c Change) bool { return c.Action == ActionRecord })
+	if err := l.pointAudit(ctx, b, res.Steps, entry, later); err != nil {
+		return res, err
+	}
+	timing.Mark(ctx, "points")
+
 	if res.Letters, err = l.writeLetters(ctx, b, plans); err != nil {
 		return res, err
 	}
+	timing.Mark(ctx, "letters")
+	if b.Entry != nil && entry == nil {
+		e := b.Entry(res)
+		if err := audit.Record(ctx, l.tx, b.Actor, e.Action, e.Entity, e.EntityID, e.Details); err != nil {
+			return res, err
+		}
+	}
 	if err := l.tell(ctx, b, &st.messaging, res.Letters); err != nil {
+		return res, err
+	}
+	if err := l.flush(ctx); err != nil { // tell sent it unless it told no one
 		return res, err
 	}
 	return res, nil
@@ -355,8 +409,12 @@ func Apply(ctx context.Context, tx *sqlx.Tx, b Batch) (Result, error) {
 }
 
 // pointAudit writes one entry per change, in the batch's order, in one
-// statement.
-func (l *Ledger) pointAudit(ctx context.Context, b Batch, steps []Step) error {
+// statement, with the writer's audit entry when entry is set. When later
+// is set (the batch records violations, and no letter changes) it only
+// keeps the statement for tell, which sends it with the notifications (or
+// first, when the parents are told: their message reads the total from
+// the point audit).
+func (l *Ledger) pointAudit(ctx context.Context, b Batch, steps []Step, entry *Entry, later bool) error {
 	n := len(b.Changes)
 	students, violations := make([]int64, n), make([]int64, n)
 	actions, details := make([]string, n), make([]string, n)
@@ -382,9 +440,49 @@ func (l *Ledger) pointAudit(ctx context.Context, b Batch, steps []Step) error {
 		FROM unnest($4::bigint[], $5::bigint[], $6::text[], $7::int[], $8::int[], $9::text[]) WITH ORDINALITY
 		    AS u(student_id, violation_id, action, before, after, details, ord)
 		ORDER BY u.ord`
-	if _, err := l.tx.ExecContext(ctx, q, actorID, b.Actor.Display(), b.Actor.Address, pq.Array(students), pq.Array(violations),
-		pq.Array(actions), pq.Array(befores), pq.Array(afters), pq.Array(details)); err != nil {
+	w := &pending{ctes: []string{q}, args: []any{actorID, b.Actor.Display(), b.Actor.Address, pq.Array(students), pq.Array(violations),
+		pq.Array(actions), pq.Array(befores), pq.Array(afters), pq.Array(details)}}
+	if entry != nil {
+		// With the writer's audit entry: audit.Record's row.
+		d := entry.Details
+		if d == nil {
+			d = map[string]any{}
+		}
+		doc, err := jsonText(d)
+		if err != nil {
+			return err
+		}
+		w.ctes = append(w.ctes, `INSERT INTO audit_log (actor_id, actor_name, action, entity, entity_id, details, address)
+			VALUES ($1, $10, $11, $12, $13, $14::jsonb, $3)`)
+		w.args = append(w.args, b.Actor.Name, entry.Action, entry.Entity, entry.EntityID, doc)
+	}
+	l.pending = w
+	if later {
+		return nil
+	}
+	return l.flush(ctx)
+}
+
+// flush writes the point audit kept for tell now.
+func (l *Ledger) flush(ctx context.Context) error {
+	w := l.pending
+	if w == nil {
+		return nil
+	}
+	l.pending = nil
+	stmt := w.ctes[0]
+	if len(w.ctes) == 2 {
+		stmt = `WITH pa AS (` + w.ctes[0] + `) ` + w.ctes[1]
+	}
+	if _, err := l.tx.ExecContext(ctx, stmt, w.args...); err != nil {
 		return fmt.Errorf("points: point audit: %w", err)
 	}
 	return nil
+}
+
+// pending is the point audit's statement kept for tell: its
+// data-modifying statements and their parameters.
+type pending struct {
+	ctes []string
+	args []any
 }

@@ -102,8 +102,11 @@ func (s *Store) Record(ctx context.Context, in Record, actor audit.Actor) (api.C
 		if err != nil {
 			return err
 		}
-		if out.Violations, err = loadViolations(ctx, tx, res.ViolationIDs); err != nil {
-			return err
+		out.Violations = res.Violations
+		if out.Violations == nil { // with photos
+			if out.Violations, err = loadViolations(ctx, tx, res.ViolationIDs); err != nil {
+				return err
+			}
 		}
 		out.Letters = res.Letters
 		for i := range out.Letters {

@@ -3,6 +3,7 @@ package violation
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -40,6 +41,9 @@ func scopeSQL(n int) string {
 // Result is what a recording did.
 type Result struct {
 	ViolationIDs []int64
+	// Violations are the recorded violations as the API shows them (nil
+	// when photos came with them: Store.Record reads them again).
+	Violations []api.Violation
 	// Letters are the letters the recording issued or raised.
 	Letters []api.WarningLetter
 	// Thresholds are the SP levels, lowest first.
@@ -53,44 +57,91 @@ type Result struct {
 }
 
 type recType struct {
-	ID       int64  `db:"id"`
-	Name     string `db:"name"`
-	Points   int    `db:"points"`
-	Sanction string `db:"default_sanction"`
-	Active   bool   `db:"active"`
-	System   bool   `db:"is_system"`
+	ID       int64  `db:"id" json:"id"`
+	Name     string `db:"name" json:"name"`
+	Points   int    `db:"points" json:"points"`
+	Sanction string `db:"default_sanction" json:"default_sanction"`
+	Active   bool   `db:"active" json:"active"`
+	System   bool   `db:"is_system" json:"is_system"`
 }
 
+// recordCall is a recording's first statement, the function
+// record_violations (migration 00190): it locks the student (as
+// points.Lock does: FOR UPDATE OF the student's row), reads the student,
+// the types and the school's profile for the checks, and inserts the
+// violations, answering them as the API shows them (violationSelect's
+// columns). The checks come after it, in Go: when one fails the
+// transaction is rolled back with the rows. Reading and writing at once
+// saves four round trips, and PostgreSQL keeps a function's plan per
+// connection where a query sent with its parameters is planned every time
+// (which cost more than running it). The totals are read later by the
+// ledger, in a statement of their own that sees what committed while the
+// lock was awaited.
+//
+// $1 student, $2 type ids, $3 points (-1: the type's), $4 sanctions (”:
+// the recording's, else the type's default), $5 the recording's sanction,
+// $6 occurred_at, $7 occurred_on, $8 location, $9 description, $10
+// recorded_by, $11 recorded_by_name, $12 source, $13 case_id, $14 the
+// profile's settings key.
+const recordCall = `SELECT r_student AS student, r_types AS types, r_profile AS profile, r_profile_at AS profile_at,
+	r_violations AS violations FROM record_violations($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`
+
 // RecordTx records in through tx (the caller commits): it locks the
-// student (points.Lock), checks the student, the scope and the types,
-// inserts one violation per item with its photos and its audit entry, and
-// hands the points to the ledger (points.Apply: point audit, letters,
-// messages, notifications). in must have passed Validate.
+// student, inserts one violation per item and checks the student, the
+// scope and the types (recordCall: one statement; a failed check rolls the
+// transaction back), inserts the photos and the audit entry, and hands the
+// points to the ledger (points.Apply: point audit, letters, messages,
+// notifications). in must have passed Validate.
 func RecordTx(ctx context.Context, tx *sqlx.Tx, in Record, actor audit.Actor) (Result, error) {
 	var res Result
-	ledger, err := points.Lock(ctx, tx, []int64{in.StudentID})
-	if err != nil {
-		return res, err
+	day := JakartaDay(in.OccurredAt)
+	ids := make([]int64, len(in.Items))
+	itemPoints := make([]int64, len(in.Items))
+	itemSanctions := make([]string, len(in.Items))
+	for i, it := range in.Items {
+		ids[i], itemPoints[i], itemSanctions[i] = it.TypeID, -1, it.Sanction
+		if it.Points != nil {
+			itemPoints[i] = int64(*it.Points)
+		}
 	}
-	st, ok := ledger.Student(in.StudentID)
-	if !ok {
+	var row struct {
+		Student    []byte     `db:"student"`
+		Types      []byte     `db:"types"`
+		Profile    []byte     `db:"profile"`
+		ProfileAt  *time.Time `db:"profile_at"`
+		Violations []byte     `db:"violations"`
+	}
+	if err := tx.GetContext(ctx, &row, recordCall, in.StudentID, pq.Array(ids), pq.Array(itemPoints), pq.Array(itemSanctions),
+		in.Sanction, in.OccurredAt, day.Format(time.DateOnly), in.Location, in.Description, in.RecordedBy, in.RecordedByName,
+		in.Source, in.CaseID, school.ProfileKey); err != nil {
+		return res, fmt.Errorf("violation: record: %w", err)
+	}
+	if row.Student == nil {
 		return res, apperr.New(apperr.Invalid, "violation.invalid").WithField("student_id", "violation.student.not_found")
 	}
+	var js struct {
+		ID        int64  `json:"id"`
+		Name      string `json:"full_name"`
+		Active    bool   `json:"active"`
+		ClassID   *int64 `json:"class_id"`
+		ClassName string `json:"class_name"`
+		Homeroom  int64  `json:"homeroom"`
+	}
+	if err := json.Unmarshal(row.Student, &js); err != nil {
+		return res, fmt.Errorf("violation: record: student: %w", err)
+	}
+	st := points.Student{ID: js.ID, Name: js.Name, Active: js.Active, ClassID: js.ClassID, ClassName: js.ClassName, Homeroom: js.Homeroom}
 	if in.Scope.HomeroomID != 0 && st.Homeroom != in.Scope.HomeroomID {
 		// Never the student's name: looping over ids would list the school.
 		return res, apperr.New(apperr.Forbidden, "violation.student.not_your_class")
 	}
+	ledger := points.Adopt(tx, st)
 	f := apperr.Fields{}
 	if !st.Active {
 		f.Add("student_id", "violation.student.inactive", "name", st.Name)
 	}
-	ids := make([]int64, len(in.Items))
-	for i, it := range in.Items {
-		ids[i] = it.TypeID
-	}
 	var types []recType
-	if err := tx.SelectContext(ctx, &types, `SELECT id, name, points, default_sanction, active, is_system
-		FROM violation_types WHERE id = ANY($1)`, pq.Array(ids)); err != nil {
+	if err := json.Unmarshal(row.Types, &types); err != nil {
 		return res, fmt.Errorf("violation: types: %w", err)
 	}
 	byID := map[int64]recType{}
@@ -111,8 +162,11 @@ func RecordTx(ctx context.Context, tx *sqlx.Tx, in Record, actor audit.Actor) (R
 			break
 		}
 	}
-	day := JakartaDay(in.OccurredAt)
-	profile, err := school.LoadProfile(ctx, tx)
+	var profileAt time.Time
+	if row.ProfileAt != nil {
+		profileAt = *row.ProfileAt
+	}
+	profile, err := school.ProfileFrom(row.Profile, profileAt)
 	if err != nil {
 		return res, fmt.Errorf("violation: profile: %w", err)
 	}
@@ -127,56 +181,29 @@ func RecordTx(ctx context.Context, tx *sqlx.Tx, in Record, actor audit.Actor) (R
 		return res, invalid(f)
 	}
 
+	if err := json.Unmarshal(row.Violations, &res.Violations); err != nil {
+		return res, fmt.Errorf("violation: record: violations: %w", err)
+	}
+	if len(res.Violations) != len(in.Items) {
+		return res, fmt.Errorf("violation: record: %d of %d violations inserted", len(res.Violations), len(in.Items))
+	}
+	// In the items' order (the answer lists them by id).
+	byType := make(map[int64]api.Violation, len(res.Violations))
+	for _, v := range res.Violations {
+		byType[v.TypeID] = v
+	}
 	typeIDs := make([]int64, len(in.Items))
 	pts := make([]int64, len(in.Items))
-	sanctions := make([]string, len(in.Items))
+	res.ViolationIDs = make([]int64, len(in.Items))
 	for i, it := range in.Items {
-		t := byID[it.TypeID]
-		typeIDs[i], pts[i] = t.ID, int64(t.Points)
-		if it.Points != nil {
-			pts[i] = int64(*it.Points)
-		}
-		sanctions[i] = t.Sanction
-		switch {
-		case it.Sanction != "":
-			sanctions[i] = it.Sanction
-		case in.Sanction != "":
-			sanctions[i] = in.Sanction
-		}
-	}
-	const ins = `INSERT INTO violations (student_id, class_id, class_name, violation_type_id, occurred_at, occurred_on,
-			points, sanction, location, description, recorded_by, recorded_by_name, source, case_id)
-		SELECT $1, $2, $3, u.type_id, $4, $5::date, u.points, u.sanction, $6, $7, $8, $9, $10, $14
-		FROM unnest($11::bigint[], $12::int[], $13::text[]) WITH ORDINALITY AS u(type_id, points, sanction, ord)
-		ORDER BY u.ord
-		RETURNING id, violation_type_id`
-	rows, err := tx.QueryContext(ctx, ins, st.ID, st.ClassID, st.ClassName, in.OccurredAt, day.Format(time.DateOnly),
-		in.Location, in.Description, in.RecordedBy, in.RecordedByName, in.Source,
-		pq.Array(typeIDs), pq.Array(pts), pq.Array(sanctions), in.CaseID)
-	if err != nil {
-		return res, fmt.Errorf("violation: insert: %w", err)
-	}
-	idOf := map[int64]int64{}
-	for rows.Next() {
-		var id, typeID int64
-		if err := rows.Scan(&id, &typeID); err != nil {
-			rows.Close()
-			return res, fmt.Errorf("violation: insert scan: %w", err)
-		}
-		idOf[typeID] = id
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return res, fmt.Errorf("violation: insert: %w", err)
-	}
-	res.ViolationIDs = make([]int64, len(typeIDs))
-	for i, t := range typeIDs {
-		res.ViolationIDs[i] = idOf[t]
+		v := byType[it.TypeID]
+		typeIDs[i], pts[i], res.ViolationIDs[i] = v.TypeID, int64(v.Points), v.ID
 	}
 	if len(in.Photos) > 0 {
 		if err := insertPhotos(ctx, tx, res.ViolationIDs, in.Photos); err != nil {
 			return res, err
 		}
+		res.Violations = nil // read again with their photos
 	}
 
 	action := points.ActionRecord
@@ -188,18 +215,21 @@ func RecordTx(ctx context.Context, tx *sqlx.Tx, in Record, actor audit.Actor) (R
 		b.Changes = append(b.Changes, points.Change{StudentID: st.ID, ViolationID: id, Action: action, YearStart: start,
 			Delta: int(pts[i]), Day: day.Format(time.DateOnly)})
 	}
+	k := points.Key{StudentID: st.ID, Start: start.Format(time.DateOnly)}
+	// The recording's audit entry: the ledger writes it with the point
+	// audit (a round trip less) unless a letter changed.
+	b.Entry = func(r points.Result) points.Entry {
+		return points.Entry{Action: "violation.record", Entity: "violation", EntityID: strconv.FormatInt(res.ViolationIDs[0], 10),
+			Details: map[string]any{
+				"ids": res.ViolationIDs, "student_id": st.ID, "student": st.Name, "type_ids": typeIDs, "points": pts,
+				"occurred_on": day.Format(time.DateOnly), "photos": len(in.Photos), "total_before": r.Before[k], "total_after": r.After[k],
+			}}
+	}
 	applied, err := ledger.Apply(ctx, b)
 	if err != nil {
 		return res, err
 	}
-	k := points.Key{StudentID: st.ID, Start: start.Format(time.DateOnly)}
 	res.Before, res.After, res.Thresholds, res.Lifetime = applied.Before[k], applied.After[k], applied.Thresholds, applied.Lifetime[st.ID]
-	if err := audit.Record(ctx, tx, actor, "violation.record", "violation", strconv.FormatInt(res.ViolationIDs[0], 10), map[string]any{
-		"ids": res.ViolationIDs, "student_id": st.ID, "student": st.Name, "type_ids": typeIDs, "points": pts,
-		"occurred_on": day.Format(time.DateOnly), "photos": len(in.Photos), "total_before": res.Before, "total_after": res.After,
-	}); err != nil {
-		return res, err
-	}
 	if shown := append(slices.Clone(applied.Letters.Issued), applied.Letters.Raised...); len(shown) > 0 {
 		if res.Letters, err = loadLetters(ctx, tx, shown); err != nil {
 			return res, err

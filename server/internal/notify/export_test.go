@@ -1,0 +1,5 @@
+package notify
+
+// ViolationsSQL is violationsSQL, for the test that compares it with the
+// function notify_violations.
+const ViolationsSQL = violationsSQL
