@@ -10,11 +10,13 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
+	"net/url"
 	"path"
 	"strings"
 	"time"
 
 	"github.com/tatib/tatib/shared/api"
+	"github.com/tatib/tatib/shared/client"
 )
 
 // The app's own pages live here, not in the React app, so that choosing the
@@ -183,24 +185,31 @@ func writeTextError(w http.ResponseWriter, r *http.Request, status int, code str
 	writeJSONError(w, r, status, code, te.key, te.kv...)
 }
 
-// probeServer asks serverURL who is signed in: a Tatib server answers JSON
-// (401 with an error body, since nobody is).
+// probeServer asks serverURL who is signed in, through the shared API
+// client: a Tatib server answers JSON (401 with an error body, since nobody
+// is); anything else is not Tatib.
 func probeServer(ctx context.Context, serverURL string) error {
 	ctx, cancel := context.WithTimeout(ctx, 8*time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, serverURL+"/api/v1/auth/me", nil)
-	if err != nil {
+	if _, err := url.ParseRequestURI(serverURL); err != nil {
 		return newTextError("desktop.server_url_invalid")
 	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
+	_, err := client.New(serverURL).Me(ctx)
+	var (
+		apiErr *client.Error
+		netErr *url.Error
+	)
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &netErr):
 		return newTextError("desktop.server_probe_unreachable", "url", serverURL)
-	}
-	defer res.Body.Close()
-	var body map[string]json.RawMessage
-	if err := json.NewDecoder(io.LimitReader(res.Body, 1<<16)).Decode(&body); err != nil ||
-		(res.StatusCode != http.StatusUnauthorized && res.StatusCode != http.StatusOK) {
+	case !errors.As(err, &apiErr):
+		// It answered, but not with JSON (a router's page, say).
+		return newTextError("desktop.server_not_tatib", "url", serverURL)
+	case apiErr.Status == http.StatusUnauthorized && client.Answered(err):
+		return nil
+	default:
 		return newTextError("desktop.server_not_tatib", "url", serverURL)
 	}
-	return nil
 }

@@ -32,6 +32,9 @@ func New(baseURL string) *Client {
 // Error is an API error answer: the status and the server's error body.
 type Error struct {
 	Status int
+	// Body says the answer carried Tatib's error body (a code and a
+	// message); without it the code is "http_<status>".
+	Body bool
 	api.ErrorDetail
 }
 
@@ -52,6 +55,13 @@ func Code(err error) string {
 func IsUnauthorized(err error) bool {
 	var e *Error
 	return errors.As(err, &e) && e.Status == http.StatusUnauthorized
+}
+
+// Answered reports whether err is an error answer in Tatib's own shape,
+// which tells a Tatib server from any other that answers HTTP.
+func Answered(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Body
 }
 
 // Login signs in and keeps the token for the following requests.
@@ -115,7 +125,7 @@ func (c *Client) Do(ctx context.Context, method, path string, in, out any) error
 		e := &Error{Status: res.StatusCode}
 		var eb api.ErrorBody
 		if json.NewDecoder(io.LimitReader(res.Body, 1<<20)).Decode(&eb) == nil && eb.Error.Code != "" {
-			e.ErrorDetail = eb.Error
+			e.ErrorDetail, e.Body = eb.Error, true
 		} else {
 			e.Code, e.Message = "http_"+fmt.Sprint(res.StatusCode), http.StatusText(res.StatusCode)
 		}

@@ -60,7 +60,7 @@ func TestClient(t *testing.T) {
 	t.Run("ErrUnauthorized", func(t *testing.T) {
 		c := client.New(fakeServer(t).URL)
 		_, err := c.Login(ctx, "bk1", "salah")
-		if !client.IsUnauthorized(err) || client.Code(err) != api.CodeUnauthorized {
+		if !client.IsUnauthorized(err) || client.Code(err) != api.CodeUnauthorized || !client.Answered(err) {
 			t.Fatalf("err %v", err)
 		}
 		if _, err := c.Me(ctx); !client.IsUnauthorized(err) {
@@ -70,7 +70,7 @@ func TestClient(t *testing.T) {
 	t.Run("ErrNotJSON", func(t *testing.T) {
 		c := client.New(fakeServer(t).URL)
 		err := c.Do(ctx, http.MethodGet, "/nowhere", nil, nil)
-		if client.Code(err) != "http_404" {
+		if client.Code(err) != "http_404" || client.Answered(err) {
 			t.Fatalf("err %v", err)
 		}
 	})

@@ -1,40 +1,19 @@
-/** Wire types shared by several features (see server/internal/api/openapi/*.json). */
+import type { Schema } from './schema';
 
+/** Wire types shared by several features (see server/internal/api/openapi/*.json). */
 export const ROLES = ['admin', 'bk', 'wali_kelas', 'staff', 'other', 'kepala_sekolah', 'waka', 'ketua_tim'] as const;
 export type Role = (typeof ROLES)[number];
 
 /** A permission name such as "users.view" (the catalogue lives on the server). */
 export type PermissionName = string;
 
-export interface User {
-  id: number;
-  username: string;
-  name: string;
-  role: Role;
-  email: string;
-  phone: string;
-  active: boolean;
-  last_login_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
+export type User = Schema<'User'>;
 
-export interface Me {
-  user: User;
-  permissions: PermissionName[];
-}
+export type Me = Schema<'Me'>;
 
-export interface LoginResponse extends Me {
-  token: string;
-  expires_at: string;
-}
+export type LoginResponse = Schema<'LoginResponse'>;
 
-export interface PageMeta {
-  page: number;
-  per_page: number;
-  total: number;
-  last_page: number;
-}
+export type PageMeta = Schema<'PageMeta'>;
 
 export interface Page<T> {
   data: T[];

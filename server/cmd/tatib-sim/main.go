@@ -25,9 +25,10 @@ import (
 	"time"
 	_ "time/tzdata"
 
-	"github.com/tatib/tatib/server/internal/sim/journal"
-	"github.com/tatib/tatib/server/internal/sim/studentaffairs"
-	"github.com/tatib/tatib/server/internal/sim/wa"
+	journalsim "github.com/tatib/tatib/server/internal/sim/journal"
+	schoolsim "github.com/tatib/tatib/server/internal/sim/studentaffairs"
+	wasim "github.com/tatib/tatib/server/internal/sim/wa"
+	"github.com/tatib/tatib/shared/client"
 )
 
 func main() {
@@ -178,33 +179,26 @@ func journalPush(args []string) error {
 	if *token == "" {
 		return errors.New("-token is required: generate the journal token in Tatib under Settings → Integrations")
 	}
-	url := strings.TrimRight(*server, "/") + "/api/v1/attendance/sync"
-	fmt.Fprintf(os.Stderr, "tatib-sim journal: POST %s\n  %s (%d KB)\n", url, summary, len(body)/1024)
-	req, err := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json")
+	c := client.New(*server)
+	c.HTTP.Timeout = 5 * time.Minute
+	fmt.Fprintf(os.Stderr, "tatib-sim journal: POST %s/api/v1/attendance/sync\n  %s (%d KB)\n", c.BaseURL, summary, len(body)/1024)
 	start := time.Now()
-	res, err := (&http.Client{Timeout: 5 * time.Minute}).Do(req)
+	var answer json.RawMessage
+	err = c.Do(context.Background(), http.MethodPost, "/api/v1/attendance/sync", json.RawMessage(body), &answer)
+	var refused *client.Error
+	if errors.As(err, &refused) {
+		fmt.Fprintf(os.Stderr, "  HTTP %d in %v\n", refused.Status, time.Since(start).Round(time.Millisecond))
+		return fmt.Errorf("the server refused the push (HTTP %d): %s", refused.Status, refused.Message)
+	}
 	if err != nil {
 		return err
 	}
-	defer res.Body.Close()
-	answer, err := io.ReadAll(res.Body)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(os.Stderr, "  HTTP %d in %v\n", res.StatusCode, time.Since(start).Round(time.Millisecond))
+	fmt.Fprintf(os.Stderr, "  HTTP 200 in %v\n", time.Since(start).Round(time.Millisecond))
 	var pretty bytes.Buffer
 	if json.Indent(&pretty, answer, "", "  ") == nil {
 		answer = pretty.Bytes()
 	}
 	fmt.Println(strings.TrimSpace(string(answer)))
-	if res.StatusCode != http.StatusOK {
-		return fmt.Errorf("the server refused the push (HTTP %d)", res.StatusCode)
-	}
 	return nil
 }
 

@@ -205,7 +205,7 @@ func TestManners(t *testing.T) {
 	})
 	t.Run("UnknownAPIPathIsJSON404", func(t *testing.T) {
 		for _, p := range []string{"/api/v1/tidak-ada", "/api/v2/users", "/api/x"} {
-			e := anon.Do("GET", p, nil).Want(404).Err()
+			e := anon.Do("GET", p, nil, apitest.Undocumented()...).Want(404).Err()
 			if e.Error.Code != "not_found" {
 				t.Errorf("%s: %+v", p, e)
 			}

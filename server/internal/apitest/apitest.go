@@ -16,6 +16,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -51,7 +52,13 @@ type Env struct {
 // configuration before the server is built.
 func New(t testing.TB, opts ...func(*config.Config)) *Env {
 	t.Helper()
-	db := pgtest.New(t)
+	return NewOn(t, pgtest.New(t), opts...)
+}
+
+// NewOn is New on a database the caller opened (a migrated one, e.g.
+// pgcount's, which counts the round trips).
+func NewOn(t testing.TB, db *sqlx.DB, opts ...func(*config.Config)) *Env {
+	t.Helper()
 	cfg := config.Config{Addr: "127.0.0.1:0", BaseURL: "http://127.0.0.1", SessionIdle: time.Hour, SessionMaxAge: 24 * time.Hour,
 		MaxBodyBytes: 1 << 20, LogFormat: "text", DataDir: t.TempDir()}
 	for _, o := range opts {
@@ -66,6 +73,10 @@ func New(t testing.TB, opts ...func(*config.Config)) *Env {
 	srv := api.New(d)
 	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)
+	// Benchmarks measure the server, not the check.
+	if _, bench := t.(*testing.B); !bench {
+		ts.Client().Transport = checkedTransport{base: ts.Client().Transport, t: t, seen: &sync.Map{}}
+	}
 	return &Env{T: t, DB: db, Server: ts, API: srv, Deps: d}
 }
 
