@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { faceAssets } from './scripts/face-assets.mjs';
 import { navCatalogue } from './scripts/nav-catalogue.mjs';
 import { bootScreen } from './scripts/boot-screen.mjs';
+import { EARLY_ENTRY, earlyPreload } from './scripts/early-preload.mjs';
 
 /** The family portal's page (ortu.html) for /ortu and /ortu/* on the dev server (server/internal/web does it in production). */
 function portalPage(): Plugin {
@@ -30,8 +31,9 @@ export default defineConfig({
   // faceAssets: the face engine's models and wasm at /face/models/ and /face/wasm/ (dev and build).
   // navCatalogue: the navigation's labels as `virtual:tatib-nav` (scripts/nav-catalogue.mjs).
   // bootScreen: the loading screen's styles inlined into both HTML pages (scripts/boot-screen.mjs).
+  // earlyPreload: the staff app's first script and what it preloads, into index.html (scripts/early-preload.mjs).
   // portalPage: the dev server answers /ortu and /ortu/* with ortu.html, as the Go server does.
-  plugins: [react(), faceAssets(), navCatalogue(), portalPage(), bootScreen()],
+  plugins: [react(), faceAssets(), navCatalogue(), portalPage(), bootScreen(), earlyPreload()],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },
@@ -60,11 +62,14 @@ export default defineConfig({
     // scripts/bundle-size.mjs reads it to tell what each first screen downloads; the
     // Makefile leaves it out of the server's and the desktop app's copies.
     manifest: true,
-    // Two pages: the staff app (index.html) and the family portal (ortu.html, served at /ortu).
+    // The staff app's page; the family portal's (ortu.html, served at /ortu) is built after
+    // this one into the same dist/, on Preact, by vite.portal.config.ts.
     rollupOptions: {
       input: {
         main: fileURLToPath(new URL('./index.html', import.meta.url)),
-        ortu: fileURLToPath(new URL('./ortu.html', import.meta.url)),
+        // The staff app's first script (src/early.ts): an entry of its own, so that it runs
+        // before the app's code has downloaded; earlyPreload puts it into index.html.
+        early: EARLY_ENTRY,
       },
     },
   },

@@ -9,6 +9,9 @@
 //    Beside it the floor of the same run, the same throttle: loading a trivial page of the
 //    same server (/healthz), and the ratio. The portal's screens against issue 26's target:
 //    ≤ 1.5 s on slow 4G.
+// BENCH_ONLY=<part of a screen's name> measures matching screens only (| between alternatives:
+// BENCH_ONLY=portal for the family portal's two), BENCH_PROFILES likewise the profiles
+// (BENCH_PROFILES='slow 4G').
 import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
@@ -39,7 +42,12 @@ const PROFILES = [
   { name: 'slow 4G', rtt: 150, down: 1.6e6, up: 750e3 },
   { name: '4G gzip', rtt: 150, down: 1.6e6, up: 750e3, acceptEncoding: 'gzip, deflate' },
   { name: '3G', rtt: 300, down: 750e3, up: 250e3 },
-];
+].filter((p) => selected(process.env.BENCH_PROFILES, p.name));
+
+/** Whether `name` matches `only` (parts of names, | between alternatives; empty matches all). */
+function selected(only, name) {
+  return !only || only.split('|').some((o) => o && name.includes(o));
+}
 
 /** What "the first screen shows" means for each screen. */
 const SCREENS = [
@@ -49,7 +57,7 @@ const SCREENS = [
   // The family portal (its own page, ortu.html): the sign-in form, and a guardian's home with their child.
   { name: 'portal', path: '/ortu/masuk', ready: '[data-testid="portal-phone"]', signedIn: false },
   { name: 'portal-home', path: '/ortu/', ready: '[data-testid="portal-child"]', signedIn: 'guardian' },
-];
+].filter((s) => selected(process.env.BENCH_ONLY, s.name));
 
 /**
  * Records, inside the page, when every selector of `ready` first matches (then one more

@@ -9,23 +9,16 @@ import { PageLoader } from '@/components/PageLoader';
 import { loadNavCatalogue, preloadNamespaces } from '@/i18n';
 import { featureRoutes, navItems } from '@/registry';
 import { homePath } from './nav';
+import { preloaded } from './preloaded';
 
 // The sign-in page is in the first download; the app shell (navigation, menus, the
 // notification bell, the rest of Mantine's styles, the navigation's labels) comes in its
 // own chunks once someone is signed in, so a school's slow network shows the sign-in form
 // sooner. Every feature page renders inside the shell, so after all of them.
-let shell: Promise<typeof import('./Shell')> | undefined;
-function loadShell() {
-  shell ??= Promise.all([import('./shellStyles'), import('./Shell'), loadNavCatalogue()]).then(
-    ([, m]) => m,
-    (err: unknown) => {
-      shell = undefined; // a failed download is tried again on the next render
-      throw err;
-    },
-  );
-  return shell;
-}
-const Shell = lazy(() => loadShell().then((m) => ({ default: m.Shell })));
+// Once downloaded, the shell renders without suspending (app/preloaded.tsx).
+const { Component: Shell, preload: loadShell } = preloaded<object>(() =>
+  Promise.all([import('./shellStyles'), import('./Shell'), loadNavCatalogue()]).then((r) => ({ default: r[1].Shell })),
+);
 
 // The gate kiosk (/kiosk) runs outside the shell and without sign-in, like the sign-in page,
 // but in its own chunk: the face engine and the kiosk's styles never weigh on the first download.

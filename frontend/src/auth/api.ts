@@ -1,11 +1,8 @@
 import { api } from '@/api/client';
 import type { LoginResponse, Me } from '@/api/types';
+import type { RequestBody } from '@/api';
 
-export interface ChangePasswordInput {
-  current_password: string;
-  password: string;
-  password_confirmation: string;
-}
+export type ChangePasswordInput = RequestBody<'/auth/password', 'put'>;
 
 export const authApi = {
   /** 401 here means wrong credentials, shown on the form: no redirect. */

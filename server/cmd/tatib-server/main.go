@@ -1,6 +1,6 @@
 // Command tatib-server is Tatib's central server: the API, the journal sync
 // API and the front end. Subcommands: serve (default), migrate, backup,
-// restore.
+// restore, openapi (prints the OpenAPI document as it is served).
 package main
 
 import (
@@ -46,11 +46,16 @@ func main() {
 		err = backupCmd(ctx, os.Args[2:])
 	case "restore":
 		err = restoreCmd(ctx, os.Args[2:])
+	case "openapi":
+		var b []byte
+		if b, err = api.OpenAPI(); err == nil {
+			_, err = os.Stdout.Write(append(b, '\n'))
+		}
 	case "help", "-h", "--help":
-		fmt.Println("usage: tatib-server [serve|migrate|backup > file|restore [--force [--yes]] file]\n\nConfiguration comes from environment variables; see README.md.")
+		fmt.Println("usage: tatib-server [serve|migrate|backup > file|restore [--force [--yes]] file|openapi > file]\n\nConfiguration comes from environment variables; see README.md.")
 		return
 	default:
-		err = fmt.Errorf("unknown command %q (want serve, migrate, backup or restore)", cmd)
+		err = fmt.Errorf("unknown command %q (want serve, migrate, backup, restore or openapi)", cmd)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "tatib-server:", pg.Redact(err))

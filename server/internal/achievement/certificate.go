@@ -12,6 +12,7 @@ import (
 	"github.com/tatib/tatib/server/internal/httpx"
 	"github.com/tatib/tatib/server/internal/pdfdoc"
 	"github.com/tatib/tatib/server/internal/school"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"github.com/tatib/tatib/shared/api"
 )
 
@@ -60,7 +61,7 @@ func (s *Store) Certificate(ctx context.Context, sc Scope, achID, studentID int6
 // RenderCertificate writes one certificate page per student on the
 // school's letterhead, in Indonesian (an official document of the school).
 func RenderCertificate(a api.Achievement, students []api.AchievementStudent, prof school.Profile, logo []byte) ([]byte, error) {
-	day, err := parseDay(a.AchievedOn)
+	day, err := schoolday.ParseDay(a.AchievedOn)
 	if err != nil {
 		return nil, fmt.Errorf("achievement: certificate date: %w", err)
 	}

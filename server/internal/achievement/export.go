@@ -9,6 +9,7 @@ import (
 
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/locale"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"github.com/tatib/tatib/server/internal/violationtype"
 	"github.com/tatib/tatib/server/internal/xlsxw"
 )
@@ -54,11 +55,10 @@ func (s *Store) Export(ctx context.Context, sc Scope, f Filter, lang locale.Lang
 		return nil, err
 	}
 	for _, a := range list {
-		day, err := parseDay(a.AchievedOn)
+		date, err := schoolday.ParseDay(a.AchievedOn)
 		if err != nil {
 			return nil, err
 		}
-		date := time.Date(day.Year(), day.Month(), day.Day(), 0, 0, 0, 0, time.UTC)
 		for _, st := range a.Students {
 			if err := sh.SetRow(date, st.Name, st.NISN, st.ClassName, a.TypeName, a.CategoryName, levelNames[a.Level], a.Points,
 				a.Description, a.RecordedByName, a.VerifiedByName); err != nil {

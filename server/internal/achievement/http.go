@@ -8,6 +8,7 @@ import (
 	"github.com/tatib/tatib/server/internal/auth"
 	"github.com/tatib/tatib/server/internal/httpx"
 	"github.com/tatib/tatib/server/internal/locale"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"github.com/tatib/tatib/server/internal/violation"
 	"github.com/tatib/tatib/server/internal/violationtype"
 	"github.com/tatib/tatib/server/internal/xlsximport"
@@ -261,7 +262,7 @@ func filterOf(r *http.Request) (Filter, error) {
 }
 
 func validDay(s string) bool {
-	_, err := parseDay(s)
+	_, err := schoolday.ParseDay(s)
 	return err == nil
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/tatib/tatib/server/internal/parentmsg"
 	"github.com/tatib/tatib/server/internal/pg"
 	"github.com/tatib/tatib/server/internal/pointspolicy"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"github.com/tatib/tatib/server/internal/violation"
 	"github.com/tatib/tatib/server/internal/violationtype"
 	"github.com/tatib/tatib/shared/api"
@@ -34,7 +35,7 @@ type Record struct {
 }
 
 // earliest is the oldest day an achievement may be recorded for.
-var earliest = time.Date(2000, 1, 1, 0, 0, 0, 0, jakarta)
+var earliest = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // validate checks the request's own fields.
 func (in *Record) validate(f apperr.Fields) time.Time {
@@ -57,11 +58,11 @@ func (in *Record) validate(f apperr.Fields) time.Time {
 	if now.IsZero() {
 		now = time.Now()
 	}
-	day, err := time.ParseInLocation(time.DateOnly, in.AchievedOn, jakarta)
+	day, err := schoolday.ParseDay(in.AchievedOn)
 	switch {
 	case err != nil:
 		f.Add("achieved_on", "achievement.achieved_on.invalid")
-	case day.After(now.In(jakarta)):
+	case day.After(schoolday.Day(now)):
 		f.Add("achieved_on", "achievement.achieved_on.future")
 	case day.Before(earliest):
 		f.Add("achieved_on", "achievement.achieved_on.too_old")
@@ -337,5 +338,3 @@ func (s *Store) Photo(ctx context.Context, sc Scope, achID, photoID int64, thumb
 	}
 	return b, nil
 }
-
-func parseDay(s string) (time.Time, error) { return time.ParseInLocation(time.DateOnly, s, jakarta) }

@@ -15,6 +15,7 @@ import (
 	"github.com/tatib/tatib/server/internal/httpx"
 	"github.com/tatib/tatib/server/internal/pdfdoc"
 	"github.com/tatib/tatib/server/internal/school"
+	"github.com/tatib/tatib/server/internal/schoolday"
 )
 
 // termRow is one verified achievement of a student's term certificate.
@@ -173,8 +174,7 @@ func (h *Handler) termCertificate(w http.ResponseWriter, r *http.Request) error 
 	}
 	var sem attendancerecap.SemesterSpan
 	if q.Year == 0 {
-		y, m, d := time.Now().In(jakarta).Date()
-		sem = attendancerecap.SemesterOf(prof, time.Date(y, m, d, 0, 0, 0, 0, time.UTC))
+		sem = attendancerecap.SemesterOf(prof, schoolday.Today())
 	} else {
 		sem = attendancerecap.SemesterBounds(prof, q.Year, q.Number)
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/tatib/tatib/server/internal/audit"
 	"github.com/tatib/tatib/server/internal/pg"
 	"github.com/tatib/tatib/server/internal/school"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"github.com/tatib/tatib/shared/api"
 )
 
@@ -216,7 +217,7 @@ func ParseSemester(q url.Values) (SemesterQuery, error) {
 // (Jakarta's today) when none was named.
 func (q SemesterQuery) resolve(prof school.Profile, now time.Time) SemesterSpan {
 	if q.Year == 0 {
-		return SemesterOf(prof, today(now))
+		return SemesterOf(prof, schoolday.Day(now))
 	}
 	return SemesterBounds(prof, q.Year, q.Number)
 }

@@ -41,8 +41,6 @@ const (
 	maxYear = 2100
 )
 
-var jakarta = schoolday.Zone
-
 var (
 	dateRE  = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
 	monthRE = regexp.MustCompile(`^\d{4}-\d{2}$`)
@@ -68,22 +66,16 @@ func (p Period) Dates() []string {
 	return out
 }
 
-// today is the Asia/Jakarta calendar day of now, as a UTC midnight.
-func today(now time.Time) time.Time {
-	y, m, d := now.In(jakarta).Date()
-	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
-}
-
 // parseDate reads a YYYY-MM-DD query value into f under field; "" is
 // Jakarta's today.
 func parseDate(f apperr.Fields, field, v string, now time.Time) time.Time {
 	if v == "" {
-		return today(now)
+		return schoolday.Day(now)
 	}
 	d, err := time.Parse(time.DateOnly, v)
 	if !dateRE.MatchString(v) || err != nil {
 		f.Add(field, "attendancerecap.date")
-		return today(now)
+		return schoolday.Day(now)
 	}
 	if d.Year() < minYear || d.Year() > maxYear {
 		f.Add(field, "attendancerecap.year", "min", strconv.Itoa(minYear), "max", strconv.Itoa(maxYear))
@@ -139,7 +131,7 @@ func Monday(d time.Time) time.Time {
 func ParseMonth(q url.Values, now time.Time) (time.Time, error) {
 	v := q.Get("month")
 	if v == "" {
-		t := today(now)
+		t := schoolday.Day(now)
 		return time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, time.UTC), nil
 	}
 	m, err := time.Parse("2006-01", v)

@@ -31,7 +31,6 @@ import (
 	"github.com/tatib/tatib/server/internal/demo"
 	"github.com/tatib/tatib/server/internal/pg"
 	"github.com/tatib/tatib/server/internal/pg/pgtest"
-	"github.com/tatib/tatib/server/internal/violationtype"
 	wire "github.com/tatib/tatib/shared/api"
 	"github.com/tatib/tatib/shared/perm"
 )
@@ -110,10 +109,7 @@ func TestRoundTrip(t *testing.T) {
 	src := envOn(t, srcURL, srcURL)
 	now := time.Date(2026, 11, 6, 23, 30, 0, 0, time.UTC)
 	must(t, pg.InTx(ctx, src.DB, func(tx *sqlx.Tx) error {
-		if err := violationtype.EnsureDefaults(ctx, tx); err != nil {
-			return err
-		}
-		return violationtype.EnsureDemo(ctx, tx)
+		return demo.TypesTx(ctx, tx)
 	}))
 	if _, err := demo.LoadSchool(ctx, src.DB, discard, io.Discard, demo.SchoolOptions{Now: now, Students: 300}); err != nil {
 		t.Fatal(err)

@@ -17,8 +17,6 @@ import (
 	"github.com/tatib/tatib/server/internal/violation"
 )
 
-var jakarta = schoolday.Zone
-
 // The years a calendar month may be asked for.
 const minYear, maxYear = 2000, 2100
 
@@ -39,15 +37,9 @@ type Periods struct {
 	TrendFrom time.Time
 }
 
-// day is the Jakarta calendar day of t at midnight UTC.
-func day(t time.Time) time.Time {
-	t = t.In(jakarta)
-	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
-}
-
 // PeriodsOn returns the periods of the Jakarta day of now.
 func PeriodsOn(now time.Time) Periods {
-	t := day(now)
+	t := schoolday.Day(now)
 	p := Periods{Today: t}
 	p.PrevDay = t.AddDate(0, 0, -1)
 	for p.PrevDay.Weekday() == time.Saturday || p.PrevDay.Weekday() == time.Sunday {
@@ -137,7 +129,7 @@ func ParseSource(q url.Values) (string, error) {
 func ParseMonth(q url.Values, now time.Time) (time.Time, error) {
 	v := q.Get("month")
 	if v == "" {
-		t := day(now)
+		t := schoolday.Day(now)
 		return time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, time.UTC), nil
 	}
 	m, err := time.Parse("2006-01", v)

@@ -11,7 +11,7 @@ import (
 	"github.com/tatib/tatib/server/internal/attendance"
 	"github.com/tatib/tatib/server/internal/audit"
 	"github.com/tatib/tatib/server/internal/school"
-	"github.com/tatib/tatib/server/internal/sim/journal"
+	journalsim "github.com/tatib/tatib/server/internal/sim/journal"
 	"github.com/tatib/tatib/shared/api"
 )
 

@@ -10,10 +10,8 @@ import (
 	"time"
 
 	"github.com/tatib/tatib/server/internal/app"
-	"github.com/tatib/tatib/server/internal/config"
 	"github.com/tatib/tatib/server/internal/demo"
 	"github.com/tatib/tatib/server/internal/pg/pgtest"
-	"github.com/tatib/tatib/server/internal/violationtype"
 )
 
 // The demo school, loaded as `make run` loads it (its types, students,
@@ -30,7 +28,7 @@ func TestDemoAttendance(t *testing.T) {
 	// Friday 2026-11-06 23:30 UTC is Saturday in Jakarta: the ten days end
 	// on Friday the 6th.
 	now := time.Date(2026, 11, 6, 23, 30, 0, 0, time.UTC)
-	if err := violationtype.Boot(ctx, app.Deps{DB: db, Log: quiet, Config: config.Config{Demo: true}}); err != nil {
+	if err := demo.Types(ctx, app.Deps{DB: db, Log: quiet}); err != nil {
 		t.Fatal(err)
 	}
 	// Nothing before the demo school exists.

@@ -15,6 +15,9 @@ import (
 // start-up steps when the demo is on. The users' passwords go to the
 // terminal (stderr).
 func Load(ctx context.Context, d app.Deps) error {
+	if err := Types(ctx, d); err != nil {
+		return err
+	}
 	if _, err := LoadSchool(ctx, d.DB, d.Log, os.Stderr, SchoolOptions{}); err != nil {
 		return err
 	}

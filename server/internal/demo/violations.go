@@ -16,7 +16,7 @@ import (
 	"github.com/tatib/tatib/server/internal/audit"
 	"github.com/tatib/tatib/server/internal/school"
 	"github.com/tatib/tatib/server/internal/schoolday"
-	"github.com/tatib/tatib/server/internal/sim/journal"
+	journalsim "github.com/tatib/tatib/server/internal/sim/journal"
 	"github.com/tatib/tatib/server/internal/violation"
 	"github.com/tatib/tatib/shared/api"
 )

@@ -12,9 +12,8 @@ import (
 	"github.com/tatib/tatib/server/internal/demo"
 	"github.com/tatib/tatib/server/internal/pg"
 	"github.com/tatib/tatib/server/internal/pg/pgtest"
-	"github.com/tatib/tatib/server/internal/sim/journal"
+	journalsim "github.com/tatib/tatib/server/internal/sim/journal"
 	"github.com/tatib/tatib/server/internal/violation"
-	"github.com/tatib/tatib/server/internal/violationtype"
 )
 
 // demoDB is a database with the demo school loaded as of now.
@@ -23,10 +22,7 @@ func demoDB(t *testing.T, now time.Time) *sqlx.DB {
 	ctx := context.Background()
 	db := pgtest.New(t)
 	must(t, pg.InTx(ctx, db, func(tx *sqlx.Tx) error {
-		if err := violationtype.EnsureDefaults(ctx, tx); err != nil {
-			return err
-		}
-		return violationtype.EnsureDemo(ctx, tx)
+		return demo.TypesTx(ctx, tx)
 	}))
 	res, err := demo.LoadSchool(ctx, db, slog.New(slog.NewTextHandler(io.Discard, nil)), io.Discard, demo.SchoolOptions{Now: now})
 	if err != nil || !res.Loaded {

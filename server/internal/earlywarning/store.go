@@ -215,22 +215,13 @@ func Load(ctx context.Context, q sqlx.QueryerContext, homeroomID, classID int64,
 	if err != nil {
 		return Params{}, err
 	}
-	today = jakartaDay(today)
+	today = schoolday.Day(today)
 	n := prof.EarlyWarningPoints
 	if n <= 0 {
 		n = school.DefaultProfile().EarlyWarningPoints
 	}
 	return Params{HomeroomID: homeroomID, ClassID: classID, Today: today, YearStart: prof.AcademicYearStartOn(today), Points: n,
 		Source: api.SourceAll, StreakDays: fs.AbsentStreakDays, LateTimes: fs.LateTimes, LateSchoolDays: fs.LateSchoolDays}, nil
-}
-
-var jakarta = schoolday.Zone
-
-// jakartaDay is the Jakarta calendar day of t, as midnight UTC so its
-// date formats the same anywhere.
-func jakartaDay(t time.Time) time.Time {
-	y, m, d := t.In(jakarta).Date()
-	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
 }
 
 // Counts returns the number of early warnings of each kind for a homeroom

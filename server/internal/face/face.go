@@ -8,20 +8,15 @@
 package face
 
 import (
-	"context"
 	"database/sql"
 	"errors"
 	"fmt"
 	"net/http"
 	"time"
 
-	"github.com/jmoiron/sqlx"
-
 	"github.com/tatib/tatib/server/internal/app"
 	"github.com/tatib/tatib/server/internal/auth"
-	"github.com/tatib/tatib/server/internal/face/match"
 	"github.com/tatib/tatib/server/internal/httpx"
-	"github.com/tatib/tatib/server/internal/pg"
 	"github.com/tatib/tatib/server/internal/schoolday"
 	"github.com/tatib/tatib/shared/perm"
 )
@@ -33,22 +28,23 @@ var now = time.Now
 
 var jakarta = schoolday.Zone
 
-// Handler serves the Face-ID routes. One per process: it holds the
-// in-memory index cache every scan and enrolment is matched against.
+// Handler serves the Face-ID routes over a Store. One per process (its
+// store holds the index cache).
 type Handler struct {
-	db    *sqlx.DB
+	store *Store
 	auth  *auth.Service
-	cache *match.Cache
 	trust bool // take the kiosk's address from X-Forwarded-For
 }
 
-// NewHandler returns a Handler with its own index cache.
-func NewHandler(db *sqlx.DB, a *auth.Service, trustProxy bool) *Handler {
-	return &Handler{db: db, auth: a, cache: match.NewCache(), trust: trustProxy}
+// NewHandler returns a Handler.
+func NewHandler(s *Store, a *auth.Service, trustProxy bool) *Handler {
+	return &Handler{store: s, auth: a, trust: trustProxy}
 }
 
 // Mount registers the routes.
-func Mount(r *httpx.Router, d app.Deps) { NewHandler(d.DB, d.Auth, d.Config.TrustProxy).Routes(r) }
+func Mount(r *httpx.Router, d app.Deps) {
+	NewHandler(NewStore(d.DB), d.Auth, d.Config.TrustProxy).Routes(r)
+}
 
 // Routes registers the routes. The three kiosk routes are public: they
 // check the kiosk's device token themselves, and a session opens none of
@@ -87,38 +83,6 @@ type student struct {
 	Name      string `db:"full_name"`
 	ClassName string `db:"class_name"`
 	Active    bool   `db:"active"`
-}
-
-// lockStudent takes the student's row lock (the one attendance.ApplyTx
-// and violation.RecordTx take) within the caller's scope: a student out of
-// a homeroom teacher's class is NotFound, as one that does not exist.
-func lockStudent(ctx context.Context, tx *sqlx.Tx, homeroom, id int64) (student, error) {
-	var st student
-	err := tx.GetContext(ctx, &st, `SELECT s.id, s.full_name, COALESCE(c.name, '') AS class_name, s.active
-		FROM students s LEFT JOIN classes c ON c.id = s.class_id
-		WHERE s.id = $1 AND `+scopeSQL(2)+` FOR UPDATE OF s`, id, homeroom)
-	if errors.Is(err, sql.ErrNoRows) {
-		return st, pg.Error(err, "entity.student")
-	}
-	if err != nil {
-		return st, fmt.Errorf("face: lock student: %w", err)
-	}
-	return st, nil
-}
-
-// getStudent reads a student within the caller's scope.
-func getStudent(ctx context.Context, q sqlx.QueryerContext, homeroom, id int64) (student, error) {
-	var st student
-	err := sqlx.GetContext(ctx, q, &st, `SELECT s.id, s.full_name, COALESCE(c.name, '') AS class_name, s.active
-		FROM students s LEFT JOIN classes c ON c.id = s.class_id
-		WHERE s.id = $1 AND `+scopeSQL(2), id, homeroom)
-	if errors.Is(err, sql.ErrNoRows) {
-		return st, pg.Error(err, "entity.student")
-	}
-	if err != nil {
-		return st, fmt.Errorf("face: student: %w", err)
-	}
-	return st, nil
 }
 
 // studentID reads the {id} path parameter.

@@ -5,9 +5,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
-	"fmt"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -15,9 +13,7 @@ import (
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/audit"
 	"github.com/tatib/tatib/server/internal/auth"
-	"github.com/tatib/tatib/server/internal/erasure"
 	"github.com/tatib/tatib/server/internal/httpx"
-	"github.com/tatib/tatib/server/internal/school"
 	"github.com/tatib/tatib/shared/api"
 )
 
@@ -54,17 +50,10 @@ func (k kioskRow) wire() api.Kiosk {
 		LastSeenAt: k.LastSeenAt, RevokedAt: k.RevokedAt, AlarmCount: k.AlarmCount, AlarmAt: k.AlarmAt}
 }
 
-const kioskCols = `id, name, token_hint, created_by_name, created_at, last_seen_at, revoked_at, alarm_count, alarm_at`
-
 func (h *Handler) listKiosks(w http.ResponseWriter, r *http.Request) error {
-	var rows []kioskRow
-	if err := h.db.SelectContext(r.Context(), &rows, `SELECT `+kioskCols+` FROM kiosks
-		ORDER BY revoked_at IS NOT NULL, lower(name), id`); err != nil {
-		return fmt.Errorf("face: kiosks: %w", err)
-	}
-	out := make([]api.Kiosk, 0, len(rows))
-	for _, k := range rows {
-		out = append(out, k.wire())
+	out, err := h.store.Kiosks(r.Context())
+	if err != nil {
+		return err
 	}
 	return httpx.JSON(w, http.StatusOK, map[string]any{"data": out})
 }
@@ -86,26 +75,12 @@ func (h *Handler) createKiosk(w http.ResponseWriter, r *http.Request) error {
 	if err := f.Err(); err != nil {
 		return err
 	}
-	actor := h.auth.Actor(r)
 	token := newToken()
-	var k kioskRow
-	tx, err := h.db.BeginTxx(ctx, nil)
+	k, err := h.store.CreateKiosk(ctx, h.auth.Actor(r), in.Name, token)
 	if err != nil {
-		return fmt.Errorf("face: begin: %w", err)
-	}
-	defer tx.Rollback()
-	if err := tx.GetContext(ctx, &k, `INSERT INTO kiosks (name, token_hash, token_hint, created_by, created_by_name)
-		VALUES ($1, $2, $3, $4, $5) RETURNING `+kioskCols, in.Name, hashToken(token), token[:10], userRef(actor), actor.Display()); err != nil {
-		return fmt.Errorf("face: create kiosk: %w", err)
-	}
-	if err := audit.Record(ctx, tx, actor, "kiosk.create", "kiosk", strconv.FormatInt(k.ID, 10),
-		map[string]any{"name": k.Name, "token_hint": k.TokenHint}); err != nil {
 		return err
 	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("face: commit: %w", err)
-	}
-	return httpx.JSON(w, http.StatusCreated, api.KioskCreated{Kiosk: k.wire(), Token: token})
+	return httpx.JSON(w, http.StatusCreated, api.KioskCreated{Kiosk: k, Token: token})
 }
 
 // revokeKiosk stops the kiosk's token at once. Revoking a revoked kiosk
@@ -116,32 +91,8 @@ func (h *Handler) revokeKiosk(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	tx, err := h.db.BeginTxx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("face: begin: %w", err)
-	}
-	defer tx.Rollback()
-	var k kioskRow
-	if err := tx.GetContext(ctx, &k, `SELECT `+kioskCols+` FROM kiosks WHERE id = $1 FOR UPDATE`, id); err != nil {
-		if pgNoRows(err) {
-			return apperr.New(apperr.NotFound, "face.kiosk.not_found")
-		}
-		return fmt.Errorf("face: kiosk: %w", err)
-	}
-	if k.RevokedAt == nil {
-		if _, err := tx.ExecContext(ctx, `UPDATE kiosks SET revoked_at = now() WHERE id = $1`, id); err != nil {
-			return fmt.Errorf("face: revoke kiosk: %w", err)
-		}
-		if err := audit.Record(ctx, tx, h.auth.Actor(r), "kiosk.revoke", "kiosk", strconv.FormatInt(id, 10),
-			map[string]any{"name": k.Name, "token_hint": k.TokenHint}); err != nil {
-			return err
-		}
-		if err := erasure.Record(ctx, tx, erasure.KioskRevoked, map[string]any{"kiosk_id": id}); err != nil {
-			return err
-		}
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("face: commit: %w", err)
+	if err := h.store.RevokeKiosk(ctx, h.auth.Actor(r), id); err != nil {
+		return err
 	}
 	return httpx.NoContent(w)
 }
@@ -170,17 +121,7 @@ func (h *Handler) kioskOf(ctx context.Context, r *http.Request) (kiosk, error) {
 	if !strings.HasPrefix(token, TokenPrefix) || len(token) > 200 {
 		return k, apperr.New(apperr.Unauthorized, "face.kiosk_token_invalid")
 	}
-	if err := h.db.GetContext(ctx, &k, `SELECT id, name FROM kiosks WHERE token_hash = $1 AND revoked_at IS NULL`, hashToken(token)); err != nil {
-		if pgNoRows(err) {
-			return k, apperr.New(apperr.Unauthorized, "face.kiosk_token_invalid")
-		}
-		return k, fmt.Errorf("face: kiosk token: %w", err)
-	}
-	if _, err := h.db.ExecContext(ctx, `UPDATE kiosks SET last_seen_at = now()
-		WHERE id = $1 AND (last_seen_at IS NULL OR last_seen_at < now() - interval '1 minute')`, k.ID); err != nil {
-		return k, fmt.Errorf("face: kiosk seen: %w", err)
-	}
-	return k, nil
+	return h.store.KioskByToken(ctx, token)
 }
 
 // actor is the audit actor of a kiosk's request.
@@ -196,13 +137,9 @@ func (h *Handler) kioskInfo(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	s, err := LoadSettings(ctx, h.db)
+	out, err := h.store.KioskInfo(ctx, k)
 	if err != nil {
 		return err
 	}
-	p, err := school.LoadProfile(ctx, h.db)
-	if err != nil {
-		return err
-	}
-	return httpx.JSON(w, http.StatusOK, api.KioskInfo{ID: k.ID, Name: k.Name, School: p.Name, Challenges: append([]string{}, s.Challenges...)})
+	return httpx.JSON(w, http.StatusOK, out)
 }

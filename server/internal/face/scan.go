@@ -3,27 +3,19 @@ package face
 import (
 	"context"
 	"crypto/rand"
-	"database/sql"
 	"encoding/base64"
-	"errors"
 	"fmt"
 	"math"
 	"math/big"
 	"net/http"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
-	"github.com/jmoiron/sqlx"
-
 	"github.com/tatib/tatib/server/internal/apperr"
-	"github.com/tatib/tatib/server/internal/attendance"
-	"github.com/tatib/tatib/server/internal/audit"
 	"github.com/tatib/tatib/server/internal/face/match"
 	"github.com/tatib/tatib/server/internal/httpx"
 	"github.com/tatib/tatib/server/internal/locale"
-	"github.com/tatib/tatib/server/internal/pg"
 	"github.com/tatib/tatib/shared/api"
 )
 
@@ -50,7 +42,7 @@ func (h *Handler) challenge(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	s, err := LoadSettings(ctx, h.db)
+	s, err := h.store.Settings(ctx)
 	if err != nil {
 		return err
 	}
@@ -69,16 +61,11 @@ func (h *Handler) challenge(w http.ResponseWriter, r *http.Request) error {
 	// One kiosk asks for at most KioskChallengesPerMinute challenges a
 	// minute: every scan needs one, so a stolen token cannot be used to
 	// scan at machine speed.
-	r2, err := h.db.ExecContext(ctx, `INSERT INTO face_challenges (id, kiosk_id, kind, issued_at, expires_at)
-		SELECT $1, $2, $3, $4, $5
-		WHERE (SELECT count(*) FROM face_challenges WHERE kiosk_id = $2 AND issued_at > $4::timestamptz - interval '1 minute') < $6`,
-		out.ID, k.ID, out.Kind, at, out.ExpiresAt, KioskChallengesPerMinute)
+	issued, err := h.store.IssueChallenge(ctx, k.ID, out, at)
 	if err != nil {
-		return fmt.Errorf("face: challenge: %w", err)
+		return err
 	}
-	if n, err := r2.RowsAffected(); err != nil {
-		return fmt.Errorf("face: challenge: %w", err)
-	} else if n == 0 {
+	if !issued {
 		e := apperr.New(apperr.RateLimited, "face.kiosk.rate_limited", "max", KioskChallengesPerMinute)
 		e.RetryAfter = 10
 		return e
@@ -110,36 +97,6 @@ func liveness(c api.FaceChallengeResult) bool {
 	return false
 }
 
-// consume marks the kiosk's challenge used, atomically; a challenge that
-// is another kiosk's or unknown, used or expired is refused (409).
-func consume(ctx context.Context, db *sqlx.DB, kioskID int64, id string, at time.Time) (string, error) {
-	var kind string
-	err := db.GetContext(ctx, &kind, `UPDATE face_challenges SET used_at = $3
-		WHERE id = $1 AND kiosk_id = $2 AND used_at IS NULL AND expires_at > $3 RETURNING kind`, id, kioskID, at)
-	if err == nil {
-		return kind, nil
-	}
-	if !pgNoRows(err) {
-		return "", fmt.Errorf("face: consume challenge: %w", err)
-	}
-	var c struct {
-		Used    bool `db:"used"`
-		Expired bool `db:"expired"`
-	}
-	err = db.GetContext(ctx, &c, `SELECT used_at IS NOT NULL AS used, expires_at <= $3 AS expired
-		FROM face_challenges WHERE id = $1 AND kiosk_id = $2`, id, kioskID, at)
-	switch {
-	case pgNoRows(err):
-		return "", apperr.New(apperr.Conflict, "face.challenge_unknown")
-	case err != nil:
-		return "", fmt.Errorf("face: challenge: %w", err)
-	case c.Used:
-		return "", apperr.New(apperr.Conflict, "face.challenge_used")
-	default:
-		return "", apperr.New(apperr.Conflict, "face.challenge_expired")
-	}
-}
-
 // scanRow is a face_scans row to write.
 type scanRow struct {
 	KioskID       int64
@@ -162,19 +119,6 @@ func nullID(id int64) *int64 {
 		return nil
 	}
 	return &id
-}
-
-func (s scanRow) insert(ctx context.Context, q sqlx.QueryerContext) (int64, error) {
-	var id int64
-	err := sqlx.GetContext(ctx, q, &id, `INSERT INTO face_scans (kiosk_id, kiosk_name, scanned_at, outcome, model, student_id, score,
-		runner_up_id, runner_up_score, margin, challenge_kind, challenge_passed, attendance)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id`,
-		s.KioskID, s.KioskName, s.At, s.Outcome, s.Model, nullID(s.StudentID), s.Score, nullID(s.RunnerUpID), s.RunnerUpScore,
-		s.Margin, s.Kind, s.Passed, s.Attendance)
-	if err != nil {
-		return 0, fmt.Errorf("face: log scan: %w", err)
-	}
-	return id, nil
 }
 
 func ptr(f float64) *float64 { f = round(f); return &f }
@@ -211,7 +155,7 @@ func (h *Handler) scan(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	at := now()
-	kind, err := consume(ctx, h.db, k.ID, in.Challenge.ID, at)
+	kind, err := h.store.consume(ctx, k.ID, in.Challenge.ID, at)
 	if err != nil {
 		return err
 	}
@@ -220,20 +164,20 @@ func (h *Handler) scan(w http.ResponseWriter, r *http.Request) error {
 	out := api.FaceScanResult{ScannedAt: at.UTC(), Attendance: api.ScanAttendanceNone}
 	if !row.Passed {
 		row.Outcome = api.ScanLivenessFailed
-		if out.ScanID, err = row.insert(ctx, h.db); err != nil {
+		if out.ScanID, err = h.store.LogScan(ctx, row); err != nil {
 			return err
 		}
 		out.Outcome, out.Greeting = row.Outcome, locale.T(ctx, "face.greeting.liveness_failed")
 		return httpx.JSON(w, http.StatusOK, out)
 	}
 
-	settings, err := LoadSettings(ctx, h.db)
+	settings, err := h.store.Settings(ctx)
 	if err != nil {
 		return err
 	}
-	ix, err := h.cache.Get(ctx, h.db)
+	ix, err := h.store.Index(ctx)
 	if err != nil {
-		return fmt.Errorf("face: index: %w", err)
+		return err
 	}
 	res := ix.Match(model, probe, 0)
 	if res.Enrolled == 0 || res.Best.StudentID == 0 {
@@ -248,7 +192,7 @@ func (h *Handler) scan(w http.ResponseWriter, r *http.Request) error {
 	}
 	out.Outcome = row.Outcome
 	if row.Outcome != api.ScanMatched {
-		if out.ScanID, err = row.insert(ctx, h.db); err != nil {
+		if out.ScanID, err = h.store.LogScan(ctx, row); err != nil {
 			return err
 		}
 		greeting := "face.greeting.unknown"
@@ -260,63 +204,21 @@ func (h *Handler) scan(w http.ResponseWriter, r *http.Request) error {
 	}
 
 	actor := h.kioskActor(r, k)
-	var st student
-	err = pg.InTx(ctx, h.db, func(tx *sqlx.Tx) error {
-		var err error
-		if st, row.Attendance, err = markArrival(ctx, tx, row.StudentID, at, settings, attendance.Origin{Kiosk: k.Name, Actor: actor}); err != nil {
-			return err
-		}
-		if err := fastMatchAlarm(ctx, tx, k, row.StudentID, at, actor); err != nil {
-			return err
-		}
-		if out.ScanID, err = row.insert(ctx, tx); err != nil {
-			return err
-		}
-		return audit.Record(ctx, tx, actor, "face.scan_match", "face_scan", strconv.FormatInt(out.ScanID, 10), map[string]any{
-			"kiosk_id": k.ID, "kiosk": k.Name, "student_id": st.ID, "student": st.Name, "score": row.Score,
-			"runner_up_id": nullID(row.RunnerUpID), "runner_up_score": row.RunnerUpScore, "margin": row.Margin,
-			"model": model, "challenge": kind, "attendance": row.Attendance,
-			"observations": map[string]any{"open_min": in.Challenge.OpenMin, "open_max": in.Challenge.OpenMax,
-				"yaw_start": in.Challenge.YawStart, "yaw_peak": in.Challenge.YawPeak, "real_score": in.Challenge.RealScore,
-				"live_score": in.Challenge.LiveScore, "frames": in.Challenge.Frames, "millis": in.Challenge.Millis},
-		})
+	scanID, st, err := h.store.RecordMatch(ctx, k, &row, settings, actor, map[string]any{
+		"score": row.Score, "runner_up_id": nullID(row.RunnerUpID), "runner_up_score": row.RunnerUpScore, "margin": row.Margin,
+		"model": model, "challenge": kind,
+		"observations": map[string]any{"open_min": in.Challenge.OpenMin, "open_max": in.Challenge.OpenMax,
+			"yaw_start": in.Challenge.YawStart, "yaw_peak": in.Challenge.YawPeak, "real_score": in.Challenge.RealScore,
+			"live_score": in.Challenge.LiveScore, "frames": in.Challenge.Frames, "millis": in.Challenge.Millis},
 	})
 	if err != nil {
 		return err
 	}
+	out.ScanID = scanID
 	out.Attendance = row.Attendance
 	out.Student = &api.FaceScanStudent{ID: st.ID, Name: st.Name, ClassName: st.ClassName}
 	out.Greeting = greeting(ctx, row.Attendance, st.Name)
 	return httpx.JSON(w, http.StatusOK, out)
-}
-
-// markArrival records the student's arrival at time at (one transaction,
-// the student's row locked): the first lesson hour of that Jakarta day is
-// left alone when it is already filled ("kept"); else H up to the start
-// time plus grace, T after it, through attendance.ApplyTx (a T makes the
-// automatic late violation exactly as the class form does).
-func markArrival(ctx context.Context, tx *sqlx.Tx, studentID int64, at time.Time, s Settings, o attendance.Origin) (student, string, error) {
-	st, err := lockStudent(ctx, tx, 0, studentID)
-	if err != nil {
-		return st, "", err
-	}
-	day, minute := jakartaDay(at)
-	var filled bool
-	if err := tx.GetContext(ctx, &filled, `SELECT EXISTS (SELECT 1 FROM attendance WHERE student_id = $1 AND date = $2::date AND lesson_hour = 1)`,
-		studentID, day); err != nil {
-		return st, "", fmt.Errorf("face: attendance: %w", err)
-	}
-	if filled {
-		return st, api.ScanAttendanceKept, nil
-	}
-	status := api.AttendancePresent
-	if minute > s.lateAfter() {
-		status = api.AttendanceLate
-	}
-	if _, err := attendance.ApplyTx(ctx, tx, []attendance.Entry{{StudentID: studentID, Date: day, LessonHour: 1, Status: status}}, o); err != nil {
-		return st, "", err
-	}
-	return st, status, nil
 }
 
 // greeting is the kiosk's message for a matched arrival.
@@ -339,33 +241,3 @@ var KioskChallengesPerMinute = 40
 // at one kiosk that people stepping up to a camera can achieve; a kiosk
 // matching faster is sending something other than faces in front of it.
 const FastMatchWindow = 1500 * time.Millisecond
-
-// fastMatchAlarm raises the kiosk's alarm when it matched another student
-// less than FastMatchWindow before at: the kiosk's alarm count and time go
-// up (Settings → Kiosks shows them) and the audit log says which scans.
-// The arrival still stands: the alarm asks a person to look.
-func fastMatchAlarm(ctx context.Context, tx *sqlx.Tx, k kiosk, studentID int64, at time.Time, actor audit.Actor) error {
-	var prev struct {
-		ID        int64     `db:"id"`
-		StudentID *int64    `db:"student_id"`
-		At        time.Time `db:"scanned_at"`
-	}
-	err := tx.GetContext(ctx, &prev, `SELECT id, student_id, scanned_at FROM face_scans
-		WHERE kiosk_id = $1 AND outcome = 'matched' AND scanned_at <= $2 ORDER BY scanned_at DESC LIMIT 1`, k.ID, at)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("face: previous match: %w", err)
-	}
-	gap := at.Sub(prev.At)
-	if prev.StudentID == nil || *prev.StudentID == studentID || gap >= FastMatchWindow {
-		return nil
-	}
-	if _, err := tx.ExecContext(ctx, `UPDATE kiosks SET alarm_count = alarm_count + 1, alarm_at = $2 WHERE id = $1`, k.ID, at); err != nil {
-		return fmt.Errorf("face: kiosk alarm: %w", err)
-	}
-	return audit.Record(ctx, tx, actor, "face.kiosk_alarm", "kiosk", strconv.FormatInt(k.ID, 10), map[string]any{
-		"kiosk": k.Name, "previous_scan_id": prev.ID, "previous_student_id": *prev.StudentID, "student_id": studentID,
-		"gap_ms": gap.Milliseconds(), "window_ms": FastMatchWindow.Milliseconds()})
-}

@@ -1,20 +1,15 @@
 package face
 
 import (
-	"context"
-	"fmt"
 	"math"
 	"net/http"
 	"slices"
 	"time"
 
-	"github.com/jmoiron/sqlx"
 	"github.com/lib/pq"
 
 	"github.com/tatib/tatib/server/internal/apperr"
-	"github.com/tatib/tatib/server/internal/audit"
 	"github.com/tatib/tatib/server/internal/httpx"
-	"github.com/tatib/tatib/server/internal/pg"
 	"github.com/tatib/tatib/shared/api"
 )
 
@@ -51,17 +46,6 @@ func (s Settings) lateAfter() int {
 	return t.Hour()*60 + t.Minute() + s.LateGraceMinutes
 }
 
-// LoadSettings reads the face settings.
-func LoadSettings(ctx context.Context, q sqlx.QueryerContext) (Settings, error) {
-	var s Settings
-	err := sqlx.GetContext(ctx, q, &s, `SELECT to_char(school_start, 'HH24:MI') AS school_start, late_grace_minutes,
-		threshold, margin, retention_days, challenges, updated_at FROM face_settings`)
-	if err != nil {
-		return s, fmt.Errorf("face: settings: %w", err)
-	}
-	return s, nil
-}
-
 // validateSettings checks a PUT field by field.
 func validateSettings(in api.FaceSettings) error {
 	f := apperr.Fields{}
@@ -96,7 +80,7 @@ func validateSettings(in api.FaceSettings) error {
 }
 
 func (h *Handler) getSettings(w http.ResponseWriter, r *http.Request) error {
-	s, err := LoadSettings(r.Context(), h.db)
+	s, err := h.store.Settings(r.Context())
 	if err != nil {
 		return err
 	}
@@ -104,7 +88,6 @@ func (h *Handler) getSettings(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (h *Handler) putSettings(w http.ResponseWriter, r *http.Request) error {
-	ctx := r.Context()
 	var in api.FaceSettings
 	if err := httpx.DecodeJSON(r, &in); err != nil {
 		return err
@@ -112,29 +95,7 @@ func (h *Handler) putSettings(w http.ResponseWriter, r *http.Request) error {
 	if err := validateSettings(in); err != nil {
 		return err
 	}
-	actor := h.auth.Actor(r)
-	var out Settings
-	err := pg.InTx(ctx, h.db, func(tx *sqlx.Tx) error {
-		before, err := LoadSettings(ctx, tx)
-		if err != nil {
-			return err
-		}
-		var by *int64
-		if actor.ID != 0 {
-			by = &actor.ID
-		}
-		if _, err := tx.ExecContext(ctx, `UPDATE face_settings SET school_start = $1::time, late_grace_minutes = $2, threshold = $3,
-			margin = $4, retention_days = $5, challenges = $6, updated_at = now(), updated_by = $7`,
-			in.SchoolStart, in.LateGraceMinutes, in.Threshold, in.Margin, in.RetentionDays, pq.Array(in.Challenges), by); err != nil {
-			return fmt.Errorf("face: save settings: %w", err)
-		}
-		if out, err = LoadSettings(ctx, tx); err != nil {
-			return err
-		}
-		b, a := before.Wire(), out.Wire()
-		b.UpdatedAt, a.UpdatedAt = nil, nil
-		return audit.Record(ctx, tx, actor, "face.settings_update", "setting", "face", map[string]any{"before": b, "after": a})
-	})
+	out, err := h.store.SaveSettings(r.Context(), h.auth.Actor(r), in)
 	if err != nil {
 		return err
 	}

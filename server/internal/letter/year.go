@@ -11,6 +11,7 @@ import (
 
 	"github.com/tatib/tatib/server/internal/httpx"
 	"github.com/tatib/tatib/server/internal/school"
+	"github.com/tatib/tatib/server/internal/schoolday"
 )
 
 // AcademicYear is GET /academic-year: the academic year running today, so
@@ -31,12 +32,6 @@ func YearLabel(start time.Time) string {
 	return strconv.Itoa(start.Year()) + "/" + strconv.Itoa(start.Year()+1)
 }
 
-// today is the current Jakarta date.
-func today() time.Time {
-	y, m, d := time.Now().In(jakarta).Date()
-	return time.Date(y, m, d, 0, 0, 0, 0, jakarta)
-}
-
 // currentYear returns the academic year running today by the school's
 // start setting.
 func currentYear(ctx context.Context, q sqlx.QueryerContext) (AcademicYear, error) {
@@ -44,7 +39,7 @@ func currentYear(ctx context.Context, q sqlx.QueryerContext) (AcademicYear, erro
 	if err != nil {
 		return AcademicYear{}, fmt.Errorf("letter: profile: %w", err)
 	}
-	start := p.AcademicYearStartOn(today())
+	start := p.AcademicYearStartOn(schoolday.Today())
 	return AcademicYear{
 		Start: start.Format(time.DateOnly), End: start.AddDate(1, 0, 0).Format(time.DateOnly),
 		Label: YearLabel(start), StartMonthDay: start.Format("01-02"),

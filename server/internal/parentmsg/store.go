@@ -17,6 +17,7 @@ import (
 	"github.com/tatib/tatib/server/internal/pg"
 	"github.com/tatib/tatib/server/internal/phone"
 	"github.com/tatib/tatib/server/internal/school"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"github.com/tatib/tatib/shared/api"
 )
 
@@ -427,8 +428,6 @@ func Preview(ctx context.Context, q sqlx.QueryerContext, event, template string,
 		return api.MessagingPreview{}, fmt.Errorf("parentmsg: profile: %w", err)
 	}
 	month, day := yearStart(profile.AcademicYearStart)
-	today := now.In(Jakarta)
-	todayDate := time.Date(today.Year(), today.Month(), today.Day(), 0, 0, 0, 0, time.UTC)
 	// The student as they are now, with this academic year's points and
 	// their latest live letter.
 	stq := `SELECT s.id AS source_id, ` + studentColumns + `, COALESCE(c.name, '') AS class_name,
@@ -438,7 +437,7 @@ func Preview(ctx context.Context, q sqlx.QueryerContext, event, template string,
 		    $4::date AS day, $4::date AS summons_day
 		FROM students s LEFT JOIN classes c ON c.id = s.class_id WHERE s.id = $1`
 	var st source
-	if err := sqlx.GetContext(ctx, q, &st, stq, studentID, month, day, todayDate.Format(time.DateOnly)); err != nil {
+	if err := sqlx.GetContext(ctx, q, &st, stq, studentID, month, day, schoolday.Of(now)); err != nil {
 		return api.MessagingPreview{}, pg.Error(err, "entity.student")
 	}
 	src, err := previewSource(ctx, q, event, studentID, month, day)

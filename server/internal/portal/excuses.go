@@ -20,6 +20,7 @@ import (
 	"github.com/tatib/tatib/server/internal/parentmsg"
 	"github.com/tatib/tatib/server/internal/pg"
 	"github.com/tatib/tatib/server/internal/school"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"github.com/tatib/tatib/server/internal/violation"
 	"github.com/tatib/tatib/shared/api"
 )
@@ -106,11 +107,6 @@ func validateExcuse(in *api.ExcuseInput, hoursPerDay int, today time.Time) (time
 	return from, to, f.Err()
 }
 
-func jakartaToday(now time.Time) time.Time {
-	y, m, d := now.In(jakarta).Date()
-	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
-}
-
 // SubmitExcuse stores a guardian's request for their child.
 func SubmitExcuse(ctx context.Context, db *sqlx.DB, p *Principal, studentID int64, in api.ExcuseInput, photos []violation.Photo, now time.Time) (api.Excuse, error) {
 	if err := p.guardianOnly(); err != nil {
@@ -123,7 +119,7 @@ func SubmitExcuse(ctx context.Context, db *sqlx.DB, p *Principal, studentID int6
 	if err != nil {
 		return api.Excuse{}, err
 	}
-	if _, _, err := validateExcuse(&in, prof.LessonHoursPerDay, jakartaToday(now)); err != nil {
+	if _, _, err := validateExcuse(&in, prof.LessonHoursPerDay, schoolday.Day(now)); err != nil {
 		return api.Excuse{}, err
 	}
 	var id int64

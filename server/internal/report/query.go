@@ -54,12 +54,6 @@ type Query struct {
 	DetailOffset, DetailLimit int
 }
 
-// today is the Asia/Jakarta calendar day of now, as a UTC midnight.
-func today(now time.Time) time.Time {
-	y, m, d := now.In(jakarta).Date()
-	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
-}
-
 // ParseQuery reads the report's query (api.RecapPeriod* documents the
 // period parameters); every bad or contradictory value is a field error.
 // prof gives the academic year's first day.
@@ -84,7 +78,7 @@ func ParseQuery(q url.Values, now time.Time, prof school.Profile) (Query, error)
 			f.Add("academic_year", "report.period.academic_year_required")
 		default:
 			kind = api.RecapPeriodMonth
-			month = today(now).Format("2006-01")
+			month = schoolday.Day(now).Format("2006-01")
 		}
 	}
 	// Parameters the period does not use are refused rather than ignored:

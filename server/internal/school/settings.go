@@ -218,6 +218,28 @@ func LoadProfile(ctx context.Context, q sqlx.QueryerContext) (Profile, error) {
 	if err != nil {
 		return DefaultProfile(), err
 	}
+	return profileFound(p, found, at), nil
+}
+
+// ProfileKey is the profile's key in settings, for a statement that reads
+// it with more (ProfileFrom decodes it).
+const ProfileKey = keySchool
+
+// ProfileFrom is LoadProfile from the settings row read elsewhere: its
+// value (nil: no row) and updated_at.
+func ProfileFrom(raw []byte, updated time.Time) (Profile, error) {
+	p := DefaultProfile()
+	if raw == nil {
+		return p, nil
+	}
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return DefaultProfile(), fmt.Errorf("school: decode setting %s: %w", keySchool, err)
+	}
+	return profileFound(p, true, updated), nil
+}
+
+// profileFound fills in the defaults of a stored profile.
+func profileFound(p Profile, found bool, at time.Time) Profile {
 	if found {
 		p.UpdatedAt = &at
 		if p.AcademicYearStart == "" {
@@ -233,7 +255,7 @@ func LoadProfile(ctx context.Context, q sqlx.QueryerContext) (Profile, error) {
 			p.EarlyWarningPoints = 10
 		}
 	}
-	return p, nil
+	return p
 }
 
 // SaveProfile validates and stores the school profile, audited.

@@ -1,9 +1,17 @@
 // Package schoolday is where Tatib's school days are anchored: the
 // Asia/Jakarta zone, loaded once (with the zone database embedded, so the
-// host's own zone files do not matter), and a school day's form on the wire,
-// YYYY-MM-DD. Every package that turns an instant into a school day, or a
-// day into instants, uses Zone rather than loading the zone itself (a test
-// keeps it so).
+// host's own zone files do not matter), and a school day's forms.
+//
+// A school day has two forms and no others:
+//   - on the wire and in the database, YYYY-MM-DD (Layout; a date column);
+//   - in Go, a time.Time at midnight UTC of that calendar date (Day, Today,
+//     ParseDay), so AddDate, Weekday, comparisons and formatting give the
+//     same day on any host, and a date column scans into the same form.
+//
+// An instant (a timestamptz, time.Now) becomes a school day through Day; a
+// school day becomes the instant it starts in Jakarta through Start. Every
+// package uses these rather than loading the zone or building midnights
+// itself (a test keeps it so).
 package schoolday
 
 import (
@@ -25,6 +33,26 @@ const Layout = time.DateOnly
 
 // Of returns the school day (YYYY-MM-DD) that instant t falls on in Jakarta.
 func Of(t time.Time) string { return t.In(Zone).Format(Layout) }
+
+// Day returns the school day that instant t falls on in Jakarta, as
+// midnight UTC of that date.
+func Day(t time.Time) time.Time {
+	y, m, d := t.In(Zone).Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+}
+
+// Today is Day(time.Now()).
+func Today() time.Time { return Day(time.Now()) }
+
+// ParseDay reads a YYYY-MM-DD school day as midnight UTC of that date.
+func ParseDay(day string) (time.Time, error) { return time.Parse(Layout, day) }
+
+// Start returns the instant school day d (any time.Time; only its date
+// counts) starts in Jakarta.
+func Start(d time.Time) time.Time {
+	y, m, dd := d.Date()
+	return time.Date(y, m, dd, 0, 0, 0, 0, Zone)
+}
 
 // Midnight returns the start of t's school day, in Zone.
 func Midnight(t time.Time) time.Time {

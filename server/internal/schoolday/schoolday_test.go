@@ -23,6 +23,21 @@ func TestDays(t *testing.T) {
 	if d, err := Parse("2026-11-27"); err != nil || !d.Equal(Midnight(at)) {
 		t.Errorf("Parse: %v %v", d, err)
 	}
+	// The Go form of a school day: midnight UTC of its date, whatever the
+	// host's zone; Start turns it back into the instant it begins.
+	day := Day(at)
+	if day.Format(time.RFC3339) != "2026-11-27T00:00:00Z" {
+		t.Errorf("Day: %s", day.Format(time.RFC3339))
+	}
+	if d, err := ParseDay("2026-11-27"); err != nil || !d.Equal(day) {
+		t.Errorf("ParseDay: %v %v", d, err)
+	}
+	if s := Start(day); !s.Equal(Midnight(at)) || Day(s) != day {
+		t.Errorf("Start: %s", s.Format(time.RFC3339))
+	}
+	if _, err := ParseDay("2026-02-30"); err == nil {
+		t.Error("ParseDay accepted 30 February")
+	}
 }
 
 // The zone is loaded here only: a package that loads it itself would be a

@@ -51,7 +51,9 @@ var DefaultHandlingTypes = []string{
 // the parent (summons_parent): recording one queues the summons message.
 var DefaultSummonsHandlingTypes = []string{"Panggilan Orang Tua"}
 
-type defaultType struct {
+// Preset is a violation type Tatib creates itself: the system types, and a
+// school's starting list (the demo school's, internal/demo).
+type Preset struct {
 	Category, Name, Slug  string
 	Points                int
 	Sanction, Description string
@@ -59,7 +61,7 @@ type defaultType struct {
 
 // SystemTypes always exist; they are placed in the category named Ringan
 // (or the first category when an admin renamed it).
-var SystemTypes = []defaultType{
+var SystemTypes = []Preset{
 	{"Ringan", "Alpha", SlugAlpha, 15, "Pembinaan oleh wali kelas",
 		"Tidak hadir tanpa keterangan. Dicatat otomatis dari absensi: poin per hari = poin ÷ 10 × jam alpha, dibulatkan, minimal 1."},
 	{"Ringan", "Terlambat", SlugTerlambat, 2, "Teguran lisan",
@@ -139,16 +141,17 @@ func EnsureDefaults(ctx context.Context, q sqlx.ExtContext) error {
 	return nil
 }
 
-// EnsureDemo adds the demo school's violation types when there is no
-// non-system type yet (a fresh database), so an admin's own list is never
-// touched. Missing default categories are created for them.
-func EnsureDemo(ctx context.Context, q sqlx.ExtContext) error {
+// EnsureList adds types when there is no non-system type yet (a fresh
+// database), so an admin's own list is never touched. Missing default
+// categories are created for them; a type whose category is not among
+// them, nor already there, is skipped.
+func EnsureList(ctx context.Context, q sqlx.ExtContext, types []Preset) error {
 	if err := lock(ctx, q); err != nil {
 		return err
 	}
 	var has bool
 	if err := sqlx.GetContext(ctx, q, &has, `SELECT EXISTS (SELECT 1 FROM violation_types WHERE NOT is_system)`); err != nil {
-		return fmt.Errorf("violationtype: demo: %w", err)
+		return fmt.Errorf("violationtype: list: %w", err)
 	}
 	if has {
 		return nil
@@ -162,7 +165,7 @@ func EnsureDemo(ctx context.Context, q sqlx.ExtContext) error {
 		FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS t(name, colour, ord)
 		ON CONFLICT DO NOTHING`
 	if _, err := q.ExecContext(ctx, qCat, pq.Array(cnames), pq.Array(ccolours)); err != nil {
-		return fmt.Errorf("violationtype: demo categories: %w", err)
+		return fmt.Errorf("violationtype: list categories: %w", err)
 	}
 	taken, err := loadSlugs(ctx, q)
 	if err != nil {
@@ -170,7 +173,7 @@ func EnsureDemo(ctx context.Context, q sqlx.ExtContext) error {
 	}
 	var cats, names, slugs, sanctions, descs []string
 	var points []int64
-	for _, t := range DemoTypes {
+	for _, t := range types {
 		cats, names, points = append(cats, t.Category), append(names, t.Name), append(points, int64(t.Points))
 		slugs = append(slugs, uniqueSlug(Slugify(t.Name), taken))
 		sanctions, descs = append(sanctions, t.Sanction), append(descs, t.Description)
@@ -182,57 +185,7 @@ func EnsureDemo(ctx context.Context, q sqlx.ExtContext) error {
 		JOIN violation_categories c ON lower(c.name) = lower(t.category)
 		ON CONFLICT DO NOTHING`
 	if _, err := q.ExecContext(ctx, qTypes, pq.Array(cats), pq.Array(names), pq.Array(slugs), pq.Array(points), pq.Array(sanctions), pq.Array(descs)); err != nil {
-		return fmt.Errorf("violationtype: demo types: %w", err)
+		return fmt.Errorf("violationtype: list types: %w", err)
 	}
 	return nil
-}
-
-// DemoTypes are the demo school's violation types, written for Indonesian
-// secondary schools.
-var DemoTypes = []defaultType{
-	// Ringan
-	{"Ringan", "Tidak memakai atribut seragam lengkap", "", 5, "Teguran lisan dan melengkapi atribut hari itu juga", "Topi, dasi, ikat pinggang, badge, atau kaos kaki tidak sesuai ketentuan."},
-	{"Ringan", "Rambut tidak rapi atau gondrong", "", 5, "Teguran lisan; rambut dirapikan paling lambat esok hari", "Rambut siswa putra melewati kerah/telinga, atau rambut diwarnai."},
-	{"Ringan", "Terlambat masuk kelas setelah istirahat", "", 3, "Teguran lisan", "Masuk kelas setelah bel tanda istirahat berakhir tanpa alasan."},
-	{"Ringan", "Tidak membawa buku pelajaran", "", 2, "Teguran lisan", "Tidak membawa buku paket atau buku catatan sesuai jadwal."},
-	{"Ringan", "Tidak mengerjakan tugas atau PR", "", 3, "Menyelesaikan tugas di sekolah", "Tidak mengumpulkan tugas tanpa alasan yang dapat diterima."},
-	{"Ringan", "Memakai sepatu tidak sesuai ketentuan", "", 3, "Teguran lisan", "Sepatu berwarna atau bermodel di luar ketentuan sekolah."},
-	{"Ringan", "Membuang sampah sembarangan", "", 5, "Membersihkan lingkungan kelas", ""},
-	{"Ringan", "Makan atau minum di kelas saat pelajaran", "", 3, "Teguran lisan", ""},
-	{"Ringan", "Tidak mengikuti upacara bendera tanpa alasan", "", 10, "Teguran tertulis", "Berada di kelas, kantin, atau tempat lain saat upacara berlangsung."},
-	{"Ringan", "Membuat kegaduhan di kelas", "", 5, "Teguran lisan", "Mengganggu jalannya pelajaran atau teman yang sedang belajar."},
-	{"Ringan", "Memakai aksesoris atau perhiasan berlebihan", "", 3, "Aksesoris disimpan guru dan dikembalikan sepulang sekolah", ""},
-	{"Ringan", "Keluar kelas tanpa izin guru", "", 5, "Teguran lisan", ""},
-	{"Ringan", "Menggunakan ponsel saat pelajaran tanpa izin", "", 10, "Ponsel disimpan guru dan diambil orang tua", ""},
-	{"Ringan", "Tidak melaksanakan piket kelas", "", 3, "Piket pengganti keesokan hari", ""},
-	// Sedang
-	{"Sedang", "Membolos jam pelajaran", "", 20, "Pembinaan BK", "Meninggalkan kelas atau tidak mengikuti jam pelajaran tertentu padahal hadir di sekolah."},
-	{"Sedang", "Meninggalkan sekolah tanpa izin", "", 25, "Panggilan orang tua", "Keluar lingkungan sekolah pada jam sekolah tanpa surat izin piket."},
-	{"Sedang", "Memalsukan tanda tangan orang tua atau wali", "", 30, "Panggilan orang tua dan surat pernyataan", ""},
-	{"Sedang", "Berbohong kepada guru atau karyawan", "", 15, "Pembinaan BK", ""},
-	{"Sedang", "Mencontek saat ulangan atau ujian", "", 20, "Nilai ulangan dibatalkan dan ulangan susulan", ""},
-	{"Sedang", "Berkata kasar atau kotor kepada teman", "", 15, "Teguran tertulis dan meminta maaf", ""},
-	{"Sedang", "Bersikap tidak sopan kepada guru atau karyawan", "", 30, "Panggilan orang tua dan meminta maaf", ""},
-	{"Sedang", "Mencoret-coret dinding, meja, atau fasilitas sekolah", "", 20, "Membersihkan atau mengecat ulang", ""},
-	{"Sedang", "Membawa rokok atau rokok elektrik (vape)", "", 25, "Barang disita dan pembinaan BK", "Membawa tanpa menggunakan; merokok di sekolah termasuk pelanggaran berat."},
-	{"Sedang", "Mengubah model seragam tidak sesuai ketentuan", "", 15, "Seragam diganti sesuai ketentuan", "Seragam dikecilkan, dipotong, atau rok/celana diubah modelnya."},
-	{"Sedang", "Berpacaran berlebihan di lingkungan sekolah", "", 20, "Pembinaan BK", ""},
-	{"Sedang", "Mengganggu ketertiban kelas lain", "", 10, "Teguran tertulis", ""},
-	{"Sedang", "Tidak mengikuti kegiatan wajib sekolah tanpa keterangan", "", 15, "Tugas sosial", "Misalnya ekstrakurikuler wajib, kegiatan keagamaan, atau kerja bakti."},
-	{"Sedang", "Membawa kendaraan bermotor tanpa SIM", "", 15, "Panggilan orang tua", ""},
-	// Berat
-	{"Berat", "Berkelahi", "", 75, "Skorsing dan panggilan orang tua", "Berkelahi dengan siswa lain di dalam atau di luar lingkungan sekolah saat berseragam."},
-	{"Berat", "Membawa senjata tajam", "", 100, "Senjata disita, skorsing, dan panggilan orang tua", ""},
-	{"Berat", "Membawa, memakai, atau mengedarkan narkoba", "", 150, "Dikembalikan kepada orang tua dan dilaporkan kepada pihak berwajib", ""},
-	{"Berat", "Perundungan (bullying)", "", 75, "Pembinaan BK, panggilan orang tua, dan skorsing", "Menyakiti, mengejek, atau mengucilkan teman secara berulang, fisik maupun verbal."},
-	{"Berat", "Perundungan di media sosial (cyberbullying)", "", 75, "Pembinaan BK dan panggilan orang tua", ""},
-	{"Berat", "Mencuri", "", 100, "Mengganti kerugian, panggilan orang tua, dan skorsing", ""},
-	{"Berat", "Merokok di lingkungan sekolah", "", 50, "Panggilan orang tua dan pembinaan BK", ""},
-	{"Berat", "Minum minuman keras", "", 100, "Panggilan orang tua dan skorsing", ""},
-	{"Berat", "Berjudi", "", 75, "Panggilan orang tua dan skorsing", "Termasuk judi daring di lingkungan sekolah."},
-	{"Berat", "Membawa atau menyebarkan konten pornografi", "", 100, "Barang disita dan panggilan orang tua", ""},
-	{"Berat", "Merusak fasilitas sekolah dengan sengaja", "", 50, "Mengganti kerugian dan panggilan orang tua", ""},
-	{"Berat", "Mengancam atau menganiaya guru atau karyawan", "", 150, "Dikembalikan kepada orang tua", ""},
-	{"Berat", "Terlibat tawuran antarsekolah", "", 100, "Skorsing dan panggilan orang tua", ""},
-	{"Berat", "Memalsukan dokumen sekolah atau surat keterangan dokter", "", 50, "Panggilan orang tua dan surat pernyataan", ""},
 }

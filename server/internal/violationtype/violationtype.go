@@ -101,16 +101,8 @@ func Mount(r *httpx.Router, d app.Deps) {
 	NewHandler(NewStore(d.DB), d.Auth).Routes(r)
 }
 
-// Boot runs after migration, before serving: it creates the missing defaults
-// and, for a demo school without any own types yet, the demo types.
+// Boot runs after migration, before serving: it creates the missing
+// defaults (the demo school's own types are internal/demo's).
 func Boot(ctx context.Context, d app.Deps) error {
-	return pg.InTx(ctx, d.DB, func(tx *sqlx.Tx) error {
-		if err := EnsureDefaults(ctx, tx); err != nil {
-			return err
-		}
-		if d.Config.Demo {
-			return EnsureDemo(ctx, tx)
-		}
-		return nil
-	})
+	return pg.InTx(ctx, d.DB, func(tx *sqlx.Tx) error { return EnsureDefaults(ctx, tx) })
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tatib/tatib/server/internal/api"
 	"github.com/tatib/tatib/server/internal/apitest"
+	"github.com/tatib/tatib/server/internal/demo"
 	"github.com/tatib/tatib/server/internal/violationtype"
 	"github.com/tatib/tatib/shared/perm"
 )
@@ -86,12 +87,14 @@ func TestDefaults(t *testing.T) {
 	t.Run("OKDemo", func(t *testing.T) {
 		t.Parallel()
 		env, bk := newEnv(t)
-		d := env.Deps
-		d.Config.Demo = true
 		for range 2 {
-			if err := violationtype.Boot(context.Background(), d); err != nil {
+			if err := demo.Types(context.Background(), env.Deps); err != nil {
 				t.Fatal(err)
 			}
+		}
+		// A boot after it keeps the list as it is.
+		if err := violationtype.Boot(context.Background(), env.Deps); err != nil {
+			t.Fatal(err)
 		}
 		l := listTypes(t, bk, "")
 		if len(l.Data) < 40 {
@@ -107,7 +110,7 @@ func TestDefaults(t *testing.T) {
 		if perCat["Ringan"] < 10 || perCat["Sedang"] < 10 || perCat["Berat"] < 10 {
 			t.Fatalf("per category: %v", perCat)
 		}
-		if len(l.Data) != len(violationtype.DemoTypes)+2 {
+		if len(l.Data) != len(demo.ViolationTypes)+2 {
 			t.Fatalf("demo loaded twice? %d types", len(l.Data))
 		}
 	})

@@ -1,5 +1,6 @@
 import { api, apiDownload } from '@/api/client';
 import type { List, Page } from '@/api/types';
+import type { Schema } from '@/api';
 
 /** Wire types: server/internal/api/openapi/achievements.json (shared/api/achievements.go). */
 
@@ -9,83 +10,23 @@ export type Level = (typeof LEVELS)[number];
 /** Points per level; null: the level does not apply to the type. */
 export type LevelPoints = Record<Level, number | null>;
 
-export interface AchievementCategory {
-  id: number;
-  name: string;
-  sort_order: number;
-  type_count: number;
-}
+export type AchievementCategory = Schema<'AchievementCategory'>;
 
-export interface AchievementType {
-  id: number;
-  category_id: number;
-  category_name: string;
-  name: string;
-  points: LevelPoints;
-  description: string;
-  active: boolean;
-  use_count: number;
-}
+export type AchievementType = Schema<'AchievementType'>;
 
-export interface AchievementTypeList {
-  data: AchievementType[];
-  categories: AchievementCategory[];
-}
+export type AchievementTypeList = Schema<'AchievementTypeList'>;
 
-export interface AchievementTypeInput {
-  category_id?: number;
-  name?: string;
-  points?: LevelPoints;
-  description?: string;
-  active?: boolean;
-}
+export type AchievementTypeInput = Schema<'AchievementTypeInput'>;
 
-export interface ImportRow {
-  row: number;
-  category: string;
-  name: string;
-  code?: string;
-  reason?: string;
-}
+export type ImportRow = Schema<'AchievementImportRow'>;
 
-export interface ImportResult {
-  dry_run: boolean;
-  created: ImportRow[];
-  skipped: ImportRow[];
-  rejected: ImportRow[];
-}
+export type ImportResult = Schema<'AchievementImportResult'>;
 
-export interface AchievementStudent {
-  id: number;
-  name: string;
-  nisn: string;
-  class_id: number | null;
-  class_name: string;
-}
+export type AchievementStudent = Schema<'AchievementStudent'>;
 
-export interface Achievement {
-  id: number;
-  type_id: number;
-  type_name: string;
-  category_name: string;
-  level: Level;
-  points: number;
-  achieved_on: string;
-  description: string;
-  students: AchievementStudent[];
-  recorded_by_name: string;
-  verified_by_name: string;
-  verified_at: string | null;
-  photo_count: number;
-}
+export type Achievement = Schema<'Achievement'>;
 
-export interface RecordInput {
-  student_ids: number[];
-  type_id: number;
-  level: Level;
-  achieved_on: string;
-  description: string;
-}
+export type RecordInput = Schema<'CreateAchievementRequest'>;
 
 export interface AchievementFilters {
   student_id?: number;
@@ -133,42 +74,16 @@ export const achievementsApi = {
 export type PolicyMode = 'none' | 'offset' | 'amnesty';
 
 /** GET/PUT /points-policy (openapi points-policy.json). */
-export interface PointsPolicy {
-  mode: PolicyMode;
-  offset_cap_percent: number;
-  amnesty_clean_school_days: number;
-  amnesty_points: number;
-  updated_at?: string | null;
-}
+export type PointsPolicy = Schema<'PointsPolicy'>;
 
 export const policyApi = {
   get: (signal?: AbortSignal) => api.get<PointsPolicy>('/points-policy', undefined, signal),
   save: (p: PointsPolicy) => api.put<PointsPolicy>('/points-policy', p),
 };
 
-export interface SimulateRequest {
-  thresholds?: { level: number; name: string; min_points: number }[];
-  type_points?: { type_id: number; points: number }[];
-  policy?: PointsPolicy;
-}
+export type SimulateRequest = Schema<'SimulateRequest'>;
 
-export interface SimulateResponse {
-  academic_year_start: string;
-  students: number;
-  levels: { level: number; name: string; today: number; draft: number }[];
-  changes: {
-    student_id: number;
-    name: string;
-    class_name: string;
-    today_total: number;
-    draft_total: number;
-    today_level: number;
-    draft_level: number;
-    change: 'crossed' | 'fell_back';
-  }[];
-  classes: { class_id: number | null; class_name: string; crossed: number; fell_back: number }[];
-  note: string;
-}
+export type SimulateResponse = Schema<'SimulateResponse'>;
 
 export const simulateApi = {
   run: (draft: SimulateRequest) => api.post<SimulateResponse>('/points-policy/simulate', draft),

@@ -24,7 +24,7 @@ describe('journal conflicts per student', () => {
     set_at: '2026-11-23T00:30:00Z',
     pushed_at,
   });
-  const student = (id: number, full_name: string) => ({ id, full_name, nisn: '', nis: '', gender: 'L', cells: [] });
+  const student = (id: number, full_name: string) => ({ id, full_name, nisn: '', nis: '', gender: 'L' as const, cells: [] });
   const form: Pick<AttendanceForm, 'students' | 'journal_conflicts'> = {
     students: [student(1, 'Ani'), student(2, 'Budi'), student(3, 'Citra')],
     journal_conflicts: [

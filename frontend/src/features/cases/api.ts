@@ -1,6 +1,7 @@
 import { api, apiDownload, type DownloadedFile } from '@/api/client';
 import type { Page } from '@/api/types';
 import type { CreateViolationsResponse } from '@/features/violations/types';
+import type { Schema } from '@/api';
 
 /** Wire types: shared/api/cases.go. */
 
@@ -14,191 +15,44 @@ export type CaseClassification = '' | 'school_rule' | 'suspected_law';
 /** What the reader may see: full (team, admin), managed (a case manager outside the team), homeroom. */
 export type CaseLevel = 'full' | 'managed' | 'homeroom';
 
-export interface CaseSummary {
-  id: number;
-  level: CaseLevel;
-  title: string;
-  occurred_at: string;
-  category_id: number;
-  category_name: string;
-  source: CaseSource;
-  classification: CaseClassification;
-  stage: CaseStageName;
-  stage_owner_name: string;
-  stage_due_on: string | null;
-  overdue: boolean;
-  participants: number;
-}
+export type CaseSummary = Schema<'CaseSummary'>;
 
-export interface CaseStage {
-  stage: Exclude<CaseStageName, 'closed'>;
-  owner_id: number | null;
-  owner_name: string;
-  due_on: string;
-  started_at: string | null;
-  completed_at: string | null;
-  overdue: boolean;
-  notes: string | null;
-}
+export type CaseStage = Schema<'CaseStage'>;
 
-export interface CaseParticipant {
-  id: number;
-  kind: 'student' | 'staff' | 'outsider';
-  student_id: number | null;
-  user_id: number | null;
-  /** null: hidden from this reader. */
-  name: string | null;
-  class_name: string;
-  role: CaseRole | '';
-  relation: string;
-}
+export type CaseParticipant = Schema<'CaseParticipant'>;
 
-export interface CaseSession {
-  id: number;
-  held_at: string;
-  /** One of the violations' handling types; null when none was chosen or the type was deleted since. */
-  handling_type_id: number | null;
-  /** The type's name when the session was recorded; '' when none. */
-  handling_type_name: string;
-  people: string[];
-  staff: string[];
-  notes: string;
-  created_by_name: string;
-}
+export type CaseSession = Schema<'CaseSession'>;
 
 export type AgreementStatus = 'open' | 'done' | 'not_done';
 
-export interface CaseAgreementItem {
-  id: number;
-  participant_id: number;
-  party_name: string;
-  party_role: CaseRole | '';
-  action: string;
-  due_on: string;
-  status: AgreementStatus;
-  checked_by_name: string;
-  checked_at: string | null;
-  check_notes: string;
-}
+export type CaseAgreementItem = Schema<'CaseAgreementItem'>;
 
-export interface CaseAgreement {
-  id: number;
-  agreed_on: string;
-  notes: string;
-  created_by_name: string;
-  items: CaseAgreementItem[];
-}
+export type CaseAgreement = Schema<'CaseAgreement'>;
 
 export type RecoveryKind = 'counselling' | 'psychologist' | 'class_change' | 'other';
 export const RECOVERY_KINDS: RecoveryKind[] = ['counselling', 'psychologist', 'class_change', 'other'];
 
-export interface CaseRecoveryAction {
-  id: number;
-  participant_id: number;
-  party_name: string;
-  kind: RecoveryKind;
-  description: string;
-  planned_on: string;
-  created_by_name: string;
-}
+export type CaseRecoveryAction = Schema<'CaseRecoveryAction'>;
 
-export interface CaseReferral {
-  id: number;
-  sent_to: string;
-  sent_on: string;
-  notes: string;
-  created_by_name: string;
-}
+export type CaseReferral = Schema<'CaseReferral'>;
 
-export interface CaseViolation {
-  id: number;
-  student_id: number;
-  student_name: string;
-  type_name: string;
-  points: number;
-  occurred_at: string;
-}
+export type CaseViolation = Schema<'CaseViolation'>;
 
-export interface Case extends CaseSummary {
-  /** Empty unless level is full. */
-  sessions: CaseSession[];
-  agreements: CaseAgreement[];
-  recovery: CaseRecoveryAction[];
-  /** Empty for level homeroom. */
-  violations: CaseViolation[];
-  referrals: CaseReferral[];
-  /** The anonymous report behind the case: the team and admins only. */
-  report: {
-    reporter_name: string;
-    messages: { id: number; from_reporter: boolean; text: string; user_name: string; at: string }[];
-    photo_ids: number[];
-  } | null;
-  place: string;
-  description: string | null;
-  stages: CaseStage[];
-  team: { user_id: number; name: string }[];
-  people: CaseParticipant[];
-  created_at: string;
-  created_by: string;
-  can_edit: boolean;
-}
+export type Case = Schema<'Case'>;
 
-export interface CaseCounts {
-  total: number;
-  open: number;
-  overdue: number;
-  by_category: { key: string; label: string; count: number }[];
-  by_stage: { key: CaseStageName; label: string; count: number }[];
-  by_class: { key: string; label: string; count: number }[];
-}
+export type CaseCounts = Schema<'CaseCounts'>;
 
-export interface CaseSettings {
-  identification_days: number;
-  handling_days: number;
-  conclusions_days: number;
-}
+export type CaseSettings = Schema<'CaseSettings'>;
 
-export interface CaseCategory {
-  id: number;
-  name: string;
-  active: boolean;
-  sort_order: number;
-}
+export type CaseCategory = Schema<'CaseCategory'>;
 
-export interface CaseUserOption {
-  id: number;
-  name: string;
-  role: string;
-}
+export type CaseUserOption = Schema<'CaseUserOption'>;
 
-export interface ParticipantInput {
-  kind: 'student' | 'staff' | 'outsider';
-  student_id?: number;
-  user_id?: number;
-  name?: string;
-  role?: CaseRole;
-  relation?: string;
-}
+export type ParticipantInput = Schema<'CaseParticipantInput'>;
 
-export interface CreateCaseInput {
-  title: string;
-  occurred_at: string;
-  place: string;
-  description: string;
-  category_id: number;
-  source: CaseSource;
-  participants: ParticipantInput[];
-  team: number[];
-}
+export type CreateCaseInput = Schema<'CreateCaseRequest'>;
 
-export interface UpdateCaseInput {
-  title?: string;
-  place?: string;
-  description?: string;
-  classification?: Exclude<CaseClassification, ''>;
-  team?: number[];
-  stages?: { stage: string; owner_id?: number; due_on?: string }[];
-}
+export type UpdateCaseInput = Schema<'UpdateCaseRequest'>;
 
 export interface CaseListFilters {
   stage: CaseStageName | null;

@@ -1,9 +1,10 @@
-import { lazy } from 'react';
 import { IconLayoutDashboard } from '@tabler/icons-react';
 import type { FeatureRoute, NavItem } from '@/app/feature';
+import { preloaded } from '@/app/preloaded';
 
-const loadPage = () => import('./pages/DashboardPage');
-const DashboardPage = lazy(loadPage);
+// Preloaded at start-up on "/" and /dashboard (src/early.ts, app/router.tsx): once its code is
+// here the page renders without suspending.
+const { Component: DashboardPage, preload: loadPage } = preloaded(() => import('./pages/DashboardPage'));
 
 /**
  * Most people's first screen after signing in ("/" leads here for every role that may see it).

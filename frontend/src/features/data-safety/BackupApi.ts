@@ -2,29 +2,13 @@ import { useCallback, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, apiResponse, fileNameFromDisposition } from '@/api/client';
 import { saveFile } from '@/platform';
+import type { Schema } from '@/api';
 
 /** One backup as GET /admin/backups lists it (shared/api Backup). */
-export interface Backup {
-  id: number;
-  started_at: string;
-  finished_at: string | null;
-  status: 'running' | 'done' | 'failed';
-  size_bytes: number;
-  sha256: string;
-  filename: string;
-  via: 'browser' | 'desktop' | 'cli';
-  error: string;
-  created_by_name: string;
-}
+export type Backup = Schema<'Backup'>;
 
 /** GET /admin/backups. */
-export interface BackupList {
-  data: Backup[];
-  /** The pg_dump the server runs; '' when none is usable (install says what to install). */
-  pg_dump: string;
-  pg_dump_version: string;
-  install?: string;
-}
+export type BackupList = Schema<'BackupList'>;
 
 export const backupKeys = { list: ['data-safety', 'backups'] as const };
 

@@ -1,48 +1,19 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/api/client';
+import type { Schema } from '@/api';
 
 /** One data set as GET /admin/reset answers it (labels in the UI language). */
-export interface ResetSet {
-  id: string;
-  label: string;
-  description: string;
-  /** table name -> rows resetting this set removes now */
-  rows: Record<string, number>;
-  total: number;
-  /** sets that must be reset with this one */
-  requires: string[];
-}
+export type ResetSet = Schema<'ResetSet'>;
+export type ResetSetID = Schema<'ResetSetID'>;
 
 /** The newest finished backup (the backup feature's record). */
-export interface ResetLastBackup {
-  id: number;
-  started_at: string;
-  finished_at: string | null;
-  filename: string;
-  size_bytes: number;
-  created_by_name: string;
-}
+export type ResetLastBackup = NonNullable<Schema<'ResetInfo'>['last_backup']>;
 
-export interface ResetInfo {
-  sets: ResetSet[];
-  school_name: string;
-  last_backup: ResetLastBackup | null;
-}
+export type ResetInfo = Schema<'ResetInfo'>;
 
-export interface ResetRequest {
-  sets: string[];
-  school_name: string;
-  password: string;
-}
+export type ResetRequest = Schema<'ResetRequest'>;
 
-export interface ResetResult {
-  sets: string[];
-  /** table name -> rows removed */
-  removed: Record<string, number>;
-  /** violation_categories | sp_thresholds | handling_types | system_types */
-  recreated: string[];
-  audit_id: number;
-}
+export type ResetResult = Schema<'ResetResult'>;
 
 export const resetKeys = { info: ['data-safety', 'reset'] as const };
 

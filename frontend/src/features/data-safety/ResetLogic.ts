@@ -1,17 +1,17 @@
 /** The choice of data sets: what a set brings with it, and why. */
 
-interface SetDeps {
-  id: string;
-  requires: string[];
+interface SetDeps<Id extends string = string> {
+  id: Id;
+  requires: Id[];
 }
 
 /**
  * The chosen sets plus everything they require, transitively, in the order of `sets`.
  */
-export function withRequired(chosen: Iterable<string>, sets: SetDeps[]): string[] {
+export function withRequired<Id extends string>(chosen: Iterable<Id>, sets: SetDeps<Id>[]): Id[] {
   const byId = new Map(sets.map((s) => [s.id, s]));
-  const out = new Set<string>();
-  const visit = (id: string) => {
+  const out = new Set<Id>();
+  const visit = (id: Id) => {
     if (out.has(id)) return;
     out.add(id);
     for (const r of byId.get(id)?.requires ?? []) visit(r);
@@ -24,8 +24,8 @@ export function withRequired(chosen: Iterable<string>, sets: SetDeps[]): string[
  * For each set in `selected` that another selected set requires: the ids of the sets that
  * require it. Such a set cannot be unticked on its own; the screen says which sets hold it.
  */
-export function requiredBy(selected: string[], sets: SetDeps[]): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
+export function requiredBy<Id extends string>(selected: Id[], sets: SetDeps<Id>[]): Record<string, Id[]> {
+  const out: Record<string, Id[]> = {};
   for (const s of sets) {
     if (!selected.includes(s.id)) continue;
     for (const r of s.requires) {
@@ -37,7 +37,7 @@ export function requiredBy(selected: string[], sets: SetDeps[]): Record<string, 
 }
 
 /** Ticking or unticking one set; a set held by another stays ticked. */
-export function toggle(selected: string[], id: string, sets: SetDeps[]): string[] {
+export function toggle<Id extends string>(selected: Id[], id: Id, sets: SetDeps<Id>[]): Id[] {
   if (!selected.includes(id)) return withRequired([...selected, id], sets);
   if (requiredBy(selected, sets)[id]?.length) return selected;
   return selected.filter((x) => x !== id);

@@ -8,7 +8,7 @@ import { applyServerErrors, errorMessage } from '@/components/serverErrors';
 import { PageLoader } from '@/components/PageLoader';
 import { useFormatNumber } from '@/lib/numbers';
 import { useFormatDate } from '@/lib/useFormatDate';
-import { useReset, useResetInfo, type ResetResult, type ResetSet } from './ResetApi';
+import { useReset, useResetInfo, type ResetResult, type ResetSet, type ResetSetID } from './ResetApi';
 import { requiredBy, toggle } from './ResetLogic';
 
 interface ConfirmValues {
@@ -29,8 +29,8 @@ export function ResetPanel() {
   const info = useResetInfo();
   const reset = useReset();
   const self = useRef<HTMLDivElement>(null);
-  const [selected, setSelected] = useState<string[]>([]);
-  const [added, setAdded] = useState<{ set: string; sets: string[] } | null>(null);
+  const [selected, setSelected] = useState<ResetSetID[]>([]);
+  const [added, setAdded] = useState<{ set: ResetSetID; sets: ResetSetID[] } | null>(null);
   const [confirming, setConfirming] = useState(false);
   const [formError, setFormError] = useState<string | null>(null);
   const [result, setResult] = useState<ResetResult | null>(null);
@@ -46,7 +46,7 @@ export function ResetPanel() {
   if (!info.data) return <PageLoader />;
   const { sets, school_name: schoolName, last_backup: lastBackup } = info.data;
   const byId = new Map(sets.map((s) => [s.id, s]));
-  const label = (id: string) => byId.get(id)?.label ?? id;
+  const label = (id: ResetSetID) => byId.get(id)?.label ?? id;
   const held = requiredBy(selected, sets);
   const chosen = sets.filter((s) => selected.includes(s.id));
   const total = chosen.reduce((n, s) => n + s.total, 0);

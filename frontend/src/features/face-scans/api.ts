@@ -1,5 +1,7 @@
 import { api } from '@/api/client';
-import type { List } from '@/api/types';
+import type { Schema } from '@/api';
+import type { List, PageMeta } from '@/api/types';
+import { oneOf, period, type FiltersOf } from '@/lib/urlFilters';
 
 /** Wire types of the face-ID review and settings (shared/api/face.go). */
 
@@ -13,31 +15,7 @@ export type ChallengeKind = (typeof CHALLENGES)[number];
 export type ScanAttendance = 'H' | 'T' | 'kept' | 'none' | '';
 
 /** One row of GET /face/scans and GET /face/confirmations. */
-export interface FaceScan {
-  id: number;
-  scanned_at: string;
-  kiosk_name: string;
-  outcome: ScanOutcome;
-  student_id: number | null;
-  student_name: string;
-  class_name: string;
-  /** Cosine similarity of the best candidate, 0–1. */
-  score: number | null;
-  runner_up_id: number | null;
-  runner_up_name: string;
-  runner_up_score: number | null;
-  /** Best − runner-up. */
-  margin: number | null;
-  challenge_kind: ChallengeKind | '';
-  challenge_passed: boolean;
-  attendance: ScanAttendance;
-  /** 'confirm' | 'reject' once a teacher resolved an uncertain scan; null before. */
-  resolution: string | null;
-  resolved_student_id: number | null;
-  resolved_student_name: string;
-  resolved_by_name: string;
-  resolved_at: string | null;
-}
+export type FaceScan = Schema<'FaceScan'>;
 
 /** GET /face/scans: newest first, `total` for the pager. */
 export interface FaceScanPage {
@@ -47,41 +25,16 @@ export interface FaceScanPage {
   meta?: { page: number; per_page: number; total: number; last_page: number };
 }
 
-export interface FaceScanResolution {
-  action: 'confirm' | 'reject';
-  student_id?: number;
-}
+export type FaceScanResolution = Schema<'FaceScanResolution'>;
 
 /** GET/PUT /settings/face. */
-export interface FaceSettings {
-  /** HH:MM, Asia/Jakarta. */
-  school_start: string;
-  late_grace_minutes: number;
-  threshold: number;
-  margin: number;
-  retention_days: number;
-  challenges: ChallengeKind[];
-  updated_at?: string | null;
-}
+export type FaceSettings = Schema<'FaceSettings'>;
 
 /** One row of GET /settings/kiosks. */
-export interface Kiosk {
-  id: number;
-  name: string;
-  token_hint: string;
-  created_by_name: string;
-  created_at: string;
-  last_seen_at: string | null;
-  revoked_at: string | null;
-  /** Times two different students were matched less than 1.5 s apart; the last time. */
-  alarm_count: number;
-  alarm_at: string | null;
-}
+export type Kiosk = Schema<'Kiosk'>;
 
 /** POST /settings/kiosks: the token is in this answer only. */
-export interface KioskCreated extends Kiosk {
-  token: string;
-}
+export type KioskCreated = Schema<'KioskCreated'>;
 
 export const faceScansApi = {
   scans: (query: Record<string, string | number>, signal?: AbortSignal) => api.get<FaceScanPage>('/face/scans', query, signal),
@@ -96,3 +49,33 @@ export const faceSettingsApi = {
   createKiosk: (name: string) => api.post<KioskCreated>('/settings/kiosks', { name }),
   revokeKiosk: (id: number) => api.delete<void>(`/settings/kiosks/${id}`),
 };
+
+/** The review page's tabs: the confirmation queue, or the scan log. */
+export const TABS = ['confirmations', 'log'] as const;
+export type ReviewTab = (typeof TABS)[number];
+
+/** The page's state as kept in its URL (/wajah?tab=log&outcome=…&from=…&to=…&page=…); a period is both days or none. */
+export const reviewFilters = {
+  tab: oneOf('tab', TABS, 'confirmations'),
+  outcome: oneOf('outcome', OUTCOMES),
+  period: period(),
+};
+
+export type ReviewFilters = FiltersOf<typeof reviewFilters>;
+
+/** GET /face/scans's query (empty values are left out by the API client). */
+export function scanQuery(f: ReviewFilters, perPage: number): Record<string, string | number> {
+  const q: Record<string, string | number> = { page: f.page, per_page: perPage };
+  if (f.outcome) q.outcome = f.outcome;
+  if (f.period.from) q.from = f.period.from;
+  if (f.period.to) q.to = f.period.to;
+  return q;
+}
+
+/** The pager's figures from the log's answer ({data,total}, or the house's {data,meta}). */
+export function pageMeta(res: FaceScanPage | undefined, page: number, perPage: number): PageMeta | undefined {
+  if (!res) return undefined;
+  if (res.meta) return res.meta;
+  const total = res.total ?? res.data.length;
+  return { page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) };
+}

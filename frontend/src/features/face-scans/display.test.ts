@@ -59,13 +59,13 @@ describe('scan rows', () => {
 
   it('knows an open uncertain scan from a resolved one', () => {
     expect(isOpen(scan({}))).toBe(true);
-    expect(isOpen(scan({ resolution: 'reject' }))).toBe(false);
+    expect(isOpen(scan({ resolution: 'rejected' }))).toBe(false);
     expect(isOpen(scan({ outcome: 'matched' }))).toBe(false);
   });
 
   it('names the student a scan was confirmed as', () => {
-    expect(resolvedName(scan({ resolution: 'confirm', resolved_student_name: 'Budi' }))).toBe('Budi');
-    expect(resolvedName(scan({ resolution: 'reject' }))).toBe('');
+    expect(resolvedName(scan({ resolution: 'confirmed', resolved_student_name: 'Budi' }))).toBe('Budi');
+    expect(resolvedName(scan({ resolution: 'rejected' }))).toBe('');
     expect(resolvedName(scan({}))).toBe('');
   });
 });

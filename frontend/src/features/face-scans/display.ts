@@ -32,5 +32,5 @@ export function isOpen(s: FaceScan): boolean {
 
 /** Who a resolved scan went to, for the log: the confirmed student, '' when rejected or open. */
 export function resolvedName(s: FaceScan): string {
-  return s.resolution === 'confirm' ? s.resolved_student_name || s.student_name : '';
+  return s.resolution === 'confirmed' ? s.resolved_student_name || s.student_name : '';
 }

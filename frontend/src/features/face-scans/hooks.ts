@@ -1,13 +1,12 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { faceScansApi, faceSettingsApi, type FaceScanResolution, type FaceSettings, type KioskCreated } from './api';
-import { scanQuery, type ReviewFilters } from './filters';
+import { faceScansApi, faceSettingsApi, scanQuery, type FaceScanResolution, type FaceSettings, type KioskCreated, type ReviewFilters } from './api';
 
 /** The queue fills while students arrive: look again this often while it is open. */
 const QUEUE_REFRESH_MS = 15_000;
 
 export const faceKeys = {
   all: ['face'] as const,
-  scans: (f: ReviewFilters, perPage: number) => ['face', 'scans', f.outcome, f.from, f.to, f.page, perPage] as const,
+  scans: (f: ReviewFilters, perPage: number) => ['face', 'scans', f.outcome, f.period.from, f.period.to, f.page, perPage] as const,
   confirmations: ['face', 'confirmations'] as const,
   settings: ['face', 'settings'] as const,
   kiosks: ['face', 'kiosks'] as const,

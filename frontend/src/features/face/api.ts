@@ -1,4 +1,5 @@
 import { api, apiRequest } from '@/api/client';
+import type { Schema } from '@/api';
 
 /** Wire types: shared/api/face.go. */
 
@@ -12,45 +13,13 @@ export const CONSENT_METHODS: readonly ConsentMethod[] = ['paper', 'digital', 'i
 export const MIN_SAMPLES = 3;
 export const MAX_SAMPLES = 5;
 
-export interface FaceConsentInput {
-  guardian_name: string;
-  relationship: Relationship | '';
-  method: ConsentMethod | '';
-  /** YYYY-MM-DD, not after today (Jakarta). */
-  given_on: string;
-  reference: string;
-}
+export type FaceConsentInput = Schema<'FaceConsentInput'>;
 
-export interface FaceConsent {
-  id: number;
-  guardian_name: string;
-  relationship: Relationship | string;
-  method: ConsentMethod | string;
-  given_on: string;
-  reference: string;
-  recorded_by_name: string;
-  recorded_at: string;
-  withdrawn_at: string | null;
-  withdrawn_by_name: string;
-  withdrawal_reason: string;
-}
+export type FaceConsent = Schema<'FaceConsent'>;
 
-export interface FaceStatus {
-  student_id: number;
-  student_name: string;
-  /** The active consent, null when none. */
-  consent: FaceConsent | null;
-  /** Newest first, the active one included. */
-  history: FaceConsent[] | null;
-  samples: number;
-  model: string;
-  enrolled_at: string | null;
-}
+export type FaceStatus = Schema<'FaceStatus'>;
 
-export interface FaceEnrolmentInput {
-  model: string;
-  embeddings: number[][];
-}
+export type FaceEnrolmentInput = Schema<'FaceEnrolmentInput'>;
 
 export const faceApi = {
   status: (studentId: number, signal?: AbortSignal) => api.get<FaceStatus>(`/students/${studentId}/face`, undefined, signal),

@@ -1,5 +1,6 @@
 import { api, type QueryValue } from '@/api/client';
-import type { PageMeta } from '@/api/types';
+import type { Schema } from '@/api';
+import { day, id, oneOf, type FiltersOf } from '@/lib/urlFilters';
 
 /** Wire types of parent messaging (shared/api/parentmessages.go). */
 
@@ -19,131 +20,33 @@ export type Outcome = (typeof OUTCOMES)[number];
 export type SkipReason = '' | 'no_phone' | 'invalid_phone' | 'consent_withdrawn' | 'digest' | 'guardian_off';
 
 /** The gateway's connection. Token and password are write-only: absent keeps, "" clears. */
-export interface MessagingGateway {
-  kind: GatewayKind;
-  base_url: string;
-  token?: string | null;
-  username: string;
-  password?: string | null;
-  webhook_body: string;
-  timeout_seconds: number;
-  token_set?: boolean;
-  password_set?: boolean;
-}
+export type MessagingGateway = Schema<'MessagingGateway'>;
 
-export interface MessagingEvent {
-  enabled: boolean;
-  template: string;
-  min_points: number;
-  include_automatic: boolean;
-  /** Violation only: an attendance day's message waits this long after the day's last change (1–1440, default 30). */
-  settle_minutes?: number;
-  /** Warning letter only: the message goes when a counselor marks the letter sent, or also when it is printed. */
-  send_on?: 'sent' | 'printed';
-  /** Warning letter only: the one message after a letter withdrawn once its message went out. */
-  correction_template?: string;
-}
+export type MessagingEvent = Schema<'MessagingEvent'>;
 
-export interface MessagingEvents {
-  violation: MessagingEvent;
-  warning_letter: MessagingEvent;
-  summons: MessagingEvent;
-  achievement: MessagingEvent;
-}
+export type MessagingEvents = MessagingSettings['events'];
 
-export interface QuietHours {
-  from: string;
-  to: string;
-}
+export type QuietHours = MessagingSettings['quiet_hours'];
 
-export interface MessagingSettings {
-  gateway: MessagingGateway;
-  events: MessagingEvents;
-  quiet_hours: QuietHours | null;
-  updated_at?: string;
-  placeholders?: string[];
-}
+export type MessagingSettings = Schema<'MessagingSettings'>;
 
-export interface MessagingTestRequest {
-  phone: string;
-  message?: string;
-  gateway?: MessagingGateway;
-}
+export type MessagingTestRequest = Schema<'MessagingTestRequest'>;
 
 /** Exactly what the gateway answered to "Send a test message". */
-export interface MessagingTestResult {
-  outcome: Outcome;
-  phone: string;
-  http_status: number;
-  answer: string;
-  message_id: string;
-  duration_ms: number;
-  summary: string;
-}
+export type MessagingTestResult = Schema<'MessagingTestResult'>;
 
-export interface MessagingPreviewRequest {
-  event: ParentEvent;
-  template: string;
-  student_id: number;
-}
+export type MessagingPreviewRequest = Schema<'MessagingPreviewRequest'>;
 
-export interface MessagingPreview {
-  text: string;
-  values: Record<string, string>;
-  student_name: string;
-  phone: string;
-  phone_issue?: string;
-}
+export type MessagingPreview = Schema<'MessagingPreview'>;
 
 /** One row of the delivery log; phone is masked unless phone_masked is false. */
-export interface ParentMessage {
-  id: number;
-  student_id: number;
-  student_name: string;
-  class_name: string;
-  event: ParentEvent;
-  violation_id: number | null;
-  letter_id: number | null;
-  handling_id: number | null;
-  parent_name: string;
-  phone: string;
-  phone_masked: boolean;
-  body: string;
-  status: ParentMessageStatus;
-  skip_reason: SkipReason;
-  attempts: number;
-  next_attempt_at: string | null;
-  gateway: string;
-  gateway_message_id: string;
-  last_outcome: Outcome | '';
-  last_http_status: number | null;
-  last_answer: string;
-  created_at: string;
-  updated_at: string;
-  sent_at: string | null;
-}
+export type ParentMessage = Schema<'ParentMessage'>;
 
-export interface ParentMessageAttempt {
-  id: number;
-  attempted_at: string;
-  duration_ms: number;
-  gateway: string;
-  outcome: Outcome;
-  http_status: number | null;
-  answer: string;
-}
+export type ParentMessageAttempt = Schema<'ParentMessageAttempt'>;
 
-export interface ParentMessageDetail extends ParentMessage {
-  attempt_log: ParentMessageAttempt[];
-}
+export type ParentMessageDetail = Schema<'ParentMessageDetail'>;
 
-export interface ParentMessageList {
-  data: ParentMessage[];
-  meta: PageMeta;
-  counts: Partial<Record<ParentMessageStatus, number>>;
-  paused_until: string | null;
-  pause_reason: string;
-}
+export type ParentMessageList = Schema<'ParentMessageList'>;
 
 export const parentMessagesApi = {
   list: (q: Record<string, QueryValue>, signal?: AbortSignal) => api.get<ParentMessageList>('/parent-messages', q, signal),
@@ -159,3 +62,34 @@ export const messagingApi = {
   test: (r: MessagingTestRequest) => api.post<MessagingTestResult>('/settings/messaging/test', r),
   preview: (r: MessagingPreviewRequest, signal?: AbortSignal) => api.post<MessagingPreview>('/settings/messaging/preview', r, { signal }),
 };
+
+/** The delivery log's filters, as kept in the page's URL (each end of the period on its own). */
+export const logFilters = {
+  status: oneOf('status', STATUSES),
+  event: oneOf('event', EVENTS),
+  classId: id('class_id'),
+  studentId: id('student_id'),
+  from: day('from'),
+  to: day('to'),
+};
+
+export type LogFilters = FiltersOf<typeof logFilters>;
+
+/** Whether anything but the status narrows the list (the status chips stay visible). */
+export function isFiltered(f: LogFilters): boolean {
+  return !!(f.event || f.classId || f.studentId || f.from || f.to);
+}
+
+/** The GET /parent-messages query (empty values are dropped by the client). */
+export function listQuery(f: LogFilters, perPage: number): Record<string, QueryValue> {
+  return {
+    status: f.status,
+    event: f.event,
+    class_id: f.classId,
+    student_id: f.studentId,
+    from: f.from,
+    to: f.to,
+    page: f.page,
+    per_page: perPage,
+  };
+}

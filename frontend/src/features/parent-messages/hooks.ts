@@ -1,7 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { messagingApi, parentMessagesApi, type MessagingPreviewRequest, type MessagingSettings, type MessagingTestRequest } from './api';
+import { listQuery, messagingApi, parentMessagesApi, type LogFilters, type MessagingPreviewRequest, type MessagingSettings, type MessagingTestRequest } from './api';
 import { hasQueued } from './display';
-import { listQuery, type LogFilters } from './filters';
 
 /** Refresh while something waits to go out: the worker sends on its own. */
 const QUEUED_REFRESH_MS = 10_000;

@@ -1,20 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/api/client';
+import type { Schema } from '@/api';
 
 /** Who follows up the automatic alpha/late violations. */
 export type FollowUpOwner = 'homeroom_teacher' | 'counselor';
 export const FOLLOW_UP_OWNERS: FollowUpOwner[] = ['homeroom_teacher', 'counselor'];
 
 /** GET/PUT /settings/attendance-follow-up (shared/api/followup.go). */
-export interface AttendanceFollowUp {
-  owner: FollowUpOwner;
-  /** Absent this many school days in a row is an early warning. */
-  absent_streak_days: number;
-  /** Late late_times times within the latest late_school_days school days is an early warning. */
-  late_times: number;
-  late_school_days: number;
-  updated_at?: string;
-}
+export type AttendanceFollowUp = Schema<'AttendanceFollowUp'>;
 
 /** The server's bounds (followup.Validate). */
 export const FOLLOW_UP_LIMITS = { streakMin: 2, streakMax: 20, lateMin: 2, daysMax: 30 } as const;

@@ -1,77 +1,24 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/api/client';
 import type { Page } from '@/api/types';
+import type { Schema } from '@/api';
 
 /** GET/POST /settings/journal-token: token is "" (created_at null) until one is generated. */
-export interface JournalToken {
-  token: string;
-  created_at: string | null;
-  created_by: string;
-}
+export type JournalToken = Schema<'JournalToken'>;
 
 /** The counts a push (or a form save) answered. */
-export interface AttendanceResult {
-  created: number;
-  updated: number;
-  unchanged: number;
-  skipped: number;
-  unmatched: number;
-  violations_created: number;
-  violations_updated: number;
-  violations_removed: number;
-  violations_kept: number;
-  letters_issued: number;
-  letters_withdrawn: number;
-  /** Entries not stored because a person had set the cell with another status. */
-  kept_by_person: number;
-}
+export type AttendanceResult = Schema<'AttendanceResult'>;
 
 /** An entry of a push kept out because a person had set the cell ("kept: set by … at …"). */
-export interface JournalKept {
-  student_id: number;
-  student_name: string;
-  date: string;
-  lesson_hour: number;
-  journal_status: string;
-  /** The person's, stored. */
-  status: string;
-  set_by_name: string;
-  set_at: string;
-  /** "kept: set by <name> at <time> — <student>, <date> hour <n>: …", in the reader's language: shown as it is. */
-  text: string;
-}
+export type JournalKept = Schema<'JournalKept'>;
 
 export type JournalOutcome = 'applied' | 'rejected' | 'unauthorized' | 'too_large' | 'failed';
 
 /** One push of the journal, as the push log keeps it. */
-export interface JournalPush {
-  id: number;
-  received_at: string;
-  address: string;
-  outcome: JournalOutcome;
-  entries: number;
-  results: AttendanceResult;
-  /** What went wrong, in the UI language ("" when applied). */
-  error: string;
-  error_code: string;
-  /** The first bad entries: "attendances[3].status: …". */
-  errors: string[];
-  duration_ms: number;
-  /** The first kept entries (results.kept_by_person counts them all). */
-  kept: JournalKept[];
-}
+export type JournalPush = Schema<'JournalPushLog'>;
 
 /** An entry waiting for its student (unknown to Tatib when the journal sent it). */
-export interface ParkedAttendance {
-  source_student_id: number;
-  date: string;
-  lesson_hour: number;
-  status: string;
-  notes: string;
-  reason: string;
-  reason_text: string;
-  received_at: string;
-}
+export type ParkedAttendance = Schema<'JournalParked'>;
 
 export const journalApi = {
   token: (signal?: AbortSignal) => api.get<JournalToken>('/settings/journal-token', undefined, signal),

@@ -1,6 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { studentsApi } from './api';
-import type { StudentFilters } from './filters';
+import { studentsApi, type StudentFilters } from './api';
 import type { ParentContactInput } from './types';
 import { SYNC_POLL_MS } from './sync';
 

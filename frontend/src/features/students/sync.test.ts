@@ -16,6 +16,8 @@ const base: StudentSync = {
   expected: 0,
   progress: 0,
   result: null,
+  error: '',
+  error_code: '',
 };
 
 describe('syncProgress', () => {
@@ -57,7 +59,7 @@ describe('syncCounts and syncSeconds', () => {
     finished_at: '2026-11-22T03:00:02.600Z',
     result: {
       fetched: 200, skipped: 0, new: 180, updated: 15, unchanged: 5, deactivated: 2, relinked: 0,
-      departments: 3, departments_new: 3, classes: 36, classes_new: 36, complete: true, warnings: [],
+      departments: 3, departments_new: 3, classes: 36, classes_new: 36, complete: true, warnings: [], warning_codes: [],
     },
   };
 

@@ -1,3 +1,5 @@
+import type { ResponseBody, Schema } from '@/api';
+
 /** Wire types of the school data (server/internal/api/openapi/school.json). */
 
 /** A class's grade: primary (SD) 1–6, junior high (SMP) 7–9, senior high (SMA/SMK) 10–12. */
@@ -24,123 +26,26 @@ export function gradesOf(classes: readonly { grade: number }[]): Grade[] {
   return [...new Set(classes.map((c) => c.grade))].filter((g): g is Grade => (GRADES as readonly number[]).includes(g)).sort((a, b) => a - b);
 }
 
-export interface Department {
-  id: number;
-  code: string;
-  name: string;
-  class_count: number;
-  /** Active students. */
-  student_count: number;
-}
+export type Department = Schema<'Department'>;
 
-export interface HomeroomTeacher {
-  id: number;
-  name: string;
-  username: string;
-}
+export type HomeroomTeacher = NonNullable<Schema<'Class'>['homeroom_teacher']>;
 
-export interface SchoolClass {
-  id: number;
-  name: string;
-  grade: Grade;
-  /** I–XII. */
-  grade_label: string;
-  /** School level: sd (1–6), smp (7–9), sma (10–12). */
-  level: 'sd' | 'smp' | 'sma';
-  academic_year: string;
-  source_id: number | null;
-  department_id: number | null;
-  department_code: string | null;
-  department_name: string | null;
-  /** Active students. */
-  student_count: number;
-  homeroom_teacher: HomeroomTeacher | null;
-}
+export type SchoolClass = Schema<'Class'>;
 
 export type ParentContactSource = 'sync' | 'staff';
 export type ParentPhoneIssue = '' | 'missing' | 'invalid' | 'not_mobile';
 
 /** PATCH /students/{id}: absent fields keep what is stored; source 'sync' alone hands the contact back. */
-export interface ParentContactInput {
-  parent_name?: string;
-  parent_phone?: string;
-  parent_contact_source?: ParentContactSource;
-}
+export type ParentContactInput = Schema<'ParentContactInput'>;
 
-export interface Student {
-  id: number;
-  /** The student-affairs id. */
-  source_id: number;
-  nisn: string;
-  nis: string;
-  full_name: string;
-  gender: 'L' | 'P' | '';
-  place_of_birth: string;
-  date_of_birth: string | null;
-  address: string;
-  phone: string;
-  email: string;
-  parent_name: string;
-  parent_phone: string;
-  /** sync: the parent contact follows student affairs; staff: edited in Tatib (syncs keep it). */
-  parent_contact_source: ParentContactSource;
-  /** What student affairs last said (shown beside a staff edit). */
-  synced_parent_name: string;
-  synced_parent_phone: string;
-  /** Why parent_phone cannot receive a WhatsApp message; '' when it can. */
-  parent_phone_issue: ParentPhoneIssue;
-  photo_path: string;
-  active: boolean;
-  class_id: number | null;
-  class_name: string | null;
-  grade: number | null;
-  department_id: number | null;
-  department_code: string | null;
-  department_name: string | null;
-  synced_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
+export type Student = Schema<'Student'>;
 
-export interface SyncResult {
-  fetched: number;
-  skipped: number;
-  new: number;
-  updated: number;
-  unchanged: number;
-  deactivated: number;
-  relinked: number;
-  departments: number;
-  departments_new: number;
-  classes: number;
-  classes_new: number;
-  complete: boolean;
-  warnings?: string[] | null;
-}
+export type SyncResult = NonNullable<Schema<'StudentSync'>['result']>;
 
 export type SyncStatus = 'running' | 'succeeded' | 'failed';
 export type SyncPhase = 'fetching' | 'saving' | 'done';
 
-export interface StudentSync {
-  id: number;
-  status: SyncStatus;
-  trigger: 'manual' | 'schedule' | 'demo';
-  phase: SyncPhase;
-  actor_name: string;
-  started_at: string;
-  finished_at: string | null;
-  pages_done: number;
-  pages_total: number;
-  fetched: number;
-  expected: number;
-  progress: number;
-  error?: string;
-  result: SyncResult | null;
-}
+export type StudentSync = Schema<'StudentSync'>;
 
 /** GET /students/sync/status. */
-export interface SyncReadiness {
-  configured: boolean;
-  /** Daily "HH:MM" (Jakarta), or "". */
-  schedule: string;
-}
+export type SyncReadiness = ResponseBody<'/students/sync/status', 'get'>;

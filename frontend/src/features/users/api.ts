@@ -1,12 +1,9 @@
 import { api } from '@/api/client';
-import type { Page, Role, User } from '@/api/types';
+import type { Page, Role } from '@/api/types';
+import type { RequestBody, ResponseBody, Schema } from '@/api';
 
 /** A user as the users screens show them: with the class a homeroom teacher looks after. */
-export interface UserRow extends User {
-  homeroom_class: { id: number; name: string } | null;
-  /** 18 digits or "": printed under a homeroom teacher's signature on letters. */
-  nip?: string;
-}
+export type UserRow = Schema<'UserWithClass'>;
 
 export interface UserListParams {
   q?: string;
@@ -16,15 +13,7 @@ export interface UserListParams {
   per_page: number;
 }
 
-export interface UserCreateInput {
-  username: string;
-  name: string;
-  role: Role;
-  email: string;
-  phone: string;
-  password: string;
-  nip?: string;
-}
+export type UserCreateInput = Schema<'UserCreate'>;
 
 /**
  * release_class: a homeroom teacher who stops being one (another role, deactivated) leaves their
@@ -32,16 +21,10 @@ export interface UserCreateInput {
  */
 export type UserUpdateInput = Partial<Omit<UserCreateInput, 'password'>> & { active?: boolean; release_class?: boolean };
 
-export interface ResetPasswordInput {
-  password: string;
-  password_confirmation: string;
-}
+export type ResetPasswordInput = RequestBody<'/users/{id}/reset-password', 'post'>;
 
 /** DELETE answers which of the two happened: users who recorded data are only deactivated. */
-export interface DeleteResult {
-  deleted: boolean;
-  deactivated: boolean;
-}
+export type DeleteResult = ResponseBody<'/users/{id}', 'delete'>;
 
 export const usersApi = {
   list: (p: UserListParams, signal?: AbortSignal) => api.get<Page<UserRow>>('/users', { ...p }, signal),

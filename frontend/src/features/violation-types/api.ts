@@ -1,46 +1,16 @@
 import { api, apiDownload, type DownloadedFile } from '@/api/client';
 import type { List } from '@/api/types';
+import type { Schema } from '@/api';
 
 /** Wire types: server/internal/api/openapi/violation_types.json. */
 
-export interface ViolationCategory {
-  id: number;
-  name: string;
-  /** A hex colour (#e03131) or a Mantine colour name (red, orange, …). */
-  colour: string;
-  sort_order: number;
-  type_count: number;
-  active_type_count: number;
-  created_at: string;
-  updated_at: string;
-}
+export type ViolationCategory = Schema<'ViolationCategory'>;
 
-export interface CategoryRef {
-  id: number;
-  name: string;
-  colour: string;
-  sort_order: number;
-}
+export type CategoryRef = ViolationType['category'];
 
-export interface ViolationType {
-  id: number;
-  name: string;
-  slug: string;
-  points: number;
-  category_id: number;
-  category: CategoryRef;
-  default_sanction: string;
-  description: string;
-  active: boolean;
-  is_system: boolean;
-  created_at: string;
-  updated_at: string;
-}
+export type ViolationType = Schema<'ViolationType'>;
 
-export interface ViolationTypeList {
-  data: ViolationType[];
-  categories: ViolationCategory[];
-}
+export type ViolationTypeList = Schema<'ViolationTypeList'>;
 
 export interface TypeListParams {
   q?: string;
@@ -48,57 +18,17 @@ export interface TypeListParams {
   active?: 'true' | 'false' | '';
 }
 
-export interface CategoryInput {
-  name?: string;
-  colour?: string;
-  sort_order?: number;
-}
+export type CategoryInput = Schema<'ViolationCategoryInput'>;
 
-export interface TypeInput {
-  name?: string;
-  slug?: string;
-  points?: number;
-  category_id?: number;
-  default_sanction?: string;
-  description?: string;
-  active?: boolean;
-}
+export type TypeInput = Schema<'ViolationTypeInput'>;
 
-export interface SPThreshold {
-  id?: number;
-  level: number;
-  name: string;
-  min_points: number;
-  colour: string;
-  default_text: string;
-  updated_at?: string;
-}
+export type SPThreshold = Schema<'SPThreshold'>;
 
-export interface SPThresholdInput {
-  level: number;
-  name: string;
-  min_points: number;
-  colour: string;
-  default_text: string;
-}
+export type SPThresholdInput = Schema<'SPThresholdsInput'>['thresholds'][number];
 
-export interface HandlingType {
-  id: number;
-  name: string;
-  sort_order: number;
-  active: boolean;
-  /** Recording a handling of this type summons the parent (a WhatsApp message is queued). */
-  summons_parent: boolean;
-  created_at: string;
-  updated_at: string;
-}
+export type HandlingType = Schema<'HandlingType'>;
 
-export interface HandlingTypeInput {
-  name?: string;
-  sort_order?: number;
-  active?: boolean;
-  summons_parent?: boolean;
-}
+export type HandlingTypeInput = Schema<'HandlingTypeInput'>;
 
 /** Why a row was skipped or rejected: the text in the request's language and its catalogue key. */
 export interface ImportReason {
@@ -107,16 +37,7 @@ export interface ImportReason {
   reason_params?: Record<string, unknown>;
 }
 
-export interface ImportResult {
-  /** True for a preview: nothing was saved. */
-  dry_run: boolean;
-  /** `id` is 0 in a preview; `new_category` marks a category that does not exist yet. */
-  created: { row: number; id: number; name: string; category: string; points: number; new_category: boolean }[];
-  skipped: ({ row: number; name: string; category: string } & ImportReason)[];
-  rejected: ({ row: number; name: string } & ImportReason)[];
-  categories_created: string[];
-  counts: { created: number; skipped: number; rejected: number };
-}
+export type ImportResult = Schema<'ViolationTypeImportResult'>;
 
 /** What the file is saved as on the user's device. */
 export const TEMPLATE_FILE_NAME = 'template-jenis-pelanggaran.xlsx';

@@ -40,8 +40,8 @@ describe('threshold field errors', () => {
 describe('threshold rows', () => {
   it('orders the stored list by level and numbers the PUT body by position', () => {
     const rows = rowsFromThresholds([
-      { level: 2, name: 'SP 2', min_points: 100, colour: 'orange', default_text: 'b' },
-      { level: 1, name: 'SP 1', min_points: 50, colour: 'yellow', default_text: 'a' },
+      { id: 2, level: 2, name: 'SP 2', min_points: 100, colour: 'orange', default_text: 'b', updated_at: '2026-11-01T00:00:00Z' },
+      { id: 1, level: 1, name: 'SP 1', min_points: 50, colour: 'yellow', default_text: 'a', updated_at: '2026-11-01T00:00:00Z' },
     ]);
     expect(rows.map((r) => r.name)).toEqual(['SP 1', 'SP 2']);
     expect(new Set(rows.map((r) => r.key)).size).toBe(2);

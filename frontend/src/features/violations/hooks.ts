@@ -1,8 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { violationTypesApi } from '@/features/violation-types/api';
 import { vtKeys } from '@/features/violation-types/hooks';
-import { violationsApi } from './api';
-import type { ViolationFilters } from './filters';
+import { violationsApi, type ViolationFilters } from './api';
 import type { AttendanceKind, CorrectViolationRequest, CreateHandlingRequest, CreateSharedHandlingRequest, CreateViolationsRequest, ResolveAttendanceRequest } from './types';
 
 export const violationKeys = {

@@ -1,3 +1,5 @@
+import type { Schema } from '@/api';
+
 /**
  * The academic year: points totals and the SP ladder count per year, starting on the school's
  * academic_year_start (MM-DD, Settings → school profile). The server says which year runs today
@@ -5,16 +7,7 @@
  */
 
 /** GET /academic-year. */
-export interface AcademicYear {
-  /** First day, YYYY-MM-DD. */
-  start: string;
-  /** The next year's first day. */
-  end: string;
-  /** "2026/2027". */
-  label: string;
-  /** The setting, MM-DD. */
-  start_month_day: string;
-}
+export type AcademicYear = Schema<'AcademicYear'>;
 
 /** "2026/2027" for a year starting on "2026-07-01". */
 export function yearLabel(start: string): string {

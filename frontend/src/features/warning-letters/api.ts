@@ -1,6 +1,7 @@
 import { api, apiDownload, apiResponse, fileNameFromDisposition, type DownloadedFile } from '@/api/client';
 import type { Page } from '@/api/types';
 import type { AcademicYear } from './academicYear';
+import type { Schema } from '@/api';
 
 /** Wire types: shared/api/violations.go (WarningLetter, StudentPoints, PointAuditEntry). */
 
@@ -9,112 +10,21 @@ export type LetterStatus = 'draft' | 'printed' | 'signed' | 'delivered' | 'withd
 /** A history step: a status step, what a change of points did (raised, lowered; draft and withdrawn), or sent to the parent. */
 export type LetterEventKind = LetterStatus | 'raised' | 'lowered' | 'sent';
 
-export interface WarningLetterEvent {
-  status: LetterEventKind;
-  at: string;
-  actor_name: string;
-  /** The letter's level after the step (absent on old steps). */
-  level?: number | null;
-  /** The violation whose change caused a rule's step (it may be deleted since). */
-  violation_id?: number | null;
-}
+export type WarningLetterEvent = Schema<'WarningLetterEvent'>;
 
-export interface WarningLetter {
-  id: number;
-  student_id: number;
-  student_name: string;
-  student_nisn: string;
-  class_id: number | null;
-  class_name: string;
-  level: number;
-  /** The threshold's name when issued ("SP 1"). */
-  name: string;
-  min_points: number;
-  academic_year_start: string;
-  /** The academic year it was issued for ("2025/2026"). */
-  academic_year?: string;
-  /** A letter of an academic year that has ended: it prints, its status no longer moves. */
-  past_year?: boolean;
-  /** The student's total when the letter was issued. */
-  points: number;
-  violation_id: number | null;
-  status: LetterStatus;
-  issued_at: string;
-  printed_at: string | null;
-  signed_at: string | null;
-  delivered_at: string | null;
-  withdrawn_at: string | null;
-  withdrawn_reason: string;
-  /** The reference from the school's pattern ("007/SP-1/BK/XI/2026"), given at the first print; null before. */
-  number?: string | null;
-  numbered_at?: string | null;
-  /** The short code printed with the QR code, and the public page it opens. */
-  verify_code?: string | null;
-  verify_url?: string | null;
-  /** Every SP level the letter stands for, lowest first ([1, 2] for "SP 1–2"). */
-  levels_covered?: number[];
-  /** A delivered letter whose level the student's total has since fallen below. */
-  total_fallen?: boolean;
-  total_fallen_at?: string | null;
-  /** When it was marked sent to the parent, and at which level. */
-  sent_to_parent_at?: string | null;
-  sent_level?: number | null;
-  /** The latest "Saya sudah membaca" of a guardian in the family portal, and their names. */
-  acknowledged_at?: string | null;
-  acknowledged_by?: string;
-  /** Detail only. */
-  events?: WarningLetterEvent[];
-  /** The threshold's colour, when the server sends it. */
-  colour?: string;
-}
+export type WarningLetter = Schema<'WarningLetter'>;
 
 /** GET /students/{id}/points. */
-export interface StudentPoints {
-  student_id: number;
-  /** This academic year. */
-  total: number;
-  lifetime_total: number;
-  /** 0: no level reached. */
-  level: number;
-  level_name: string;
-  level_colour: string;
-  /** null past the last level (or when no levels are set). */
-  next_level: number | null;
-  next_level_name: string;
-  next_level_min_points: number | null;
-  points_to_next: number | null;
-  academic_year_start: string;
-}
+export type StudentPoints = Schema<'StudentPoints'>;
 
 /** GET /students/{id}/years: a student's record per academic year, newest first. */
-export interface StudentYears {
-  current_start: string;
-  data: StudentYear[];
-}
+export type StudentYears = Schema<'StudentYears'>;
 
-export interface StudentYear {
-  start: string;
-  label: string;
-  current: boolean;
-  total: number;
-  violations: number;
-  letters: { id: number; level: number; name: string; status: LetterStatus }[];
-}
+export type StudentYear = Schema<'StudentYear'>;
 
 export type PointAction = 'record' | 'delete' | 'update' | 'correct' | 'auto_record' | 'auto_update' | 'auto_delete' | 'offset' | 'amnesty';
 
-export interface PointAuditEntry {
-  id: number;
-  at: string;
-  student_id: number;
-  student_name: string;
-  violation_id: number | null;
-  action: PointAction | string;
-  points_before: number;
-  points_after: number;
-  actor_name: string;
-  address: string;
-}
+export type PointAuditEntry = Schema<'PointAuditEntry'>;
 
 /** The few fields of a violation the student page lists (GET /violations). */
 export interface ViolationSummary {
@@ -145,13 +55,7 @@ export interface LetterFilters {
 export const LETTERS_PER_PAGE = 20;
 
 /** GET/PUT /settings/letters. */
-export interface LetterSettings {
-  number_pattern: string;
-  updated_at?: string;
-  /** Answer only. */
-  placeholders?: string[];
-  example?: string;
-}
+export type LetterSettings = Schema<'LetterSettings'>;
 
 export const lettersApi = {
   list: (f: LetterFilters, perPage: number, signal?: AbortSignal) =>

@@ -3,14 +3,17 @@ import {
   DEFAULT_LETTER_FILTERS,
   isFiltered,
   letterFileName,
-  lettersFiltersFromSearch,
   lettersFiltersToSearch,
   groupCode,
   levelName,
   nextStatus,
   pointsToNext,
   progressOf,
+  letterFilters,
 } from './letters';
+import { readFilters } from '@/lib/urlFilters';
+
+const lettersFiltersFromSearch = (sp: URLSearchParams) => readFilters(letterFilters, sp);
 
 describe('nextStatus', () => {
   it('steps forward one at a time', () => {

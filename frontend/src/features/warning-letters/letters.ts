@@ -1,3 +1,4 @@
+import { defaultFilters, field, id, positiveInt, writeFilters, type UrlField } from '@/lib/urlFilters';
 import type { LetterFilters, LetterStatus, StudentPoints } from './api';
 
 /** The statuses on the letter's line, in order; "withdrawn" is off the line. */
@@ -66,51 +67,36 @@ export function letterFileName(l: { id: number; level: number; student_name: str
   return `SP${l.level}-${student || 'siswa'}-${l.id}.pdf`;
 }
 
-export const DEFAULT_LETTER_FILTERS: LetterFilters = { level: null, classId: null, status: null, studentId: null, from: null, to: null, academicYear: null, page: 1 };
-
-function positiveInt(v: string | null): number | null {
-  if (!v || !/^\d+$/.test(v)) return null;
-  const n = Number(v);
-  return n > 0 && Number.isSafeInteger(n) ? n : null;
-}
-
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
-/** An academic year's first calendar year (2000–2100), else null. */
-function year(v: string | null): number | null {
-  const n = positiveInt(v);
-  return n !== null && n >= 2000 && n <= 2100 ? n : null;
-}
+/** A YYYY-MM-DD day, null for none. */
+const dayOrNull = (key: string) => field<string | null>(key, null, (raw) => (DAY.test(raw) ? raw : undefined), (v) => v ?? '');
 
-/** The list's filters from the page's URL; anything unreadable falls back to "all". */
-export function lettersFiltersFromSearch(sp: URLSearchParams): LetterFilters {
-  const status = sp.get('status');
-  const from = sp.get('from');
-  const to = sp.get('to');
-  return {
-    level: positiveInt(sp.get('level')),
-    classId: positiveInt(sp.get('class_id')),
-    status: (LETTER_STATUSES as readonly string[]).includes(status ?? '') ? (status as LetterStatus) : null,
-    studentId: positiveInt(sp.get('student_id')),
-    from: from && DAY.test(from) ? from : null,
-    to: to && DAY.test(to) ? to : null,
-    academicYear: year(sp.get('academic_year')),
-    page: positiveInt(sp.get('page')) ?? 1,
-  };
-}
+/** The letters list's filters, as kept in its URL; anything unreadable is "all". */
+export const letterFilters = {
+  level: id('level'),
+  classId: id('class_id'),
+  status: field<LetterStatus | null>('status', null, (raw) => LETTER_STATUSES.find((s) => s === raw), (v) => v ?? ''),
+  studentId: id('student_id'),
+  from: dayOrNull('from'),
+  to: dayOrNull('to'),
+  /** An academic year's first calendar year (2000–2100). */
+  academicYear: field<number | null>(
+    'academic_year',
+    null,
+    (raw) => {
+      const n = positiveInt(raw);
+      return n !== undefined && n >= 2000 && n <= 2100 ? n : undefined;
+    },
+    (v) => (v ? String(v) : ''),
+  ),
+} satisfies { [K in Exclude<keyof LetterFilters, 'page'>]: UrlField<LetterFilters[K]> };
 
-/** The URL form of the filters: defaults are left out. */
+export const DEFAULT_LETTER_FILTERS: LetterFilters = defaultFilters(letterFilters);
+
+/** The URL form of the filters: defaults are left out (a link to the list, e.g. one student's letters). */
 export function lettersFiltersToSearch(f: LetterFilters): URLSearchParams {
-  const sp = new URLSearchParams();
-  if (f.level) sp.set('level', String(f.level));
-  if (f.classId) sp.set('class_id', String(f.classId));
-  if (f.status) sp.set('status', f.status);
-  if (f.studentId) sp.set('student_id', String(f.studentId));
-  if (f.from) sp.set('from', f.from);
-  if (f.to) sp.set('to', f.to);
-  if (f.academicYear) sp.set('academic_year', String(f.academicYear));
-  if (f.page > 1) sp.set('page', String(f.page));
-  return sp;
+  return writeFilters(letterFilters, f);
 }
 
 export function isFiltered(f: LetterFilters): boolean {

@@ -19,6 +19,6 @@ export function sendState(l: Pick<WarningLetter, 'status' | 'level' | 'past_year
 }
 
 /** The levels a letter covers: the server's list, else its one level. */
-export function levelsOf(l: Pick<WarningLetter, 'level' | 'levels_covered'>): number[] {
+export function levelsOf(l: Pick<WarningLetter, 'level'> & Partial<Pick<WarningLetter, 'levels_covered'>>): number[] {
   return l.levels_covered?.length ? l.levels_covered : [l.level];
 }

@@ -1,13 +1,12 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
-import { Anchor, Badge, Button, Card, Center, Group, Loader, Select, Stack, Switch, Table, Text } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
+import { Link } from 'react-router';
+import { Anchor, Badge, Button, Card, Group, Select, Stack, Switch, Table, Text } from '@mantine/core';
 import { IconPlus, IconSettings } from '@tabler/icons-react';
-import { EmptyState } from '@/components/EmptyState';
-import { ListPager } from '@/components/ListPager';
+import { DataList, usePhone } from '@/components/DataList';
 import { PageHeader } from '@/components/PageHeader';
 import { useSession } from '@/auth/session';
+import { field, flag, id, useUrlFilters, type UrlField } from '@/lib/urlFilters';
 import { useFormatDate } from '@/lib/useFormatDate';
 import { CASE_STAGES, type CaseListFilters, type CaseStageName, type CaseSummary } from '../api';
 import { StageBadge } from '../components/Badges';
@@ -17,40 +16,25 @@ import { useCaseCategories, useCases } from '../hooks';
 import { paths } from '../paths';
 import '@/app/pageStyles';
 
-function positive(v: string | null): number | null {
-  const n = Number(v);
-  return Number.isInteger(n) && n > 0 ? n : null;
-}
+/** The list's filters in its URL (?stage=&category_id=&overdue=true&page=). */
+const caseFilters = {
+  stage: field<CaseStageName | null>('stage', null, (raw) => CASE_STAGES.find((s) => s === raw), (v) => v ?? ''),
+  categoryId: id('category_id'),
+  overdue: flag('overdue'),
+} satisfies { [K in Exclude<keyof CaseListFilters, 'page'>]: UrlField<CaseListFilters[K]> };
 
 /** The cases the user may see: a counselor's work list, a homeroom teacher's students' cases. */
 export default function CasesPage() {
   const { t } = useTranslation('cases');
-  const { t: tc } = useTranslation();
   const { can } = useSession();
-  const phone = useMediaQuery('(max-width: 48em)');
-  const [sp, setSp] = useSearchParams();
+  const phone = usePhone();
+  const { filters: f, update: set } = useUrlFilters(caseFilters);
   const [creating, setCreating] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);
-  const f: CaseListFilters = {
-    stage: CASE_STAGES.find((s) => s === sp.get('stage')) ?? null,
-    categoryId: positive(sp.get('category_id')),
-    overdue: sp.get('overdue') === 'true',
-    page: positive(sp.get('page')) ?? 1,
-  };
   const list = useCases(f);
   const categories = useCaseCategories();
   const rows = list.data?.data ?? [];
   const filtered = f.stage !== null || f.categoryId !== null || f.overdue;
-
-  const set = (patch: Partial<CaseListFilters>) => {
-    const next = { ...f, page: 1, ...patch };
-    const q = new URLSearchParams();
-    if (next.stage) q.set('stage', next.stage);
-    if (next.categoryId) q.set('category_id', String(next.categoryId));
-    if (next.overdue) q.set('overdue', 'true');
-    if (next.page > 1) q.set('page', String(next.page));
-    setSp(q, { replace: true });
-  };
 
   return (
     <>
@@ -94,70 +78,62 @@ export default function CasesPage() {
           />
           <Switch label={t('filters.overdue')} checked={f.overdue} onChange={(e) => set({ overdue: e.currentTarget.checked })} mb={8} data-testid="case-filter-overdue" />
         </Group>
-        {phone ? (
-          <Stack gap={0}>
-            {rows.map((c) => (
-              <Stack key={c.id} gap={4} px="md" py="sm" data-testid="case-row" style={{ borderTop: '1px solid var(--mantine-color-gray-2)', minWidth: 0 }}>
-                <Group justify="space-between" gap="xs" wrap="nowrap" align="flex-start">
-                  <CaseLink c={c} />
-                  <StageBadge stage={c.stage} />
-                </Group>
-                <Text size="xs" c="dimmed">
-                  {c.category_name}
-                </Text>
+        <DataList
+          query={list}
+          rows={rows}
+          rowKey={(c) => c.id}
+          narrow={phone}
+          label={t('title')}
+          minWidth={760}
+          highlightOnHover
+          head={
+            <>
+              <Table.Th>{t('fields.case')}</Table.Th>
+              <Table.Th>{t('fields.category')}</Table.Th>
+              <Table.Th>{t('fields.stage')}</Table.Th>
+              <Table.Th>{t('fields.due')}</Table.Th>
+              <Table.Th>{t('fields.people')}</Table.Th>
+            </>
+          }
+          row={(c) => (
+            <Table.Tr data-testid="case-row">
+              <Table.Td>
+                <CaseLink c={c} />
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm">{c.category_name}</Text>
+              </Table.Td>
+              <Table.Td>
+                <StageBadge stage={c.stage} />
+              </Table.Td>
+              <Table.Td>
                 <Due c={c} />
-              </Stack>
-            ))}
-          </Stack>
-        ) : (
-          <Table.ScrollContainer minWidth={760}>
-            <Table highlightOnHover verticalSpacing="sm" aria-label={t('title')}>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('fields.case')}</Table.Th>
-                  <Table.Th>{t('fields.category')}</Table.Th>
-                  <Table.Th>{t('fields.stage')}</Table.Th>
-                  <Table.Th>{t('fields.due')}</Table.Th>
-                  <Table.Th>{t('fields.people')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {rows.map((c) => (
-                  <Table.Tr key={c.id} data-testid="case-row">
-                    <Table.Td>
-                      <CaseLink c={c} />
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="sm">{c.category_name}</Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <StageBadge stage={c.stage} />
-                    </Table.Td>
-                    <Table.Td>
-                      <Due c={c} />
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="sm">{c.participants}</Text>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
-        {list.isPending && (
-          <Center p="xl">
-            <Loader aria-label={tc('loading')} />
-          </Center>
-        )}
-        {!list.isPending && rows.length === 0 && (
-          <EmptyState
-            message={filtered ? t('emptyFiltered') : t('empty')}
-            onClearFilters={filtered ? () => set({ stage: null, categoryId: null, overdue: false }) : undefined}
-            testId="case-empty"
-          />
-        )}
-        <ListPager meta={list.data?.meta} onChange={(p) => set({ page: p })} narrow={phone} />
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm">{c.participants}</Text>
+              </Table.Td>
+            </Table.Tr>
+          )}
+          card={(c) => (
+            <Stack gap={4} px="md" py="sm" data-testid="case-row">
+              <Group justify="space-between" gap="xs" wrap="nowrap" align="flex-start">
+                <CaseLink c={c} />
+                <StageBadge stage={c.stage} />
+              </Group>
+              <Text size="xs" c="dimmed">
+                {c.category_name}
+              </Text>
+              <Due c={c} />
+            </Stack>
+          )}
+          empty={{
+            message: filtered ? t('emptyFiltered') : t('empty'),
+            onClearFilters: filtered ? () => set({ stage: null, categoryId: null, overdue: false }) : undefined,
+            testId: 'case-empty',
+          }}
+          meta={list.data?.meta}
+          onPage={(p) => set({ page: p })}
+        />
       </Card>
       <NewCaseForm opened={creating} onClose={() => setCreating(false)} />
       <CaseSettingsModal opened={settingsOpen} onClose={() => setSettingsOpen(false)} />

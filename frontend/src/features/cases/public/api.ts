@@ -1,28 +1,14 @@
 import { api } from '@/api/client';
 import type { CaseCategory } from '../api';
+import type { Schema } from '@/api';
 
 /** Wire types: shared/api/cases.go (PublicReport*). No sign-in. */
 
-export interface ReportReceipt {
-  code: string;
-  pin: string;
-}
+export type ReportReceipt = Schema<'PublicReportReceipt'>;
 
-export interface ReportView {
-  code: string;
-  created_at: string;
-  category: string;
-  status: 'received' | 'in_progress' | 'closed';
-  messages: { sender: 'reporter' | 'school'; text: string; at: string }[];
-}
+export type ReportView = Schema<'PublicReportView'>;
 
-export interface ReportInput {
-  category_id: number;
-  description: string;
-  occurred_at: string;
-  place: string;
-  name: string;
-}
+export type ReportInput = Schema<'PublicReportRequest'>;
 
 export const publicReportsApi = {
   categories: (signal?: AbortSignal) => api.get<CaseCategory[]>('/public/reports/categories', undefined, signal),

@@ -1,15 +1,10 @@
 import { useTranslation } from 'react-i18next';
-import { Alert, Card, Center, Group, Loader, Select, Stack, Table, Text } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
-import { IconAlertCircle } from '@tabler/icons-react';
+import { Card, Group, Select, Stack, Table, Text } from '@mantine/core';
+import { DataList } from '@/components/DataList';
 import { DateRangeFilter } from '@/components/DateRangeFilter';
-import { EmptyState } from '@/components/EmptyState';
-import { ListPager } from '@/components/ListPager';
-import { errorMessage } from '@/components/serverErrors';
 import { useFormatDate } from '@/lib/useFormatDate';
-import { OUTCOMES, type FaceScan, type ScanOutcome } from '../api';
+import { OUTCOMES, pageMeta, type FaceScan, type ReviewFilters, type ScanOutcome } from '../api';
 import { isOpen } from '../display';
-import { isFiltered, pageMeta, type ReviewFilters } from '../filters';
 import { useFaceScans } from '../hooks';
 import { AttendanceBadge, ChallengeText, OutcomeBadge, usePercent } from './ScanBits';
 
@@ -18,7 +13,7 @@ const PER_PAGE = 25;
 /** Who the scan is about: the match, the candidate of an uncertain scan, or how it was resolved. */
 function Who({ s }: { s: FaceScan }) {
   const { t } = useTranslation('face-scans');
-  if (s.resolution === 'confirm')
+  if (s.resolution === 'confirmed')
     return (
       <div style={{ minWidth: 0 }}>
         <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
@@ -29,7 +24,7 @@ function Who({ s }: { s: FaceScan }) {
         </Text>
       </div>
     );
-  if (s.resolution === 'reject')
+  if (s.resolution === 'rejected')
     return (
       <div style={{ minWidth: 0 }}>
         <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
@@ -81,7 +76,6 @@ function ScanCard({ s }: { s: FaceScan }) {
     <Stack
       gap={6}
       p="sm"
-      style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}
       data-testid={`face-scan-row-${s.id}`}
       data-outcome={s.outcome}
       data-attendance={s.attendance || 'none'}
@@ -110,12 +104,11 @@ function ScanCard({ s }: { s: FaceScan }) {
 /** Every scan of the kiosks, newest first, with its outcome and what it did to attendance. */
 export function ScanLog({ filters, update, clear }: { filters: ReviewFilters; update: (c: Partial<ReviewFilters>) => void; clear: () => void }) {
   const { t } = useTranslation('face-scans');
-  const { t: tc } = useTranslation();
   const fmt = useFormatDate();
-  const narrow = useMediaQuery('(max-width: 48em)') ?? false;
   const q = useFaceScans(filters, PER_PAGE);
   const rows = q.data?.data ?? [];
-  const filtered = isFiltered(filters);
+  // Whether the log is narrowed by anything (the empty state then offers to clear it).
+  const filtered = !!(filters.outcome || filters.period.from || filters.period.to);
 
   return (
     <Card withBorder padding={0}>
@@ -135,83 +128,65 @@ export function ScanLog({ filters, update, clear }: { filters: ReviewFilters; up
           label={t('filters.period')}
           placeholder={t('filters.allDates')}
           clearLabel={t('filters.clear')}
-          from={filters.from}
-          to={filters.to}
-          onChange={(from, to) => update({ from, to })}
+          from={filters.period.from}
+          to={filters.period.to}
+          onChange={(from, to) => update({ period: { from, to } })}
           testId="face-log-period"
         />
       </Group>
 
-      {q.isError && !q.data && (
-        <Alert color="red" icon={<IconAlertCircle />} role="alert" m="md">
-          {errorMessage(q.error, tc)}
-        </Alert>
-      )}
-
-      {rows.length > 0 &&
-        (narrow ? (
-          <Stack gap={0} data-testid="face-scan-list" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
-            {rows.map((s) => (
-              <ScanCard key={s.id} s={s} />
-            ))}
-          </Stack>
-        ) : (
-          <Table.ScrollContainer minWidth={900}>
-            <Table striped verticalSpacing="sm" aria-label={t('tabs.log')} data-testid="face-scan-list">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('fields.time')}</Table.Th>
-                  <Table.Th>{t('fields.kiosk')}</Table.Th>
-                  <Table.Th>{t('fields.outcome')}</Table.Th>
-                  <Table.Th>{t('fields.student')}</Table.Th>
-                  <Table.Th>{t('fields.score')}</Table.Th>
-                  <Table.Th>{t('fields.challenge')}</Table.Th>
-                  <Table.Th>{t('fields.attendance')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {rows.map((s) => (
-                  <Table.Tr key={s.id} data-testid={`face-scan-row-${s.id}`} data-outcome={s.outcome} data-attendance={s.attendance || 'none'}>
-                    <Table.Td fz="sm" style={{ whiteSpace: 'nowrap' }}>
-                      <div>{fmt(s.scanned_at, 'shortDate')}</div>
-                      <Text size="xs" c="dimmed">
-                        {fmt(s.scanned_at, 'time')}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td fz="sm" maw={180} style={{ overflowWrap: 'anywhere' }}>
-                      {s.kiosk_name || '—'}
-                    </Table.Td>
-                    <Table.Td miw={140}>
-                      <OutcomeBadge outcome={s.outcome} />
-                    </Table.Td>
-                    <Table.Td miw={180}>
-                      <Who s={s} />
-                    </Table.Td>
-                    <Table.Td>
-                      <Scores s={s} />
-                    </Table.Td>
-                    <Table.Td miw={150}>
-                      <ChallengeText s={s} />
-                    </Table.Td>
-                    <Table.Td>
-                      <AttendanceBadge attendance={s.attendance} />
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        ))}
-
-      {q.isPending && (
-        <Center p="xl">
-          <Loader aria-label={tc('loading')} />
-        </Center>
-      )}
-      {!q.isPending && !q.isError && rows.length === 0 && (
-        <EmptyState message={filtered ? t('logEmptyFiltered') : t('logEmpty')} onClearFilters={filtered ? clear : undefined} testId="face-log-empty" />
-      )}
-      <ListPager meta={pageMeta(q.data, filters.page, PER_PAGE)} onChange={(page) => update({ page })} narrow={narrow} />
+      <DataList
+        query={q}
+        rows={rows}
+        rowKey={(s) => s.id}
+        label={t('tabs.log')}
+        testId="face-scan-list"
+        minWidth={900}
+        striped
+        head={
+          <>
+            <Table.Th>{t('fields.time')}</Table.Th>
+            <Table.Th>{t('fields.kiosk')}</Table.Th>
+            <Table.Th>{t('fields.outcome')}</Table.Th>
+            <Table.Th>{t('fields.student')}</Table.Th>
+            <Table.Th>{t('fields.score')}</Table.Th>
+            <Table.Th>{t('fields.challenge')}</Table.Th>
+            <Table.Th>{t('fields.attendance')}</Table.Th>
+          </>
+        }
+        row={(s) => (
+          <Table.Tr data-testid={`face-scan-row-${s.id}`} data-outcome={s.outcome} data-attendance={s.attendance || 'none'}>
+            <Table.Td fz="sm" style={{ whiteSpace: 'nowrap' }}>
+              <div>{fmt(s.scanned_at, 'shortDate')}</div>
+              <Text size="xs" c="dimmed">
+                {fmt(s.scanned_at, 'time')}
+              </Text>
+            </Table.Td>
+            <Table.Td fz="sm" maw={180} style={{ overflowWrap: 'anywhere' }}>
+              {s.kiosk_name || '—'}
+            </Table.Td>
+            <Table.Td miw={140}>
+              <OutcomeBadge outcome={s.outcome} />
+            </Table.Td>
+            <Table.Td miw={180}>
+              <Who s={s} />
+            </Table.Td>
+            <Table.Td>
+              <Scores s={s} />
+            </Table.Td>
+            <Table.Td miw={150}>
+              <ChallengeText s={s} />
+            </Table.Td>
+            <Table.Td>
+              <AttendanceBadge attendance={s.attendance} />
+            </Table.Td>
+          </Table.Tr>
+        )}
+        card={(s) => <ScanCard s={s} />}
+        empty={{ message: filtered ? t('logEmptyFiltered') : t('logEmpty'), onClearFilters: filtered ? clear : undefined, testId: 'face-log-empty' }}
+        meta={pageMeta(q.data, filters.page, PER_PAGE)}
+        onPage={(page) => update({ page })}
+      />
     </Card>
   );
 }

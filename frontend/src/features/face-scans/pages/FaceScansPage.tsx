@@ -1,15 +1,14 @@
-import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { currentSearch } from '@/lib/currentSearch';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { Badge, Button, Tabs } from '@mantine/core';
 import { IconSettings } from '@tabler/icons-react';
 import { useSession } from '@/auth/session';
 import { PageHeader } from '@/components/PageHeader';
 import { useFormatNumber } from '@/lib/numbers';
+import { useUrlFilters } from '@/lib/urlFilters';
+import { reviewFilters, type ReviewTab } from '../api';
 import { ConfirmationQueue } from '../components/ConfirmationQueue';
 import { ScanLog } from '../components/ScanLog';
-import { changeFilters, clearedFilters, filtersFromSearch, filtersToSearch, type ReviewFilters, type ReviewTab } from '../filters';
 import { useFaceConfirmations } from '../hooks';
 import { paths } from '../paths';
 import '@/app/pageStyles';
@@ -19,11 +18,7 @@ export default function FaceScansPage() {
   const { t } = useTranslation('face-scans');
   const { can } = useSession();
   const num = useFormatNumber();
-  const [sp, setSp] = useSearchParams();
-  const filters = useMemo(() => filtersFromSearch(sp), [sp]);
-  // From the URL as it is now (currentSearch), not as this render saw it.
-  const update = (change: Partial<ReviewFilters>) =>
-    setSp(filtersToSearch(changeFilters(filtersFromSearch(currentSearch()), change)), { replace: true });
+  const { filters, update, reset } = useUrlFilters(reviewFilters);
   // The count on the tab: the queue is fetched (and refreshed) whichever tab is open.
   const queue = useFaceConfirmations();
   const waiting = queue.data?.data.length ?? 0;
@@ -41,7 +36,7 @@ export default function FaceScansPage() {
           )
         }
       />
-      <Tabs value={filters.tab} onChange={(v) => v && setSp(filtersToSearch({ ...filters, tab: v as ReviewTab, page: 1 }))} keepMounted={false}>
+      <Tabs value={filters.tab} onChange={(v) => v && update({ tab: v as ReviewTab }, { push: true })} keepMounted={false}>
         <Tabs.List mb="md">
           <Tabs.Tab
             value="confirmations"
@@ -63,7 +58,7 @@ export default function FaceScansPage() {
         </Tabs.List>
         <Tabs.Panel value="confirmations">{filters.tab === 'confirmations' && <ConfirmationQueue />}</Tabs.Panel>
         <Tabs.Panel value="log">
-          {filters.tab === 'log' && <ScanLog filters={filters} update={update} clear={() => setSp(filtersToSearch(clearedFilters(filters)), { replace: true })} />}
+          {filters.tab === 'log' && <ScanLog filters={filters} update={update} clear={() => reset({ tab: filters.tab })} />}
         </Tabs.Panel>
       </Tabs>
     </>

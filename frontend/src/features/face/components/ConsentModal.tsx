@@ -5,13 +5,20 @@ import { Alert, Button, Group, Modal, NativeSelect, Stack, Text, TextInput } fro
 import { IconAlertCircle } from '@tabler/icons-react';
 import { applyServerErrors, notifySuccess } from '@/components/serverErrors';
 import { todayInJakarta } from '@/lib/dates';
-import { CONSENT_METHODS, RELATIONSHIPS, type FaceConsent, type FaceConsentInput } from '../api';
+import { CONSENT_METHODS, RELATIONSHIPS, type ConsentMethod, type FaceConsent, type FaceConsentInput, type Relationship } from '../api';
 import { useRecordConsent } from '../hooks';
 
 const MAX_NAME = 120;
 const MAX_REFERENCE = 200;
 
-function initial(consent: FaceConsent | null): FaceConsentInput {
+/** The form's values: relationship and method are '' until chosen. */
+type ConsentValues = Omit<FaceConsentInput, 'relationship' | 'method' | 'reference'> & {
+  relationship: Relationship | '';
+  method: ConsentMethod | '';
+  reference: string;
+};
+
+function initial(consent: FaceConsent | null): ConsentValues {
   if (consent) {
     return {
       guardian_name: consent.guardian_name,
@@ -35,7 +42,7 @@ export function ConsentModal({ studentId, consent, opened, onClose }: { studentI
   const save = useRecordConsent(studentId);
   const [error, setError] = useState<string | null>(null);
   const today = todayInJakarta().format('YYYY-MM-DD');
-  const form = useForm<FaceConsentInput>({
+  const form = useForm<ConsentValues>({
     initialValues: initial(null),
     validate: {
       guardian_name: (v) => (!v.trim() ? tc('validation.required') : null),
@@ -56,10 +63,12 @@ export function ConsentModal({ studentId, consent, opened, onClose }: { studentI
   // eslint-disable-next-line react-hooks/exhaustive-deps -- Mantine's form object is new on every render; this runs when what it shows changes
   }, [opened]);
 
-  const submit = (v: FaceConsentInput) => {
+  const submit = (v: ConsentValues) => {
+    const { relationship, method } = v;
+    if (!relationship || !method) return; // the form's validation said so already
     setError(null);
     save.mutate(
-      { ...v, guardian_name: v.guardian_name.trim(), reference: v.reference.trim() },
+      { ...v, relationship, method, guardian_name: v.guardian_name.trim(), reference: v.reference.trim() },
       {
         onSuccess: () => {
           notifySuccess(t('consentForm.saved'));

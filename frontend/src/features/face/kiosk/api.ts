@@ -1,7 +1,7 @@
 import { apiUrl } from '@/api/client';
 import { networkError, parseErrorBody, type ApiError } from '@/api/errors';
-import type { ChallengeKind } from '../engine/types';
 import type { KioskChallenge, KioskScanResult } from './machine';
+import type { Schema } from '@/api';
 
 /**
  * The kiosk's calls. They carry the kiosk's device token (Authorization: Bearer) and never a
@@ -34,32 +34,11 @@ export function looksLikeToken(v: string): boolean {
   return /^kiosk_[A-Za-z0-9_-]{43}$/.test(v.trim());
 }
 
-export interface KioskInfo {
-  id: number;
-  name: string;
-  school: string;
-  challenges: ChallengeKind[];
-}
+export type KioskInfo = Schema<'KioskInfo'>;
 
-export interface KioskChallengeResult {
-  id: string;
-  kind: ChallengeKind;
-  passed: boolean;
-  open_min?: number;
-  open_max?: number;
-  yaw_start?: number;
-  yaw_peak?: number;
-  real_score?: number;
-  live_score?: number;
-  frames: number;
-  millis: number;
-}
+export type KioskChallengeResult = Schema<'FaceChallengeResult'>;
 
-export interface KioskScanInput {
-  model: string;
-  embedding: number[];
-  challenge: KioskChallengeResult;
-}
+export type KioskScanInput = Schema<'FaceScanInput'>;
 
 /** A failed kiosk call, with the server's message code (face.challenge_expired, …) when it sent one. */
 export interface KioskError extends ApiError {

@@ -3,6 +3,8 @@ import type { ChallengeTracker, FaceObservation } from '../engine/types';
 import { capturedEmbedding, effectOf, frameDelay, frameEvent, formatSeconds, kioskFailure, scanInput, tokenFromHash } from './logic';
 import { initialKioskState, kioskStep, type KioskState } from './machine';
 
+const EXPIRES = '2026-11-27T03:00:00Z';
+
 const token = `kiosk_${'A'.repeat(43)}`;
 
 function face(over: Partial<FaceObservation> = {}): FaceObservation {
@@ -64,7 +66,7 @@ describe('effectOf', () => {
     expect(step({ type: 'frame', at: 0, faces: 1, frontal: true })).toBeNull();
     expect(step({ type: 'frame', at: 100, faces: 1, frontal: true })).toBe('request_challenge');
     expect(step({ type: 'frame', at: 150, faces: 1, frontal: true })).toBeNull();
-    expect(step({ type: 'challenge', at: 200, challenge: { id: 'c1', kind: 'blink' } })).toBe('start_tracker');
+    expect(step({ type: 'challenge', at: 200, challenge: { id: 'c1', kind: 'blink', expires_at: EXPIRES } })).toBe('start_tracker');
     expect(step({ type: 'tracked', at: 300, state: 'waiting' })).toBeNull();
     expect(step({ type: 'tracked', at: 400, state: 'passed' })).toBeNull();
     expect(step({ type: 'captured', at: 500, embedding: null })).toBeNull();
@@ -72,7 +74,7 @@ describe('effectOf', () => {
     expect(step({ type: 'tick', at: 700 })).toBeNull();
   });
   it('sends a failed challenge too', () => {
-    const ch: KioskState = { ...initialKioskState, phase: 'challenge', challenge: { id: 'c', kind: 'turn_left' }, challengeAt: 0 };
+    const ch: KioskState = { ...initialKioskState, phase: 'challenge', challenge: { id: 'c', kind: 'turn_left', expires_at: EXPIRES }, challengeAt: 0 };
     const next = kioskStep(ch, { type: 'tracked', at: 10, state: 'failed' });
     expect(effectOf(ch, next)).toBe('send_scan');
   });
@@ -106,7 +108,7 @@ describe('scanInput', () => {
   const checking: KioskState = {
     ...initialKioskState,
     phase: 'checking',
-    challenge: { id: 'c9', kind: 'blink' },
+    challenge: { id: 'c9', kind: 'blink', expires_at: EXPIRES },
     scan: { passed: true, embedding: [0.5, 0.25] },
   };
   it('builds the body', () => {

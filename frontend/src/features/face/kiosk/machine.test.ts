@@ -14,6 +14,8 @@ import {
   type KioskState,
 } from './machine';
 
+const EXPIRES = '2026-11-27T03:00:00Z';
+
 const run = (events: KioskEvent[], from: KioskState = initialKioskState) => events.reduce(kioskStep, from);
 
 const result: KioskScanResult = {
@@ -31,7 +33,7 @@ const toRequesting: KioskEvent[] = [
   { type: 'frame', at: 300, faces: 1, frontal: true },
   { type: 'frame', at: 500, faces: 1, frontal: true },
 ];
-const toChallenge: KioskEvent[] = [...toRequesting, { type: 'challenge', at: 600, challenge: { id: 'c1', kind: 'blink' } }];
+const toChallenge: KioskEvent[] = [...toRequesting, { type: 'challenge', at: 600, challenge: { id: 'c1', kind: 'blink', expires_at: EXPIRES } }];
 
 describe('kiosk machine', () => {
   it('asks for a challenge after one frontal face on two frames in a row', () => {
@@ -115,7 +117,7 @@ describe('kiosk machine', () => {
   });
 
   it('ignores events of another phase', () => {
-    expect(run([{ type: 'challenge', at: 1, challenge: { id: 'x', kind: 'turn_left' } }])).toEqual(initialKioskState);
+    expect(run([{ type: 'challenge', at: 1, challenge: { id: 'x', kind: 'turn_left', expires_at: EXPIRES } }])).toEqual(initialKioskState);
     expect(run([{ type: 'scanned', at: 1, result }])).toEqual(initialKioskState);
     expect(run([...toRequesting, { type: 'frame', at: 700, faces: 0, frontal: false }]).phase).toBe('requesting');
   });

@@ -1,4 +1,5 @@
-import type { ChallengeKind, ChallengeState } from '../engine/types';
+import type { ChallengeState } from '../engine/types';
+import type { Schema } from '@/api';
 
 /**
  * The kiosk's flow as a pure state machine: the page's driver loop runs the camera, the
@@ -18,23 +19,12 @@ export type KioskPhase = 'idle' | 'requesting' | 'challenge' | 'capturing' | 'ch
 /** kiosk-status data-state (the e2e contract). */
 export type KioskStatusState = 'loading' | 'idle' | 'challenge' | 'checking' | 'result' | 'error';
 
-export interface KioskChallenge {
-  id: string;
-  kind: ChallengeKind;
-  expires_at?: string;
-}
+export type KioskChallenge = Schema<'FaceChallenge'>;
 
 export type ScanOutcome = 'matched' | 'uncertain' | 'unknown' | 'liveness_failed' | 'not_enrolled_model';
 export type ScanAttendance = 'H' | 'T' | 'kept' | 'none';
 
-export interface KioskScanResult {
-  scan_id: number;
-  outcome: ScanOutcome;
-  student: { id: number; name: string; class_name: string } | null;
-  attendance: ScanAttendance;
-  greeting: string;
-  scanned_at: string;
-}
+export type KioskScanResult = Schema<'FaceScanResult'>;
 
 /** What goes to POST /face/scan once the machine reaches "checking". */
 export interface PendingScan {

@@ -4,8 +4,7 @@ import { Select } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { IconSearch } from '@tabler/icons-react';
-import { studentsApi } from '@/features/students/api';
-import { DEFAULT_FILTERS } from '@/features/students/filters';
+import { DEFAULT_FILTERS, studentsApi } from '@/features/students/api';
 import type { Student } from '@/features/students/types';
 
 /**

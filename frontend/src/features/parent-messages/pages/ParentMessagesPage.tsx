@@ -1,26 +1,23 @@
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { currentSearch } from '@/lib/currentSearch';
-import { Link, useSearchParams } from 'react-router';
-import { Alert, Anchor, Button, Card, Center, Chip, Group, Loader, Modal, ScrollArea, Select, Stack, Table, Text, UnstyledButton } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
+import { Link } from 'react-router';
+import { Alert, Anchor, Button, Card, Chip, Group, Modal, ScrollArea, Select, Stack, Table, Text, UnstyledButton } from '@mantine/core';
 import { IconChevronRight, IconPlayerPause, IconRefresh, IconSettings } from '@tabler/icons-react';
 import { useSession } from '@/auth/session';
+import { DataList } from '@/components/DataList';
 import { DateRangeFilter } from '@/components/DateRangeFilter';
-import { EmptyState } from '@/components/EmptyState';
-import { ListPager } from '@/components/ListPager';
 import { PageHeader } from '@/components/PageHeader';
 import { notifyError, notifySuccess } from '@/components/serverErrors';
 import { useClasses } from '@/features/students/hooks';
 import { useFormatNumber } from '@/lib/numbers';
+import { useUrlFilters } from '@/lib/urlFilters';
 import { useFormatDate } from '@/lib/useFormatDate';
-import { EVENTS, OUTCOMES, STATUSES, type ParentEvent, type ParentMessage, type ParentMessageStatus } from '../api';
+import { EVENTS, isFiltered, logFilters, OUTCOMES, STATUSES, type ParentEvent, type ParentMessage, type ParentMessageStatus } from '../api';
 import { OutcomeBadge, StatusBadge } from '../components/Badges';
 import { MessageDrawer } from '../components/MessageDrawer';
 import { PhoneText } from '../components/PhoneText';
 import { StudentSearch } from '../components/StudentFilter';
 import { hasQueued, totalCount, truncateAnswer } from '../display';
-import { changeFilters, clearedFilters, filtersFromSearch, filtersToSearch, isFiltered, type LogFilters } from '../filters';
 import { useParentMessages, useRetryFailed } from '../hooks';
 import '@/app/pageStyles';
 
@@ -90,12 +87,7 @@ export default function ParentMessagesPage() {
   const num = useFormatNumber();
   const { can } = useSession();
   const manage = can('parent_messages.manage');
-  const narrow = useMediaQuery('(max-width: 48em)') ?? false;
-  const [sp, setSp] = useSearchParams();
-  const filters = useMemo(() => filtersFromSearch(sp), [sp]);
-  // From the URL as it is now (currentSearch), not as this render saw it.
-  const update = (change: Partial<LogFilters>) =>
-    setSp(filtersToSearch(changeFilters(filtersFromSearch(currentSearch()), change)), { replace: true });
+  const { filters, update, reset } = useUrlFilters(logFilters);
   const [open, setOpen] = useState<number | null>(null);
   const [confirmAll, setConfirmAll] = useState(false);
 
@@ -220,91 +212,78 @@ export default function ParentMessagesPage() {
           )}
         </Stack>
 
-        {rows.length > 0 &&
-          (narrow ? (
-            <Stack gap={0} data-testid="pm-list" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
-              {rows.map((m) => (
-                <div key={m.id} style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}>
-                  <MessageCard m={m} onOpen={() => setOpen(m.id)} />
-                </div>
-              ))}
-            </Stack>
-          ) : (
-            <Table.ScrollContainer minWidth={960}>
-              <Table striped highlightOnHover verticalSpacing="sm" aria-label={t('title')} data-testid="pm-list">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>{t('fields.time')}</Table.Th>
-                    <Table.Th>{t('fields.student')}</Table.Th>
-                    <Table.Th>{t('fields.event')}</Table.Th>
-                    <Table.Th>{t('fields.phone')}</Table.Th>
-                    <Table.Th>{t('fields.status')}</Table.Th>
-                    <Table.Th ta="right">{t('fields.attempts')}</Table.Th>
-                    <Table.Th>{t('fields.lastAnswer')}</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {rows.map((m) => (
-                    <Table.Tr key={m.id} style={{ cursor: 'pointer' }} onClick={() => setOpen(m.id)} data-testid="pm-row" data-id={m.id} data-status={m.status}>
-                      <Table.Td fz="sm" style={{ whiteSpace: 'nowrap' }}>
-                        <div>{fmt(m.created_at, 'shortDate')}</div>
-                        <Text size="xs" c="dimmed">
-                          {fmt(m.created_at, 'time')}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td miw={170}>
-                        <Anchor
-                          component="button"
-                          type="button"
-                          size="sm"
-                          fw={500}
-                          ta="left"
-                          onClick={(e: React.MouseEvent) => {
-                            e.stopPropagation();
-                            setOpen(m.id);
-                          }}
-                          aria-label={t('open', { name: m.student_name })}
-                          data-testid="pm-open"
-                        >
-                          {m.student_name}
-                        </Anchor>
-                        <Text size="xs" c="dimmed">
-                          {m.class_name || t('noClass')}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td fz="sm">{t(`event.${m.event}`)}</Table.Td>
-                      <Table.Td>
-                        <PhoneText m={m} />
-                      </Table.Td>
-                      <Table.Td miw={150}>
-                        <StatusBadge status={m.status} />
-                      </Table.Td>
-                      <Table.Td ta="right" fz="sm" data-testid="pm-attempts-count">
-                        {num(m.attempts)}
-                      </Table.Td>
-                      <Table.Td miw={220} maw={300}>
-                        <LastAnswer m={m} />
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-          ))}
-
-        {list.isPending && (
-          <Center p="xl">
-            <Loader aria-label={tc('loading')} />
-          </Center>
-        )}
-        {!list.isPending && rows.length === 0 && (
-          <EmptyState
-            message={filtered ? t('emptyFiltered') : filters.status ? t('emptyStatus', { status: t(`status.${filters.status}`) }) : t('empty')}
-            onClearFilters={filtered || filters.status ? () => setSp(filtersToSearch(clearedFilters(filters)), { replace: true }) : undefined}
-            testId="pm-empty"
-          />
-        )}
-        <ListPager meta={list.data?.meta} onChange={(page) => update({ page })} narrow={narrow} />
+        <DataList
+          query={list}
+          rows={rows}
+          rowKey={(m) => m.id}
+          label={t('title')}
+          testId="pm-list"
+          minWidth={960}
+          striped
+          highlightOnHover
+          head={
+            <>
+              <Table.Th>{t('fields.time')}</Table.Th>
+              <Table.Th>{t('fields.student')}</Table.Th>
+              <Table.Th>{t('fields.event')}</Table.Th>
+              <Table.Th>{t('fields.phone')}</Table.Th>
+              <Table.Th>{t('fields.status')}</Table.Th>
+              <Table.Th ta="right">{t('fields.attempts')}</Table.Th>
+              <Table.Th>{t('fields.lastAnswer')}</Table.Th>
+            </>
+          }
+          row={(m) => (
+            <Table.Tr style={{ cursor: 'pointer' }} onClick={() => setOpen(m.id)} data-testid="pm-row" data-id={m.id} data-status={m.status}>
+              <Table.Td fz="sm" style={{ whiteSpace: 'nowrap' }}>
+                <div>{fmt(m.created_at, 'shortDate')}</div>
+                <Text size="xs" c="dimmed">
+                  {fmt(m.created_at, 'time')}
+                </Text>
+              </Table.Td>
+              <Table.Td miw={170}>
+                <Anchor
+                  component="button"
+                  type="button"
+                  size="sm"
+                  fw={500}
+                  ta="left"
+                  onClick={(e: React.MouseEvent) => {
+                    e.stopPropagation();
+                    setOpen(m.id);
+                  }}
+                  aria-label={t('open', { name: m.student_name })}
+                  data-testid="pm-open"
+                >
+                  {m.student_name}
+                </Anchor>
+                <Text size="xs" c="dimmed">
+                  {m.class_name || t('noClass')}
+                </Text>
+              </Table.Td>
+              <Table.Td fz="sm">{t(`event.${m.event}`)}</Table.Td>
+              <Table.Td>
+                <PhoneText m={m} />
+              </Table.Td>
+              <Table.Td miw={150}>
+                <StatusBadge status={m.status} />
+              </Table.Td>
+              <Table.Td ta="right" fz="sm" data-testid="pm-attempts-count">
+                {num(m.attempts)}
+              </Table.Td>
+              <Table.Td miw={220} maw={300}>
+                <LastAnswer m={m} />
+              </Table.Td>
+            </Table.Tr>
+          )}
+          card={(m) => <MessageCard m={m} onOpen={() => setOpen(m.id)} />}
+          empty={{
+            message: filtered ? t('emptyFiltered') : filters.status ? t('emptyStatus', { status: t(`status.${filters.status}`) }) : t('empty'),
+            onClearFilters: filtered || filters.status ? () => reset() : undefined,
+            testId: 'pm-empty',
+          }}
+          meta={list.data?.meta}
+          onPage={(page) => update({ page })}
+        />
       </Card>
 
       <MessageDrawer id={open} onClose={() => setOpen(null)} />

@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Alert, Button, Card, Group, Radio, Stack, Text, Title } from '@mantine/core';
+import { Alert, Radio, Stack } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useSession } from '@/auth/session';
 import { errorMessage, notifySuccess } from '@/components/serverErrors';
 import { PageLoader } from '@/components/PageLoader';
-import { ViewOnlyNotice } from '@/components/ViewOnly';
+import { SettingsCard } from '@/components/SettingsCard';
 import { useFormatDate } from '@/lib/useFormatDate';
 import { useDayRule, useSaveDayRule } from '@/features/attendance-recap/hooks';
 import { DAY_RULES, type DayRule } from '@/features/attendance-recap/types';
@@ -45,42 +45,23 @@ export function AttendanceDayRuleCard() {
   };
 
   return (
-    <Card withBorder p={{ base: 'md', sm: 'lg' }} data-testid="day-rule-card">
-      <Stack gap="md">
-        <Group justify="space-between" align="flex-start" wrap="wrap" gap="xs">
-          <div style={{ minWidth: 0, flex: '1 1 240px' }}>
-            <Title order={2} size="h4">
-              {t('dayRule.title')}
-            </Title>
-            <Text size="sm" c="dimmed">
-              {t('dayRule.description')}
-            </Text>
-          </div>
-          {!canEdit && <ViewOnlyNotice />}
-        </Group>
-        {error && (
-          <Alert color="red" icon={<IconAlertCircle size={18} aria-hidden />} role="alert">
-            {error}
-          </Alert>
-        )}
-        <Radio.Group value={rule} onChange={(v) => setRule(v as DayRule)} aria-label={t('dayRule.title')}>
-          <Stack gap="sm">
-            {DAY_RULES.map((r) => (
-              <Radio key={r} value={r} label={t(`dayRule.${r}.label`)} description={t(`dayRule.${r}.description`)} disabled={!canEdit} data-testid={`day-rule-${r}`} />
-            ))}
-          </Stack>
-        </Radio.Group>
-        <Group justify="space-between" wrap="wrap" gap="xs">
-          <Text size="xs" c="dimmed">
-            {stored.data.updated_at ? t('dayRule.updated', { when: fmt(stored.data.updated_at, 'dateTime') }) : canEdit ? '' : t('dayRule.readOnly')}
-          </Text>
-          {canEdit && (
-            <Button onClick={submit} disabled={!dirty} loading={save.isPending} data-testid="day-rule-save">
-              {t('dayRule.save')}
-            </Button>
-          )}
-        </Group>
-      </Stack>
-    </Card>
+    <SettingsCard
+      title={t('dayRule.title')}
+      description={t('dayRule.description')}
+      testId="day-rule-card"
+      canEdit={canEdit}
+      error={error}
+      save={{ testId: 'day-rule-save', dirty, saving: save.isPending, label: t('dayRule.save'), onClick: submit }}
+      note={stored.data.updated_at ? t('dayRule.updated', { when: fmt(stored.data.updated_at, 'dateTime') }) : canEdit ? '' : t('dayRule.readOnly')}
+      saveAlign="between"
+    >
+      <Radio.Group value={rule} onChange={(v) => setRule(v as DayRule)} aria-label={t('dayRule.title')}>
+        <Stack gap="sm">
+          {DAY_RULES.map((r) => (
+            <Radio key={r} value={r} label={t(`dayRule.${r}.label`)} description={t(`dayRule.${r}.description`)} disabled={!canEdit} data-testid={`day-rule-${r}`} />
+          ))}
+        </Stack>
+      </Radio.Group>
+    </SettingsCard>
   );
 }

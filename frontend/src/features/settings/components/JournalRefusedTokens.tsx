@@ -5,15 +5,10 @@ import { useTranslation } from 'react-i18next';
 import { api } from '@/api/client';
 import { useFormatNumber } from '@/lib/numbers';
 import { useFormatDate } from '@/lib/useFormatDate';
+import type { Schema } from '@/api';
 
 /** Pushes refused for their token, per address and minute (GET /settings/journal-auth-failures). */
-export interface JournalAuthFailure {
-  address: string;
-  minute: string;
-  attempts: number;
-  error_code: string;
-  last_at: string;
-}
+export type JournalAuthFailure = Schema<'JournalAuthFailure'>;
 
 /**
  * Settings → Integrations: the journal pushes refused for a wrong or missing token in the last

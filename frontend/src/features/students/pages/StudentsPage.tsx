@@ -1,19 +1,18 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { currentSearch } from '@/lib/currentSearch';
-import { Link, useNavigate, useSearchParams } from 'react-router';
-import { useDebouncedValue, useDisclosure, useMediaQuery } from '@mantine/hooks';
-import { Anchor, Badge, Button, Card, Collapse, Center, Group, Loader, Select, Stack, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { Link, useNavigate } from 'react-router';
+import { useDebouncedValue, useDisclosure } from '@mantine/hooks';
+import { Anchor, Badge, Button, Card, Collapse, Group, Select, Stack, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
 import { IconChevronRight, IconFilter, IconSchool, IconSearch } from '@tabler/icons-react';
 import { useSession } from '@/auth/session';
+import { DataList, usePhone } from '@/components/DataList';
 import { PageHeader } from '@/components/PageHeader';
+import { useUrlFilters } from '@/lib/urlFilters';
 import { SyncButton } from '../components/SyncButton';
 import { StudentAvatar } from '../components/StudentAvatar';
-import { changeFilters, DEFAULT_FILTERS, filtersFromSearch, filtersToSearch, type StudentFilters } from '../filters';
+import { studentFilters } from '../api';
 import { useClasses, useDepartments, useStudents } from '../hooks';
 import { gradeLabel, gradesOf, type Grade, type Student } from '../types';
-import { EmptyState } from '@/components/EmptyState';
-import { ListPager } from '@/components/ListPager';
 import '@/app/pageStyles';
 
 const PER_PAGE = 25;
@@ -58,17 +57,12 @@ function StudentCard({ s }: { s: Student }) {
 
 export default function StudentsPage() {
   const { t } = useTranslation('students');
-  const { t: tc } = useTranslation();
   const navigate = useNavigate();
   const { me, can } = useSession();
   const homeroom = me?.user.role === 'wali_kelas';
-  const narrow = useMediaQuery('(max-width: 48em)');
+  const narrow = usePhone();
 
-  const [sp, setSp] = useSearchParams();
-  const filters = useMemo(() => filtersFromSearch(sp), [sp]);
-  // From the URL as it is now (currentSearch), not as this render saw it.
-  const update = (change: Partial<StudentFilters>) =>
-    setSp(filtersToSearch(changeFilters(filtersFromSearch(currentSearch()), change)), { replace: true });
+  const { filters, update, reset } = useUrlFilters(studentFilters);
 
   // The search box is debounced; the URL (and the query) follow it.
   const [search, setSearch] = useState(filters.q);
@@ -93,7 +87,7 @@ export default function StudentsPage() {
   const filtered = !!(filters.q || filters.departmentId || filters.grade || filters.classId || filters.active !== 'true');
   const clearFilters = () => {
     setSearch('');
-    setSp(filtersToSearch(DEFAULT_FILTERS), { replace: true });
+    reset();
   };
 
   const filterFields = (
@@ -191,71 +185,60 @@ export default function StudentsPage() {
           )}
         </Stack>
 
-        {narrow ? (
-          <Stack gap={0} data-testid="students-table" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
-            {rows.map((s) => (
-              <div key={s.id} style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}>
-                <StudentCard s={s} />
-              </div>
-            ))}
-          </Stack>
-        ) : (
-          <Table.ScrollContainer minWidth={860}>
-            <Table striped highlightOnHover verticalSpacing="sm" aria-label={t('title')} data-testid="students-table">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('fields.nis')}</Table.Th>
-                  <Table.Th>{t('fields.nisn')}</Table.Th>
-                  <Table.Th>{t('fields.name')}</Table.Th>
-                  <Table.Th>{t('fields.genderShort')}</Table.Th>
-                  <Table.Th>{t('fields.class')}</Table.Th>
-                  <Table.Th>{t('fields.department')}</Table.Th>
-                  <Table.Th>{t('fields.status')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {rows.map((s) => (
-                  <Table.Tr key={s.id} data-testid={`student-row-${s.nis}`} style={{ cursor: 'pointer' }} onClick={() => navigate(`/students/${s.id}`)}>
-                    <Table.Td ff="monospace" fz="sm">
-                      {s.nis || '—'}
-                    </Table.Td>
-                    <Table.Td ff="monospace" fz="sm">
-                      {s.nisn || '—'}
-                    </Table.Td>
-                    <Table.Td>
-                      <Anchor component={Link} to={`/students/${s.id}`} fw={500} size="sm" onClick={(e) => e.stopPropagation()}>
-                        {s.full_name}
-                      </Anchor>
-                    </Table.Td>
-                    <Table.Td fz="sm">{s.gender ? t(`gender.${s.gender}`) : '—'}</Table.Td>
-                    <Table.Td fz="sm" style={{ whiteSpace: 'nowrap' }}>
-                      {s.class_name ?? t('noClass')}
-                    </Table.Td>
-                    <Table.Td fz="sm">{s.department_code ?? '—'}</Table.Td>
-                    <Table.Td>
-                      <ActiveBadge active={s.active} />
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
-
-        {students.isPending && (
-          <Center p="xl">
-            <Loader aria-label={tc('loading')} />
-          </Center>
-        )}
-        {!students.isPending && rows.length === 0 && (
-          <EmptyState
-            message={filtered ? t('emptyFiltered') : homeroom ? t('emptyHomeroom') : t('empty')}
-            onClearFilters={filtered ? clearFilters : undefined}
-            testId="students-empty"
-          />
-        )}
-
-        <ListPager meta={meta} onChange={(page) => update({ page })} narrow={narrow} summaryTestId="students-summary" />
+        <DataList
+          query={students}
+          rows={rows}
+          rowKey={(s) => s.id}
+          narrow={narrow}
+          label={t('title')}
+          testId="students-table"
+          minWidth={860}
+          striped
+          highlightOnHover
+          head={
+            <>
+              <Table.Th>{t('fields.nis')}</Table.Th>
+              <Table.Th>{t('fields.nisn')}</Table.Th>
+              <Table.Th>{t('fields.name')}</Table.Th>
+              <Table.Th>{t('fields.genderShort')}</Table.Th>
+              <Table.Th>{t('fields.class')}</Table.Th>
+              <Table.Th>{t('fields.department')}</Table.Th>
+              <Table.Th>{t('fields.status')}</Table.Th>
+            </>
+          }
+          row={(s) => (
+            <Table.Tr data-testid={`student-row-${s.nis}`} style={{ cursor: 'pointer' }} onClick={() => navigate(`/students/${s.id}`)}>
+              <Table.Td ff="monospace" fz="sm">
+                {s.nis || '—'}
+              </Table.Td>
+              <Table.Td ff="monospace" fz="sm">
+                {s.nisn || '—'}
+              </Table.Td>
+              <Table.Td>
+                <Anchor component={Link} to={`/students/${s.id}`} fw={500} size="sm" onClick={(e) => e.stopPropagation()}>
+                  {s.full_name}
+                </Anchor>
+              </Table.Td>
+              <Table.Td fz="sm">{s.gender ? t(`gender.${s.gender}`) : '—'}</Table.Td>
+              <Table.Td fz="sm" style={{ whiteSpace: 'nowrap' }}>
+                {s.class_name ?? t('noClass')}
+              </Table.Td>
+              <Table.Td fz="sm">{s.department_code ?? '—'}</Table.Td>
+              <Table.Td>
+                <ActiveBadge active={s.active} />
+              </Table.Td>
+            </Table.Tr>
+          )}
+          card={(s) => <StudentCard s={s} />}
+          empty={{
+            message: filtered ? t('emptyFiltered') : homeroom ? t('emptyHomeroom') : t('empty'),
+            onClearFilters: filtered ? clearFilters : undefined,
+            testId: 'students-empty',
+          }}
+          meta={meta}
+          onPage={(page) => update({ page })}
+          summaryTestId="students-summary"
+        />
       </Card>
     </>
   );

@@ -6,9 +6,7 @@ import {
   Badge,
   Button,
   Card,
-  Center,
   Group,
-  Loader,
   Menu,
   Select,
   Stack,
@@ -27,8 +25,7 @@ import { DeleteUserModal } from '../components/DeleteUserModal';
 import { ResetPasswordModal } from '../components/ResetPasswordModal';
 import { UserFormModal } from '../components/UserFormModal';
 import { useUsers } from '../hooks';
-import { EmptyState } from '@/components/EmptyState';
-import { ListPager } from '@/components/ListPager';
+import { DataList } from '@/components/DataList';
 import '@/app/pageStyles';
 
 const PER_PAGE = 20;
@@ -159,149 +156,139 @@ export default function UsersPage() {
           />
         </Group>
 
-        {narrow ? (
-          <Stack gap={0} data-testid="users-table">
-            {rows.map((u) => {
-              const self = u.id === selfId;
-              return (
-                <Group
-                  key={u.id}
-                  data-testid={`user-row-${u.username}`}
-                  justify="space-between"
-                  wrap="nowrap"
-                  px="md"
-                  py="sm"
-                  style={{ borderTop: '1px solid var(--mantine-color-gray-2)' }}
-                >
-                  <Stack gap={4} style={{ minWidth: 0 }}>
-                    <Text fw={500} size="sm" truncate>
-                      {u.name}
-                      {self && (
-                        <Text span size="xs" c="dimmed">
-                          {' · '}
-                          {t('you')}
-                        </Text>
-                      )}
+        <DataList
+          query={users}
+          rows={rows}
+          rowKey={(u) => u.id}
+          narrow={!!narrow}
+          label={t('title')}
+          testId="users-table"
+          minWidth={760}
+          striped
+          highlightOnHover
+          head={
+            <>
+              <Table.Th>{t('fields.name')}</Table.Th>
+              <Table.Th>{t('fields.username')}</Table.Th>
+              <Table.Th>{t('fields.role')}</Table.Th>
+              <Table.Th>{t('fields.contact')}</Table.Th>
+              <Table.Th>{t('fields.status')}</Table.Th>
+              <Table.Th>{t('fields.lastLogin')}</Table.Th>
+              {(canManage || canReset) && (
+                <Table.Th w={60}>
+                  <VisuallyHidden>{t('actions')}</VisuallyHidden>
+                </Table.Th>
+              )}
+            </>
+          }
+          row={(u) => {
+            const self = u.id === selfId;
+            return (
+              <Table.Tr data-testid={`user-row-${u.username}`}>
+                <Table.Td>
+                  <Text fw={500} size="sm">
+                    {u.name}
+                  </Text>
+                  {self && (
+                    <Text size="xs" c="dimmed">
+                      {t('you')}
                     </Text>
-                    <Text size="xs" ff="monospace" c="dimmed" truncate>
-                      {u.username}
+                  )}
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm" ff="monospace">
+                    {u.username}
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  <Badge variant="light" color={u.role === 'admin' ? 'grape' : 'blue'}>
+                    {tc(`role.${u.role}`)}
+                  </Badge>
+                  {u.homeroom_class && (
+                    <Text size="xs" mt={4} data-testid={`user-class-${u.username}`}>
+                      {t('homeroomOf', { class: u.homeroom_class.name })}
                     </Text>
-                    <Group gap={6}>
-                      <Badge size="sm" variant="light" color={u.role === 'admin' ? 'grape' : 'blue'}>
-                        {tc(`role.${u.role}`)}
-                      </Badge>
-                      <Badge size="sm" variant="dot" color={u.active ? 'teal' : 'gray'}>
-                        {u.active ? tc('status.active') : tc('status.inactive')}
-                      </Badge>
-                    </Group>
-                    {u.homeroom_class && (
-                      <Text size="xs" data-testid={`user-class-${u.username}`}>
-                        {t('homeroomOf', { class: u.homeroom_class.name })}
+                  )}
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm">{u.email || '—'}</Text>
+                  {u.phone && (
+                    <Text size="xs" c="dimmed">
+                      {u.phone}
+                    </Text>
+                  )}
+                </Table.Td>
+                <Table.Td>
+                  <Badge variant="dot" color={u.active ? 'teal' : 'gray'}>
+                    {u.active ? tc('status.active') : tc('status.inactive')}
+                  </Badge>
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm">{u.last_login_at ? fmt(u.last_login_at, 'dateTime') : t('neverSignedIn')}</Text>
+                </Table.Td>
+                {(canManage || canReset) && (
+                  <Table.Td>
+                    <UserActions user={u} self={self} canManage={canManage} canReset={canReset} onEdit={() => setEditing({ mode: 'edit', user: u })} onReset={() => setResetting(u)} onDelete={() => setDeleting(u)} />
+                  </Table.Td>
+                )}
+              </Table.Tr>
+            );
+          }}
+          card={(u) => {
+            const self = u.id === selfId;
+            return (
+              <Group
+                data-testid={`user-row-${u.username}`}
+                justify="space-between"
+                wrap="nowrap"
+                px="md"
+                py="sm"
+              >
+                <Stack gap={4} style={{ minWidth: 0 }}>
+                  <Text fw={500} size="sm" truncate>
+                    {u.name}
+                    {self && (
+                      <Text span size="xs" c="dimmed">
+                        {' · '}
+                        {t('you')}
                       </Text>
                     )}
-                  </Stack>
-                  {(canManage || canReset) && (
-                    <UserActions
-                      user={u}
-                      self={self}
-                      canManage={canManage}
-                      canReset={canReset}
-                      onEdit={() => setEditing({ mode: 'edit', user: u })}
-                      onReset={() => setResetting(u)}
-                      onDelete={() => setDeleting(u)}
-                    />
+                  </Text>
+                  <Text size="xs" ff="monospace" c="dimmed" truncate>
+                    {u.username}
+                  </Text>
+                  <Group gap={6}>
+                    <Badge size="sm" variant="light" color={u.role === 'admin' ? 'grape' : 'blue'}>
+                      {tc(`role.${u.role}`)}
+                    </Badge>
+                    <Badge size="sm" variant="dot" color={u.active ? 'teal' : 'gray'}>
+                      {u.active ? tc('status.active') : tc('status.inactive')}
+                    </Badge>
+                  </Group>
+                  {u.homeroom_class && (
+                    <Text size="xs" data-testid={`user-class-${u.username}`}>
+                      {t('homeroomOf', { class: u.homeroom_class.name })}
+                    </Text>
                   )}
-                </Group>
-              );
-            })}
-          </Stack>
-        ) : (
-          <Table.ScrollContainer minWidth={760}>
-            <Table striped highlightOnHover verticalSpacing="sm" aria-label={t('title')} data-testid="users-table">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('fields.name')}</Table.Th>
-                  <Table.Th>{t('fields.username')}</Table.Th>
-                  <Table.Th>{t('fields.role')}</Table.Th>
-                  <Table.Th>{t('fields.contact')}</Table.Th>
-                  <Table.Th>{t('fields.status')}</Table.Th>
-                  <Table.Th>{t('fields.lastLogin')}</Table.Th>
-                  {(canManage || canReset) && (
-                    <Table.Th w={60}>
-                      <VisuallyHidden>{t('actions')}</VisuallyHidden>
-                    </Table.Th>
-                  )}
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {rows.map((u) => {
-                  const self = u.id === selfId;
-                  return (
-                    <Table.Tr key={u.id} data-testid={`user-row-${u.username}`}>
-                      <Table.Td>
-                        <Text fw={500} size="sm">
-                          {u.name}
-                        </Text>
-                        {self && (
-                          <Text size="xs" c="dimmed">
-                            {t('you')}
-                          </Text>
-                        )}
-                      </Table.Td>
-                      <Table.Td>
-                        <Text size="sm" ff="monospace">
-                          {u.username}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td>
-                        <Badge variant="light" color={u.role === 'admin' ? 'grape' : 'blue'}>
-                          {tc(`role.${u.role}`)}
-                        </Badge>
-                        {u.homeroom_class && (
-                          <Text size="xs" mt={4} data-testid={`user-class-${u.username}`}>
-                            {t('homeroomOf', { class: u.homeroom_class.name })}
-                          </Text>
-                        )}
-                      </Table.Td>
-                      <Table.Td>
-                        <Text size="sm">{u.email || '—'}</Text>
-                        {u.phone && (
-                          <Text size="xs" c="dimmed">
-                            {u.phone}
-                          </Text>
-                        )}
-                      </Table.Td>
-                      <Table.Td>
-                        <Badge variant="dot" color={u.active ? 'teal' : 'gray'}>
-                          {u.active ? tc('status.active') : tc('status.inactive')}
-                        </Badge>
-                      </Table.Td>
-                      <Table.Td>
-                        <Text size="sm">{u.last_login_at ? fmt(u.last_login_at, 'dateTime') : t('neverSignedIn')}</Text>
-                      </Table.Td>
-                      {(canManage || canReset) && (
-                        <Table.Td>
-                          <UserActions user={u} self={self} canManage={canManage} canReset={canReset} onEdit={() => setEditing({ mode: 'edit', user: u })} onReset={() => setResetting(u)} onDelete={() => setDeleting(u)} />
-                        </Table.Td>
-                      )}
-                    </Table.Tr>
-                  );
-                })}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
-
-        {users.isPending && (
-          <Center p="xl">
-            <Loader aria-label={tc('loading')} />
-          </Center>
-        )}
-        {!users.isPending && rows.length === 0 && (
-          <EmptyState message={filtered ? t('emptyFiltered') : t('empty')} onClearFilters={filtered ? clearFilters : undefined} testId="users-empty" />
-        )}
-
-        <ListPager meta={meta} onChange={setPage} narrow={narrow} />
+                </Stack>
+                {(canManage || canReset) && (
+                  <UserActions
+                    user={u}
+                    self={self}
+                    canManage={canManage}
+                    canReset={canReset}
+                    onEdit={() => setEditing({ mode: 'edit', user: u })}
+                    onReset={() => setResetting(u)}
+                    onDelete={() => setDeleting(u)}
+                  />
+                )}
+              </Group>
+            );
+          }}
+          empty={{ message: filtered ? t('emptyFiltered') : t('empty'), onClearFilters: filtered ? clearFilters : undefined, testId: 'users-empty' }}
+          meta={meta}
+          onPage={setPage}
+        />
       </Card>
 
       <UserFormModal

@@ -1,14 +1,12 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { currentSearch } from '@/lib/currentSearch';
-import { Link, useNavigate, useSearchParams } from 'react-router';
-import { useDebouncedValue, useDisclosure, useMediaQuery } from '@mantine/hooks';
-import { Anchor, Button, Card, Center, Collapse, Group, Loader, Select, Stack, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { Link, useNavigate } from 'react-router';
+import { useDebouncedValue, useDisclosure } from '@mantine/hooks';
+import { Anchor, Button, Card, Collapse, Group, Select, Stack, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
 import { IconChevronRight, IconFileSpreadsheet, IconFilter, IconPlus, IconSchool, IconSearch } from '@tabler/icons-react';
 import { useSession } from '@/auth/session';
+import { DataList, usePhone } from '@/components/DataList';
 import { DateRangeFilter } from '@/components/DateRangeFilter';
-import { EmptyState } from '@/components/EmptyState';
-import { ListPager } from '@/components/ListPager';
 import { PageHeader } from '@/components/PageHeader';
 import { notifyError } from '@/components/serverErrors';
 import { useClasses, useDepartments } from '@/features/students/hooks';
@@ -18,25 +16,13 @@ import { gradeLabel, gradesOf } from '@/features/students/types';
 import { yearLabel, yearStartOf } from '@/features/warning-letters/academicYear';
 import { useAcademicYear } from '@/features/warning-letters/hooks';
 import { useFormatNumber } from '@/lib/numbers';
+import { useUrlFilters } from '@/lib/urlFilters';
 import { useFormatDate } from '@/lib/useFormatDate';
 import { saveFile } from '@/platform';
 import { CategoryBadge, HandlingStatusBadge, PhotoCount, PointsBadge, VerifiedBadge } from '../components/Badges';
 import { BulkResolveAttendance } from '../components/BulkResolveAttendance';
 import { PageCheckbox, RowCheckbox, SelectionBar, useListSelection } from '../components/Selection';
-import {
-  activeFilterCount,
-  changeFilters,
-  defaultFilters,
-  exportFileName,
-  exportUrl,
-  filtersFromSearch,
-  filtersToSearch,
-  isFiltered,
-  JOURNAL,
-  SORTS,
-  type Sort,
-  type ViolationFilters,
-} from '../filters';
+import { activeFilterCount, exportFileName, exportUrl, isFiltered, JOURNAL, SORTS, violationFilters, type Sort } from '../api';
 import { useParticipantUsers, useTypeList, useViolations } from '../hooks';
 import { paths } from '../paths';
 import { HANDLING_STATUSES, type HandlingStatus, type Violation } from '../types';
@@ -109,16 +95,12 @@ export default function ViolationsPage() {
   const num = useFormatNumber();
   const { me, can } = useSession();
   const homeroom = me?.user.role === 'wali_kelas';
-  const narrow = useMediaQuery('(max-width: 48em)');
+  const narrow = usePhone();
 
-  const [sp, setSp] = useSearchParams();
-  const urlFilters = useMemo(() => filtersFromSearch(sp), [sp]);
+  const { filters: urlFilters, update, reset } = useUrlFilters(violationFilters);
   // The source: the URL's (a dashboard figure's link), else the user's own; the list waits for it.
-  const { source, remember } = useScreenSource(sp.get('source'));
+  const { source, remember } = useScreenSource(urlFilters.source);
   const filters = useMemo(() => ({ ...urlFilters, source }), [urlFilters, source]);
-  // From the URL as it is now (currentSearch), not as this render saw it.
-  const update = (change: Partial<ViolationFilters>) =>
-    setSp(filtersToSearch(changeFilters(filtersFromSearch(currentSearch()), change)), { replace: true });
 
   const [search, setSearch] = useState(filters.q);
   const [q] = useDebouncedValue(search.trim(), 300);
@@ -157,7 +139,7 @@ export default function ViolationsPage() {
   const filtered = isFiltered(filters);
   const clearFilters = () => {
     setSearch('');
-    setSp(filtersToSearch(defaultFilters()), { replace: true });
+    reset();
   };
 
   const [exporting, setExporting] = useState(false);
@@ -287,9 +269,9 @@ export default function ViolationsPage() {
       label={t('filters.period')}
       placeholder={t('filters.allDates')}
       clearLabel={t('filters.clear')}
-      from={filters.from}
-      to={filters.to}
-      onChange={(from, to) => update({ from, to })}
+      from={filters.period.from}
+      to={filters.period.to}
+      onChange={(from, to) => update({ period: { from, to } })}
       testId="period-filter"
     />
   );
@@ -367,110 +349,100 @@ export default function ViolationsPage() {
           )}
         </Stack>
 
-        {narrow ? (
-          <Stack gap={0} data-testid="violations-table" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
-            {rows.map((v) => (
-              <Group key={v.id} gap={0} wrap="nowrap" style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}>
-                {selecting && <RowCheckbox v={v} selection={selection} />}
-                <div style={{ flex: 1, minWidth: 0 }}>
-                  <ViolationCard v={v} />
-                </div>
-              </Group>
-            ))}
-          </Stack>
-        ) : (
-          rows.length > 0 && (
-            <Table.ScrollContainer minWidth={900}>
-              <Table striped highlightOnHover verticalSpacing="sm" aria-label={t('title')} data-testid="violations-table">
-                <Table.Thead>
-                  <Table.Tr>
-                    {selecting && (
-                      <Table.Th w={44}>
-                        <PageCheckbox selection={selection} />
-                      </Table.Th>
-                    )}
-                    <Table.Th>{t('fields.when')}</Table.Th>
-                    <Table.Th>{t('fields.student')}</Table.Th>
-                    <Table.Th>{t('fields.class')}</Table.Th>
-                    <Table.Th>{t('fields.type')}</Table.Th>
-                    <Table.Th ta="right">{t('fields.points')}</Table.Th>
-                    <Table.Th>{t('fields.status')}</Table.Th>
-                    <Table.Th>{t('fields.recordedBy')}</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {rows.map((v) => (
-                    <Table.Tr key={v.id} data-testid={`violation-row-${v.id}`} style={{ cursor: 'pointer' }} onClick={() => navigate(paths.detail(v.id))}>
-                      {selecting && (
-                        <Table.Td p={0} onClick={(e) => e.stopPropagation()}>
-                          <RowCheckbox v={v} selection={selection} />
-                        </Table.Td>
-                      )}
-                      <Table.Td fz="sm" style={{ whiteSpace: 'nowrap' }}>
-                        <div>{fmt(v.occurred_at, 'shortDate')}</div>
-                        <Text size="xs" c="dimmed">
-                          {fmt(v.occurred_at, 'time')}
-                        </Text>
-                        <PastYear v={v} />
-                      </Table.Td>
-                      <Table.Td>
-                        <Anchor component={Link} to={paths.detail(v.id)} fw={500} size="sm" onClick={(e) => e.stopPropagation()}>
-                          {v.student_name}
-                        </Anchor>
-                        <Text size="xs" c="dimmed">
-                          {t('fields.nis')} {v.student_nis || '—'}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td fz="sm" style={{ whiteSpace: 'nowrap' }}>
-                        {v.class_name || t('noClass')}
-                      </Table.Td>
-                      <Table.Td>
-                        <Text size="sm">{v.type_name}</Text>
-                        <Group gap={4} mt={2}>
-                          <CategoryBadge name={v.category_name} colour={v.category_colour} />
-                          <PhotoCount count={v.photo_count} />
-                        </Group>
-                      </Table.Td>
-                      <Table.Td ta="right" fw={600} fz="sm" data-testid="points">
-                        {num(v.points)}
-                      </Table.Td>
-                      <Table.Td miw={170}>
-                        <Stack gap={4} align="flex-start">
-                          <HandlingStatusBadge status={v.handling_status} />
-                          <VerifiedBadge verified={!!v.verified_at} />
-                        </Stack>
-                      </Table.Td>
-                      <Table.Td fz="sm">
-                        <Recorder v={v} />
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-          )
-        )}
-
-        {list.isPending && (
-          <Center p="xl">
-            <Loader aria-label={tc('loading')} />
-          </Center>
-        )}
-        {!list.isPending && rows.length === 0 && (
-          <EmptyState
-            message={filtered ? t('emptyFiltered') : t('emptyMonth')}
-            onClearFilters={filtered ? clearFilters : undefined}
-            testId="violations-empty"
-          >
-            {!filtered && (
-              <Button variant="subtle" size="sm" onClick={() => update({ from: '', to: '' })} data-testid="all-dates">
+        <DataList
+          query={list}
+          rows={rows}
+          rowKey={(v) => v.id}
+          narrow={narrow}
+          label={t('title')}
+          testId="violations-table"
+          minWidth={900}
+          striped
+          highlightOnHover
+          head={
+            <>
+              {selecting && (
+                <Table.Th w={44}>
+                  <PageCheckbox selection={selection} />
+                </Table.Th>
+              )}
+              <Table.Th>{t('fields.when')}</Table.Th>
+              <Table.Th>{t('fields.student')}</Table.Th>
+              <Table.Th>{t('fields.class')}</Table.Th>
+              <Table.Th>{t('fields.type')}</Table.Th>
+              <Table.Th ta="right">{t('fields.points')}</Table.Th>
+              <Table.Th>{t('fields.status')}</Table.Th>
+              <Table.Th>{t('fields.recordedBy')}</Table.Th>
+            </>
+          }
+          row={(v) => (
+            <Table.Tr data-testid={`violation-row-${v.id}`} style={{ cursor: 'pointer' }} onClick={() => navigate(paths.detail(v.id))}>
+              {selecting && (
+                <Table.Td p={0} onClick={(e) => e.stopPropagation()}>
+                  <RowCheckbox v={v} selection={selection} />
+                </Table.Td>
+              )}
+              <Table.Td fz="sm" style={{ whiteSpace: 'nowrap' }}>
+                <div>{fmt(v.occurred_at, 'shortDate')}</div>
+                <Text size="xs" c="dimmed">
+                  {fmt(v.occurred_at, 'time')}
+                </Text>
+                <PastYear v={v} />
+              </Table.Td>
+              <Table.Td>
+                <Anchor component={Link} to={paths.detail(v.id)} fw={500} size="sm" onClick={(e) => e.stopPropagation()}>
+                  {v.student_name}
+                </Anchor>
+                <Text size="xs" c="dimmed">
+                  {t('fields.nis')} {v.student_nis || '—'}
+                </Text>
+              </Table.Td>
+              <Table.Td fz="sm" style={{ whiteSpace: 'nowrap' }}>
+                {v.class_name || t('noClass')}
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm">{v.type_name}</Text>
+                <Group gap={4} mt={2}>
+                  <CategoryBadge name={v.category_name} colour={v.category_colour} />
+                  <PhotoCount count={v.photo_count} />
+                </Group>
+              </Table.Td>
+              <Table.Td ta="right" fw={600} fz="sm" data-testid="points">
+                {num(v.points)}
+              </Table.Td>
+              <Table.Td miw={170}>
+                <Stack gap={4} align="flex-start">
+                  <HandlingStatusBadge status={v.handling_status} />
+                  <VerifiedBadge verified={!!v.verified_at} />
+                </Stack>
+              </Table.Td>
+              <Table.Td fz="sm">
+                <Recorder v={v} />
+              </Table.Td>
+            </Table.Tr>
+          )}
+          card={(v) => (
+            <Group gap={0} wrap="nowrap">
+              {selecting && <RowCheckbox v={v} selection={selection} />}
+              <div style={{ flex: 1, minWidth: 0 }}>
+                <ViolationCard v={v} />
+              </div>
+            </Group>
+          )}
+          empty={{
+            message: filtered ? t('emptyFiltered') : t('emptyMonth'),
+            onClearFilters: filtered ? clearFilters : undefined,
+            testId: 'violations-empty',
+            children: !filtered && (
+              <Button variant="subtle" size="sm" onClick={() => update({ period: { from: '', to: '' } })} data-testid="all-dates">
                 {t('filters.showAllDates')}
               </Button>
-            )}
-          </EmptyState>
-        )}
-
-        <ListPager meta={meta} onChange={(page) => update({ page })} narrow={narrow} summaryTestId="violations-summary" />
+            ),
+          }}
+          meta={meta}
+          onPage={(page) => update({ page })}
+          summaryTestId="violations-summary"
+        />
       </Card>
       {selecting && <SelectionBar selection={selection} />}
     </>

@@ -1,12 +1,10 @@
-import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useForm } from '@mantine/form';
-import { Alert, Button, Card, Code, Group, Stack, Text, TextInput, Title } from '@mantine/core';
-import { IconAlertCircle } from '@tabler/icons-react';
+import { Code, Text, TextInput } from '@mantine/core';
 import { useSession } from '@/auth/session';
-import { applyServerErrors, notifySuccess } from '@/components/serverErrors';
 import { PageLoader } from '@/components/PageLoader';
-import { ViewOnlyList, ViewOnlyNotice } from '@/components/ViewOnly';
+import { SettingsCard } from '@/components/SettingsCard';
+import { useSettingsForm } from '@/components/useSettingsForm';
+import { ViewOnlyList } from '@/components/ViewOnly';
 import { useLetterSettings, useSaveLetterSettings } from '../hooks';
 
 /**
@@ -15,82 +13,48 @@ import { useLetterSettings, useSaveLetterSettings } from '../hooks';
  */
 export function LetterNumberSettings() {
   const { t } = useTranslation('warning-letters');
-  const { t: tc } = useTranslation();
   const { can } = useSession();
   const canEdit = can('settings.manage');
   const settings = useLetterSettings();
-  const save = useSaveLetterSettings();
-  const [error, setError] = useState<string | null>(null);
-  const form = useForm({
+  const data = settings.data;
+  const { form, error, onSubmit, dirty, saving } = useSettingsForm({
+    data,
+    toValues: (d) => ({ number_pattern: d.number_pattern }),
     initialValues: { number_pattern: '' },
     validate: { number_pattern: (v) => (v.trim() === '' || v.includes('{seq}') ? null : t('numbering.seqRequired')) },
+    save: useSaveLetterSettings(),
+    payload: (v) => ({ number_pattern: v.number_pattern.trim() }),
+    saved: t('numbering.saved'),
   });
-  const data = settings.data;
-  useEffect(() => {
-    if (!data) return;
-    form.setValues({ number_pattern: data.number_pattern });
-    form.resetDirty({ number_pattern: data.number_pattern });
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- Mantine's form object is new on every render; this runs when what it shows changes
-  }, [data]);
   if (!data) return <PageLoader />;
 
-  const submit = (v: { number_pattern: string }) => {
-    setError(null);
-    save.mutate(
-      { number_pattern: v.number_pattern.trim() },
-      {
-        onSuccess: () => notifySuccess(t('numbering.saved')),
-        onError: (err) => setError(applyServerErrors(form, err, tc)),
-      },
-    );
-  };
-
   return (
-    <Card withBorder p={{ base: 'md', sm: 'lg' }} data-testid="letter-numbering-section">
-      <form noValidate onSubmit={form.onSubmit(submit)} aria-label={t('numbering.title')}>
-        <Stack gap="md">
-          <Group justify="space-between" align="flex-start" wrap="wrap">
-            <div>
-              <Title order={2} size="h4">
-                {t('numbering.title')}
-              </Title>
-              <Text size="sm" c="dimmed">
-                {t('numbering.description')}
-              </Text>
-            </div>
-            {!canEdit && <ViewOnlyNotice />}
-          </Group>
-          {error && (
-            <Alert color="red" icon={<IconAlertCircle />} role="alert">
-              {error}
-            </Alert>
-          )}
-          {canEdit ? (
-            <TextInput
-              label={t('numbering.pattern')}
-              description={t('numbering.hint', { placeholders: (data.placeholders ?? []).join(' ') })}
-              maxLength={100}
-              styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
-              {...form.getInputProps('number_pattern')}
-              data-testid="letter-number-pattern"
-            />
-          ) : (
-            <ViewOnlyList cols={1} fields={[{ label: t('numbering.pattern'), value: data.number_pattern }]} />
-          )}
-          {data.example && (
-            <Text size="sm">
-              {t('numbering.example')} <Code data-testid="letter-number-example">{data.example}</Code>
-            </Text>
-          )}
-          {canEdit && (
-            <Group gap="sm">
-              <Button type="submit" loading={save.isPending} disabled={!form.isDirty()} data-testid="letter-numbering-save">
-                {tc('actions.save')}
-              </Button>
-            </Group>
-          )}
-        </Stack>
-      </form>
-    </Card>
+    <SettingsCard
+      title={t('numbering.title')}
+      description={t('numbering.description')}
+      testId="letter-numbering-section"
+      canEdit={canEdit}
+      error={error}
+      onSubmit={onSubmit}
+      save={{ testId: 'letter-numbering-save', dirty, saving }}
+    >
+      {canEdit ? (
+        <TextInput
+          label={t('numbering.pattern')}
+          description={t('numbering.hint', { placeholders: (data.placeholders ?? []).join(' ') })}
+          maxLength={100}
+          styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+          {...form.getInputProps('number_pattern')}
+          data-testid="letter-number-pattern"
+        />
+      ) : (
+        <ViewOnlyList cols={1} fields={[{ label: t('numbering.pattern'), value: data.number_pattern }]} />
+      )}
+      {data.example && (
+        <Text size="sm">
+          {t('numbering.example')} <Code data-testid="letter-number-example">{data.example}</Code>
+        </Text>
+      )}
+    </SettingsCard>
   );
 }

@@ -4,8 +4,7 @@ import { Select } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { studentsApi } from '@/features/students/api';
-import { DEFAULT_FILTERS } from '@/features/students/filters';
+import { DEFAULT_FILTERS, studentsApi } from '@/features/students/api';
 import { useStudent } from '@/features/students/hooks';
 
 /** Picks one student by name, NIS or NISN (searched on the server, within what the user may see). */

@@ -26,11 +26,11 @@ import '@/app/pageStyles';
 /** The status history: the server's events, else what the letter's own dates say. */
 function historyOf(l: WarningLetter): WarningLetterEvent[] {
   if (l.events?.length) return l.events;
-  const out: WarningLetterEvent[] = [{ status: 'draft', at: l.issued_at, actor_name: '' }];
-  if (l.printed_at) out.push({ status: 'printed', at: l.printed_at, actor_name: '' });
-  if (l.signed_at) out.push({ status: 'signed', at: l.signed_at, actor_name: '' });
-  if (l.delivered_at) out.push({ status: 'delivered', at: l.delivered_at, actor_name: '' });
-  if (l.withdrawn_at) out.push({ status: 'withdrawn', at: l.withdrawn_at, actor_name: '' });
+  const out: WarningLetterEvent[] = [{ status: 'draft', at: l.issued_at, actor_name: '', level: null, violation_id: null }];
+  if (l.printed_at) out.push({ status: 'printed', at: l.printed_at, actor_name: '', level: null, violation_id: null });
+  if (l.signed_at) out.push({ status: 'signed', at: l.signed_at, actor_name: '', level: null, violation_id: null });
+  if (l.delivered_at) out.push({ status: 'delivered', at: l.delivered_at, actor_name: '', level: null, violation_id: null });
+  if (l.withdrawn_at) out.push({ status: 'withdrawn', at: l.withdrawn_at, actor_name: '', level: null, violation_id: null });
   return out;
 }
 

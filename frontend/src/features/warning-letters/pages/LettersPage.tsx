@@ -1,40 +1,36 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
-import { Anchor, Card, Center, Checkbox, Group, Loader, Select, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { Link } from 'react-router';
+import { Anchor, Card, Checkbox, Group, Select, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
-import { useMediaQuery } from '@mantine/hooks';
 import { IconCalendar } from '@tabler/icons-react';
 import { useSession } from '@/auth/session';
-import { EmptyState } from '@/components/EmptyState';
-import { ListPager } from '@/components/ListPager';
+import { DataList, usePhone } from '@/components/DataList';
 import { PageHeader } from '@/components/PageHeader';
 import { useClasses } from '@/features/students/hooks';
-
 import { useFormatNumber } from '@/lib/numbers';
+import { useUrlFilters } from '@/lib/urlFilters';
 import { useFormatDate } from '@/lib/useFormatDate';
 import { yearLabel } from '../academicYear';
-import { LETTERS_PER_PAGE, type LetterFilters, type LetterStatus, type WarningLetter } from '../api';
+import { LETTERS_PER_PAGE, type LetterStatus, type WarningLetter } from '../api';
 import { LetterActionsCell } from '../components/LetterActionsCell';
 import { LevelBadge } from '../components/LevelBadge';
 import { PrintBar } from '../components/PrintBar';
 import { StatusBadge } from '../components/StatusBadge';
 import { StudentPicker } from '../components/StudentPicker';
 import { useAcademicYear, useLetters, useLevelColour, useLevelThresholds } from '../hooks';
-import { DEFAULT_LETTER_FILTERS, isFiltered, LETTER_STATUSES, lettersFiltersFromSearch, lettersFiltersToSearch } from '../letters';
+import { isFiltered, LETTER_STATUSES, letterFilters } from '../letters';
 import { letterPath } from '../paths';
 import { EMPTY_SELECTION, pageState, printable, toggle, togglePage, type Selection } from '../selection';
 import '@/app/pageStyles';
 
 export default function LettersPage() {
   const { t } = useTranslation('warning-letters');
-  const { t: tc } = useTranslation();
   const fmt = useFormatDate();
   const num = useFormatNumber();
   const { can } = useSession();
-  const phone = useMediaQuery('(max-width: 48em)');
-  const [sp, setSp] = useSearchParams();
-  const f = lettersFiltersFromSearch(sp);
+  const phone = usePhone();
+  const { filters: f, update: set, reset } = useUrlFilters(letterFilters);
   const letters = useLetters(f, LETTERS_PER_PAGE);
   const classes = useClasses();
   const thresholds = useLevelThresholds(can('violation_types.view'));
@@ -43,7 +39,6 @@ export default function LettersPage() {
   const first = year.data ? Number(year.data.start.slice(0, 4)) : null;
   const yearOptions = first ? [0, 1, 2, 3, 4].map((i) => ({ value: String(first - i), label: yearLabel(`${first - i}-01-01`) })) : [];
 
-  const set = (patch: Partial<LetterFilters>) => setSp(lettersFiltersToSearch({ ...f, page: 1, ...patch }), { replace: true });
   const levels = thresholds.data?.data.length ? thresholds.data.data.map((th) => ({ value: String(th.level), label: th.name || `SP ${th.level}` })) : [1, 2, 3].map((l) => ({ value: String(l), label: `SP ${l}` }));
   const rows = letters.data?.data ?? [];
   const colourOf = useLevelColour();
@@ -138,111 +133,99 @@ export default function LettersPage() {
 
         {canPrint && <PrintBar selection={chosen} onPrinted={() => setChosen(EMPTY_SELECTION)} onClear={() => setChosen(EMPTY_SELECTION)} />}
 
-        {phone ? (
-          <Stack gap={0} data-testid="letters-table">
-            {rows.map((l) => (
-              <Stack key={l.id} gap="xs" px="md" py="sm" data-testid={`letter-row-${l.id}`} data-status={l.status} style={{ borderTop: '1px solid var(--mantine-color-gray-2)', minWidth: 0 }}>
-                <Group justify="space-between" gap="xs" wrap="nowrap" align="flex-start">
-                  <Group gap="sm" wrap="nowrap" align="flex-start" style={{ minWidth: 0 }}>
-                    {canPrint && choose(l)}
-                    {studentCell(l)}
-                  </Group>
-                  <LevelBadge level={l.level} name={l.name} colour={colourOf(l)} />
-                </Group>
-                <Group gap="xs" wrap="wrap">
-                  <Text size="sm">{l.class_name || t('noClass')}</Text>
-                  <Text size="sm" c="dimmed">
-                    ·
-                  </Text>
-                  <Text size="sm">{t('fields.pointsValue', { count: l.points, points: num(l.points) })}</Text>
-                  <StatusBadge status={l.status} />
-                </Group>
-                <Text size="xs" c="dimmed" data-testid={`letter-year-${l.id}`}>
-                  {t('fields.issuedOn', { date: fmt(l.issued_at, 'date') })} · {t('fields.yearLabel', { year: l.academic_year ?? yearLabel(l.academic_year_start) })}
+        <DataList
+          query={letters}
+          rows={rows}
+          rowKey={(l) => l.id}
+          narrow={phone}
+          label={t('title')}
+          testId="letters-table"
+          minWidth={canPrint ? 1060 : 980}
+          highlightOnHover
+          head={
+            <>
+              {canPrint && (
+                <Table.Th w={40}>
+                  <Checkbox
+                    aria-label={t('print.choosePage')}
+                    checked={page === 'all'}
+                    indeterminate={page === 'some'}
+                    disabled={!rows.some(printable)}
+                    onChange={() => setChosen((s) => togglePage(s, rows))}
+                    data-testid="letters-choose-page"
+                  />
+                </Table.Th>
+              )}
+              <Table.Th>{t('fields.student')}</Table.Th>
+              <Table.Th>{t('fields.class')}</Table.Th>
+              <Table.Th miw={76}>{t('fields.level')}</Table.Th>
+              <Table.Th ta="right">{t('fields.points')}</Table.Th>
+              <Table.Th miw={150}>{t('fields.status')}</Table.Th>
+              <Table.Th>{t('fields.issued')}</Table.Th>
+              <Table.Th>{t('fields.year')}</Table.Th>
+              <Table.Th>{t('fields.actions')}</Table.Th>
+            </>
+          }
+          row={(l) => (
+            <Table.Tr data-testid={`letter-row-${l.id}`} data-status={l.status}>
+              {canPrint && <Table.Td>{choose(l)}</Table.Td>}
+              <Table.Td>{studentCell(l)}</Table.Td>
+              <Table.Td>
+                <Text size="sm">{l.class_name || '—'}</Text>
+              </Table.Td>
+              <Table.Td>
+                <LevelBadge level={l.level} name={l.name} colour={colourOf(l)} />
+              </Table.Td>
+              <Table.Td ta="right">
+                <Text size="sm" fw={600}>
+                  {num(l.points)}
                 </Text>
-                <LetterActionsCell letter={l} stacked />
-              </Stack>
-            ))}
-          </Stack>
-        ) : (
-          <Table.ScrollContainer minWidth={canPrint ? 1060 : 980}>
-            <Table highlightOnHover verticalSpacing="sm" aria-label={t('title')} data-testid="letters-table">
-              <Table.Thead>
-                <Table.Tr>
-                  {canPrint && (
-                    <Table.Th w={40}>
-                      <Checkbox
-                        aria-label={t('print.choosePage')}
-                        checked={page === 'all'}
-                        indeterminate={page === 'some'}
-                        disabled={!rows.some(printable)}
-                        onChange={() => setChosen((s) => togglePage(s, rows))}
-                        data-testid="letters-choose-page"
-                      />
-                    </Table.Th>
-                  )}
-                  <Table.Th>{t('fields.student')}</Table.Th>
-                  <Table.Th>{t('fields.class')}</Table.Th>
-                  <Table.Th miw={76}>{t('fields.level')}</Table.Th>
-                  <Table.Th ta="right">{t('fields.points')}</Table.Th>
-                  <Table.Th miw={150}>{t('fields.status')}</Table.Th>
-                  <Table.Th>{t('fields.issued')}</Table.Th>
-                  <Table.Th>{t('fields.year')}</Table.Th>
-                  <Table.Th>{t('fields.actions')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {rows.map((l) => (
-                  <Table.Tr key={l.id} data-testid={`letter-row-${l.id}`} data-status={l.status}>
-                    {canPrint && <Table.Td>{choose(l)}</Table.Td>}
-                    <Table.Td>{studentCell(l)}</Table.Td>
-                    <Table.Td>
-                      <Text size="sm">{l.class_name || '—'}</Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <LevelBadge level={l.level} name={l.name} colour={colourOf(l)} />
-                    </Table.Td>
-                    <Table.Td ta="right">
-                      <Text size="sm" fw={600}>
-                        {num(l.points)}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <StatusBadge status={l.status} testId={`letter-status-${l.id}`} />
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-                        {fmt(l.issued_at, 'shortDate')}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="sm" c={l.past_year ? 'dimmed' : undefined} style={{ whiteSpace: 'nowrap' }} data-testid={`letter-year-${l.id}`}>
-                        {l.academic_year ?? yearLabel(l.academic_year_start)}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <LetterActionsCell letter={l} />
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
-
-        {letters.isPending && (
-          <Center p="xl">
-            <Loader aria-label={tc('loading')} />
-          </Center>
-        )}
-        {!letters.isPending && rows.length === 0 && (
-          <EmptyState
-            message={isFiltered(f) ? t('emptyFiltered') : t('empty')}
-            onClearFilters={isFiltered(f) ? () => setSp(lettersFiltersToSearch(DEFAULT_LETTER_FILTERS), { replace: true }) : undefined}
-            testId="letters-empty"
-          />
-        )}
-        <ListPager meta={letters.data?.meta} onChange={(page) => setSp(lettersFiltersToSearch({ ...f, page }))} narrow={phone} />
+              </Table.Td>
+              <Table.Td>
+                <StatusBadge status={l.status} testId={`letter-status-${l.id}`} />
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+                  {fmt(l.issued_at, 'shortDate')}
+                </Text>
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm" c={l.past_year ? 'dimmed' : undefined} style={{ whiteSpace: 'nowrap' }} data-testid={`letter-year-${l.id}`}>
+                  {l.academic_year ?? yearLabel(l.academic_year_start)}
+                </Text>
+              </Table.Td>
+              <Table.Td>
+                <LetterActionsCell letter={l} />
+              </Table.Td>
+            </Table.Tr>
+          )}
+          card={(l) => (
+            <Stack gap="xs" px="md" py="sm" data-testid={`letter-row-${l.id}`} data-status={l.status}>
+              <Group justify="space-between" gap="xs" wrap="nowrap" align="flex-start">
+                <Group gap="sm" wrap="nowrap" align="flex-start" style={{ minWidth: 0 }}>
+                  {canPrint && choose(l)}
+                  {studentCell(l)}
+                </Group>
+                <LevelBadge level={l.level} name={l.name} colour={colourOf(l)} />
+              </Group>
+              <Group gap="xs" wrap="wrap">
+                <Text size="sm">{l.class_name || t('noClass')}</Text>
+                <Text size="sm" c="dimmed">
+                  ·
+                </Text>
+                <Text size="sm">{t('fields.pointsValue', { count: l.points, points: num(l.points) })}</Text>
+                <StatusBadge status={l.status} />
+              </Group>
+              <Text size="xs" c="dimmed" data-testid={`letter-year-${l.id}`}>
+                {t('fields.issuedOn', { date: fmt(l.issued_at, 'date') })} · {t('fields.yearLabel', { year: l.academic_year ?? yearLabel(l.academic_year_start) })}
+              </Text>
+              <LetterActionsCell letter={l} stacked />
+            </Stack>
+          )}
+          empty={{ message: isFiltered(f) ? t('emptyFiltered') : t('empty'), onClearFilters: isFiltered(f) ? () => reset() : undefined, testId: 'letters-empty' }}
+          meta={letters.data?.meta}
+          onPage={(page) => set({ page }, { push: true })}
+        />
       </Card>
     </>
   );

@@ -1,70 +1,81 @@
-import { describe, expect, it } from 'vitest';
-import { activeFilterCount, changeFilters, defaultFilters, exportUrl, filtersFromSearch, filtersToSearch, isFiltered, listQuery, thisMonth } from './filters';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { changeFilters, defaultFilters, readFilters, writeFilters } from '@/lib/urlFilters';
+import { activeFilterCount, exportUrl, isFiltered, listQuery, thisMonth, violationFilters, type ViolationFilters } from './api';
 
 // 2026-11-30 20:00 UTC is already 1 December in Jakarta (UTC+7).
 const NOW = new Date('2026-11-30T20:00:00Z');
+
+// The schema's default period is this month on the clock: the clock is set to NOW.
+beforeAll(() => {
+  vi.useFakeTimers({ now: NOW, toFake: ['Date'] });
+});
+afterAll(() => {
+  vi.useRealTimers();
+});
+
+const filtersFromSearch = (sp: URLSearchParams) => readFilters(violationFilters, sp);
+const filtersToSearch = (f: ViolationFilters) => writeFilters(violationFilters, f);
+const dflt = () => defaultFilters(violationFilters);
 
 describe('violation filters', () => {
   it('defaults to this month in Jakarta, not on the device clock', () => {
     expect(thisMonth(NOW)).toEqual({ from: '2026-12-01', to: '2026-12-31' });
     expect(thisMonth(new Date('2026-02-10T00:00:00Z'))).toEqual({ from: '2026-02-01', to: '2026-02-28' });
+    expect(dflt().period).toEqual({ from: '2026-12-01', to: '2026-12-31' });
   });
 
   it('a plain URL is the default, and the default writes a plain URL', () => {
-    const f = filtersFromSearch(new URLSearchParams(), NOW);
-    expect(f).toEqual(defaultFilters(NOW));
-    expect(filtersToSearch(f, NOW).toString()).toBe('');
+    const f = filtersFromSearch(new URLSearchParams());
+    expect(f).toEqual(dflt());
+    expect(filtersToSearch(f).toString()).toBe('');
     expect(isFiltered(f, NOW)).toBe(false);
   });
 
   it('round-trips every filter through the URL', () => {
-    const f = {
-      ...defaultFilters(NOW),
-      from: '2026-07-01',
-      to: '2026-12-31',
+    const f: ViolationFilters = {
+      ...dflt(),
+      period: { from: '2026-07-01', to: '2026-12-31' },
       departmentId: 2,
       grade: 10,
       classId: 7,
       categoryId: 3,
       typeId: 9,
-      status: 'in_progress' as const,
-      verified: 'false' as const,
+      status: 'in_progress',
+      verified: 'false',
       recorder: 'journal',
       studentId: 42,
       q: 'Budi',
-      sort: '-points' as const,
+      sort: '-points',
       page: 3,
-      source: 'attendance' as const,
+      source: 'attendance',
     };
-    const sp = filtersToSearch(f, NOW);
-    expect(filtersFromSearch(sp, NOW)).toEqual(f);
+    const sp = filtersToSearch(f);
+    expect(filtersFromSearch(sp)).toEqual(f);
     expect(activeFilterCount(f)).toBe(9);
   });
 
   it('"all dates" is kept as period=all and sends no dates', () => {
-    const f = { ...defaultFilters(NOW), from: '', to: '' };
-    const sp = filtersToSearch(f, NOW);
+    const f = { ...dflt(), period: { from: '', to: '' } };
+    const sp = filtersToSearch(f);
     expect(sp.toString()).toBe('period=all');
-    const back = filtersFromSearch(sp, NOW);
-    expect(back.from).toBe('');
+    const back = filtersFromSearch(sp);
+    expect(back.period.from).toBe('');
     expect(listQuery(back, 20)).toMatchObject({ from: '', to: '' });
     expect(isFiltered(back, NOW)).toBe(true);
   });
 
   it('drops what it cannot read', () => {
-    const f = filtersFromSearch(
-      new URLSearchParams('from=kemarin&class_id=-1&handling_status=done&verified=ya&recorder=x&sort=drop&page=0&grade=abc'),
-      NOW,
-    );
-    expect(f).toMatchObject({ from: '', classId: null, status: '', verified: '', recorder: '', sort: '-occurred_at', page: 1, grade: null });
+    const f = filtersFromSearch(new URLSearchParams('from=kemarin&class_id=-1&handling_status=done&verified=ya&recorder=x&sort=drop&page=0&grade=abc'));
+    expect(f).toMatchObject({ classId: null, status: '', verified: '', recorder: '', sort: '-occurred_at', page: 1, grade: null });
+    expect(f.period.from).toBe('');
   });
 
   it('the source rides in the URL, the list and the export; none in the URL is the user’s own', () => {
-    expect(filtersFromSearch(new URLSearchParams(), NOW).source).toBeNull();
-    expect(filtersFromSearch(new URLSearchParams('source=manual'), NOW).source).toBe('behaviour');
-    expect(filtersFromSearch(new URLSearchParams('source=sms'), NOW).source).toBeNull();
-    const f = { ...defaultFilters(NOW), source: 'behaviour' as const, page: 3 };
-    expect(filtersToSearch(f, NOW).toString()).toBe('page=3&source=behaviour');
+    expect(filtersFromSearch(new URLSearchParams()).source).toBeNull();
+    expect(filtersFromSearch(new URLSearchParams('source=manual')).source).toBe('behaviour');
+    expect(filtersFromSearch(new URLSearchParams('source=sms')).source).toBeNull();
+    const f: ViolationFilters = { ...dflt(), source: 'behaviour', page: 3 };
+    expect(filtersToSearch(f).toString()).toBe('page=3&source=behaviour');
     expect(changeFilters(f, { source: 'all' }).page).toBe(1);
     expect(exportUrl(f)).toBe('/api/v1/violations/export?from=2026-12-01&to=2026-12-31&sort=-occurred_at&source=behaviour');
     // Not a filter to clear: the control stays visible with its choice.
@@ -73,13 +84,13 @@ describe('violation filters', () => {
   });
 
   it('any change but the page goes back to page 1', () => {
-    const f = { ...defaultFilters(NOW), page: 4 };
+    const f = { ...dflt(), page: 4 };
     expect(changeFilters(f, { status: 'resolved' }).page).toBe(1);
     expect(changeFilters(f, { page: 5 }).page).toBe(5);
   });
 
   it('the list query names the server parameters; the export carries the same filters without the page', () => {
-    const f = { ...defaultFilters(NOW), classId: 7, status: 'unhandled' as const, recorder: '12', q: ' Siti ', page: 2 };
+    const f: ViolationFilters = { ...dflt(), classId: 7, status: 'unhandled', recorder: '12', q: ' Siti ', page: 2 };
     expect(listQuery(f, 25)).toEqual({
       from: '2026-12-01',
       to: '2026-12-31',

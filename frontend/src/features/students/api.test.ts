@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { apiUrl } from '@/api/client';
-import { changeFilters, DEFAULT_FILTERS, filtersFromSearch, filtersToSearch, studentsQuery } from './filters';
+import { changeFilters, readFilters, writeFilters } from '@/lib/urlFilters';
+import { DEFAULT_FILTERS, studentFilters, studentsQuery, type StudentFilters } from './api';
+
+const filtersFromSearch = (sp: URLSearchParams) => readFilters(studentFilters, sp);
+const filtersToSearch = (f: StudentFilters) => writeFilters(studentFilters, f);
 import { gradeLabel, gradesOf } from './types';
 import { initials } from '@/lib/names';
 
