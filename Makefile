@@ -6,14 +6,15 @@ SHELL := /bin/bash
 export TATIB_DATA_DIR ?= $(CURDIR)/.data
 BIN := $(CURDIR)/bin
 GO_MODULES := shared migrations server
-FRONT_SRC := $(shell find frontend/src frontend/public -type f 2>/dev/null) $(wildcard frontend/index.html frontend/ortu.html frontend/vite.config.* frontend/tsconfig*.json frontend/scripts/*.mjs)
+FRONT_SRC := $(shell find frontend/src frontend/public -type f 2>/dev/null) $(wildcard frontend/index.html frontend/ortu.html frontend/vite.config.* frontend/vite.portal.config.* frontend/tsconfig*.json frontend/scripts/*.mjs)
 WEB_DIST := server/internal/web/dist
 
-.PHONY: run dev build frontend frontend-deps test test-deps test-go test-frontend test-size test-e2e vet bench db-start db-stop desktop test-desktop test-fuzz clean help
+.PHONY: run dev build frontend frontend-deps gen test test-deps test-gen test-go test-openapi test-frontend test-size test-e2e vet bench db-start db-stop desktop test-desktop test-fuzz clean help
 
 help:
 	@echo "make run       build and start Tatib on the private PostgreSQL cluster (with a demo school)"
 	@echo "make test      vet and every test (Go with -race, front end, browser, desktop smoke)"
+	@echo "make gen       regenerate the committed OpenAPI document and the front end's wire types"
 	@echo "make dev       Vite dev server with /api proxied to the Go server"
 	@echo "make db-stop   stop the private PostgreSQL cluster"
 	@echo "make bench     benchmarks"
@@ -37,6 +38,22 @@ $(WEB_DIST)/index.html: frontend/node_modules/.installed $(FRONT_SRC)
 	rm -rf $(WEB_DIST)/.vite
 
 frontend: $(WEB_DIST)/index.html
+
+## Generated files ------------------------------------------------------------
+
+# The OpenAPI document the server serves (assembled from server/internal/api/openapi/*.json)
+# and the front end's wire types generated from it by openapi-typescript (frontend/scripts/gen-api.mjs,
+# with frontend/src/api/contract-overrides.json applied). Both are committed,
+# so a change of the contract shows in review as a change of the types; make test fails when
+# a regeneration changes them.
+GEN_DOC := frontend/src/api/openapi.json
+GEN_TS := frontend/src/api/schema.gen.ts
+GEN_FILES := $(GEN_DOC) $(GEN_TS)
+
+gen: frontend-deps
+	go run ./server/cmd/tatib-server openapi > $(GEN_DOC).tmp
+	mv $(GEN_DOC).tmp $(GEN_DOC)
+	cd frontend && node scripts/gen-api.mjs
 
 ## Go ---------------------------------------------------------------------
 
@@ -71,12 +88,27 @@ vet:
 	@cd desktop && CGO_ENABLED=0 go vet ./...
 	@test -z "$$(gofmt -l $(GO_MODULES) desktop main.go)" || { echo "gofmt needed:"; gofmt -l $(GO_MODULES) desktop main.go; exit 1; }
 
+# Fails when the committed generated files differ from what make gen writes now.
+test-gen: gen
+	@if [ -n "$$(git status --porcelain -- $(GEN_FILES))" ]; then \
+	  git --no-pager diff --stat -- $(GEN_FILES); git status --short -- $(GEN_FILES); \
+	  echo "make test: the generated files are stale: run make gen and commit them"; exit 1; fi
+
 # Tests run against the private cluster unless TATIB_TEST_DATABASE_URL is set;
 # each test gets its own database cloned from a migrated template.
 test-go: vet
 	@if [ -z "$${TATIB_TEST_DATABASE_URL:-}" ]; then scripts/db.sh start; fi
 	@export TATIB_TEST_DATABASE_URL=$${TATIB_TEST_DATABASE_URL:-$$(scripts/db.sh url postgres)}; \
 	 for m in $(GO_MODULES); do (cd $$m && TZ=UTC go test -race -count=1 ./...); done
+
+# The OpenAPI document as the server serves it, linted by Redocly (redocly.yaml; problems kept on
+# purpose are listed one by one in .redocly.lint-ignore.yaml). The other checks of the document
+# are Go tests: every API test's answer against its schema (apitest), and a Go client generated
+# by oapi-codegen that must compile (TestOpenAPIGoClient, tools/openapi-client).
+test-openapi: frontend-deps
+	mkdir -p $(BIN)
+	go run ./server/cmd/tatib-server openapi > $(BIN)/openapi.json
+	REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true frontend/node_modules/.bin/redocly lint bin/openapi.json
 
 test-frontend: frontend-deps
 	cd frontend && npm run lint && TZ=UTC npm run test --if-present
@@ -104,7 +136,7 @@ test-deps:
 
 # Each stage in order, with the time each took printed at the end.
 test:
-	@MAKE="$(MAKE)" scripts/test-stages.sh test-deps test-go test-fuzz test-frontend test-size test-e2e test-desktop
+	@MAKE="$(MAKE)" scripts/test-stages.sh test-deps test-gen test-go test-openapi test-fuzz test-frontend test-size test-e2e test-desktop
 
 ## Desktop ------------------------------------------------------------------
 
