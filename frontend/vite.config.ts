@@ -23,6 +23,21 @@ function portalPage(): Plugin {
   };
 }
 
+// The staff app runs on Preact's compatibility layer, as the family portal does
+// (vite.portal.config.ts): React DOM was 60 of the first download's 195 kB gzip, and a
+// homeroom teacher's phone on slow 4G waited for it. The code is React code (types, hooks,
+// react-router, Mantine, TanStack Query unchanged); Vitest's unit tests render it with React
+// (react-dom/server), the browser tests run the build as it ships. docs/decisions.md.
+// Exact matches only (a regexp per name), so `react-i18next` and `react-router` stay themselves.
+const PREACT = [
+  { find: /^react$/, replacement: 'preact/compat' },
+  // Preact's, with a Suspense boundary inside every portal (src/preact-dom.ts).
+  { find: /^react-dom$/, replacement: fileURLToPath(new URL('./src/preact-dom.ts', import.meta.url)) },
+  { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
+  { find: /^react\/jsx-runtime$/, replacement: 'preact/jsx-runtime' },
+  { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/jsx-dev-runtime' },
+];
+
 // The Go server serves the build at / (server/internal/web); `make dev` runs this dev server
 // with the API proxied to the Go server on 127.0.0.1:8080.
 const apiTarget = process.env.TATIB_API_TARGET ?? 'http://127.0.0.1:8080';
@@ -35,7 +50,8 @@ export default defineConfig({
   // portalPage: the dev server answers /ortu and /ortu/* with ortu.html, as the Go server does.
   plugins: [react(), faceAssets(), navCatalogue(), portalPage(), bootScreen(), earlyPreload()],
   resolve: {
-    alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
+    alias: [...(process.env.VITEST ? [] : PREACT), { find: '@', replacement: fileURLToPath(new URL('./src', import.meta.url)) }],
+    dedupe: ['preact'],
   },
   // Root-relative (not absolute) asset URLs: nested client routes like /users/5 still load
   // /assets/..., and the same build works under the wails:// origin of the desktop app.

@@ -3,8 +3,8 @@
 // layer. React DOM alone was ~60 kB gzip of the portal's ~198 kB first download; Preact and
 // its compat layer are ~10 kB, and the portal's libraries (Mantine, TanStack Query,
 // react-i18next) run on it unchanged. `react-router` is the portal's own small router
-// (src/features/portal/ortu/router.tsx: React Router was ~30 kB gzip of the entry). The staff app keeps React: it is built, tested and served
-// apart. Its own manifest (.vite/manifest-ortu.json) is read by scripts/bundle-size.mjs.
+// (src/features/portal/ortu/router.tsx: React Router was ~30 kB gzip of the entry). The staff app is on Preact too
+// (vite.config.ts) but keeps React Router: it is built, tested and served apart. Its own manifest (.vite/manifest-ortu.json) is read by scripts/bundle-size.mjs.
 // docs/portal.md, "What a guardian downloads". The dev server (`npm run dev`) still serves
 // ortu.html with React from vite.config.ts: the portal's code is React code either way.
 import { defineConfig } from 'vite';

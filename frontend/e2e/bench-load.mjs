@@ -127,10 +127,25 @@ async function firstScreen(browser, baseURL, profile, spec, sessions) {
       screen: window.__screenAt,
       paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN,
     }));
+    if (process.env.BENCH_TRACE) await printTrace(page, spec.name);
     return { ...t, bytes: wire.bytes, requests: wire.requests, encodings: wire.encodings };
   } finally {
     await context.close();
   }
+}
+
+/** BENCH_TRACE=1: each request of a measured load, when it started and ended (ms since navigation start). */
+async function printTrace(page, name) {
+  const rows = await page.evaluate(() =>
+    [performance.getEntriesByType('navigation')[0], ...performance.getEntriesByType('resource')].map((e) => ({
+      url: new URL(e.name).pathname + new URL(e.name).search,
+      start: e.startTime,
+      end: e.responseEnd,
+      kB: (e.transferSize ?? 0) / 1000,
+    })),
+  );
+  console.log(`\n${name}: requests of one load (start, end ms; kB on the wire)`);
+  for (const r of rows) console.log(`${ms(r.start)}${ms(r.end)}${r.kB.toFixed(1).padStart(8)}  ${r.url}`);
 }
 
 const median = (xs) => {

@@ -42,16 +42,13 @@ export function manifestFor(dist, screen) {
 export const SCREENS = {
   // index.html runs src/early.ts, an entry of its own, before the app (scripts/early-preload.mjs).
   'sign-in': ['index.html', 'src/early.ts'],
-  // A homeroom teacher's home is the dashboard: the shell, the navigation's labels, the
-  // dashboard page and the Indonesian catalogues of the namespaces its route names
-  // (src/features/dashboard/index.tsx).
+  // A homeroom teacher's home is the dashboard: the first download (which holds the shell and
+  // the dashboard page: src/app/router.tsx), the navigation's labels and the Indonesian
+  // catalogues of the namespaces its route names (src/features/dashboard/index.tsx).
   homeroom: [
     'index.html',
     'src/early.ts',
-    'src/app/shellStyles.ts',
-    'src/app/Shell.tsx',
     'virtual:tatib-nav',
-    'src/features/dashboard/pages/DashboardPage.tsx',
     ...['dashboard', 'violation-source'].map((ns) => `src/features/${ns}/i18n/id.json`),
   ],
   // A guardian opening /ortu: the portal's own page, with the sign-in form (its catalogue is in

@@ -1,13 +1,13 @@
 // Writes into the staff app's index.html (build only) what src/early.ts preloads on a page
 // behind sign-in, and the script itself, ahead of the app's:
-//   <script type="application/json" id="tatib-early">{"shell":[…],"dashboard":[…],"catalogues":{…}}</script>
+//   <script type="application/json" id="tatib-early">{"shell":[…],"catalogues":{…}}</script>
 //   <script type="module" async crossorigin src="/assets/early-….js"></script>
 // async: a deferred script (a module script's default) waits for the page's stylesheets; this
 // one needs none, and runs as soon as it has arrived.
-// shell: the app shell's chunks (src/app/Shell.tsx, src/app/shellStyles.ts, the navigation's
-// labels) with their static imports and styles; dashboard: the dashboard page's; catalogues:
-// the dashboard's texts (the namespaces its route names, src/features/dashboard/index.tsx) per
-// language. Files index.html already loads are left out. The list lives in the HTML (never
+// shell: what the app shell loads beyond the first download (the shell and the dashboard are
+// in it: src/app/router.tsx): the navigation's labels; catalogues: the dashboard's texts (the
+// namespaces its route names, src/features/dashboard/index.tsx) per language. Files
+// index.html already loads are left out. The list lives in the HTML (never
 // cached), not in the script (cached for a year under its hashed name), so the two always agree.
 // The family portal's page (ortu.html) is left as it is.
 import path from 'node:path';
@@ -17,8 +17,7 @@ const src = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src')
 const abs = (p) => path.join(src, p);
 
 export const EARLY_ENTRY = abs('early.ts');
-const SHELL = [abs('app/Shell.tsx'), abs('app/shellStyles.ts'), '\0virtual:tatib-nav'];
-const DASHBOARD = [abs('features/dashboard/pages/DashboardPage.tsx')];
+const SHELL = ['\0virtual:tatib-nav'];
 /** The dashboard's namespaces: its own and those its route names. */
 const DASHBOARD_NAMESPACES = ['dashboard', 'violation-source'];
 
@@ -63,7 +62,6 @@ export function earlyFiles(bundle, base = '/') {
   }
   return {
     shell: shell.map(url),
-    dashboard: list(DASHBOARD).filter((f) => !shell.includes(f)).map(url),
     catalogues,
   };
 }

@@ -1,9 +1,9 @@
 // The staff app's first script: a few hundred bytes that index.html runs before the app's own
 // code (src/main.tsx) has downloaded. On a page behind sign-in it starts, at once and side by
-// side, the downloads the signed-in first screen waits for: the app shell's code and styles,
-// the dashboard's when the address is the dashboard, and GET /auth/me. Without it they start
-// only once the app's code has arrived and run (a second and more on a school's slow network),
-// and then one after another (the shell, then its page, then the page's texts).
+// side, the downloads the signed-in first screen waits for beyond the first download (which
+// holds the shell and the dashboard): the navigation's labels, the dashboard's texts when the
+// address is the dashboard, and GET /auth/me. Without it they start only once the app's code
+// has arrived and run (a second and more on a school's slow network).
 // It only asks the browser to fetch: the app loads and runs these files as it always did, and
 // its own /auth/me call is answered by the preloaded response. The lists are written into
 // index.html at build time (scripts/early-preload.mjs); this file imports nothing.
@@ -16,7 +16,6 @@ const DASHBOARD = /^\/(dashboard\/?)?$/;
 /** What scripts/early-preload.mjs writes into index.html. */
 interface EarlyFiles {
   shell: string[];
-  dashboard: string[];
   /** The dashboard's catalogues per language. */
   catalogues: Record<string, string[]>;
 }
@@ -48,7 +47,7 @@ function start() {
   const wanted = [...files.shell];
   if (DASHBOARD.test(location.pathname)) {
     // Indonesian always: it is every other language's fallback.
-    wanted.push(...files.dashboard, ...(files.catalogues.id ?? []));
+    wanted.push(...(files.catalogues.id ?? []));
     const lang = storedLanguage();
     if (lang !== 'id') wanted.push(...(files.catalogues[lang] ?? []));
   }

@@ -10,15 +10,16 @@ import { loadNavCatalogue, preloadNamespaces } from '@/i18n';
 import { featureRoutes, navItems } from '@/registry';
 import { homePath } from './nav';
 import { preloaded } from './preloaded';
+import { Shell as ShellView } from './Shell';
+import './shellStyles';
 
-// The sign-in page is in the first download; the app shell (navigation, menus, the
-// notification bell, the rest of Mantine's styles, the navigation's labels) comes in its
-// own chunks once someone is signed in, so a school's slow network shows the sign-in form
-// sooner. Every feature page renders inside the shell, so after all of them.
-// Once downloaded, the shell renders without suspending (app/preloaded.tsx).
-const { Component: Shell, preload: loadShell } = preloaded<object>(() =>
-  Promise.all([import('./shellStyles'), import('./Shell'), loadNavCatalogue()]).then((r) => ({ default: r[1].Shell })),
-);
+// The app shell (navigation, menus, the notification bell, the shell's Mantine styles) is in
+// the first download with the sign-in page: on a school's plain-HTTP server a phone on slow 4G
+// spent most of a second fetching it as ~30 small chunks over six connections, while on
+// Preact (vite.config.ts) the whole first download is smaller than the sign-in page alone was.
+// The navigation's labels still come as their own file, in the signed-in person's language;
+// once they are here the shell renders without suspending (app/preloaded.tsx).
+const { Component: Shell, preload: loadShell } = preloaded<object>(() => loadNavCatalogue().then(() => ({ default: ShellView })));
 
 // The gate kiosk (/kiosk) runs outside the shell and without sign-in, like the sign-in page,
 // but in its own chunk: the face engine and the kiosk's styles never weigh on the first download.

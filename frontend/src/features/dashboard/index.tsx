@@ -1,10 +1,8 @@
 import { IconLayoutDashboard } from '@tabler/icons-react';
 import type { FeatureRoute, NavItem } from '@/app/feature';
-import { preloaded } from '@/app/preloaded';
-
-// Preloaded at start-up on "/" and /dashboard (src/early.ts, app/router.tsx): once its code is
-// here the page renders without suspending.
-const { Component: DashboardPage, preload: loadPage } = preloaded(() => import('./pages/DashboardPage'));
+// In the first download with the app shell (app/router.tsx): most people's first screen after
+// signing in, so it never waits for a chunk of its own.
+import DashboardPage from './pages/DashboardPage';
 
 /**
  * Most people's first screen after signing in ("/" leads here for every role that may see it).
@@ -14,7 +12,7 @@ const { Component: DashboardPage, preload: loadPage } = preloaded(() => import('
 export const DASHBOARD_PATH = '/dashboard';
 
 export const routes: FeatureRoute[] = [
-  { path: DASHBOARD_PATH, element: <DashboardPage />, permission: 'dashboard.view', namespaces: ['violation-source'], preload: loadPage },
+  { path: DASHBOARD_PATH, element: <DashboardPage />, permission: 'dashboard.view', namespaces: ['violation-source'] },
 ];
 
 export const nav: NavItem[] = [
