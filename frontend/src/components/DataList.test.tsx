@@ -62,6 +62,13 @@ describe('DataList', () => {
     expect(render({ rows, narrow: true, card: undefined })).toContain('data-testid="row-1"');
   });
 
+  it('shows cards on every screen for a list that is no table', () => {
+    const html = render({ rows, head: undefined, row: undefined, narrow: false });
+    expect(html).toContain('data-testid="card-2"');
+    expect(html).toContain('data-testid="the-list"');
+    expect(html).not.toContain('<table');
+  });
+
   it('shows a loader while loading, and no empty state', () => {
     const html = render({ query: { isPending: true, isError: false, error: null } });
     expect(html).toContain('mantine-Loader');
