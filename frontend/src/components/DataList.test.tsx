@@ -1,7 +1,7 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { MantineProvider, Table } from '@mantine/core';
 import { describe, expect, it } from 'vitest';
-import { DataList, type DataListProps } from './DataList';
+import { DataList, ListStatus, type DataListProps } from './DataList';
 
 interface Row {
   id: number;
@@ -87,5 +87,19 @@ describe('DataList', () => {
     const html = render({ query: { isPending: false, isError: true, error: new Error('boom') } });
     expect(html).toContain('role="alert"');
     expect(html).not.toContain('the-empty');
+  });
+
+  it('has its loader, error and empty state on their own for a list drawn another way', () => {
+    const status = (query: DataListProps<Row>['query'], count: number) =>
+      renderToStaticMarkup(
+        <MantineProvider>
+          <ListStatus query={query} count={count} empty={{ message: 'No groups', testId: 'groups-empty' }} />
+        </MantineProvider>,
+      );
+    const loaded = { isPending: false, isError: false, error: null, data: {} };
+    expect(status(loaded, 0)).toContain('data-testid="groups-empty"');
+    expect(status(loaded, 2)).not.toMatch(/groups-empty|mantine-Loader|role="alert"/);
+    expect(status({ isPending: true, isError: false, error: null }, 0)).toContain('mantine-Loader');
+    expect(status({ isPending: false, isError: true, error: new Error('boom') }, 0)).toContain('role="alert"');
   });
 });

@@ -16,9 +16,54 @@ export function usePhone(): boolean {
   return useMediaQuery(PHONE_QUERY) ?? false;
 }
 
+/** A list's query as DataList reads it (TanStack's useQuery result fits). */
+export interface ListQuery {
+  isPending: boolean;
+  isError: boolean;
+  error: unknown;
+  data?: unknown;
+}
+
+/** What an empty list says (with "clear filters" when the list is filtered). */
+export interface ListEmpty {
+  message: ReactNode;
+  onClearFilters?: () => void;
+  testId?: string;
+  children?: ReactNode;
+}
+
+/**
+ * What a list shows besides its rows: the error of a load that left nothing to show, a loader
+ * while loading, and the empty state once loaded with no rows. DataList uses it; a list drawn
+ * its own way (grouped in cards) uses it alone.
+ */
+export function ListStatus({ query, count, empty }: { query: ListQuery; count: number; empty: ListEmpty }) {
+  const { t } = useTranslation();
+  const failed = query.isError && !query.data;
+  return (
+    <>
+      {failed && (
+        <Alert color="red" icon={<IconAlertCircle />} role="alert" m="md">
+          {errorMessage(query.error, t)}
+        </Alert>
+      )}
+      {query.isPending && (
+        <Center p="xl">
+          <Loader aria-label={t('loading')} />
+        </Center>
+      )}
+      {!query.isPending && !failed && count === 0 && (
+        <EmptyState message={empty.message} onClearFilters={empty.onClearFilters} testId={empty.testId}>
+          {empty.children}
+        </EmptyState>
+      )}
+    </>
+  );
+}
+
 export interface DataListProps<T> {
   /** The list's query: pending shows a loader; an error with nothing to show, its message. */
-  query: { isPending: boolean; isError: boolean; error: unknown; data?: unknown };
+  query: ListQuery;
   rows: readonly T[];
   rowKey: (row: T) => Key;
   /** The table's header cells (<Table.Th>…). */
@@ -36,7 +81,7 @@ export interface DataListProps<T> {
   striped?: boolean;
   highlightOnHover?: boolean;
   /** What an empty list says (with "clear filters" when the list is filtered). */
-  empty: { message: ReactNode; onClearFilters?: () => void; testId?: string; children?: ReactNode };
+  empty: ListEmpty;
   /** The pager's figures; no pager without them. */
   meta?: PageMeta;
   onPage?: (page: number) => void;
@@ -52,19 +97,12 @@ export interface DataListProps<T> {
  */
 export function DataList<T>(props: DataListProps<T>) {
   const { query, rows, rowKey, head, row, card, label, testId, minWidth, striped, highlightOnHover, empty, meta, onPage, summaryTestId } = props;
-  const { t } = useTranslation();
   const phone = usePhone();
   const narrow = props.narrow ?? phone;
-  const failed = query.isError && !query.data;
   // Cards on a phone, and on every screen for a list that is no table.
   const cards = narrow || !row ? card : undefined;
   return (
     <>
-      {failed && (
-        <Alert color="red" icon={<IconAlertCircle />} role="alert" m="md">
-          {errorMessage(query.error, t)}
-        </Alert>
-      )}
       {rows.length > 0 && cards && (
         <Stack gap={0} data-testid={testId} style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
           {rows.map((r) => (
@@ -88,16 +126,7 @@ export function DataList<T>(props: DataListProps<T>) {
           </Table>
         </Table.ScrollContainer>
       )}
-      {query.isPending && (
-        <Center p="xl">
-          <Loader aria-label={t('loading')} />
-        </Center>
-      )}
-      {!query.isPending && !failed && rows.length === 0 && (
-        <EmptyState message={empty.message} onClearFilters={empty.onClearFilters} testId={empty.testId}>
-          {empty.children}
-        </EmptyState>
-      )}
+      <ListStatus query={query} count={rows.length} empty={empty} />
       {onPage && <ListPager meta={meta} onChange={onPage} narrow={narrow} summaryTestId={summaryTestId} />}
     </>
   );
