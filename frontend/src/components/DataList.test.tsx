@@ -1,7 +1,7 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { MantineProvider, Table } from '@mantine/core';
 import { describe, expect, it } from 'vitest';
-import { DataList, type DataListProps } from './DataList';
+import { DataList, ListStatus, type DataListProps } from './DataList';
 
 interface Row {
   id: number;
@@ -62,6 +62,13 @@ describe('DataList', () => {
     expect(render({ rows, narrow: true, card: undefined })).toContain('data-testid="row-1"');
   });
 
+  it('shows cards on every screen for a list that is no table', () => {
+    const html = render({ rows, head: undefined, row: undefined, narrow: false });
+    expect(html).toContain('data-testid="card-2"');
+    expect(html).toContain('data-testid="the-list"');
+    expect(html).not.toContain('<table');
+  });
+
   it('shows a loader while loading, and no empty state', () => {
     const html = render({ query: { isPending: true, isError: false, error: null } });
     expect(html).toContain('mantine-Loader');
@@ -80,5 +87,19 @@ describe('DataList', () => {
     const html = render({ query: { isPending: false, isError: true, error: new Error('boom') } });
     expect(html).toContain('role="alert"');
     expect(html).not.toContain('the-empty');
+  });
+
+  it('has its loader, error and empty state on their own for a list drawn another way', () => {
+    const status = (query: DataListProps<Row>['query'], count: number) =>
+      renderToStaticMarkup(
+        <MantineProvider>
+          <ListStatus query={query} count={count} empty={{ message: 'No groups', testId: 'groups-empty' }} />
+        </MantineProvider>,
+      );
+    const loaded = { isPending: false, isError: false, error: null, data: {} };
+    expect(status(loaded, 0)).toContain('data-testid="groups-empty"');
+    expect(status(loaded, 2)).not.toMatch(/groups-empty|mantine-Loader|role="alert"/);
+    expect(status({ isPending: true, isError: false, error: null }, 0)).toContain('mantine-Loader');
+    expect(status({ isPending: false, isError: true, error: new Error('boom') }, 0)).toContain('role="alert"');
   });
 });

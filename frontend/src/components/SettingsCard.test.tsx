@@ -30,8 +30,9 @@ describe('SettingsCard', () => {
   });
 
   it('shows what failed above the fields', () => {
-    const html = render({ error: 'The server refused' });
+    const html = render({ error: 'The server refused', errorTestId: 'card-error' });
     expect(html).toContain('role="alert"');
+    expect(html).toContain('data-testid="card-error"');
     expect(html.indexOf('The server refused')).toBeLessThan(html.indexOf('name="pattern"'));
   });
 });

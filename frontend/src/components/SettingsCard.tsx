@@ -12,10 +12,11 @@ export interface SettingsCardProps {
   canEdit: boolean;
   /** What failed, above the fields (field errors sit at their fields). */
   error?: string | null;
+  errorTestId?: string;
   /** With it the card is a form (named by its title) and the save button submits it. */
   onSubmit?: FormEventHandler<HTMLFormElement>;
   /** The save button (for those who may edit): disabled until something changed. */
-  save: { testId: string; dirty: boolean; saving: boolean; label?: string; onClick?: () => void };
+  save: { testId: string; dirty: boolean; saving: boolean; label?: string; onClick?: () => void; minHeight?: number };
   /** Beside the save button (e.g. "changed on …"); shown to readers too when set. */
   note?: ReactNode;
   /** Where the save button sits: after the note ('between' puts the note left, the button right). */
@@ -27,10 +28,10 @@ export interface SettingsCardProps {
  * One settings card: its title and what it sets, the view-only mark for readers, the error of
  * a failed save, the fields, and the save button. useSettingsForm gives the form behind it.
  */
-export function SettingsCard({ title, description, testId, canEdit, error, onSubmit, save, note, saveAlign = 'start', children }: SettingsCardProps) {
+export function SettingsCard({ title, description, testId, canEdit, error, errorTestId, onSubmit, save, note, saveAlign = 'start', children }: SettingsCardProps) {
   const { t } = useTranslation();
   const button = canEdit && (
-    <Button type={onSubmit ? 'submit' : 'button'} onClick={save.onClick} loading={save.saving} disabled={!save.dirty} data-testid={save.testId}>
+    <Button type={onSubmit ? 'submit' : 'button'} onClick={save.onClick} loading={save.saving} disabled={!save.dirty} mih={save.minHeight} data-testid={save.testId}>
       {save.label ?? t('actions.save')}
     </Button>
   );
@@ -50,7 +51,7 @@ export function SettingsCard({ title, description, testId, canEdit, error, onSub
         {!canEdit && <ViewOnlyNotice />}
       </Group>
       {error && (
-        <Alert color="red" icon={<IconAlertCircle aria-hidden />} role="alert">
+        <Alert color="red" icon={<IconAlertCircle aria-hidden />} role="alert" data-testid={errorTestId}>
           {error}
         </Alert>
       )}

@@ -21,6 +21,15 @@ export interface SettingsFormOptions<V, D, P> {
   payload?: (values: V) => P;
   /** The note shown once saved. */
   saved: string;
+  /** After a save, besides the note (e.g. forgetting secrets typed outside the form). */
+  onSaved?: () => void;
+  /**
+   * Where a failed save's errors go: returns what to show above the fields. By default the
+   * server's field errors go to the form's fields of the same name (applyServerErrors).
+   */
+  onError?: (err: unknown, form: UseFormReturnType<V>) => string | null;
+  /** Changes kept outside the form (a secret being typed) that count as unsaved too. */
+  alsoDirty?: boolean;
 }
 
 export interface SettingsForm<V> {
@@ -37,7 +46,7 @@ export interface SettingsForm<V> {
  * field errors at their fields and the rest above them, and says so when saved.
  */
 export function useSettingsForm<V extends object, D, P = V>(opts: SettingsFormOptions<V, D, P>): SettingsForm<V> {
-  const { data, toValues, save, payload, saved } = opts;
+  const { data, toValues, save, payload, saved, onSaved, onError } = opts;
   const { t } = useTranslation();
   const [error, setError] = useState<string | null>(null);
   const form = useForm<V>({ initialValues: opts.initialValues, validate: opts.validate });
@@ -51,9 +60,12 @@ export function useSettingsForm<V extends object, D, P = V>(opts: SettingsFormOp
   const onSubmit = form.onSubmit((v) => {
     setError(null);
     save.mutate(payload ? payload(v) : (v as unknown as P), {
-      onSuccess: () => notifySuccess(saved),
-      onError: (err) => setError(applyServerErrors(form, err, t)),
+      onSuccess: () => {
+        onSaved?.();
+        notifySuccess(saved);
+      },
+      onError: (err) => setError(onError ? onError(err, form) : applyServerErrors(form, err, t)),
     });
   });
-  return { form, error, onSubmit, dirty: form.isDirty(), saving: save.isPending };
+  return { form, error, onSubmit, dirty: form.isDirty() || !!opts.alsoDirty, saving: save.isPending };
 }

@@ -1,5 +1,6 @@
 import { api } from '@/api/client';
-import type { Source } from '@/features/violation-source/source';
+import { parseSource, type Source } from '@/features/violation-source/source';
+import { field, id, type FiltersOf } from '@/lib/urlFilters';
 import type { Schema } from '@/api';
 
 /** Wire types: shared/api/earlywarnings.go. */
@@ -18,6 +19,23 @@ export type EarlyWarningCounts = Schema<'EarlyWarningCounts'>;
 export type EarlyWarningPage = Schema<'EarlyWarningPage'>;
 
 export const EARLY_WARNINGS_PER_PAGE = 20;
+
+/** A kind the page knows, or null (every kind). */
+export function parseKind(v: string | null): EarlyWarningKind | null {
+  return EARLY_WARNING_KINDS.find((k) => k === v) ?? null;
+}
+
+/**
+ * The page's filters, as kept in its URL (?source=&kind=&class_id=&page=). No source: the
+ * user's own (the page resolves it); a kind the source does not have is the page's to drop.
+ */
+export const earlyWarningFilters = {
+  source: field<Source | null>('source', null, (raw) => parseSource(raw) ?? undefined, (v) => v ?? ''),
+  kind: field<EarlyWarningKind | null>('kind', null, (raw) => parseKind(raw) ?? undefined, (v) => v ?? ''),
+  classId: id('class_id'),
+};
+
+export type EarlyWarningFilters = FiltersOf<typeof earlyWarningFilters>;
 
 export const earlyWarningsApi = {
   list: (p: { source: Source; kind: EarlyWarningKind | null; classId: number | null; page: number }, signal?: AbortSignal) =>

@@ -11,7 +11,6 @@ import {
   Card,
   FileInput,
   Group,
-  Loader,
   Modal,
   Select,
   SimpleGrid,
@@ -23,7 +22,7 @@ import {
 } from '@mantine/core';
 import { IconCategory, IconDownload, IconFileSpreadsheet, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useSession } from '@/auth/session';
-import { EmptyState } from '@/components/EmptyState';
+import { ListStatus } from '@/components/DataList';
 import { PageHeader } from '@/components/PageHeader';
 import { applyServerErrors, errorMessage, notifyError, notifySuccess } from '@/components/serverErrors';
 import { saveFile } from '@/platform';
@@ -230,9 +229,7 @@ export default function AchievementTypesPage() {
           )
         }
       />
-      {types.isPending && <Loader />}
-      {types.isError && <Alert color="red">{errorMessage(types.error, tc)}</Alert>}
-      {types.data && types.data.data.length === 0 && <EmptyState message={t('types.empty')} />}
+      <ListStatus query={types} count={types.data?.data.length ?? 0} empty={{ message: t('types.empty') }} />
       <Stack>
         {(types.data?.categories ?? [])
           .filter((c) => types.data?.data.some((ty) => ty.category_id === c.id))

@@ -1,17 +1,16 @@
-import { Fragment, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMediaQuery } from '@mantine/hooks';
-import { ActionIcon, Box, Button, Card, Center, Collapse, Group, Loader, Select, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Box, Button, Card, Collapse, Group, Select, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { IconChevronDown, IconChevronRight, IconFilter } from '@tabler/icons-react';
 import { PageHeader } from '@/components/PageHeader';
 import type { AuditEntry } from '../api';
 import { ENTITIES, actionLabel, entityLabel, formatAuditTime } from '../actions';
 import { actorLabel, targetName } from '../describe';
 import { useSession } from '@/auth/session';
-import { EmptyState } from '@/components/EmptyState';
+import { DataList } from '@/components/DataList';
 import { AuditDetails } from '../components/AuditDetails';
 import { useAuditLog } from '../hooks';
-import { ListPager } from '@/components/ListPager';
 import '@/app/pageStyles';
 
 const PER_PAGE = 25;
@@ -69,7 +68,6 @@ function EntityCell({ entry }: { entry: AuditEntry }) {
 
 export default function AuditLogPage() {
   const { t } = useTranslation('audit');
-  const { t: tc } = useTranslation();
   const l = useLabels();
   const narrow = useMediaQuery('(max-width: 36em)');
 
@@ -115,157 +113,135 @@ export default function AuditLogPage() {
           />
         </Group>
 
-        {narrow ? (
-          <Stack gap={0} data-testid="audit-table">
-            {rows.map((e) => (
-              <Stack
-                key={e.id}
-                gap={4}
-                px="md"
-                py="sm"
-                data-testid={`audit-row-${e.id}`}
-                data-action={e.action}
-                style={{ borderTop: '1px solid var(--mantine-color-gray-2)', minWidth: 0 }}
-              >
-                <Group justify="space-between" gap="xs" wrap="nowrap">
-                  <Text size="xs" c="dimmed">
+        <DataList
+          query={log}
+          rows={rows}
+          rowKey={(e) => e.id}
+          narrow={!!narrow}
+          label={t('title')}
+          testId="audit-table"
+          minWidth={820}
+          highlightOnHover
+          head={
+            <>
+              <Table.Th w={44}>
+                <VisuallyHidden>{t('fields.details')}</VisuallyHidden>
+              </Table.Th>
+              <Table.Th>{t('fields.at')}</Table.Th>
+              <Table.Th>{t('fields.actor')}</Table.Th>
+              <Table.Th>{t('fields.action')}</Table.Th>
+              <Table.Th>{t('fields.entity')}</Table.Th>
+              <Table.Th>{t('fields.address')}</Table.Th>
+            </>
+          }
+          row={(e) => (
+            <>
+              <Table.Tr data-testid={`audit-row-${e.id}`} data-action={e.action}>
+                <Table.Td>
+                  <ActionIcon
+                    variant="subtle"
+                    color="gray"
+                    aria-label={`${toggleLabel(e)}: ${l.action(e)}`}
+                    aria-expanded={open.has(e.id)}
+                    aria-controls={`audit-details-${e.id}`}
+                    onClick={() => toggle(e.id)}
+                  >
+                    {open.has(e.id) ? <IconChevronDown size={18} /> : <IconChevronRight size={18} />}
+                  </ActionIcon>
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
                     {l.time(e)}
                   </Text>
-                  <Text size="xs" c="dimmed" ff="monospace" truncate>
-                    {e.address || '—'}
-                  </Text>
-                </Group>
-                <Box>
-                  <ActionCell entry={e} />
-                </Box>
-                <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-                  <Text span size="sm" fw={500}>
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm" c={e.actor_id === null ? 'dimmed' : undefined}>
                     {l.actor(e)}
                   </Text>
-                  {' · '}
-                  {l.entity(e)}
-                  {e.entity_id && (
-                    <Text span size="xs" c="dimmed">
-                      {' '}
-                      {l.entityId(e)}
-                    </Text>
-                  )}
-                </Text>
-                <Button
-                  variant="subtle"
-                  size="compact-sm"
-                  px={0}
-                  style={{ alignSelf: 'flex-start' }}
-                  leftSection={open.has(e.id) ? <IconChevronDown size={16} /> : <IconChevronRight size={16} />}
-                  aria-expanded={open.has(e.id)}
-                  aria-controls={`audit-details-${e.id}`}
-                  onClick={() => toggle(e.id)}
-                >
-                  {toggleLabel(e)}
-                </Button>
-                <Collapse in={open.has(e.id)}>
-                  <Box id={`audit-details-${e.id}`} data-testid={`audit-details-${e.id}`} pt={4}>
-                    {open.has(e.id) && <AuditDetails entry={e} />}
-                  </Box>
-                </Collapse>
-              </Stack>
-            ))}
-          </Stack>
-        ) : (
-          <Table.ScrollContainer minWidth={820}>
-            <Table highlightOnHover verticalSpacing="sm" aria-label={t('title')} data-testid="audit-table">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th w={44}>
-                    <VisuallyHidden>{t('fields.details')}</VisuallyHidden>
-                  </Table.Th>
-                  <Table.Th>{t('fields.at')}</Table.Th>
-                  <Table.Th>{t('fields.actor')}</Table.Th>
-                  <Table.Th>{t('fields.action')}</Table.Th>
-                  <Table.Th>{t('fields.entity')}</Table.Th>
-                  <Table.Th>{t('fields.address')}</Table.Th>
+                </Table.Td>
+                <Table.Td>
+                  <ActionCell entry={e} />
+                </Table.Td>
+                <Table.Td>
+                  <EntityCell entry={e} />
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm" ff="monospace">
+                    {e.address || '—'}
+                  </Text>
+                </Table.Td>
+              </Table.Tr>
+              {open.has(e.id) && (
+                <Table.Tr bg="var(--mantine-color-gray-0)">
+                  <Table.Td />
+                  <Table.Td colSpan={5} id={`audit-details-${e.id}`} data-testid={`audit-details-${e.id}`} aria-label={t('detailsFor', { id: e.id })}>
+                    <AuditDetails entry={e} />
+                  </Table.Td>
                 </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {rows.map((e) => (
-                  <Fragment key={e.id}>
-                    <Table.Tr data-testid={`audit-row-${e.id}`} data-action={e.action}>
-                      <Table.Td>
-                        <ActionIcon
-                          variant="subtle"
-                          color="gray"
-                          aria-label={`${toggleLabel(e)}: ${l.action(e)}`}
-                          aria-expanded={open.has(e.id)}
-                          aria-controls={`audit-details-${e.id}`}
-                          onClick={() => toggle(e.id)}
-                        >
-                          {open.has(e.id) ? <IconChevronDown size={18} /> : <IconChevronRight size={18} />}
-                        </ActionIcon>
-                      </Table.Td>
-                      <Table.Td>
-                        <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-                          {l.time(e)}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td>
-                        <Text size="sm" c={e.actor_id === null ? 'dimmed' : undefined}>
-                          {l.actor(e)}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td>
-                        <ActionCell entry={e} />
-                      </Table.Td>
-                      <Table.Td>
-                        <EntityCell entry={e} />
-                      </Table.Td>
-                      <Table.Td>
-                        <Text size="sm" ff="monospace">
-                          {e.address || '—'}
-                        </Text>
-                      </Table.Td>
-                    </Table.Tr>
-                    {open.has(e.id) && (
-                      <Table.Tr bg="var(--mantine-color-gray-0)">
-                        <Table.Td />
-                        <Table.Td colSpan={5} id={`audit-details-${e.id}`} data-testid={`audit-details-${e.id}`} aria-label={t('detailsFor', { id: e.id })}>
-                          <AuditDetails entry={e} />
-                        </Table.Td>
-                      </Table.Tr>
-                    )}
-                  </Fragment>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
-
-        {log.isPending && (
-          <Center p="xl">
-            <Loader aria-label={tc('loading')} />
-          </Center>
-        )}
-        {!log.isPending && rows.length === 0 && (
-          <EmptyState
-            message={entity !== ALL ? t('emptyFiltered') : t('empty')}
-            onClearFilters={
+              )}
+            </>
+          )}
+          card={(e) => (
+            <Stack gap={4} px="md" py="sm" data-testid={`audit-row-${e.id}`} data-action={e.action} style={{ minWidth: 0 }}>
+              <Group justify="space-between" gap="xs" wrap="nowrap">
+                <Text size="xs" c="dimmed">
+                  {l.time(e)}
+                </Text>
+                <Text size="xs" c="dimmed" ff="monospace" truncate>
+                  {e.address || '—'}
+                </Text>
+              </Group>
+              <Box>
+                <ActionCell entry={e} />
+              </Box>
+              <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                <Text span size="sm" fw={500}>
+                  {l.actor(e)}
+                </Text>
+                {' · '}
+                {l.entity(e)}
+                {e.entity_id && (
+                  <Text span size="xs" c="dimmed">
+                    {' '}
+                    {l.entityId(e)}
+                  </Text>
+                )}
+              </Text>
+              <Button
+                variant="subtle"
+                size="compact-sm"
+                px={0}
+                style={{ alignSelf: 'flex-start' }}
+                leftSection={open.has(e.id) ? <IconChevronDown size={16} /> : <IconChevronRight size={16} />}
+                aria-expanded={open.has(e.id)}
+                aria-controls={`audit-details-${e.id}`}
+                onClick={() => toggle(e.id)}
+              >
+                {toggleLabel(e)}
+              </Button>
+              <Collapse in={open.has(e.id)}>
+                <Box id={`audit-details-${e.id}`} data-testid={`audit-details-${e.id}`} pt={4}>
+                  {open.has(e.id) && <AuditDetails entry={e} />}
+                </Box>
+              </Collapse>
+            </Stack>
+          )}
+          empty={{
+            message: entity !== ALL ? t('emptyFiltered') : t('empty'),
+            onClearFilters:
               entity !== ALL
                 ? () => {
                     setEntity(ALL);
                     setPage(1);
                   }
-                : undefined
-            }
-            testId="audit-empty"
-          />
-        )}
-
-        <ListPager
+                : undefined,
+            testId: 'audit-empty',
+          }}
           meta={meta}
-          onChange={(p) => {
+          onPage={(p) => {
             setPage(p);
             setOpen(new Set());
           }}
-          narrow={narrow}
         />
       </Card>
     </>

@@ -1,19 +1,18 @@
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
-import { Anchor, Badge, Button, Card, Center, Group, Loader, Select, Stack, Table, Tabs, Text } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
+import { Link } from 'react-router';
+import { Anchor, Badge, Button, Card, Group, Select, Stack, Table, Tabs, Text } from '@mantine/core';
 import { IconClipboardPlus, IconUser } from '@tabler/icons-react';
-import { EmptyState } from '@/components/EmptyState';
-import { ListPager } from '@/components/ListPager';
+import { DataList, usePhone } from '@/components/DataList';
 import { PageHeader } from '@/components/PageHeader';
 import { CaseOverdueCard } from '@/features/cases/components/CaseOverdue';
 import { useClasses } from '@/features/students/hooks';
 import { useScreenSource } from '@/features/violation-source/hooks';
 import { SourceControl } from '@/features/violation-source/SourceControl';
-import { EARLY_WARNING_KINDS_OF, kindWithin, type Source } from '@/features/violation-source/source';
+import { EARLY_WARNING_KINDS_OF, kindWithin } from '@/features/violation-source/source';
 import { useFormatNumber } from '@/lib/numbers';
+import { useUrlFilters } from '@/lib/urlFilters';
 import { useFormatDate } from '@/lib/useFormatDate';
-import { EARLY_WARNING_KINDS, type EarlyWarning, type EarlyWarningKind } from '../api';
+import { earlyWarningFilters, parseKind, type EarlyWarning, type EarlyWarningFilters, type EarlyWarningKind } from '../api';
 import { useEarlyWarnings } from '../hooks';
 import '@/app/pageStyles';
 
@@ -25,44 +24,27 @@ const KIND_COLOUR: Record<EarlyWarningKind, string> = {
   near_level: 'yellow',
 };
 
-function parseKind(v: string | null): EarlyWarningKind | null {
-  return EARLY_WARNING_KINDS.find((k) => k === v) ?? null;
-}
-
-function positive(v: string | null): number | null {
-  const n = Number(v);
-  return Number.isInteger(n) && n > 0 ? n : null;
-}
-
 /** The page of students who need attention before a warning letter is due. */
 export default function EarlyWarningsPage() {
   const { t } = useTranslation('early-warnings');
-  const { t: tc } = useTranslation();
   const num = useFormatNumber();
-  const phone = useMediaQuery('(max-width: 48em)');
-  const [sp, setSp] = useSearchParams();
+  const phone = usePhone();
+  const { filters, update } = useUrlFilters(earlyWarningFilters);
   // Behaviour and attendance apart: the URL's source, else the user's own.
-  const { source, remember } = useScreenSource(sp.get('source'));
+  const { source, remember } = useScreenSource(filters.source);
   const kinds = EARLY_WARNING_KINDS_OF[source ?? 'all'] as readonly EarlyWarningKind[];
-  const kind = source ? kindWithin(parseKind(sp.get('kind')), source) : null;
-  const classId = positive(sp.get('class_id'));
-  const page = positive(sp.get('page')) ?? 1;
+  const kind = source ? kindWithin(filters.kind, source) : null;
+  const { classId, page } = filters;
   const list = useEarlyWarnings(source, kind, classId, page);
   const classes = useClasses();
   const rows = list.data?.data ?? [];
   const counts = list.data?.counts;
   const rules = list.data?.rules;
 
-  const set = (patch: { source?: Source; kind?: EarlyWarningKind | null; classId?: number | null; page?: number }) => {
-    const next = { source, kind, classId, page: 1, ...patch };
-    const q = new URLSearchParams();
-    if (next.source) q.set('source', next.source);
-    // A tab the new source does not have goes back to all of its kinds.
-    const k = next.source ? kindWithin(next.kind, next.source) : next.kind;
-    if (k) q.set('kind', k);
-    if (next.classId) q.set('class_id', String(next.classId));
-    if (next.page > 1) q.set('page', String(next.page));
-    setSp(q, { replace: true });
+  // Every change names the source on screen; a tab the new source does not have goes back to all of its kinds.
+  const set = (change: Partial<EarlyWarningFilters>) => {
+    const next = { source, kind, ...change };
+    update({ ...change, source: next.source, kind: next.source ? kindWithin(next.kind, next.source) : next.kind });
   };
 
   const tabs = (
@@ -133,10 +115,45 @@ export default function EarlyWarningsPage() {
         </Stack>
 
         <Tabs.Panel value={kind ?? 'all'}>
-        {phone ? (
-          <Stack gap={0} data-testid="ew-table">
-            {rows.map((w, i) => (
-              <Stack key={rowKey(w, i)} gap={6} px="md" py="sm" data-testid="ew-row" data-kind={w.kind} style={{ borderTop: '1px solid var(--mantine-color-gray-2)', minWidth: 0 }}>
+          <DataList
+            query={list}
+            rows={rows}
+            rowKey={(w) => `${w.kind}-${w.student_id}-${rows.indexOf(w)}`}
+            narrow={phone}
+            label={t('title')}
+            testId="ew-table"
+            minWidth={820}
+            highlightOnHover
+            head={
+              <>
+                <Table.Th>{t('fields.student')}</Table.Th>
+                <Table.Th>{t('fields.class')}</Table.Th>
+                <Table.Th>{t('fields.kind')}</Table.Th>
+                <Table.Th>{t('fields.details')}</Table.Th>
+                <Table.Th>{t('fields.action')}</Table.Th>
+              </>
+            }
+            row={(w) => (
+              <Table.Tr data-testid="ew-row" data-kind={w.kind}>
+                <Table.Td>
+                  <StudentCell w={w} />
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm">{w.class_name || t('noClass')}</Text>
+                </Table.Td>
+                <Table.Td>
+                  <KindBadge kind={w.kind} />
+                </Table.Td>
+                <Table.Td>
+                  <Details w={w} />
+                </Table.Td>
+                <Table.Td>
+                  <ActionButton w={w} />
+                </Table.Td>
+              </Table.Tr>
+            )}
+            card={(w) => (
+              <Stack gap={6} px="md" py="sm" data-testid="ew-row" data-kind={w.kind} style={{ minWidth: 0 }}>
                 <Group justify="space-between" gap="xs" wrap="nowrap" align="flex-start">
                   <StudentCell w={w} />
                   <KindBadge kind={w.kind} />
@@ -144,67 +161,20 @@ export default function EarlyWarningsPage() {
                 <Details w={w} />
                 <ActionButton w={w} fullWidth />
               </Stack>
-            ))}
-          </Stack>
-        ) : (
-          <Table.ScrollContainer minWidth={820}>
-            <Table highlightOnHover verticalSpacing="sm" aria-label={t('title')} data-testid="ew-table">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('fields.student')}</Table.Th>
-                  <Table.Th>{t('fields.class')}</Table.Th>
-                  <Table.Th>{t('fields.kind')}</Table.Th>
-                  <Table.Th>{t('fields.details')}</Table.Th>
-                  <Table.Th>{t('fields.action')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {rows.map((w, i) => (
-                  <Table.Tr key={rowKey(w, i)} data-testid="ew-row" data-kind={w.kind}>
-                    <Table.Td>
-                      <StudentCell w={w} />
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="sm">{w.class_name || t('noClass')}</Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <KindBadge kind={w.kind} />
-                    </Table.Td>
-                    <Table.Td>
-                      <Details w={w} />
-                    </Table.Td>
-                    <Table.Td>
-                      <ActionButton w={w} />
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
-
-        {list.isPending && (
-          <Center p="xl">
-            <Loader aria-label={tc('loading')} />
-          </Center>
-        )}
-        {!list.isPending && rows.length === 0 && (
-          <EmptyState
-            message={kind || classId ? t('emptyFiltered') : t('empty')}
-            onClearFilters={kind || classId ? () => set({ kind: null, classId: null }) : undefined}
-            testId="ew-empty"
+            )}
+            empty={{
+              message: kind || classId ? t('emptyFiltered') : t('empty'),
+              onClearFilters: kind || classId ? () => set({ kind: null, classId: null }) : undefined,
+              testId: 'ew-empty',
+            }}
+            meta={list.data?.meta}
+            onPage={(p) => set({ page: p })}
           />
-        )}
-        <ListPager meta={list.data?.meta} onChange={(p) => set({ page: p })} narrow={phone} />
         </Tabs.Panel>
       </Card>
       </Tabs>
     </>
   );
-}
-
-function rowKey(w: EarlyWarning, i: number) {
-  return `${w.kind}-${w.student_id}-${i}`;
 }
 
 function KindBadge({ kind }: { kind: EarlyWarningKind }) {

@@ -6,8 +6,19 @@ import type { Notification } from '../api';
 /**
  * One notification as a button: title, body, time in Jakarta and, while unread, a dot and
  * bold title. Clicking it marks it read and opens its page (the caller decides both).
+ * `divided`: a line above it (not in a list that draws its own, DataList's).
  */
-export function NotificationItem({ n, onOpen, compact = false }: { n: Notification; onOpen: (n: Notification) => void; compact?: boolean }) {
+export function NotificationItem({
+  n,
+  onOpen,
+  compact = false,
+  divided = true,
+}: {
+  n: Notification;
+  onOpen: (n: Notification) => void;
+  compact?: boolean;
+  divided?: boolean;
+}) {
   const { t, i18n } = useTranslation('notifications');
   const unread = !n.read_at;
   const lang = i18n.resolvedLanguage ?? i18n.language;
@@ -19,7 +30,7 @@ export function NotificationItem({ n, onOpen, compact = false }: { n: Notificati
       py="sm"
       data-testid={`notification-${n.id}`}
       data-unread={unread ? 'true' : 'false'}
-      style={{ display: 'block', borderTop: '1px solid var(--mantine-color-gray-2)', background: unread ? 'var(--mantine-color-blue-0)' : undefined }}
+      style={{ display: 'block', borderTop: divided ? '1px solid var(--mantine-color-gray-2)' : undefined, background: unread ? 'var(--mantine-color-blue-0)' : undefined }}
     >
       <Group gap="sm" wrap="nowrap" align="flex-start">
         <Box

@@ -1,11 +1,10 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMediaQuery } from '@mantine/hooks';
-import { Button, Card, Center, Loader, Stack } from '@mantine/core';
+import { Button, Card } from '@mantine/core';
 import { IconChecks } from '@tabler/icons-react';
 import { PageHeader } from '@/components/PageHeader';
-import { EmptyState } from '@/components/EmptyState';
-import { ListPager } from '@/components/ListPager';
+import { DataList } from '@/components/DataList';
 import { useUnreadCount } from '@/app/unread';
 import { DesktopNotifyPrompt } from '../components/DesktopNotifyPrompt';
 import { NotificationItem } from '../components/NotificationItem';
@@ -46,20 +45,18 @@ export default function NotificationsPage() {
       />
       <Card withBorder padding={0} maw={860}>
         <DesktopNotifyPrompt />
-        {list.isPending ? (
-          <Center p="xl">
-            <Loader size="sm" />
-          </Center>
-        ) : rows.length === 0 ? (
-          <EmptyState message={t('empty')} testId="notifications-empty" />
-        ) : (
-          <Stack gap={0} data-testid="notifications-list">
-            {rows.map((n) => (
-              <NotificationItem key={n.id} n={n} onOpen={open} />
-            ))}
-          </Stack>
-        )}
-        <ListPager meta={list.data?.meta} onChange={setPage} narrow={!!narrow} summaryTestId="notifications-summary" />
+        <DataList
+          query={list}
+          rows={rows}
+          rowKey={(n) => n.id}
+          narrow={!!narrow}
+          card={(n) => <NotificationItem n={n} onOpen={open} divided={false} />}
+          testId="notifications-list"
+          empty={{ message: t('empty'), testId: 'notifications-empty' }}
+          meta={list.data?.meta}
+          onPage={setPage}
+          summaryTestId="notifications-summary"
+        />
       </Card>
     </>
   );

@@ -1,16 +1,16 @@
-import { useEffect, useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useForm } from '@mantine/form';
-import { Alert, Anchor, Button, Card, Divider, Group, Stack, Switch, Text, Title } from '@mantine/core';
+import { Anchor, Divider, Group, Stack, Switch, Text, Title } from '@mantine/core';
 import { TimePicker } from '@mantine/dates';
-import { IconAlertCircle } from '@tabler/icons-react';
 import { isApiError } from '@/api/errors';
 import { useSession } from '@/auth/session';
-import { errorMessage, notifySuccess } from '@/components/serverErrors';
+import { errorMessage } from '@/components/serverErrors';
 import { PageLoader } from '@/components/PageLoader';
-import { ViewOnlyNotice } from '@/components/ViewOnly';
+import { SettingsCard } from '@/components/SettingsCard';
+import { useSettingsForm } from '@/components/useSettingsForm';
 import { useFormatDate } from '@/lib/useFormatDate';
+import type { MessagingSettings as StoredSettings } from '@/features/parent-messages/api';
 import { useMessagingSettings, useSaveMessagingSettings } from '@/features/parent-messages/hooks';
 import { paths as messagePaths } from '@/features/parent-messages/paths';
 import {
@@ -46,42 +46,35 @@ export function MessagingSettings() {
   const canEdit = can('settings.manage');
   const stored = useMessagingSettings();
   if (!stored.data) return <PageLoader />;
+  const description = (
+    <>
+      {t('messaging.description')}{' '}
+      {can('parent_messages.view') && (
+        <Anchor component={Link} to={messagePaths.log} size="sm" underline="always">
+          {t('messaging.openLog')}
+        </Anchor>
+      )}
+    </>
+  );
+  if (canEdit) return <MessagingForm data={stored.data} description={description} />;
   return (
-    <Card withBorder p={{ base: 'md', sm: 'lg' }} data-testid="messaging-section">
-      <Stack gap="md">
-        <Group justify="space-between" align="flex-start" wrap="wrap">
-          <div>
-            <Title order={2} size="h4">
-              {t('messaging.title')}
-            </Title>
-            <Text size="sm" c="dimmed">
-              {t('messaging.description')}{' '}
-              {can('parent_messages.view') && (
-                <Anchor component={Link} to={messagePaths.log} size="sm" underline="always">
-                  {t('messaging.openLog')}
-                </Anchor>
-              )}
-            </Text>
-          </div>
-          {!canEdit && <ViewOnlyNotice />}
-        </Group>
-        {canEdit ? <MessagingForm /> : <MessagingView s={stored.data} />}
-      </Stack>
-    </Card>
+    <SettingsCard title={t('messaging.title')} description={description} testId="messaging-section" canEdit={false} save={{ testId: 'msg-save', dirty: false, saving: false }}>
+      <MessagingView s={stored.data} />
+    </SettingsCard>
   );
 }
 
-function MessagingForm() {
+function MessagingForm({ data, description }: { data: StoredSettings; description: ReactNode }) {
   const { t } = useTranslation('settings');
   const { t: tc } = useTranslation();
   const fmt = useFormatDate();
-  const stored = useMessagingSettings();
   const save = useSaveMessagingSettings();
   const [secrets, setSecrets] = useState<SecretsState>(NO_SECRETS);
-  const [error, setError] = useState<string | null>(null);
-  const data = stored.data!;
+  const secretsTouched = secrets.token.clear || secrets.password.clear || !!secrets.token.value.trim() || !!secrets.password.value.trim();
 
-  const form = useForm<MessagingFormValues>({
+  const { form, error, onSubmit, dirty, saving } = useSettingsForm({
+    data,
+    toValues: formFromSettings,
     initialValues: formFromSettings(data),
     validate: {
       quiet_hours: {
@@ -89,89 +82,70 @@ function MessagingForm() {
         to: (v, all) => (all.quietOn && !isTime(v) ? t('messaging.quiet.invalid') : null),
       },
     },
+    save,
+    payload: (v: MessagingFormValues) => settingsPayload(v, secrets.token, secrets.password),
+    saved: t('messaging.saved'),
+    onSaved: () => setSecrets(NO_SECRETS),
+    // The secrets are no form fields: their errors sit at their own inputs.
+    onError: (err, f) => {
+      if (!isApiError(err) || !err.hasFieldErrors) return errorMessage(err, tc);
+      const r = splitFieldErrors(err.fields);
+      f.setErrors(r.form);
+      setSecrets((s) => ({ ...s, tokenError: r.token ?? null, passwordError: r.password ?? null }));
+      return r.rest.length > 0 ? r.rest.join(' ') : Object.keys(r.form).length + (r.token ? 1 : 0) + (r.password ? 1 : 0) > 0 ? t('messaging.fixFields') : null;
+    },
+    alsoDirty: secretsTouched,
   });
-
-  useEffect(() => {
-    const v = formFromSettings(data);
-    form.setValues(v);
-    form.resetDirty(v);
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- Mantine's form object is new on every render; this runs when what it shows changes
-  }, [data]);
-
-  const secretsTouched = secrets.token.clear || secrets.password.clear || !!secrets.token.value.trim() || !!secrets.password.value.trim();
-  const dirty = form.isDirty() || secretsTouched;
-
-  const submit = (v: MessagingFormValues) => {
-    setError(null);
-    save.mutate(settingsPayload(v, secrets.token, secrets.password), {
-      onSuccess: () => {
-        setSecrets(NO_SECRETS);
-        notifySuccess(t('messaging.saved'));
-      },
-      onError: (err) => {
-        if (isApiError(err) && err.hasFieldErrors) {
-          const r = splitFieldErrors(err.fields);
-          form.setErrors(r.form);
-          setSecrets((s) => ({ ...s, tokenError: r.token ?? null, passwordError: r.password ?? null }));
-          setError(r.rest.length > 0 ? r.rest.join(' ') : Object.keys(r.form).length + (r.token ? 1 : 0) + (r.password ? 1 : 0) > 0 ? t('messaging.fixFields') : null);
-        } else setError(errorMessage(err, tc));
-      },
-    });
-  };
 
   const values = form.getValues();
   return (
-    <form noValidate onSubmit={form.onSubmit(submit)} aria-label={t('messaging.title')}>
-      <MessagingLeaveGuard dirty={dirty && !save.isPending} />
-      <Stack gap="lg">
-        {error && (
-          <Alert color="red" icon={<IconAlertCircle />} role="alert" data-testid="msg-error">
-            {error}
-          </Alert>
-        )}
-        <Stack gap="md">
-          <Title order={3} size="h5">
-            {t('messaging.gateway.title')}
-          </Title>
-          <MessagingGatewayFields form={form} stored={{ token: !!data.gateway.token_set, password: !!data.gateway.password_set }} secrets={secrets} setSecrets={setSecrets} />
-          {values.gateway.kind && <MessagingTestPanel gateway={() => gatewayPayload(form.getValues().gateway, secrets.token, secrets.password)} />}
-        </Stack>
-        <Divider />
-        <MessagingEvents form={form} placeholders={data.placeholders?.length ? data.placeholders : FALLBACK_PLACEHOLDERS} />
-        <Divider />
-        <Stack gap="sm">
-          <Title order={3} size="h5">
-            {t('messaging.quiet.title')}
-          </Title>
-          <Switch
-            label={t('messaging.quiet.on')}
-            description={t('messaging.quiet.hint')}
-            {...form.getInputProps('quietOn', { type: 'checkbox' })}
-            data-testid="msg-quiet-on"
-          />
-          {values.quietOn && (
-            <Group gap="md" wrap="wrap">
-              <TimePicker format="24h" label={t('messaging.quiet.from')} w={140} {...form.getInputProps('quiet_hours.from')} data-testid="msg-quiet-from" />
-              <TimePicker format="24h" label={t('messaging.quiet.to')} w={140} {...form.getInputProps('quiet_hours.to')} data-testid="msg-quiet-to" />
-            </Group>
-          )}
-        </Stack>
-        <Group gap="sm">
-          <Button type="submit" loading={save.isPending} disabled={!dirty} data-testid="msg-save">
-            {tc('actions.save')}
-          </Button>
-          {dirty && (
-            <Text size="xs" fw={500} data-testid="msg-unsaved">
-              {t('messaging.unsaved')}
-            </Text>
-          )}
-          {data.updated_at && !dirty && (
-            <Text size="xs" c="dimmed">
-              {t('integrations.updatedAt', { time: fmt(data.updated_at, 'dateTime') })}
-            </Text>
-          )}
-        </Group>
+    <SettingsCard
+      title={t('messaging.title')}
+      description={description}
+      testId="messaging-section"
+      canEdit
+      error={error}
+      errorTestId="msg-error"
+      onSubmit={onSubmit}
+      save={{ testId: 'msg-save', dirty, saving }}
+      note={
+        dirty ? (
+          <Text span size="xs" fw={500} c="var(--mantine-color-text)" data-testid="msg-unsaved">
+            {t('messaging.unsaved')}
+          </Text>
+        ) : data.updated_at ? (
+          t('integrations.updatedAt', { time: fmt(data.updated_at, 'dateTime') })
+        ) : undefined
+      }
+    >
+      <MessagingLeaveGuard dirty={dirty && !saving} />
+      <Stack gap="md">
+        <Title order={3} size="h5">
+          {t('messaging.gateway.title')}
+        </Title>
+        <MessagingGatewayFields form={form} stored={{ token: !!data.gateway.token_set, password: !!data.gateway.password_set }} secrets={secrets} setSecrets={setSecrets} />
+        {values.gateway.kind && <MessagingTestPanel gateway={() => gatewayPayload(form.getValues().gateway, secrets.token, secrets.password)} />}
       </Stack>
-    </form>
+      <Divider />
+      <MessagingEvents form={form} placeholders={data.placeholders?.length ? data.placeholders : FALLBACK_PLACEHOLDERS} />
+      <Divider />
+      <Stack gap="sm">
+        <Title order={3} size="h5">
+          {t('messaging.quiet.title')}
+        </Title>
+        <Switch
+          label={t('messaging.quiet.on')}
+          description={t('messaging.quiet.hint')}
+          {...form.getInputProps('quietOn', { type: 'checkbox' })}
+          data-testid="msg-quiet-on"
+        />
+        {values.quietOn && (
+          <Group gap="md" wrap="wrap">
+            <TimePicker format="24h" label={t('messaging.quiet.from')} w={140} {...form.getInputProps('quiet_hours.from')} data-testid="msg-quiet-from" />
+            <TimePicker format="24h" label={t('messaging.quiet.to')} w={140} {...form.getInputProps('quiet_hours.to')} data-testid="msg-quiet-to" />
+          </Group>
+        )}
+      </Stack>
+    </SettingsCard>
   );
 }

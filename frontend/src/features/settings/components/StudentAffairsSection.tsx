@@ -1,15 +1,15 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useForm } from '@mantine/form';
 import { ActionIcon, Alert, Button, Card, CopyButton, Divider, Group, Stack, Switch, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { TimePicker } from '@mantine/dates';
 import { IconAlertCircle, IconCheck, IconCopy, IconPlugConnected, IconReplace, IconX } from '@tabler/icons-react';
-import { applyServerErrors, errorMessage, notifySuccess } from '@/components/serverErrors';
+import { applyServerErrors, errorMessage } from '@/components/serverErrors';
 import { PageLoader } from '@/components/PageLoader';
+import { useSettingsForm } from '@/components/useSettingsForm';
 import { SyncPanel } from '@/features/students/components/SyncPanel';
 import { useFormatNumber } from '@/lib/numbers';
 import { useFormatDate } from '@/lib/useFormatDate';
-import type { StudentAffairsTest } from '../api';
+import type { StudentAffairs, StudentAffairsInput, StudentAffairsTest } from '../api';
 import { studentAffairsPayload, testPayload } from '../form';
 import { useSaveStudentAffairs, useStudentAffairs, useTestStudentAffairs } from '../hooks';
 
@@ -31,41 +31,35 @@ export function StudentAffairsSection() {
   // null: keep the stored token; a string: the token being typed to replace it.
   const [replacement, setReplacement] = useState<string | null>(null);
   const [tokenError, setTokenError] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [outcome, setOutcome] = useState<StudentAffairsTest | null>(null);
 
-  const form = useForm<Values>({
+  const data = stored.data;
+  const { form, error, onSubmit, dirty, saving } = useSettingsForm<Values, StudentAffairs, StudentAffairsInput>({
+    data,
+    toValues: (d) => ({ url: d.url, schedule: d.schedule || '06:00', scheduleOn: d.schedule !== '' }),
     initialValues: { url: '', schedule: '06:00', scheduleOn: false },
     validate: {
       schedule: (v, all) => (all.scheduleOn && !/^([01]\d|2[0-3]):[0-5]\d$/.test(v) ? t('integrations.scheduleInvalid') : null),
     },
+    save,
+    payload: (v) => studentAffairsPayload(v, replacement),
+    saved: t('integrations.saved'),
+    onSaved: () => setTokenError(null),
+    // The token is no form field: its error sits at its own input, not above the form too.
+    onError: (err, f) => {
+      const msg = applyServerErrors(f, err, tc);
+      const fields = (err as { fields?: Record<string, string> }).fields ?? {};
+      setTokenError(fields.token ?? null);
+      return fields.token && msg === fields.token ? null : msg;
+    },
+    alsoDirty: replacement !== null && replacement.trim() !== '',
   });
-
-  const data = stored.data;
+  // The stored settings (loaded or saved) keep their token until "replace"; none stored asks for one.
   useEffect(() => {
-    if (!data) return;
-    const v = { url: data.url, schedule: data.schedule || '06:00', scheduleOn: data.schedule !== '' };
-    form.setValues(v);
-    form.resetDirty(v);
-    setReplacement(data.token ? null : '');
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- Mantine's form object is new on every render; this runs when what it shows changes
+    if (data) setReplacement(data.token ? null : '');
   }, [data]);
 
   if (!data) return <PageLoader />;
-
-  const submit = (v: Values) => {
-    setError(null);
-    setTokenError(null);
-    save.mutate(studentAffairsPayload(v, replacement), {
-      onSuccess: () => notifySuccess(t('integrations.saved')),
-      onError: (err) => {
-        const msg = applyServerErrors(form, err, tc);
-        const fields = (err as { fields?: Record<string, string> }).fields ?? {};
-        if (fields.token) setTokenError(fields.token);
-        setError(fields.token && msg === fields.token ? null : msg);
-      },
-    });
-  };
 
   const runTest = () => {
     setOutcome(null);
@@ -74,8 +68,6 @@ export function StudentAffairsSection() {
       onError: (err) => setOutcome({ ok: false, error: errorMessage(err, tc) }),
     });
   };
-
-  const dirty = form.isDirty() || (replacement !== null && replacement.trim() !== '');
 
   return (
     <Card withBorder p={{ base: 'md', sm: 'lg' }} data-testid="student-affairs-section">
@@ -88,7 +80,7 @@ export function StudentAffairsSection() {
             {t('integrations.studentAffairs.description')}
           </Text>
         </div>
-        <form noValidate onSubmit={form.onSubmit(submit)} aria-label={t('integrations.studentAffairs.title')}>
+        <form noValidate onSubmit={onSubmit} aria-label={t('integrations.studentAffairs.title')}>
           <Stack gap="md">
             {error && (
               <Alert color="red" icon={<IconAlertCircle />} role="alert">
@@ -184,7 +176,7 @@ export function StudentAffairsSection() {
               )}
             </Group>
             <Group gap="sm" wrap="wrap">
-              <Button type="submit" loading={save.isPending} disabled={!dirty} data-testid="sa-save">
+              <Button type="submit" loading={saving} disabled={!dirty} data-testid="sa-save">
                 {tc('actions.save')}
               </Button>
               <Button variant="default" leftSection={<IconPlugConnected size={18} />} onClick={runTest} loading={test.isPending} data-testid="sa-test">

@@ -2,12 +2,11 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useDebouncedValue } from '@mantine/hooks';
-import { ActionIcon, Badge, Box, Button, Card, Center, Group, Loader, Select, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { ActionIcon, Badge, Box, Button, Card, Group, Select, Stack, Text, TextInput, Tooltip } from '@mantine/core';
 import { IconFileSpreadsheet, IconLock, IconPencil, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
 import { useSession } from '@/auth/session';
-import { EmptyState } from '@/components/EmptyState';
+import { ListStatus } from '@/components/DataList';
 import { PageHeader } from '@/components/PageHeader';
-import { errorMessage } from '@/components/serverErrors';
 import type { ViolationCategory, ViolationType } from '../api';
 import { WhatIfPanel } from '@/features/achievements/components/WhatIfPanel';
 import { CategoryFormModal, DeleteCategoryModal } from '../components/CategoryModals';
@@ -207,23 +206,11 @@ export default function TypesPage() {
         </Group>
       </Card>
 
-      {list.isPending && (
-        <Center p="xl">
-          <Loader aria-label={tc('loading')} />
-        </Center>
-      )}
-      {list.isError && !list.data && (
-        <Text c="red" ta="center" p="xl" role="alert">
-          {errorMessage(list.error, tc)}
-        </Text>
-      )}
-      {list.data && groups.length === 0 && (
-        <EmptyState
-          message={filtered ? t('types.emptyFiltered') : t('types.empty')}
-          onClearFilters={filtered ? clearFilters : undefined}
-          testId="types-empty"
-        />
-      )}
+      <ListStatus
+        query={list}
+        count={groups.length}
+        empty={{ message: filtered ? t('types.emptyFiltered') : t('types.empty'), onClearFilters: filtered ? clearFilters : undefined, testId: 'types-empty' }}
+      />
       <Stack gap="md" data-testid="types-list">
         {groups.map((g) => (
           <GroupCard
