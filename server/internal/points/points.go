@@ -216,6 +216,10 @@ type Batch struct {
 	Lifetime bool
 	// Profile is the school's, when the writer has read it already.
 	Profile *school.Profile
+	// Read is the ledger's read, when the writer made it already after
+	// taking the lock (a recording's first statement): used when it is
+	// the read Apply would make, else Apply reads.
+	Read *Read
 	// Now is the clock (zero: time.Now()).
 	Now time.Time
 	// Entry, when set, is the writer's own audit entry of the batch, made
@@ -324,7 +328,13 @@ func (l *Ledger) Apply(ctx context.Context, b Batch) (Result, error) {
 	y, m, d := b.now().In(jakarta).Date()
 	current := profile.AcademicYearStartOn(time.Date(y, m, d, 0, 0, 0, 0, jakarta))
 
-	st, err := l.read(ctx, keys, current, b.Lifetime)
+	var st state
+	var err error
+	if b.Read.fits(keys, current, b.Lifetime) {
+		st, err = b.Read.decode()
+	} else {
+		st, err = l.read(ctx, keys, current, b.Lifetime)
+	}
 	if err != nil {
 		return res, err
 	}
