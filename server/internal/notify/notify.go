@@ -117,26 +117,26 @@ func violationsTx(ctx context.Context, tx *sqlx.Tx, kind string, violationIDs []
 	return nil
 }
 
-// ViolationsAfterTx is ViolationsTx sent in one statement after a
-// writer's data-modifying statements (ctes, with their parameters args:
-// they run as WITH queries of it, none reading what another writes), e.g.
-// the ledger's point audit of the recording: a round trip less.
-func ViolationsAfterTx(ctx context.Context, tx *sqlx.Tx, ctes []string, args []any, violationIDs []int64, recorderID int64) error {
+// ViolationsAfterCallTx is ViolationsTx sent in one statement after a
+// writer's own, a round trip less: a PL/pgSQL function (its plans kept per
+// connection) that runs the writer's statements with args and then
+// notify_violations with the four parameters after them (the ledger's
+// point_audit_notify, migration 00197: the recording's point audit and
+// audit entry).
+func ViolationsAfterCallTx(ctx context.Context, tx *sqlx.Tx, function string, args []any, violationIDs []int64, recorderID int64) error {
 	if len(violationIDs) == 0 {
-		return fmt.Errorf("notify: %s: no violations after %d statements", api.NotificationViolation, len(ctes))
+		return fmt.Errorf("notify: %s: no violations after %s", api.NotificationViolation, function)
 	}
+	args = append(slices.Clone(args), recorderID, pq.Array(viewerRoles()), pq.Array(violationIDs), api.NotificationViolation)
 	var sb strings.Builder
-	for i, c := range ctes {
-		if i == 0 {
-			sb.WriteString("WITH ")
-		} else {
+	sb.WriteString("SELECT " + function + "(")
+	for i := range args {
+		if i > 0 {
 			sb.WriteString(", ")
 		}
-		fmt.Fprintf(&sb, "w%d AS (%s)", i, c)
+		fmt.Fprintf(&sb, "$%d", i+1)
 	}
-	n := len(args)
-	fmt.Fprintf(&sb, " SELECT notify_violations($%d, $%d, $%d, $%d)", n+1, n+2, n+3, n+4)
-	args = append(slices.Clone(args), recorderID, pq.Array(viewerRoles()), pq.Array(violationIDs), api.NotificationViolation)
+	sb.WriteString(")")
 	if _, err := tx.ExecContext(ctx, sb.String(), args...); err != nil {
 		return fmt.Errorf("notify: %s: %w", api.NotificationViolation, err)
 	}

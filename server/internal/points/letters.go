@@ -384,7 +384,12 @@ func (l *Ledger) tell(ctx context.Context, b Batch, set *parentmsg.Settings, let
 	// The users.
 	if w := l.pending; w != nil { // the point audit with them
 		l.pending = nil
-		if err := notify.ViolationsAfterTx(ctx, l.tx, w.ctes, w.args, recorded, b.UserID); err != nil {
+		// Kept only with the writer's entry (pointAudit's later): the
+		// function runs both and then the notifications.
+		if len(w.ctes) != 2 {
+			return fmt.Errorf("points: point audit kept without the writer's entry")
+		}
+		if err := notify.ViolationsAfterCallTx(ctx, l.tx, pointAuditNotify, w.args, recorded, b.UserID); err != nil {
 			return fmt.Errorf("points: point audit: %w", err)
 		}
 	} else if err := notify.ViolationsTx(ctx, l.tx, recorded, b.UserID); err != nil {

@@ -41,9 +41,9 @@ const benchRequests = 1000
 //	 6 INSERT violations                   shows them; then, in a statement of its own,
 //	 7 ledger read (totals, letters,       the ledger's read (totals, letters,
 //	   thresholds, messaging)              thresholds, messaging settings)
-//	 8 INSERT point_audit                4 INSERT point_audit, INSERT audit_log (the
-//	 9 INSERT notifications                recording's entry) and notify_violations()
-//	10 INSERT audit_log                    in one statement
+//	 8 INSERT point_audit                4 point_audit_notify(): INSERT point_audit,
+//	 9 INSERT notifications                INSERT audit_log (the recording's entry)
+//	10 INSERT audit_log                    and notify_violations()
 //	11 read the violations back          5 COMMIT
 //	12 COMMIT
 //
