@@ -33,7 +33,7 @@ const benchRequests = 1000
 // messages off), counted by pgcount:
 //
 //	before issue 25 (12):               now (5):
-//	 1 session + user (auth)             1 session + user (auth)
+//	 1 session + user (auth)             1 session + user (auth: session_principal())
 //	 2 BEGIN                             2 BEGIN
 //	 3 lock the student (points.Lock)    3 record_violations_read(): lock the student,
 //	 4 the types                           read it, the types and the profile, insert
