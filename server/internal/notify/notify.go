@@ -145,11 +145,13 @@ func ViolationsAfterCallTx(ctx context.Context, tx *sqlx.Tx, function string, ar
 
 // violationsSQL writes the notifications of violations $3 of kind $4 to
 // their recipients (recipientsSQL) and announces them. It runs as the
-// body of the function notify_violations (migration 00191), whose plan
-// PostgreSQL keeps per connection: sent as a query with its parameters it
-// was planned on every recording, which cost more than running it. A
-// change here is a new migration replacing the function (a test compares
-// them).
+// body of the function notify_violations (migration 00191, replaced by
+// 00197), whose plan PostgreSQL keeps per connection: sent as a query with
+// its parameters it was planned on every recording, which cost more than
+// running it. Its generic plan expects ten violations: each one's student
+// is found by its key (OFFSET 0 keeps the subquery from being joined as a
+// table), else the plan hashed every student. A change here is a new
+// migration replacing the function (a test compares them).
 const violationsSQL = `WITH ins AS (
 		INSERT INTO notifications (user_id, kind, params, url, violation_id)
 		SELECT u.id, $4,
@@ -157,7 +159,7 @@ const violationsSQL = `WITH ins AS (
 				'date', v.occurred_on::text, 'student_id', s.id),
 			'/violations/' || v.id, v.id
 		FROM violations v
-		JOIN students s ON s.id = v.student_id
+		JOIN LATERAL (SELECT s.id, s.full_name, s.class_id FROM students s WHERE s.id = v.student_id OFFSET 0) s ON true
 		JOIN violation_types t ON t.id = v.violation_type_id
 		` + recipientsSQL + `
 		WHERE v.id = ANY($3::bigint[])
