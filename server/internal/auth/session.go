@@ -142,6 +142,21 @@ func (s *Service) check(ctx context.Context, at attempt, username, pw string) (u
 	return u, true, nil
 }
 
+// sessionSQL is the session check: the user of an unexpired session whose
+// token hashes to $1 and who is active; $2 is the oldest last use an idle
+// session may have, $3 the oldest start. It runs as the body of the
+// function session_principal (migration 00197), sessionCall, whose plan
+// PostgreSQL keeps per connection: sent as a query with its parameters it
+// was planned on every request, which cost more than running it. A change
+// here is a new migration replacing the function (a test compares them).
+const sessionSQL = `SELECT u.id, u.username, u.name, u.role, u.email, u.phone, u.active, u.last_login_at, u.created_at, u.updated_at,
+		s.last_seen_at
+		FROM sessions s JOIN users u ON u.id = s.user_id
+		WHERE s.token_hash = $1 AND u.active AND s.last_seen_at > $2 AND s.created_at > $3`
+
+// sessionCall runs sessionSQL as the function session_principal.
+const sessionCall = `SELECT * FROM session_principal($1, $2, $3)`
+
 // Authenticate returns the principal for a session token, or an
 // Unauthorized error when the token is unknown, expired, or its user is
 // inactive. It refreshes the idle timer.
@@ -151,13 +166,9 @@ func (s *Service) Authenticate(ctx context.Context, token string) (*Principal, e
 	}
 	h := hashToken(token)
 	now := s.now()
-	const q = `SELECT u.id, u.username, u.name, u.role, u.email, u.phone, u.active, u.last_login_at, u.created_at, u.updated_at,
-		s.last_seen_at
-		FROM sessions s JOIN users u ON u.id = s.user_id
-		WHERE s.token_hash = $1 AND u.active AND s.last_seen_at > $2 AND s.created_at > $3`
 	var u api.User
 	var seen time.Time
-	err := s.db.QueryRowxContext(ctx, q, h, now.Add(-s.opt.Idle), now.Add(-s.opt.MaxAge)).Scan(&u.ID, &u.Username, &u.Name,
+	err := s.db.QueryRowxContext(ctx, sessionCall, h, now.Add(-s.opt.Idle), now.Add(-s.opt.MaxAge)).Scan(&u.ID, &u.Username, &u.Name,
 		&u.Role, &u.Email, &u.Phone, &u.Active, &u.LastLoginAt, &u.CreatedAt, &u.UpdatedAt, &seen)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, apperr.New(apperr.Unauthorized, "auth.session_expired")

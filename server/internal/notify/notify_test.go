@@ -484,8 +484,9 @@ func TestWebSocketCapPerSession(t *testing.T) {
 	}
 }
 
-// The function notify_violations (migration 00191) runs violationsSQL:
-// a change of one without the other is a new migration forgotten.
+// The function notify_violations (migration 00191, replaced by 00197)
+// runs violationsSQL: a change of one without the other is a new
+// migration forgotten.
 func TestViolationsFunctionIsViolationsSQL(t *testing.T) {
 	db := pgtest.New(t)
 	var src string

@@ -76,7 +76,6 @@ const readFunctionKeys = 8
 // withdrew before they were printed, numbered or sent); the thresholds; and the
 // parents' messaging settings.
 func (l *Ledger) read(ctx context.Context, keys []Key, current time.Time, lifetime bool) (state, error) {
-	st := state{totals: make(map[Key]int, len(keys)), letters: map[Key][]letterRow{}, lifetime: map[int64]int{}}
 	ids, starts := make([]int64, len(keys)), make([]string, len(keys))
 	for i, k := range keys {
 		ids[i], starts[i] = k.StudentID, k.Start
@@ -88,16 +87,41 @@ func (l *Ledger) read(ctx context.Context, keys []Key, current time.Time, lifeti
 	if len(keys) <= readFunctionKeys {
 		q = readCall
 	}
-	var raw struct {
-		Totals     []byte `db:"totals"`
-		Letters    []byte `db:"letters"`
-		Thresholds []byte `db:"thresholds"`
-		Messaging  []byte `db:"messaging"`
-	}
+	var raw Read
 	if err := l.tx.GetContext(ctx, &raw, q, pq.Array(ids), pq.Array(starts), current.Format(time.DateOnly), WithdrawReason,
 		lifetime, parentmsg.SettingsKey); err != nil {
-		return st, fmt.Errorf("points: read totals and letters: %w", err)
+		return state{}, fmt.Errorf("points: read totals and letters: %w", err)
 	}
+	return raw.decode()
+}
+
+// Read is the ledger's read (readSQL's row) of one student's academic
+// year, made by a writer in a statement of its own (a recording's first:
+// migration 00196 runs ledger_read inside it, a round trip less) after it
+// took the student's lock. Apply uses it instead of reading when it is of
+// the batch's one key, the same running year and the lifetime asked.
+type Read struct {
+	// Key is the student's year read; Current is the running year's first
+	// day (YYYY-MM-DD) the letters' workable flag was computed for.
+	Key      Key    `db:"-"`
+	Current  string `db:"-"`
+	Lifetime bool   `db:"-"`
+	// The columns of readSQL, as read.
+	Totals     []byte `db:"totals"`
+	Letters    []byte `db:"letters"`
+	Thresholds []byte `db:"thresholds"`
+	Messaging  []byte `db:"messaging"`
+}
+
+// fits reports whether r is the read Apply would make of keys.
+func (r *Read) fits(keys []Key, current time.Time, lifetime bool) bool {
+	return r != nil && len(keys) == 1 && keys[0] == r.Key && r.Current == current.Format(time.DateOnly) &&
+		r.Lifetime == lifetime && r.Totals != nil
+}
+
+// decode decodes readSQL's row.
+func (raw Read) decode() (state, error) {
+	st := state{totals: map[Key]int{}, letters: map[Key][]letterRow{}, lifetime: map[int64]int{}}
 	var totals []struct {
 		S int64  `json:"s"`
 		Y string `json:"y"`
@@ -360,7 +384,12 @@ func (l *Ledger) tell(ctx context.Context, b Batch, set *parentmsg.Settings, let
 	// The users.
 	if w := l.pending; w != nil { // the point audit with them
 		l.pending = nil
-		if err := notify.ViolationsAfterTx(ctx, l.tx, w.ctes, w.args, recorded, b.UserID); err != nil {
+		// Kept only with the writer's entry (pointAudit's later): the
+		// function runs both and then the notifications.
+		if len(w.ctes) != 2 {
+			return fmt.Errorf("points: point audit kept without the writer's entry")
+		}
+		if err := notify.ViolationsAfterCallTx(ctx, l.tx, pointAuditNotify, w.args, recorded, b.UserID); err != nil {
 			return fmt.Errorf("points: point audit: %w", err)
 		}
 	} else if err := notify.ViolationsTx(ctx, l.tx, recorded, b.UserID); err != nil {

@@ -216,6 +216,10 @@ type Batch struct {
 	Lifetime bool
 	// Profile is the school's, when the writer has read it already.
 	Profile *school.Profile
+	// Read is the ledger's read, when the writer made it already after
+	// taking the lock (a recording's first statement): used when it is
+	// the read Apply would make, else Apply reads.
+	Read *Read
 	// Now is the clock (zero: time.Now()).
 	Now time.Time
 	// Entry, when set, is the writer's own audit entry of the batch, made
@@ -324,7 +328,13 @@ func (l *Ledger) Apply(ctx context.Context, b Batch) (Result, error) {
 	y, m, d := b.now().In(jakarta).Date()
 	current := profile.AcademicYearStartOn(time.Date(y, m, d, 0, 0, 0, 0, jakarta))
 
-	st, err := l.read(ctx, keys, current, b.Lifetime)
+	var st state
+	var err error
+	if b.Read.fits(keys, current, b.Lifetime) {
+		st, err = b.Read.decode()
+	} else {
+		st, err = l.read(ctx, keys, current, b.Lifetime)
+	}
 	if err != nil {
 		return res, err
 	}
@@ -435,12 +445,7 @@ func (l *Ledger) pointAudit(ctx context.Context, b Batch, steps []Step, entry *E
 	if b.Actor.ID != 0 {
 		actorID = &b.Actor.ID
 	}
-	const q = `INSERT INTO point_audit (student_id, violation_id, action, points_before, points_after, actor_id, actor_name, address, details)
-		SELECT u.student_id, NULLIF(u.violation_id, 0), u.action, u.before, u.after, $1, $2, $3, u.details::jsonb
-		FROM unnest($4::bigint[], $5::bigint[], $6::text[], $7::int[], $8::int[], $9::text[]) WITH ORDINALITY
-		    AS u(student_id, violation_id, action, before, after, details, ord)
-		ORDER BY u.ord`
-	w := &pending{ctes: []string{q}, args: []any{actorID, b.Actor.Display(), b.Actor.Address, pq.Array(students), pq.Array(violations),
+	w := &pending{ctes: []string{pointAuditSQL}, args: []any{actorID, b.Actor.Display(), b.Actor.Address, pq.Array(students), pq.Array(violations),
 		pq.Array(actions), pq.Array(befores), pq.Array(afters), pq.Array(details)}}
 	if entry != nil {
 		// With the writer's audit entry: audit.Record's row.
@@ -452,8 +457,7 @@ func (l *Ledger) pointAudit(ctx context.Context, b Batch, steps []Step, entry *E
 		if err != nil {
 			return err
 		}
-		w.ctes = append(w.ctes, `INSERT INTO audit_log (actor_id, actor_name, action, entity, entity_id, details, address)
-			VALUES ($1, $10, $11, $12, $13, $14::jsonb, $3)`)
+		w.ctes = append(w.ctes, entrySQL)
 		w.args = append(w.args, b.Actor.Name, entry.Action, entry.Entity, entry.EntityID, doc)
 	}
 	l.pending = w
@@ -462,6 +466,28 @@ func (l *Ledger) pointAudit(ctx context.Context, b Batch, steps []Step, entry *E
 	}
 	return l.flush(ctx)
 }
+
+// pointAuditSQL writes one point-audit entry per change, in the batch's
+// order: $1 the actor's id, $2 the name shown, $3 the address, $4-$9 the
+// changes' students, violations, actions, totals before and after, and
+// details. entrySQL is the writer's audit entry beside it (audit.Record's
+// row): $10 the actor's name, $11 the action, $12 the entity, $13 its id,
+// $14 the details. Both are also the body of the function
+// point_audit_notify (migration 00197), which a recording calls (tell); a
+// change here is a new migration replacing it (a test compares them).
+const (
+	pointAuditSQL = `INSERT INTO point_audit (student_id, violation_id, action, points_before, points_after, actor_id, actor_name, address, details)
+		SELECT u.student_id, NULLIF(u.violation_id, 0), u.action, u.before, u.after, $1, $2, $3, u.details::jsonb
+		FROM unnest($4::bigint[], $5::bigint[], $6::text[], $7::int[], $8::int[], $9::text[]) WITH ORDINALITY
+		    AS u(student_id, violation_id, action, before, after, details, ord)
+		ORDER BY u.ord`
+	entrySQL = `INSERT INTO audit_log (actor_id, actor_name, action, entity, entity_id, details, address)
+			VALUES ($1, $10, $11, $12, $13, $14::jsonb, $3)`
+)
+
+// pointAuditNotify is the function that runs pointAuditSQL, entrySQL and
+// then notify_violations with the four parameters after theirs.
+const pointAuditNotify = "point_audit_notify"
 
 // flush writes the point audit kept for tell now.
 func (l *Ledger) flush(ctx context.Context) error {

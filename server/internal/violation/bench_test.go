@@ -32,19 +32,19 @@ const benchRequests = 1000
 // The round trips of one recording (no letter changing, no photo, parents'
 // messages off), counted by pgcount:
 //
-//	before issue 25 (12):               now (6):
-//	 1 session + user (auth)             1 session + user (auth)
+//	before issue 25 (12):               now (5):
+//	 1 session + user (auth)             1 session + user (auth: session_principal())
 //	 2 BEGIN                             2 BEGIN
-//	 3 lock the student (points.Lock)    3 record_violations(): lock the student, read it,
-//	 4 the types                           the types and the profile, insert the violations
-//	 5 the school profile                  and answer them as the API shows them
-//	 6 INSERT violations                 4 ledger_read(): totals, letters, thresholds,
-//	 7 ledger read (totals, letters,       messaging settings
-//	   thresholds, messaging)            5 INSERT point_audit, INSERT audit_log (the
-//	 8 INSERT point_audit                  recording's entry) and notify_violations()
-//	 9 INSERT notifications                in one statement
-//	10 INSERT audit_log                  6 COMMIT
-//	11 read the violations back
+//	 3 lock the student (points.Lock)    3 record_violations_read(): lock the student,
+//	 4 the types                           read it, the types and the profile, insert
+//	 5 the school profile                  the violations and answer them as the API
+//	 6 INSERT violations                   shows them; then, in a statement of its own,
+//	 7 ledger read (totals, letters,       the ledger's read (totals, letters,
+//	   thresholds, messaging)              thresholds, messaging settings)
+//	 8 INSERT point_audit                4 point_audit_notify(): INSERT point_audit,
+//	 9 INSERT notifications                INSERT audit_log (the recording's entry)
+//	10 INSERT audit_log                    and notify_violations()
+//	11 read the violations back          5 COMMIT
 //	12 COMMIT
 //
 // A letter issued or raised adds its statements (the letter with its

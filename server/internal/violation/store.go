@@ -16,6 +16,7 @@ import (
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/audit"
 	"github.com/tatib/tatib/server/internal/locale"
+	"github.com/tatib/tatib/server/internal/parentmsg"
 	"github.com/tatib/tatib/server/internal/pg"
 	"github.com/tatib/tatib/server/internal/points"
 	"github.com/tatib/tatib/server/internal/school"
@@ -66,25 +67,31 @@ type recType struct {
 }
 
 // recordCall is a recording's first statement, the function
-// record_violations (migration 00190): it locks the student (as
-// points.Lock does: FOR UPDATE OF the student's row), reads the student,
-// the types and the school's profile for the checks, and inserts the
-// violations, answering them as the API shows them (violationSelect's
-// columns). The checks come after it, in Go: when one fails the
-// transaction is rolled back with the rows. Reading and writing at once
-// saves four round trips, and PostgreSQL keeps a function's plan per
-// connection where a query sent with its parameters is planned every time
-// (which cost more than running it). The totals are read later by the
-// ledger, in a statement of their own that sees what committed while the
-// lock was awaited.
+// record_violations_read (migration 00196). It runs record_violations
+// (00190), which locks the student (as points.Lock does: FOR UPDATE OF the
+// student's row), reads the student, the types and the school's profile
+// for the checks, and inserts the violations, answering them as the API
+// shows them (violationSelect's columns). Then, in a statement of its own
+// that sees what committed while the lock was awaited, it runs the
+// ledger's read (ledger_read, 00192) of the recording's academic year,
+// which the ledger uses instead of reading (points.Batch.Read) when that
+// year and the running one are the ones Go counts from the profile. The
+// checks come after it, in Go: when one fails the transaction is rolled
+// back with the rows. Reading and writing at once saves five round trips,
+// and PostgreSQL keeps a function's plan per connection where a query sent
+// with its parameters is planned every time (which cost more than running
+// it).
 //
 // $1 student, $2 type ids, $3 points (-1: the type's), $4 sanctions (”:
 // the recording's, else the type's default), $5 the recording's sanction,
 // $6 occurred_at, $7 occurred_on, $8 location, $9 description, $10
 // recorded_by, $11 recorded_by_name, $12 source, $13 case_id, $14 the
-// profile's settings key.
+// profile's settings key, $15 today (the running year's day), $16
+// points.WithdrawReason, $17 the messaging settings' key.
 const recordCall = `SELECT r_student AS student, r_types AS types, r_profile AS profile, r_profile_at AS profile_at,
-	r_violations AS violations FROM record_violations($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`
+	r_violations AS violations, to_char(r_year_start, 'YYYY-MM-DD') AS year_start, to_char(r_current, 'YYYY-MM-DD') AS current,
+	r_totals AS totals, r_letters AS letters, r_thresholds AS thresholds, r_messaging AS messaging
+	FROM record_violations_read($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`
 
 // RecordTx records in through tx (the caller commits): it locks the
 // student, inserts one violation per item and checks the student, the
@@ -110,10 +117,14 @@ func RecordTx(ctx context.Context, tx *sqlx.Tx, in Record, actor audit.Actor) (R
 		Profile    []byte     `db:"profile"`
 		ProfileAt  *time.Time `db:"profile_at"`
 		Violations []byte     `db:"violations"`
+		YearStart  *string    `db:"year_start"`
+		Current    *string    `db:"current"`
+		points.Read
 	}
 	if err := tx.GetContext(ctx, &row, recordCall, in.StudentID, pq.Array(ids), pq.Array(itemPoints), pq.Array(itemSanctions),
 		in.Sanction, in.OccurredAt, day.Format(time.DateOnly), in.Location, in.Description, in.RecordedBy, in.RecordedByName,
-		in.Source, in.CaseID, school.ProfileKey); err != nil {
+		in.Source, in.CaseID, school.ProfileKey, JakartaDay(in.now()).Format(time.DateOnly), points.WithdrawReason,
+		parentmsg.SettingsKey); err != nil {
 		return res, fmt.Errorf("violation: record: %w", err)
 	}
 	if row.Student == nil {
@@ -211,6 +222,11 @@ func RecordTx(ctx context.Context, tx *sqlx.Tx, in Record, actor audit.Actor) (R
 		action = points.ActionAutoRecord
 	}
 	b := points.Batch{Actor: actor, Source: points.SourceManual, UserID: actor.ID, Profile: &profile, Now: in.Now, Lifetime: true}
+	if row.YearStart != nil && row.Current != nil {
+		// The ledger checks that these are the years it would read.
+		row.Read.Key, row.Read.Current, row.Read.Lifetime = points.Key{StudentID: st.ID, Start: *row.YearStart}, *row.Current, true
+		b.Read = &row.Read
+	}
 	for i, id := range res.ViolationIDs {
 		b.Changes = append(b.Changes, points.Change{StudentID: st.ID, ViolationID: id, Action: action, YearStart: start,
 			Delta: int(pts[i]), Day: day.Format(time.DateOnly)})
