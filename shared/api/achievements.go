@@ -18,11 +18,11 @@ var AchievementLevels = []string{LevelSekolah, LevelKabupaten, LevelProvinsi, Le
 // LevelPoints are an achievement type's points per level; a nil level does
 // not apply to the type.
 type LevelPoints struct {
-	Sekolah       *int `json:"sekolah" db:"points_sekolah"`
-	Kabupaten     *int `json:"kabupaten" db:"points_kabupaten"`
-	Provinsi      *int `json:"provinsi" db:"points_provinsi"`
-	Nasional      *int `json:"nasional" db:"points_nasional"`
-	Internasional *int `json:"internasional" db:"points_internasional"`
+	Sekolah       *int `json:"sekolah" db:"points_sekolah" jsonschema:"minimum=0,maximum=1000"`
+	Kabupaten     *int `json:"kabupaten" db:"points_kabupaten" jsonschema:"minimum=0,maximum=1000"`
+	Provinsi      *int `json:"provinsi" db:"points_provinsi" jsonschema:"minimum=0,maximum=1000"`
+	Nasional      *int `json:"nasional" db:"points_nasional" jsonschema:"minimum=0,maximum=1000"`
+	Internasional *int `json:"internasional" db:"points_internasional" jsonschema:"minimum=0,maximum=1000"`
 }
 
 // At returns the points at level; ok is false where the level does not
@@ -61,8 +61,8 @@ type AchievementCategory struct {
 // AchievementCategoryInput creates or changes a category (absent fields
 // stay on a change).
 type AchievementCategoryInput struct {
-	Name      *string `json:"name"`
-	SortOrder *int    `json:"sort_order"`
+	Name      *string `json:"name" jsonschema:"maxLength=50"`
+	SortOrder *int    `json:"sort_order" jsonschema:"minimum=0,maximum=10000"`
 }
 
 // AchievementType is a kind of achievement and its points per level.
@@ -85,9 +85,9 @@ type AchievementType struct {
 // change; points, when present, replace every level).
 type AchievementTypeInput struct {
 	CategoryID  *int64       `json:"category_id"`
-	Name        *string      `json:"name"`
+	Name        *string      `json:"name" jsonschema:"maxLength=150"`
 	Points      *LevelPoints `json:"points"`
-	Description *string      `json:"description"`
+	Description *string      `json:"description" jsonschema:"maxLength=2000"`
 	Active      *bool        `json:"active"`
 }
 
@@ -121,11 +121,11 @@ type AchievementImportRow struct {
 // CreateAchievementRequest records one achievement for one or several
 // students (a team's win). AchievedOn is YYYY-MM-DD (Jakarta).
 type CreateAchievementRequest struct {
-	StudentIDs  []int64 `json:"student_ids"`
-	TypeID      int64   `json:"type_id"`
-	Level       string  `json:"level"`
-	AchievedOn  string  `json:"achieved_on"`
-	Description string  `json:"description"`
+	StudentIDs  []int64 `json:"student_ids" jsonschema:"required,minItems=1,maxItems=60"`
+	TypeID      int64   `json:"type_id" jsonschema:"required"`
+	Level       string  `json:"level" jsonschema:"required" openapi:"AchievementLevel"`
+	AchievedOn  string  `json:"achieved_on" jsonschema:"required,format=date"`
+	Description string  `json:"description" jsonschema:"maxLength=2000"`
 }
 
 // AchievementStudent is one student of an achievement, with the class of
@@ -144,9 +144,9 @@ type Achievement struct {
 	TypeID       int64                `json:"type_id" db:"type_id"`
 	TypeName     string               `json:"type_name" db:"type_name"`
 	CategoryName string               `json:"category_name" db:"category_name"`
-	Level        string               `json:"level" db:"level"`
+	Level        string               `json:"level" db:"level" openapi:"AchievementLevel"`
 	Points       int                  `json:"points" db:"points"`
-	AchievedOn   string               `json:"achieved_on" db:"achieved_on"`
+	AchievedOn   string               `json:"achieved_on" db:"achieved_on" jsonschema:"format=date"`
 	Description  string               `json:"description" db:"description"`
 	Students     []AchievementStudent `json:"students" db:"-"`
 	// RecordedBy is the recorder; RecordedByName is kept beside it.

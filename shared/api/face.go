@@ -176,7 +176,7 @@ type Kiosk struct {
 
 // KioskInput is POST /settings/kiosks.
 type KioskInput struct {
-	Name string `json:"name"` // 1–80 characters
+	Name string `json:"name" jsonschema:"required"` // 1–80 characters
 }
 
 // KioskCreated is the answer of POST /settings/kiosks: the token is shown

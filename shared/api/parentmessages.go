@@ -142,9 +142,9 @@ type MessagingTestResult struct {
 // rendered with a real student's data (their latest violation, letter or
 // summons when they have one, example values otherwise).
 type MessagingPreviewRequest struct {
-	Event     string `json:"event"`
-	Template  string `json:"template"`
-	StudentID int64  `json:"student_id"`
+	Event     string `json:"event" jsonschema:"required"`
+	Template  string `json:"template" jsonschema:"required"`
+	StudentID int64  `json:"student_id" jsonschema:"required"`
 }
 
 // MessagingPreview is the rendered text.

@@ -19,7 +19,7 @@ const (
 
 // PortalCodeRequest asks for a one-time sign-in code by WhatsApp.
 type PortalCodeRequest struct {
-	Phone string `json:"phone"`
+	Phone string `json:"phone" jsonschema:"required"`
 }
 
 // PortalCodeAnswer is the same whether or not the phone is known.
@@ -33,8 +33,8 @@ type PortalCodeAnswer struct {
 // PortalVerifyRequest signs a guardian in with a code (sent by WhatsApp or
 // printed by staff as an activation code).
 type PortalVerifyRequest struct {
-	Phone string `json:"phone"`
-	Code  string `json:"code"`
+	Phone string `json:"phone" jsonschema:"required"`
+	Code  string `json:"code" jsonschema:"required"`
 }
 
 // PortalVerifyAnswer carries the portal session token; browsers also get it
@@ -123,8 +123,8 @@ type NotificationPrefsInput struct {
 
 // PortalStudentSignIn is POST /portal/auth/student.
 type PortalStudentSignIn struct {
-	NISN string `json:"nisn"`
-	Code string `json:"code"`
+	NISN string `json:"nisn" jsonschema:"required"`
+	Code string `json:"code" jsonschema:"required"`
 }
 
 // Guardian is a guardian as staff see them on a student or in the queue.

@@ -10665,7 +10665,7 @@ export interface components {
             id: number;
             level: components["schemas"]["AchievementLevel"];
             photo_count: number;
-            photos: {
+            photos?: {
                 height: number;
                 id: number;
                 thumbnail_url: string;
@@ -10696,8 +10696,8 @@ export interface components {
             updated_at: string;
         };
         AchievementCategoryInput: {
-            name?: string;
-            sort_order?: number;
+            name?: string | null;
+            sort_order?: number | null;
         };
         AchievementImportResult: {
             created: components["schemas"]["AchievementImportRow"][];
@@ -10707,9 +10707,9 @@ export interface components {
         };
         AchievementImportRow: {
             category: string;
-            code: string;
+            code?: string;
             name: string;
-            reason: string;
+            reason?: string;
             row: number;
         };
         /** @enum {string} */
@@ -10744,11 +10744,11 @@ export interface components {
             use_count: number;
         };
         AchievementTypeInput: {
-            active?: boolean;
-            category_id?: number;
-            description?: string;
-            name?: string;
-            points?: components["schemas"]["AchievementLevelPoints"];
+            active?: boolean | null;
+            category_id?: number | null;
+            description?: string | null;
+            name?: string | null;
+            points?: components["schemas"]["AchievementLevelPoints"] | null;
         };
         AchievementTypeList: {
             categories: components["schemas"]["AchievementCategory"][];

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"time"
 
@@ -14,21 +15,76 @@ import (
 
 // wireTypes names the Go type behind each schema the document generates
 // from Go (issue 24: the contract typed once). For a name listed here the
-// builder uses the generated schema instead of the fragment's; a test
-// fails while the fragment's copy says otherwise, and a fragment's copy
-// that agrees can be deleted. Add a type when its fragment agrees
-// (TATIB_SCHEMA_REPORT=1 go test -run TestSchemaCandidates -v lists where
-// the others disagree).
+// builder serves the generated schema; the fragments keep paths, text and
+// examples and refer to it by name. A fragment may still hold a copy (for
+// its text); a test fails while that copy's shape disagrees.
+// TATIB_SCHEMA_REPORT=1 go test -run TestSchemaCandidates -v lists the
+// types not registered yet and where they disagree.
+//
+// The convention (docs/decisions.md, "The contract checked three ways"):
+//   - A response type (the default) says what encoding/json sends: every
+//     field not tagged omitempty is required; a pointer may be null; a
+//     slice or map may be null only when tagged `jsonschema:"nullable"`
+//     (the handler sends [] or {} otherwise).
+//   - A request type, request(v), says what the server accepts: a field
+//     is required only when tagged `jsonschema:"required"` (where Validate
+//     refuses its absence); a pointer may be null (null reads as absent).
+//   - A field tagged `openapi:"Name"` is a $ref to the named schema (an
+//     enum of enumSchemas or another registered type) instead of its Go
+//     type's; a registered struct type is always a $ref.
+//   - Text and limits are invopop's tags: `jsonschema:"format=date,maxLength=50"`,
+//     `jsonschema_description:"..."`; a type's description is in
+//     schemaDescriptions.
 var wireTypes = map[string]any{
 	"EarlyWarningCounts":        wire.EarlyWarningCounts{},
-	"KioskInput":                wire.KioskInput{},
-	"MessagingPreviewRequest":   wire.MessagingPreviewRequest{},
+	"KioskInput":                request(wire.KioskInput{}),
+	"MessagingPreviewRequest":   request(wire.MessagingPreviewRequest{}),
 	"MessagingTestResult":       wire.MessagingTestResult{},
 	"PortalAchievement":         wire.PortalAchievement{},
-	"PortalCodeRequest":         wire.PortalCodeRequest{},
-	"PortalStudentSignIn":       wire.PortalStudentSignIn{},
-	"PortalVerifyRequest":       wire.PortalVerifyRequest{},
+	"PortalCodeRequest":         request(wire.PortalCodeRequest{}),
+	"PortalStudentSignIn":       request(wire.PortalStudentSignIn{}),
+	"PortalVerifyRequest":       request(wire.PortalVerifyRequest{}),
 	"ViolationSourcePreference": wire.ViolationSourcePreference{},
+
+	// achievements
+	"Achievement":              wire.Achievement{},
+	"AchievementCategory":      wire.AchievementCategory{},
+	"AchievementCategoryInput": request(wire.AchievementCategoryInput{}),
+	"AchievementImportResult":  wire.AchievementImportResult{},
+	"AchievementImportRow":     wire.AchievementImportRow{},
+	"AchievementLevelPoints":   wire.LevelPoints{},
+	"AchievementStudent":       wire.AchievementStudent{},
+	"AchievementType":          wire.AchievementType{},
+	"AchievementTypeInput":     request(wire.AchievementTypeInput{}),
+	"AchievementTypeList":      wire.AchievementTypeList{},
+	"CreateAchievementRequest": request(wire.CreateAchievementRequest{}),
+}
+
+// enumSchemas are the string enums the document names, each from the Go
+// list the server checks against.
+var enumSchemas = map[string][]string{
+	"AchievementLevel": wire.AchievementLevels,
+}
+
+// schemaDescriptions are the generated schemas' own descriptions (Go's doc
+// comments are not in the binary).
+var schemaDescriptions = map[string]string{
+	"AchievementLevelPoints": "points per level; null: the level does not apply",
+}
+
+// requestBody marks a wire type read from a request body (see wireTypes).
+type requestBody struct{ v any }
+
+// request registers v as a request body's type.
+func request(v any) requestBody { return requestBody{v} }
+
+// wireType returns the Go type of a wireTypes value and whether it is a
+// request body's.
+func wireType(v any) (reflect.Type, bool) {
+	if r, ok := v.(requestBody); ok {
+		return reflect.TypeOf(r.v), true
+	}
+	return reflect.TypeOf(v), false
 }
 
 // schemaFormats are the Go types whose JSON is a string of a known format.
@@ -37,33 +93,46 @@ var schemaFormats = map[reflect.Type]*jsonschema.Schema{
 	reflect.TypeFor[time.Time](): {Type: "string", Format: "date-time"},
 }
 
-// generatedSchemas returns components.schemas for every name in wireTypes.
+// generatedSchemas returns components.schemas for every name in wireTypes
+// and enumSchemas.
 func generatedSchemas() (map[string]map[string]any, error) {
 	names := map[reflect.Type]string{}
 	for name, v := range wireTypes {
-		names[reflect.TypeOf(v)] = name
+		t, _ := wireType(v)
+		names[t] = name
 	}
 	out := map[string]map[string]any{}
 	for name, v := range wireTypes {
-		s, err := schemaOf(reflect.TypeOf(v), names)
+		t, input := wireType(v)
+		s, err := schemaOf(t, names, input)
 		if err != nil {
 			return nil, fmt.Errorf("openapi: schema %s: %w", name, err)
 		}
+		if d, ok := schemaDescriptions[name]; ok {
+			s["description"] = d
+		}
 		out[name] = s
+	}
+	for name, values := range enumSchemas {
+		enum := make([]any, len(values))
+		for i, v := range values {
+			enum[i] = v
+		}
+		out[name] = map[string]any{"type": "string", "enum": enum}
 	}
 	return out, nil
 }
 
-// schemaOf reflects one Go type: its fields by their json names; a field
-// tagged omitempty is not required, every other one is; a pointer, slice or
-// map may be null (what encoding/json sends for nil); a registered type is
-// a $ref to its own schema, any other struct is inlined.
-func schemaOf(t reflect.Type, names map[reflect.Type]string) (map[string]any, error) {
+// schemaOf reflects one Go type by the convention of wireTypes: its fields
+// by their json names; a registered type is a $ref to its own schema, any
+// other struct is inlined. input says it is read from a request body.
+func schemaOf(t reflect.Type, names map[reflect.Type]string, input bool) (map[string]any, error) {
 	r := &jsonschema.Reflector{
-		Anonymous:                 true,
-		AllowAdditionalProperties: true,
-		DoNotReference:            true,
-		ExpandedStruct:            true,
+		Anonymous:                  true,
+		AllowAdditionalProperties:  true,
+		DoNotReference:             true,
+		ExpandedStruct:             true,
+		RequiredFromJSONSchemaTags: input,
 		Mapper: func(ft reflect.Type) *jsonschema.Schema {
 			if s, ok := schemaFormats[ft]; ok {
 				c := *s
@@ -88,8 +157,9 @@ func schemaOf(t reflect.Type, names map[reflect.Type]string) (map[string]any, er
 	return s, nil
 }
 
-// markNullable walks the Go type beside its schema and lets every pointer,
-// slice and map field be null.
+// markNullable walks the Go type beside its schema: every pointer field
+// may be null, a slice or map field only when tagged nullable; a field
+// tagged openapi:"Name" becomes a $ref to Name.
 func markNullable(t reflect.Type, s map[string]any, names map[reflect.Type]string) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -118,17 +188,42 @@ func markNullable(t reflect.Type, s map[string]any, names map[reflect.Type]strin
 		if !ok {
 			continue
 		}
-		if _, isRef := names[deref(f.typ)]; !isRef {
+		if f.nullable {
+			p = notNull(p) // invopop's oneOf; nullable() below says it once
+		}
+		if f.ref != "" {
+			p = map[string]any{"$ref": "#/components/schemas/" + f.ref}
+			for _, k := range []string{"description", "examples", "default"} {
+				if v, ok := props[f.name].(map[string]any)[k]; ok {
+					p[k] = v
+				}
+			}
+		} else if _, isRef := names[deref(f.typ)]; !isRef {
 			markNullable(f.typ, p, names)
 		}
+		props[f.name] = p
 		switch f.typ.Kind() {
-		case reflect.Pointer, reflect.Slice, reflect.Map:
-			if f.typ.Kind() == reflect.Slice && f.typ.Elem().Kind() == reflect.Uint8 {
-				continue // []byte is a base64 string; nil sends null too, but no wire type has one
-			}
+		case reflect.Pointer:
 			props[f.name] = nullable(p)
+		case reflect.Slice, reflect.Map:
+			if f.nullable {
+				props[f.name] = nullable(p)
+			}
 		}
 	}
+}
+
+// notNull undoes invopop's nullable wrapping, {oneOf: [T, {type: null}]}.
+func notNull(p map[string]any) map[string]any {
+	one, _ := p["oneOf"].([]any)
+	if len(one) != 2 {
+		return p
+	}
+	if n, _ := one[1].(map[string]any); n["type"] != "null" {
+		return p
+	}
+	inner, _ := one[0].(map[string]any)
+	return inner
 }
 
 func deref(t reflect.Type) reflect.Type {
@@ -158,8 +253,10 @@ func nullable(p map[string]any) map[string]any {
 }
 
 type jsonField struct {
-	name string
-	typ  reflect.Type
+	name     string
+	typ      reflect.Type
+	nullable bool   // jsonschema:"nullable"
+	ref      string // openapi:"Name"
 }
 
 // fieldsOf lists a struct's JSON fields as encoding/json sends them,
@@ -185,7 +282,8 @@ func fieldsOf(t reflect.Type) []jsonField {
 		if name == "" {
 			name = f.Name
 		}
-		out = append(out, jsonField{name, f.Type})
+		nullable := slices.Contains(strings.Split(f.Tag.Get("jsonschema"), ","), "nullable")
+		out = append(out, jsonField{name, f.Type, nullable, f.Tag.Get("openapi")})
 	}
 	return out
 }

@@ -3,6 +3,7 @@ package api
 import (
 	"os"
 	"reflect"
+	"strings"
 	"testing"
 
 	wire "github.com/tatib/tatib/shared/api"
@@ -26,9 +27,19 @@ func TestSchemaCandidates(t *testing.T) {
 	for n, v := range schemaCandidates {
 		names[reflect.TypeOf(v)] = n
 	}
-	agree := 0
+	for n, v := range wireTypes {
+		t, _ := wireType(v)
+		names[t] = n
+	}
+	agree, left := 0, 0
 	for _, n := range sortedKeys(schemaCandidates) {
-		g, err := schemaOf(reflect.TypeOf(schemaCandidates[n]), names)
+		if _, done := wireTypes[n]; done {
+			continue
+		}
+		left++
+		// A guess until the type is registered: the name says which way it goes.
+		input := strings.HasSuffix(n, "Input") || strings.HasSuffix(n, "Request")
+		g, err := schemaOf(reflect.TypeOf(schemaCandidates[n]), names, input)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -42,7 +53,7 @@ func TestSchemaCandidates(t *testing.T) {
 			t.Logf("differs: %s (generated from Go | fragment)", x)
 		}
 	}
-	t.Logf("%d of %d agree", agree, len(schemaCandidates))
+	t.Logf("%d of %d types not generated yet agree (%d generated)", agree, left, len(wireTypes))
 }
 
 // schemaCandidates: the shared/api types named like a schema of the document.

@@ -55,38 +55,64 @@ func TestSchemaOfRules(t *testing.T) {
 		At       time.Time         `json:"at"`
 		Until    *time.Time        `json:"until"`
 		Tags     []string          `json:"tags"`
+		Maybe    []string          `json:"maybe" jsonschema:"nullable"`
 		Extra    map[string]int    `json:"extra"`
 		Inner    inner             `json:"inner"`
 		Ref      registered        `json:"ref"`
 		RefPtr   *registered       `json:"ref_ptr"`
 		Refs     []registered      `json:"refs"`
 		ByName   map[string]string `json:"by_name,omitempty"`
+		Level    string            `json:"level" openapi:"Level"`
+		Day      string            `json:"day" jsonschema:"format=date,maxLength=10" jsonschema_description:"a, day"`
 		internal string
 		Skipped  string `json:"-"`
 	}
 	names := map[reflect.Type]string{reflect.TypeFor[registered](): "Registered"}
-	s, err := schemaOf(reflect.TypeFor[sample](), names)
+	s, err := schemaOf(reflect.TypeFor[sample](), names, false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	got, _ := json.Marshal(s)
 	want := `{"properties":{` +
 		`"at":{"format":"date-time","type":"string"},` +
-		`"by_name":{"additionalProperties":{"type":"string"},"type":["object","null"]},` +
+		`"by_name":{"additionalProperties":{"type":"string"},"type":"object"},` +
 		`"count":{"type":["integer","null"]},` +
+		`"day":{"description":"a, day","format":"date","maxLength":10,"type":"string"},` +
 		`"embedded":{"type":"string"},` +
-		`"extra":{"additionalProperties":{"type":"integer"},"type":["object","null"]},` +
+		`"extra":{"additionalProperties":{"type":"integer"},"type":"object"},` +
 		`"inner":{"properties":{"n":{"type":"integer"}},"required":["n"],"type":"object"},` +
+		`"level":{"$ref":"#/components/schemas/Level"},` +
+		`"maybe":{"items":{"type":"string"},"type":["array","null"]},` +
 		`"name":{"type":"string"},` +
 		`"note":{"type":"string"},` +
 		`"ref":{"$ref":"#/components/schemas/Registered"},` +
 		`"ref_ptr":{"oneOf":[{"$ref":"#/components/schemas/Registered"},{"type":"null"}]},` +
-		`"refs":{"items":{"$ref":"#/components/schemas/Registered"},"type":["array","null"]},` +
-		`"tags":{"items":{"type":"string"},"type":["array","null"]},` +
+		`"refs":{"items":{"$ref":"#/components/schemas/Registered"},"type":"array"},` +
+		`"tags":{"items":{"type":"string"},"type":"array"},` +
 		`"until":{"format":"date-time","type":["string","null"]}},` +
-		`"required":["embedded","name","count","at","until","tags","extra","inner","ref","ref_ptr","refs"],"type":"object"}`
+		`"required":["embedded","name","count","at","until","tags","maybe","extra","inner","ref","ref_ptr","refs","level","day"],"type":"object"}`
 	if string(got) != want {
-		t.Errorf("schema\n got %s\nwant %s", got, want)
+		t.Errorf("response schema\n got %s\nwant %s", got, want)
+	}
+
+	// A request body: required only where tagged so; pointers may be null.
+	type input struct {
+		Name  *string `json:"name"`
+		IDs   []int64 `json:"ids" jsonschema:"required,minItems=1"`
+		Level string  `json:"level" jsonschema:"required" openapi:"Level"`
+	}
+	s, err = schemaOf(reflect.TypeFor[input](), names, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ = json.Marshal(s)
+	want = `{"properties":{` +
+		`"ids":{"items":{"type":"integer"},"minItems":1,"type":"array"},` +
+		`"level":{"$ref":"#/components/schemas/Level"},` +
+		`"name":{"type":["string","null"]}},` +
+		`"required":["ids","level"],"type":"object"}`
+	if string(got) != want {
+		t.Errorf("request schema\n got %s\nwant %s", got, want)
 	}
 	_ = sample{}.internal
 }
