@@ -150,14 +150,15 @@ export function portalChunks(manifest) {
 }
 
 /**
- * Lazily loaded chunks (pages, dialogs, the shell) that use a Mantine class no sheet loaded
- * with them defines: the entry's, the shell's (app/shellStyles.ts), and their own imports'.
+ * Lazily loaded chunks (pages, dialogs) that use a Mantine class no sheet loaded with them
+ * defines: the entry's (which holds the shell's, app/shellStyles.ts), and their own imports'.
  * A chunk the family portal loads is checked against the portal's entry (ortu.html), which
  * has no shell; a chunk both apps load is checked against each.
  */
 export function unstyledChunks(dist) {
   const manifest = JSON.parse(readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8'));
-  const shell = ['index.html', 'src/app/shellStyles.ts', 'src/app/Shell.tsx'];
+  // The shell and its sheets are in the entry (src/app/router.tsx).
+  const shell = ['index.html'];
   const portal = manifest[PORTAL_ENTRY] ? portalChunks(manifest) : new Set();
   const out = [];
   for (const [key, m] of Object.entries(manifest)) {
