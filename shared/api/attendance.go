@@ -36,16 +36,16 @@ const (
 
 // AttendanceCell is one stored lesson hour of one student on the form.
 type AttendanceCell struct {
-	LessonHour int    `json:"lesson_hour"`
-	Status     string `json:"status"`
+	LessonHour int    `json:"lesson_hour" jsonschema:"minimum=1,maximum=16"`
+	Status     string `json:"status" jsonschema:"enum=H,enum=S,enum=I,enum=A,enum=T"`
 	// FromJournal: the journal (E-Jurnal) pushed it last (SetBy journal).
-	FromJournal bool `json:"from_journal"`
+	FromJournal bool `json:"from_journal" jsonschema_description:"the journal pushed it last (set_by journal)"`
 	// SetBy is who set it last: user, journal, kiosk or excuse.
-	SetBy string `json:"set_by"`
+	SetBy string `json:"set_by" jsonschema:"enum=user,enum=journal,enum=kiosk,enum=excuse" jsonschema_description:"who set it last; user and excuse are a person's: no push or kiosk overwrites them"`
 	// UpdatedBy is the name of who saved it last on the form ("" for the
 	// journal, or when that account was deleted).
-	UpdatedBy string    `json:"updated_by"`
-	UpdatedAt time.Time `json:"updated_at"`
+	UpdatedBy string    `json:"updated_by" jsonschema_description:"the name of who saved it last on the form; empty for the journal or a deleted account"`
+	UpdatedAt time.Time `json:"updated_at" jsonschema:"format=date-time"`
 	Notes     string    `json:"notes,omitempty"`
 }
 
@@ -56,8 +56,8 @@ type AttendanceFormStudent struct {
 	NISN     string           `json:"nisn"`
 	NIS      string           `json:"nis"`
 	FullName string           `json:"full_name"`
-	Gender   string           `json:"gender"`
-	Cells    []AttendanceCell `json:"cells"`
+	Gender   string           `json:"gender" jsonschema:"enum=L,enum=P,enum="`
+	Cells    []AttendanceCell `json:"cells" jsonschema_description:"stored hours in order; hours not listed are belum"`
 }
 
 // AttendanceForm is GET /classes/{id}/attendance/{date}: the class's active
@@ -66,16 +66,16 @@ type AttendanceForm struct {
 	ClassID   int64  `json:"class_id"`
 	ClassName string `json:"class_name"`
 	// Date is the Asia/Jakarta school day, YYYY-MM-DD.
-	Date string `json:"date"`
+	Date string `json:"date" jsonschema:"format=date"`
 	// LessonHours is N of the school profile: hours 1..N.
-	LessonHours int                     `json:"lesson_hours"`
+	LessonHours int                     `json:"lesson_hours" jsonschema_description:"N of the school profile: hours 1..N"`
 	Students    []AttendanceFormStudent `json:"students"`
 	// CanEdit: the caller may save this form (attendance.record and, for a
 	// homeroom teacher, their own class).
 	CanEdit bool `json:"can_edit"`
 	// JournalConflicts are the cells a journal push kept for a person
 	// because it sent another status (never null).
-	JournalConflicts []JournalConflict `json:"journal_conflicts"`
+	JournalConflicts []JournalConflict `json:"journal_conflicts" jsonschema_description:"cells a journal push kept for a person; [] when none"`
 }
 
 // JournalConflict is a cell a person set that a journal push sent another
@@ -85,13 +85,13 @@ type JournalConflict struct {
 	LessonHour int   `json:"lesson_hour"`
 	// JournalStatus is what the journal sent; Status what is stored (the
 	// person's).
-	JournalStatus string `json:"journal_status"`
-	Status        string `json:"status"`
+	JournalStatus string `json:"journal_status" jsonschema:"enum=H,enum=S,enum=I,enum=A,enum=T" jsonschema_description:"what the journal sent"`
+	Status        string `json:"status" jsonschema:"enum=H,enum=S,enum=I,enum=A,enum=T" jsonschema_description:"what is stored (the person's)"`
 	// SetByName and SetAt: who set the stored status and when.
 	SetByName string    `json:"set_by_name"`
-	SetAt     time.Time `json:"set_at"`
+	SetAt     time.Time `json:"set_at" jsonschema:"format=date-time"`
 	// PushedAt: when the journal last sent its status.
-	PushedAt time.Time `json:"pushed_at"`
+	PushedAt time.Time `json:"pushed_at" jsonschema:"format=date-time" jsonschema_description:"when the journal last sent its status"`
 }
 
 // Actions on journal conflicts.
@@ -102,32 +102,32 @@ const (
 
 // AttendanceCellKey names one cell of a class form's day.
 type AttendanceCellKey struct {
-	StudentID  int64 `json:"student_id"`
-	LessonHour int   `json:"lesson_hour"`
+	StudentID  int64 `json:"student_id" jsonschema:"required"`
+	LessonHour int   `json:"lesson_hour" jsonschema:"required"`
 }
 
 // JournalConflictsRequest is POST /classes/{id}/attendance/{date}/journal-conflicts.
 type JournalConflictsRequest struct {
-	Action string              `json:"action"`
-	Cells  []AttendanceCellKey `json:"cells"`
+	Action string              `json:"action" jsonschema:"required,enum=keep,enum=use_journal"`
+	Cells  []AttendanceCellKey `json:"cells" jsonschema:"required,minItems=1,maxItems=5000"`
 }
 
 // AttendanceEntry is one cell sent by the form.
 type AttendanceEntry struct {
-	StudentID  int64  `json:"student_id"`
-	LessonHour int    `json:"lesson_hour"`
-	Status     string `json:"status"`
+	StudentID  int64  `json:"student_id" jsonschema:"required"`
+	LessonHour int    `json:"lesson_hour" jsonschema:"required,minimum=1"`
+	Status     string `json:"status" jsonschema:"required" jsonschema_description:"H S I A T, a status word, or belum (skipped)"`
 }
 
 // SaveAttendanceRequest is PUT /classes/{id}/attendance/{date}. Entries
 // with status "belum" are skipped; every other one is upserted in one
 // transaction.
 type SaveAttendanceRequest struct {
-	Entries []AttendanceEntry `json:"entries"`
+	Entries []AttendanceEntry `json:"entries" jsonschema:"maxItems=5000"`
 	// Confirm: the caller has seen the preview; without it a save that
 	// would change cells set by the journal, a kiosk or another person is
 	// refused (409 attendance.confirm_required).
-	Confirm bool `json:"confirm"`
+	Confirm bool `json:"confirm" jsonschema:"default=false" jsonschema_description:"the caller saw the preview: cells set by the journal, a kiosk or another person may change"`
 }
 
 // AttendanceResult counts what a save or a push did.
@@ -142,20 +142,20 @@ type AttendanceResult struct {
 	ViolationsRemoved int `json:"violations_removed"`
 	// ViolationsKept counts automatic violations kept (already handled)
 	// although their day lost its last A or T hour.
-	ViolationsKept int `json:"violations_kept"`
+	ViolationsKept int `json:"violations_kept" jsonschema_description:"automatic violations kept (already handled) although their day lost its last A or T hour"`
 	// LettersIssued counts warning letters the changed points issued.
 	LettersIssued int `json:"letters_issued"`
 	// LettersWithdrawn counts the open letters the changed points no
 	// longer reach at any of their levels.
-	LettersWithdrawn int `json:"letters_withdrawn"`
+	LettersWithdrawn int `json:"letters_withdrawn" jsonschema_description:"open letters none of whose levels the new totals reach"`
 	// LettersRaised counts the open letters raised to a level the changed
 	// points reach; LettersLowered those lowered to the levels still
 	// reached.
-	LettersRaised  int `json:"letters_raised"`
-	LettersLowered int `json:"letters_lowered"`
+	LettersRaised  int `json:"letters_raised" jsonschema_description:"open letters raised to a level the new totals reach"`
+	LettersLowered int `json:"letters_lowered" jsonschema_description:"open letters lowered to the levels still reached"`
 	// KeptByPerson counts the entries of a machine (journal, kiosk) not
 	// stored because a person set the cell with another status.
-	KeptByPerson int `json:"kept_by_person"`
+	KeptByPerson int `json:"kept_by_person" jsonschema_description:"entries of the journal (or a kiosk) not stored because a person set the cell with another status"`
 }
 
 // Letter changes (LetterChange.Change).
@@ -172,19 +172,19 @@ const (
 // lowered or withdrew; Name is the letter's after the change ("SP 1–2").
 type LetterChange struct {
 	// ID is 0 in a preview of an issue (nothing is stored).
-	ID          int64  `json:"id"`
+	ID          int64  `json:"id" jsonschema_description:"0 in a preview of an issue"`
 	StudentID   int64  `json:"student_id"`
 	StudentName string `json:"student_name"`
 	Level       int    `json:"level"`
-	Name        string `json:"name"` // "SP 1"
-	Change      string `json:"change"`
+	Name        string `json:"name" jsonschema:"example=SP 1,example=SP 1–2" jsonschema_description:"the letter's name after the change"` // "SP 1"
+	Change      string `json:"change" jsonschema:"enum=issued,enum=raised,enum=lowered,enum=withdrawn" jsonschema_description:"raised: an open letter now covers a higher level too; lowered: it covers fewer levels"`
 }
 
 // SaveAttendanceResponse answers a form save: the counts, the letters it
 // issued or withdrew (never null) and the form as stored now.
 type SaveAttendanceResponse struct {
 	Results AttendanceResult `json:"results"`
-	Letters []LetterChange   `json:"letters"`
+	Letters []LetterChange   `json:"letters" jsonschema_description:"every letter issued, raised, lowered or withdrawn; [] when none"`
 	Form    AttendanceForm   `json:"form"`
 }
 
@@ -194,17 +194,17 @@ type AttendancePreview struct {
 	// CellsChanged: stored cells whose status would change; of those, the
 	// ones the journal, a kiosk or another person (another user, an
 	// excuse) set last.
-	CellsChanged      int `json:"cells_changed"`
+	CellsChanged      int `json:"cells_changed" jsonschema_description:"stored cells whose status would change"`
 	CellsFromJournal  int `json:"cells_from_journal"`
 	CellsFromKiosk    int `json:"cells_from_kiosk"`
-	CellsFromOthers   int `json:"cells_from_others"`
+	CellsFromOthers   int `json:"cells_from_others" jsonschema_description:"set last by another user or an excuse"`
 	ViolationsCreated int `json:"violations_created"`
 	ViolationsRemoved int `json:"violations_removed"`
 	ViolationsUpdated int `json:"violations_updated"`
 	// Letters the save would issue (id 0) or withdraw (never null).
 	Letters []LetterChange `json:"letters"`
 	// NeedsConfirmation: the save must be sent with confirm true.
-	NeedsConfirmation bool `json:"needs_confirmation"`
+	NeedsConfirmation bool `json:"needs_confirmation" jsonschema_description:"cells_from_journal + cells_from_kiosk + cells_from_others > 0"`
 }
 
 // JournalSyncResponse is the answer of POST /attendance/sync, in the shape
@@ -304,17 +304,17 @@ type AttendanceRecapStudent struct {
 	NIS      string `json:"nis"`
 	FullName string `json:"full_name"`
 	// Hours (daily): status per lesson hour 1..N, "" for belum.
-	Hours []string `json:"hours,omitempty"`
+	Hours []string `json:"hours,omitempty" jsonschema_description:"daily: status per lesson hour 1..N, \"\" for belum"`
 	// Days (weekly): hour counts per day of Dates, in order.
-	Days []AttendanceCounts `json:"days,omitempty"`
+	Days []AttendanceCounts `json:"days,omitempty" jsonschema_description:"weekly: hours per day of dates"`
 	// DayStatuses (daily and weekly): the status of each day of Dates by
 	// the school's day rule, "" when nothing is stored.
-	DayStatuses []string `json:"day_statuses,omitempty"`
+	DayStatuses []string `json:"day_statuses,omitempty" jsonschema:"enum=H,enum=S,enum=I,enum=A,enum=T,enum=" jsonschema_description:"daily and weekly: the day status of each day of dates by the day rule, \"\" when nothing is stored"`
 	// Counts: hour counts over the period.
 	Counts AttendanceCounts `json:"counts"`
 	// DayCounts: days per day status over the period (each day with a
 	// stored hour counts once, under its status by the school's day rule).
-	DayCounts AttendanceCounts `json:"day_counts"`
+	DayCounts AttendanceCounts `json:"day_counts" jsonschema_description:"days per day status over the period"`
 	// DaysRecorded: days with at least one stored hour; Percentage:
 	// present hours (H + T) of stored hours, 0..100, one decimal (null
 	// when nothing is stored).
@@ -327,30 +327,30 @@ type AttendanceRecapStudent struct {
 // by the school's day rule), so Students + Unrecorded is the class (or the
 // school).
 type AttendanceRecapDay struct {
-	Date     string           `json:"date"`
-	Students AttendanceCounts `json:"students"`
+	Date     string           `json:"date" jsonschema:"format=date"`
+	Students AttendanceCounts `json:"students" jsonschema_description:"students per day status: each student with a stored hour once, under their day's status"`
 	// Recorded: students with at least one stored hour that day;
 	// Unrecorded: the active students with none.
 	Recorded   int `json:"recorded"`
-	Unrecorded int `json:"unrecorded"`
+	Unrecorded int `json:"unrecorded" jsonschema_description:"active students with no stored hour that day"`
 }
 
 // AttendanceRecap is GET /classes/{id}/attendance-recap.
 type AttendanceRecap struct {
-	Period      string `json:"period"` // daily, weekly, monthly, semester
+	Period      string `json:"period" jsonschema:"enum=daily,enum=weekly,enum=monthly,enum=semester"` // daily, weekly, monthly, semester
 	ClassID     int64  `json:"class_id"`
 	ClassName   string `json:"class_name"`
-	From        string `json:"from"`
-	To          string `json:"to"`
+	From        string `json:"from" jsonschema:"format=date"`
+	To          string `json:"to" jsonschema:"format=date"`
 	LessonHours int    `json:"lesson_hours"`
 	// Year and Semester (semester period only): the academic year by its
 	// first calendar year (2026 = 2026/2027) and 1 or 2.
-	Year     int `json:"year,omitempty"`
-	Semester int `json:"semester,omitempty"`
+	Year     int `json:"year,omitempty" jsonschema_description:"semester period: the academic year's first calendar year (2026 = 2026/2027)"`
+	Semester int `json:"semester,omitempty" jsonschema:"enum=1,enum=2" jsonschema_description:"semester period only"`
 	// DayRule: the school's day rule the day figures follow.
-	DayRule string `json:"day_rule"`
+	DayRule string `json:"day_rule" jsonschema:"enum=majority,enum=any_alpha"`
 	// Dates are the days of the period, in order (weekly: Monday..Sunday).
-	Dates    []string                 `json:"dates"`
+	Dates    []string                 `json:"dates" jsonschema:"format=date"`
 	Students []AttendanceRecapStudent `json:"students"`
 	// Summary per date of the period: unique students per status.
 	Summary []AttendanceRecapDay `json:"summary"`
@@ -362,9 +362,9 @@ type AttendanceRecap struct {
 	// dates on which any student of the class has a stored hour;
 	// DaysUnrecorded: the student-days of those dates with nothing stored.
 	// Days + DaysUnrecorded = students × SchoolDays.
-	Days           AttendanceCounts `json:"days"`
-	SchoolDays     int              `json:"school_days"`
-	DaysUnrecorded int              `json:"days_unrecorded"`
+	Days           AttendanceCounts `json:"days" jsonschema_description:"student-days per day status over the period"`
+	SchoolDays     int              `json:"school_days" jsonschema_description:"dates of the period on which any student of the school has a stored hour"`
+	DaysUnrecorded int              `json:"days_unrecorded" jsonschema_description:"student-days of the school days with nothing stored; days + days_unrecorded = students × school_days"`
 }
 
 // AttendanceCalendarDay is one date of a month calendar. For a class,
@@ -373,7 +373,7 @@ type AttendanceRecap struct {
 // counts their hours and State is the day's status by the day rule ("" when
 // nothing is stored).
 type AttendanceCalendarDay struct {
-	Date     string           `json:"date"`
+	Date     string           `json:"date" jsonschema:"format=date"`
 	State    string           `json:"state"`
 	Hours    AttendanceCounts `json:"hours"`
 	Students AttendanceCounts `json:"students"`
@@ -407,7 +407,7 @@ type AttendanceRecapClass struct {
 	Percentage   *float64         `json:"percentage"`
 	// Days, SchoolDays, DaysUnrecorded: as in AttendanceRecap, for the
 	// class.
-	Days           AttendanceCounts `json:"days"`
+	Days           AttendanceCounts `json:"days" jsonschema_description:"the class's student-days per day status"`
 	SchoolDays     int              `json:"school_days"`
 	DaysUnrecorded int              `json:"days_unrecorded"`
 }
@@ -415,19 +415,19 @@ type AttendanceRecapClass struct {
 // AttendanceSchoolRecap is GET /attendance-recap: every class (a homeroom
 // teacher: theirs only) over a daily, weekly, monthly or semester period.
 type AttendanceSchoolRecap struct {
-	Period       string                 `json:"period"`
-	From         string                 `json:"from"`
-	To           string                 `json:"to"`
-	Year         int                    `json:"year,omitempty"`
-	Semester     int                    `json:"semester,omitempty"`
-	DayRule      string                 `json:"day_rule"`
+	Period       string                 `json:"period" jsonschema:"enum=daily,enum=weekly,enum=monthly,enum=semester"`
+	From         string                 `json:"from" jsonschema:"format=date"`
+	To           string                 `json:"to" jsonschema:"format=date"`
+	Year         int                    `json:"year,omitempty" jsonschema_description:"semester period: the academic year's first calendar year (2026 = 2026/2027)"`
+	Semester     int                    `json:"semester,omitempty" jsonschema:"enum=1,enum=2" jsonschema_description:"semester period only"`
+	DayRule      string                 `json:"day_rule" jsonschema:"enum=majority,enum=any_alpha"`
 	Classes      []AttendanceRecapClass `json:"classes"`
 	Summary      []AttendanceRecapDay   `json:"summary"`
 	StudentsWith AttendanceCounts       `json:"students_with"`
 	Hours        AttendanceCounts       `json:"hours"`
 	// Size: the active students of the classes listed; Days and
 	// DaysUnrecorded: the classes' student-days summed.
-	Size           int              `json:"size"`
-	Days           AttendanceCounts `json:"days"`
+	Size           int              `json:"size" jsonschema_description:"active students of the classes listed"`
+	Days           AttendanceCounts `json:"days" jsonschema_description:"student-days per day status, every class"`
 	DaysUnrecorded int              `json:"days_unrecorded"`
 }

@@ -17,8 +17,8 @@ var DayRules = []string{DayRuleMajority, DayRuleAnyAlpha}
 
 // AttendanceDayRuleSetting is GET and PUT /settings/attendance-day-rule.
 type AttendanceDayRuleSetting struct {
-	Rule      string     `json:"rule"`
-	UpdatedAt *time.Time `json:"updated_at,omitempty"`
+	Rule      string     `json:"rule" jsonschema:"enum=majority,enum=any_alpha"`
+	UpdatedAt *time.Time `json:"updated_at,omitempty" jsonschema:"format=date-time" jsonschema_description:"absent until the rule is first saved"`
 }
 
 // AttendanceSemesterStudent is one student's line of the semester
@@ -27,23 +27,23 @@ type AttendanceDayRuleSetting struct {
 // recorded and the hours per status.
 type AttendanceSemesterStudent struct {
 	// No: 1.. in the class's order (by name, as e-Rapor lists a class).
-	No       int    `json:"no"`
+	No       int    `json:"no" jsonschema_description:"1.. in the class's order"`
 	ID       int64  `json:"id"`
 	NISN     string `json:"nisn"`
 	NIS      string `json:"nis"`
 	FullName string `json:"full_name"`
 	// Sakit, Izin, Alpa: days (e-Rapor's "Tanpa Keterangan" is alpa).
-	Sakit int `json:"sakit"`
-	Izin  int `json:"izin"`
-	Alpa  int `json:"alpa"`
+	Sakit int `json:"sakit" jsonschema_description:"days"`
+	Izin  int `json:"izin" jsonschema_description:"days"`
+	Alpa  int `json:"alpa" jsonschema_description:"days (e-Rapor: Tanpa Keterangan)"`
 	// Hadir and Terlambat: the other days; DaysRecorded: days with a
 	// stored hour (the sum of the five); DaysUnrecorded: school days with
 	// none (SchoolDays - DaysRecorded), what to check before the report.
-	Hadir          int              `json:"hadir"`
-	Terlambat      int              `json:"terlambat"`
-	DaysRecorded   int              `json:"days_recorded"`
-	DaysUnrecorded int              `json:"days_unrecorded"`
-	Hours          AttendanceCounts `json:"hours"`
+	Hadir          int              `json:"hadir" jsonschema_description:"days"`
+	Terlambat      int              `json:"terlambat" jsonschema_description:"days"`
+	DaysRecorded   int              `json:"days_recorded" jsonschema_description:"days with a stored hour: the sum of the five"`
+	DaysUnrecorded int              `json:"days_unrecorded" jsonschema_description:"school days with none"`
+	Hours          AttendanceCounts `json:"hours" jsonschema_description:"lesson hours per status"`
 }
 
 // AttendanceSemester is GET /classes/{id}/attendance-semester: a class's
@@ -55,15 +55,15 @@ type AttendanceSemester struct {
 	HomeroomTeacher string `json:"homeroom_teacher"`
 	// Year: the academic year's first calendar year (2026 = 2026/2027);
 	// AcademicYear: "2026/2027"; Semester: 1 or 2.
-	Year         int    `json:"year"`
-	AcademicYear string `json:"academic_year"`
-	Semester     int    `json:"semester"`
+	Year         int    `json:"year" jsonschema_description:"the academic year's first calendar year"`
+	AcademicYear string `json:"academic_year" jsonschema_description:"2026/2027"`
+	Semester     int    `json:"semester" jsonschema:"enum=1,enum=2"`
 	// From and To: the semester's first and last day (YYYY-MM-DD).
-	From    string `json:"from"`
-	To      string `json:"to"`
-	DayRule string `json:"day_rule"`
+	From    string `json:"from" jsonschema:"format=date"`
+	To      string `json:"to" jsonschema:"format=date"`
+	DayRule string `json:"day_rule" jsonschema:"enum=majority,enum=any_alpha"`
 	// SchoolDays: dates of the semester on which any student of the school
 	// has a stored hour.
-	SchoolDays int                         `json:"school_days"`
+	SchoolDays int                         `json:"school_days" jsonschema_description:"dates of the semester on which any student of the school has a stored hour"`
 	Students   []AttendanceSemesterStudent `json:"students"`
 }

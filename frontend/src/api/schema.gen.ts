@@ -12882,7 +12882,7 @@ export interface components {
              * @default false
              */
             confirm?: boolean;
-            entries: {
+            entries?: {
                 lesson_hour: number;
                 /** @description H S I A T, a status word, or belum (skipped) */
                 status: string;

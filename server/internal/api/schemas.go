@@ -58,6 +58,29 @@ var wireTypes = map[string]any{
 	"AchievementTypeInput":     request(wire.AchievementTypeInput{}),
 	"AchievementTypeList":      wire.AchievementTypeList{},
 	"CreateAchievementRequest": request(wire.CreateAchievementRequest{}),
+
+	// attendance
+	"AttendanceCalendar":        wire.AttendanceCalendar{},
+	"AttendanceCalendarDay":     wire.AttendanceCalendarDay{},
+	"AttendanceCell":            wire.AttendanceCell{},
+	"AttendanceCounts":          wire.AttendanceCounts{},
+	"AttendanceDayRuleSetting":  wire.AttendanceDayRuleSetting{},
+	"AttendanceForm":            wire.AttendanceForm{},
+	"AttendanceFormStudent":     wire.AttendanceFormStudent{},
+	"AttendancePreview":         wire.AttendancePreview{},
+	"AttendanceRecap":           wire.AttendanceRecap{},
+	"AttendanceRecapClass":      wire.AttendanceRecapClass{},
+	"AttendanceRecapDay":        wire.AttendanceRecapDay{},
+	"AttendanceRecapStudent":    wire.AttendanceRecapStudent{},
+	"AttendanceResult":          wire.AttendanceResult{},
+	"AttendanceSchoolRecap":     wire.AttendanceSchoolRecap{},
+	"AttendanceSemester":        wire.AttendanceSemester{},
+	"AttendanceSemesterStudent": wire.AttendanceSemesterStudent{},
+	"JournalConflict":           wire.JournalConflict{},
+	"JournalConflictsRequest":   request(wire.JournalConflictsRequest{}),
+	"LetterChange":              wire.LetterChange{},
+	"SaveAttendanceRequest":     request(wire.SaveAttendanceRequest{}),
+	"SaveAttendanceResponse":    wire.SaveAttendanceResponse{},
 }
 
 // enumSchemas are the string enums the document names, each from the Go
@@ -70,6 +93,7 @@ var enumSchemas = map[string][]string{
 // comments are not in the binary).
 var schemaDescriptions = map[string]string{
 	"AchievementLevelPoints": "points per level; null: the level does not apply",
+	"AttendanceRecapDay":     "One date: students per day status; students + unrecorded = the class (or the school)",
 }
 
 // requestBody marks a wire type read from a request body (see wireTypes).
@@ -153,26 +177,27 @@ func schemaOf(t reflect.Type, names map[reflect.Type]string, input bool) (map[st
 		return nil, err
 	}
 	delete(s, "$schema")
-	markNullable(t, s, names)
+	markNullable(t, s, names, input)
 	return s, nil
 }
 
-// markNullable walks the Go type beside its schema: every pointer field
-// may be null, a slice or map field only when tagged nullable; a field
-// tagged openapi:"Name" becomes a $ref to Name.
-func markNullable(t reflect.Type, s map[string]any, names map[reflect.Type]string) {
+// markNullable walks the Go type beside its schema: a pointer field may be
+// null (in a response unless omitempty: a nil one is left out), a slice or
+// map field only when tagged nullable; a field tagged openapi:"Name"
+// becomes a $ref to Name.
+func markNullable(t reflect.Type, s map[string]any, names map[reflect.Type]string, input bool) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
 	switch t.Kind() {
 	case reflect.Slice, reflect.Array:
 		if items, ok := s["items"].(map[string]any); ok {
-			markNullable(t.Elem(), items, names)
+			markNullable(t.Elem(), items, names, input)
 		}
 		return
 	case reflect.Map:
 		if ap, ok := s["additionalProperties"].(map[string]any); ok {
-			markNullable(t.Elem(), ap, names)
+			markNullable(t.Elem(), ap, names, input)
 		}
 		return
 	case reflect.Struct:
@@ -199,12 +224,14 @@ func markNullable(t reflect.Type, s map[string]any, names map[reflect.Type]strin
 				}
 			}
 		} else if _, isRef := names[deref(f.typ)]; !isRef {
-			markNullable(f.typ, p, names)
+			markNullable(f.typ, p, names, input)
 		}
 		props[f.name] = p
 		switch f.typ.Kind() {
 		case reflect.Pointer:
-			props[f.name] = nullable(p)
+			if input || !f.omitempty { // encoding/json leaves a nil omitempty pointer out
+				props[f.name] = nullable(p)
+			}
 		case reflect.Slice, reflect.Map:
 			if f.nullable {
 				props[f.name] = nullable(p)
@@ -253,10 +280,11 @@ func nullable(p map[string]any) map[string]any {
 }
 
 type jsonField struct {
-	name     string
-	typ      reflect.Type
-	nullable bool   // jsonschema:"nullable"
-	ref      string // openapi:"Name"
+	name      string
+	typ       reflect.Type
+	nullable  bool // jsonschema:"nullable"
+	omitempty bool
+	ref       string // openapi:"Name"
 }
 
 // fieldsOf lists a struct's JSON fields as encoding/json sends them,
@@ -269,7 +297,7 @@ func fieldsOf(t reflect.Type) []jsonField {
 		if tag == "-" {
 			continue
 		}
-		name, _, _ := strings.Cut(tag, ",")
+		name, opts, _ := strings.Cut(tag, ",")
 		if f.Anonymous && name == "" {
 			if et := deref(f.Type); et.Kind() == reflect.Struct {
 				out = append(out, fieldsOf(et)...)
@@ -283,7 +311,8 @@ func fieldsOf(t reflect.Type) []jsonField {
 			name = f.Name
 		}
 		nullable := slices.Contains(strings.Split(f.Tag.Get("jsonschema"), ","), "nullable")
-		out = append(out, jsonField{name, f.Type, nullable, f.Tag.Get("openapi")})
+		omit := slices.Contains(strings.Split(opts, ","), "omitempty")
+		out = append(out, jsonField{name, f.Type, nullable, omit, f.Tag.Get("openapi")})
 	}
 	return out
 }

@@ -54,6 +54,7 @@ func TestSchemaOfRules(t *testing.T) {
 		Count    *int              `json:"count"`
 		At       time.Time         `json:"at"`
 		Until    *time.Time        `json:"until"`
+		Since    *time.Time        `json:"since,omitempty"`
 		Tags     []string          `json:"tags"`
 		Maybe    []string          `json:"maybe" jsonschema:"nullable"`
 		Extra    map[string]int    `json:"extra"`
@@ -88,6 +89,7 @@ func TestSchemaOfRules(t *testing.T) {
 		`"ref":{"$ref":"#/components/schemas/Registered"},` +
 		`"ref_ptr":{"oneOf":[{"$ref":"#/components/schemas/Registered"},{"type":"null"}]},` +
 		`"refs":{"items":{"$ref":"#/components/schemas/Registered"},"type":"array"},` +
+		`"since":{"format":"date-time","type":"string"},` +
 		`"tags":{"items":{"type":"string"},"type":"array"},` +
 		`"until":{"format":"date-time","type":["string","null"]}},` +
 		`"required":["embedded","name","count","at","until","tags","maybe","extra","inner","ref","ref_ptr","refs","level","day"],"type":"object"}`
