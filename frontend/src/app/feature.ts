@@ -17,8 +17,10 @@ export interface FeatureRoute {
   element: ReactNode;
   permission: RoutePermission;
   /**
-   * Other features' catalogues the page shows from the start (its own feature's is implied),
-   * downloaded beside the page's code rather than after it.
+   * Other features' catalogues the page shows at any point (its own feature's is implied):
+   * downloaded beside the page's code, and the page mounts once they are here, so no text
+   * suspends it later and loses what was typed. `routeNamespaces.test.ts` checks the list
+   * against what the page's modules use.
    */
   namespaces?: readonly string[];
   /**

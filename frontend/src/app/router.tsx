@@ -1,4 +1,5 @@
 import { lazy, Suspense, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { RequireAuth } from '@/auth/RequireAuth';
 import { RequirePermission } from '@/auth/RequirePermission';
@@ -56,9 +57,20 @@ function LazyShell() {
   );
 }
 
-/** Starts downloading a page's catalogues beside its code; the page's texts wait for them. */
+/**
+ * Starts downloading a page's catalogues beside its code, and mounts the page only once the
+ * other features' catalogues it declares are here. A text of another feature that appeared
+ * later (a student's SP standing once one is picked) would suspend the page mid-use, and on
+ * Preact the route's boundary then mounts it again: the counselor's form was emptied.
+ */
 function WithCatalogues({ namespaces, children }: { namespaces: readonly string[] | undefined; children: ReactNode }) {
-  if (namespaces) preloadNamespaces(namespaces);
+  if (!namespaces || namespaces.length === 0) return children;
+  preloadNamespaces(namespaces);
+  return <CataloguesReady namespaces={namespaces}>{children}</CataloguesReady>;
+}
+
+function CataloguesReady({ namespaces, children }: { namespaces: readonly string[]; children: ReactNode }) {
+  useTranslation([...namespaces]); // suspends until every one is loaded
   return children;
 }
 

@@ -7,7 +7,7 @@ const AchievementsPage = lazy(() => import('./pages/AchievementsPage'));
 const AchievementTypesPage = lazy(() => import('./pages/AchievementTypesPage'));
 
 export const routes: FeatureRoute[] = [
-  { path: paths.list, element: <AchievementsPage />, permission: 'achievements.view' },
+  { path: paths.list, element: <AchievementsPage />, permission: 'achievements.view', namespaces: ['violations'] },
   { path: paths.types, element: <AchievementTypesPage />, permission: 'achievement_types.view' },
 ];
 

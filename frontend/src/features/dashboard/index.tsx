@@ -12,7 +12,7 @@ import DashboardPage from './pages/DashboardPage';
 export const DASHBOARD_PATH = '/dashboard';
 
 export const routes: FeatureRoute[] = [
-  { path: DASHBOARD_PATH, element: <DashboardPage />, permission: 'dashboard.view', namespaces: ['violation-source'] },
+  { path: DASHBOARD_PATH, element: <DashboardPage />, permission: 'dashboard.view', namespaces: ['violation-source', 'cases', 'portal'] },
 ];
 
 export const nav: NavItem[] = [

@@ -9,9 +9,9 @@ const ThresholdsPage = lazy(() => import('./pages/ThresholdsPage'));
 const HandlingTypesPage = lazy(() => import('./pages/HandlingTypesPage'));
 
 export const routes: FeatureRoute[] = [
-  { path: paths.types, element: <TypesPage />, permission: 'violation_types.view' },
+  { path: paths.types, element: <TypesPage />, permission: 'violation_types.view', namespaces: ['achievements'] },
   { path: paths.import, element: <ImportPage />, permission: 'violation_types.manage' },
-  { path: paths.thresholds, element: <ThresholdsPage />, permission: 'violation_types.view' },
+  { path: paths.thresholds, element: <ThresholdsPage />, permission: 'violation_types.view', namespaces: ['achievements'] },
   { path: paths.handling, element: <HandlingTypesPage />, permission: 'violation_types.view' },
 ];
 

@@ -10,7 +10,7 @@ const ViolationPage = lazy(() => import('./pages/ViolationPage'));
 // "/violations/new" is listed before "/violations/:id" (the router ranks static segments first anyway).
 export const routes: FeatureRoute[] = [
   { path: paths.list, element: <ViolationsPage />, permission: 'violations.view' },
-  { path: paths.record, element: <RecordPage />, permission: 'violations.record' },
+  { path: paths.record, element: <RecordPage />, permission: 'violations.record', namespaces: ['warning-letters'] },
   { path: '/violations/:id', element: <ViolationPage />, permission: 'violations.view' },
 ];
 

@@ -9,7 +9,7 @@ const PointHistoryPage = lazy(() => import('./pages/PointHistoryPage'));
 
 export const routes: FeatureRoute[] = [
   { path: paths.letters, element: <LettersPage />, permission: 'warning_letters.view' },
-  { path: paths.letter, element: <LetterPage />, permission: 'warning_letters.view' },
+  { path: paths.letter, element: <LetterPage />, permission: 'warning_letters.view', namespaces: ['portal'] },
   { path: paths.pointHistory, element: <PointHistoryPage />, permission: 'point_audit.view' },
 ];
 
