@@ -100,6 +100,9 @@ func TestImportPeakMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow")
 	}
+	if raceDetector {
+		t.Skip("measured without -race (make test-go runs it so)")
+	}
 	data := largestImport(t)
 	if len(data) > violationtype.MaxImportBytes {
 		t.Fatalf("the test file is %d bytes, over the limit", len(data))

@@ -1,0 +1,5 @@
+//go:build !race
+
+package violationtype_test
+
+const raceDetector = false
