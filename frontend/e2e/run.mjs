@@ -24,7 +24,7 @@ const FILES = ['cases.mjs', ...readdirSync(here).filter((n) => n.endsWith('.test
 // Seconds each file took in a clean-clone run on 2 cores, alone (a new file counts 60 until
 // measured). Only the split between workers depends on them, never what runs.
 const WEIGHTS = {
-  'a11y.test.mjs': 240,
+  'a11y.test.mjs': 190,
   'face.test.mjs': 180,
   'parent-messages.test.mjs': 80,
   'attendance.test.mjs': 80,

@@ -345,7 +345,7 @@ test('violations: a homeroom teacher sees only their own class', async (ctx) => 
   await expectVisible(page.getByTestId('error-404'), "another class's violation is not found");
 });
 
-test('violations: screens at a laptop and a phone in Indonesian and English', async (ctx) => {
+test('violations: screens at a laptop and a phone in Indonesian, and a phone in English', async (ctx) => {
   const s = await setUp(ctx);
   const bk = await pageAs(ctx, BK);
   const list = (await apiCall(bk, 'GET', `/api/v1/violations?q=${s.ownStudent.nis}`)).body.data;
@@ -353,27 +353,27 @@ test('violations: screens at a laptop and a phone in Indonesian and English', as
   const id = list[0].id;
   await bk.context().close();
   const problems = [];
-  for (const lang of ['id', 'en']) {
-    for (const [size, viewport] of [
-      ['laptop', LAPTOP],
-      ['phone', PHONE],
+  // English at the phone width only, where its longer labels wrap first (as a11y.test.mjs).
+  for (const [lang, size, viewport] of [
+    ['id', 'laptop', LAPTOP],
+    ['id', 'phone', PHONE],
+    ['en', 'phone', PHONE],
+  ]) {
+    const page = await pageAs(ctx, BK, viewport, lang);
+    for (const [name, url, ready] of [
+      ['list', '/violations', 'violations-table'],
+      ['record', '/violations/new', 'student-picker'],
+      ['violation', `/violations/${id}`, 'handling-card'],
     ]) {
-      const page = await pageAs(ctx, BK, viewport, lang);
-      for (const [name, url, ready] of [
-        ['list', '/violations', 'violations-table'],
-        ['record', '/violations/new', 'student-picker'],
-        ['violation', `/violations/${id}`, 'handling-card'],
-      ]) {
-        await page.goto(url);
-        await expectVisible(page.getByTestId(ready), `${name} (${lang}, ${size})`);
-        await page.waitForLoadState('networkidle').catch(() => {});
-        await noSidewaysScroll(page, `${name} ${lang} ${size}`);
-        for (const l of await axeViolations(page)) problems.push(`[${lang} ${size} ${name}] ${l}`);
-        if (size === 'phone') await phoneShot(page, `violations-10-${name}-${lang}-${size}`);
-        else await shot(page, `violations-10-${name}-${lang}-${size}`);
-      }
-      await page.context().close();
+      await page.goto(url);
+      await expectVisible(page.getByTestId(ready), `${name} (${lang}, ${size})`);
+      await page.waitForLoadState('networkidle').catch(() => {});
+      await noSidewaysScroll(page, `${name} ${lang} ${size}`);
+      for (const l of await axeViolations(page)) problems.push(`[${lang} ${size} ${name}] ${l}`);
+      if (size === 'phone') await phoneShot(page, `violations-10-${name}-${lang}-${size}`);
+      else await shot(page, `violations-10-${name}-${lang}-${size}`);
     }
+    await page.context().close();
   }
   assertEqual(problems.length, 0, `axe (WCAG 2 AA):\n${problems.join('\n')}`);
 }, { timeout: 240_000 });
