@@ -1,8 +1,8 @@
 // Accessibility: axe-core (WCAG 2 A/AA, colour contrast included) on every page each role can
 // open: in Indonesian at a laptop (1366×768) and a phone (360×740) width, and in English at the
 // phone width, where longer English labels wrap or overflow first (axe's rules do not depend on
-// the language otherwise; the English laptop sweep found nothing the other three did not, and
-// was a quarter of the suite's longest case). The pages come from the signed-in navigation
+// the language otherwise, and the English laptop sweep was a quarter of the suite's longest
+// case). The pages come from the signed-in navigation
 // itself, so a new feature's pages are checked without editing this file; the profile, the 403
 // and the 404 pages are added. Each distinct page is swept once per language and width: the
 // admin (who opens everything) goes first, and a later role sweeps only its landing page (the
