@@ -97,8 +97,9 @@ test('warning-letters: the letter issued at SP 1 is listed, its PDF is a PDF, it
   const bytes = await readFile(await download.path());
   assertEqual(bytes.subarray(0, 4).toString('latin1'), '%PDF', 'starts with %PDF');
 
-  // Filters: status "Dicetak" hides the draft, clearing shows it again.
-  await page.goto('/surat-peringatan?status=printed');
+  // Filters: status "Dicetak" hides the draft, clearing shows it again. This student's letters
+  // only: a case before this one in the same worker may have printed letters of its own.
+  await page.goto(`/surat-peringatan?status=printed&student_id=${student.id}`);
   await expectVisible(page.getByTestId('letters-empty'), 'no printed letters yet');
   await page.getByTestId('clear-filters').click();
   await expectVisible(row, 'back after clearing');
