@@ -52,13 +52,13 @@ type Backup struct {
 	ID            int64      `json:"id" db:"id"`
 	StartedAt     time.Time  `json:"started_at" db:"started_at"`
 	FinishedAt    *time.Time `json:"finished_at" db:"finished_at"`
-	Status        string     `json:"status" db:"status"`
+	Status        string     `json:"status" db:"status" jsonschema:"enum=running,enum=done,enum=failed"`
 	SizeBytes     int64      `json:"size_bytes" db:"size_bytes"`
-	SHA256        string     `json:"sha256" db:"sha256"`
+	SHA256        string     `json:"sha256" db:"sha256" jsonschema_description:"hex, of the whole file; empty unless done"`
 	Filename      string     `json:"filename" db:"filename"`
-	Via           string     `json:"via" db:"via"`
-	Error         string     `json:"error" db:"error"`
-	CreatedByName string     `json:"created_by_name" db:"created_by_name"`
+	Via           string     `json:"via" db:"via" jsonschema:"enum=browser,enum=desktop,enum=cli"`
+	Error         string     `json:"error" db:"error" jsonschema_description:"why it failed (pg_dump's exit code and the end of what it said)"`
+	CreatedByName string     `json:"created_by_name" db:"created_by_name" jsonschema_description:"who asked; sistem (cli) from the command line"`
 }
 
 // BackupList is GET /admin/backups.
@@ -66,7 +66,7 @@ type BackupList struct {
 	Data []Backup `json:"data"`
 	// PgDump is the pg_dump found on the server ("" when none: the screen
 	// says what to install).
-	PgDump        string `json:"pg_dump"`
-	PgDumpVersion string `json:"pg_dump_version"`
-	Install       string `json:"install,omitempty"`
+	PgDump        string `json:"pg_dump" jsonschema_description:"the pg_dump the server runs; empty when none is usable"`
+	PgDumpVersion string `json:"pg_dump_version" jsonschema:"example=15.18"`
+	Install       string `json:"install,omitempty" jsonschema_description:"what to install when pg_dump is empty"`
 }

@@ -11052,7 +11052,7 @@ export interface components {
             error: string;
             filename: string;
             /** Format: date-time */
-            finished_at?: string | null;
+            finished_at: string | null;
             id: number;
             /** @description hex, of the whole file; empty unless done */
             sha256: string;
@@ -13543,7 +13543,7 @@ export interface components {
         WSMessage: {
             body?: string;
             /** @description summary: how many; unread: the unread count */
-            count?: number;
+            count: number;
             /** Format: date-time */
             created_at?: string;
             /** @description notification: its id, as a string */

@@ -46,6 +46,15 @@ var wireTypes = map[string]any{
 	"PortalVerifyRequest":       request(wire.PortalVerifyRequest{}),
 	"ViolationSourcePreference": wire.ViolationSourcePreference{},
 
+	// backups
+	"Backup":     wire.Backup{},
+	"BackupList": wire.BackupList{},
+
+	// notifications
+	"Notification": wire.Notification{},
+	"UnreadCount":  wire.UnreadCount{},
+	"WSMessage":    wire.WSMessage{},
+
 	// achievements
 	"Achievement":              wire.Achievement{},
 	"AchievementCategory":      wire.AchievementCategory{},

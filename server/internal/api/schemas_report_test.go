@@ -57,8 +57,6 @@ func TestSchemaCandidates(t *testing.T) {
 var schemaCandidates = map[string]any{
 	"ActivationCode":              wire.ActivationCode{},
 	"AttendanceFollowUp":          wire.AttendanceFollowUp{},
-	"Backup":                      wire.Backup{},
-	"BackupList":                  wire.BackupList{},
 	"Case":                        wire.Case{},
 	"CaseAccess":                  wire.CaseAccess{},
 	"CaseAgreement":               wire.CaseAgreement{},
@@ -136,7 +134,6 @@ var schemaCandidates = map[string]any{
 	"MessagingPreview":            wire.MessagingPreview{},
 	"MessagingSettings":           wire.MessagingSettings{},
 	"MessagingTestRequest":        wire.MessagingTestRequest{},
-	"Notification":                wire.Notification{},
 	"NotificationPrefs":           wire.NotificationPrefs{},
 	"NotificationPrefsInput":      wire.NotificationPrefsInput{},
 	"OpenAttendanceViolations":    wire.OpenAttendanceViolations{},
@@ -191,7 +188,6 @@ var schemaCandidates = map[string]any{
 	"SimulateRequest":             wire.SimulateRequest{},
 	"SimulateResponse":            wire.SimulateResponse{},
 	"StudentPoints":               wire.StudentPoints{},
-	"UnreadCount":                 wire.UnreadCount{},
 	"UpdateCaseAgreementRequest":  wire.UpdateCaseAgreementRequest{},
 	"UpdateCaseRequest":           wire.UpdateCaseRequest{},
 	"User":                        wire.User{},
@@ -199,7 +195,6 @@ var schemaCandidates = map[string]any{
 	"ViolationCalendar":           wire.ViolationCalendar{},
 	"ViolationPhoto":              wire.ViolationPhoto{},
 	"ViolationRecap":              wire.ViolationRecap{},
-	"WSMessage":                   wire.WSMessage{},
 	"WarningLetter":               wire.WarningLetter{},
 	"WarningLetterEvent":          wire.WarningLetterEvent{},
 }
