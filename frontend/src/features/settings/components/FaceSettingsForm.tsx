@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Checkbox, Divider, NumberInput, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { TimeInput } from '@mantine/dates';
+import type { GetInputPropsReturnType } from '@mantine/form';
 import { IconClock } from '@tabler/icons-react';
 import { isApiError } from '@/api/errors';
 import { LeaveGuard } from '@/components/LeaveGuard';
@@ -132,37 +133,19 @@ function Form({ data }: { data: FaceSettings }) {
           {t('face.settings.matchingHint')}
         </Text>
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-          <NumberInput
+          <FractionInput
             label={t('face.settings.threshold')}
-            description={t('face.settings.thresholdHint', {
-              percent: Number.isFinite(threshold) ? formatPercent(threshold, lang) : '—',
-            })}
+            description={t('face.settings.thresholdHint', { percent: percentOf(threshold, lang) })}
             min={0.01}
-            max={0.99}
-            step={0.01}
-            decimalScale={3}
-            allowNegative={false}
-            clampBehavior="none"
-            inputMode="decimal"
-            styles={{ input: { minHeight: 44 } }}
-            {...form.getInputProps('threshold')}
-            data-testid="face-settings-threshold"
+            inputProps={form.getInputProps('threshold')}
+            testId="face-settings-threshold"
           />
-          <NumberInput
+          <FractionInput
             label={t('face.settings.margin')}
-            description={t('face.settings.marginHint', {
-              percent: Number.isFinite(margin) ? formatPercent(margin, lang) : '—',
-            })}
+            description={t('face.settings.marginHint', { percent: percentOf(margin, lang) })}
             min={0}
-            max={0.99}
-            step={0.01}
-            decimalScale={3}
-            allowNegative={false}
-            clampBehavior="none"
-            inputMode="decimal"
-            styles={{ input: { minHeight: 44 } }}
-            {...form.getInputProps('margin')}
-            data-testid="face-settings-margin"
+            inputProps={form.getInputProps('margin')}
+            testId="face-settings-margin"
           />
         </SimpleGrid>
       </Stack>
@@ -215,5 +198,42 @@ function Form({ data }: { data: FaceSettings }) {
       </Stack>
 
     </SettingsCard>
+  );
+}
+
+/** A share of 1 as a percentage for a hint, or a dash while the field is not a number. */
+function percentOf(v: number, lang: string): string {
+  return Number.isFinite(v) ? formatPercent(v, lang) : '—';
+}
+
+/** A matching rule entered as a fraction (0.55): up to 0.99, three decimals, touch-sized. */
+function FractionInput({
+  label,
+  description,
+  min,
+  inputProps,
+  testId,
+}: {
+  label: string;
+  description: string;
+  min: number;
+  inputProps: GetInputPropsReturnType;
+  testId: string;
+}) {
+  return (
+    <NumberInput
+      label={label}
+      description={description}
+      min={min}
+      max={0.99}
+      step={0.01}
+      decimalScale={3}
+      allowNegative={false}
+      clampBehavior="none"
+      inputMode="decimal"
+      styles={{ input: { minHeight: 44 } }}
+      {...inputProps}
+      data-testid={testId}
+    />
   );
 }
