@@ -58,19 +58,19 @@ function LazyShell() {
 }
 
 /**
- * Starts downloading a page's catalogues beside its code, and mounts the page only once the
- * other features' catalogues it declares are here. A text of another feature that appeared
- * later (a student's SP standing once one is picked) would suspend the page mid-use, and on
- * Preact the route's boundary then mounts it again: the counselor's form was emptied.
+ * Mounts a page only once the other features' catalogues it declares are here (useTranslation
+ * starts their download beside the page's code and suspends until then). A text of another
+ * feature that appeared later (a student's SP standing once one is picked) would suspend the
+ * page mid-use, and on Preact the route's boundary then mounts it again: the counselor's form
+ * was emptied.
  */
 function WithCatalogues({ namespaces, children }: { namespaces: readonly string[] | undefined; children: ReactNode }) {
   if (!namespaces || namespaces.length === 0) return children;
-  preloadNamespaces(namespaces);
   return <CataloguesReady namespaces={namespaces}>{children}</CataloguesReady>;
 }
 
 function CataloguesReady({ namespaces, children }: { namespaces: readonly string[]; children: ReactNode }) {
-  useTranslation([...namespaces]); // suspends until every one is loaded
+  useTranslation([...namespaces]);
   return children;
 }
 
