@@ -1,11 +1,12 @@
 // After `vite build`: writes <file>.gz and <file>.br beside every compressible file of dist/
 // (gzip level 9, brotli quality 11), each only when it is smaller than the file itself. The Go
 // server (server/internal/web) sends them to browsers that accept them, so no CPU is spent
-// compressing per request. Usage: node scripts/precompress.mjs [dist]
-import { readdir, readFile, writeFile, rm } from 'node:fs/promises';
+// compressing per request. The files are compressed side by side on libuv's thread pool
+// (brotli 11 is seconds of CPU per megabyte; one file after another left a core idle). Usage: node scripts/precompress.mjs [dist]
+import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { COMPRESSIBLE, brotli, gzip } from './compress.mjs';
+import { COMPRESSIBLE, brotliAsync, gzipAsync } from './compress.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dist = path.resolve(process.argv[2] ?? path.join(here, '../dist'));
@@ -26,23 +27,42 @@ let raw = 0;
 let gz = 0;
 let br = 0;
 let count = 0;
-for await (const file of files(dist)) {
+
+async function compressOne(file) {
   const buf = await readFile(file);
-  for (const [ext, compress] of [['.gz', gzip], ['.br', brotli]]) {
-    const out = compress(buf);
-    if (out.length < buf.length) {
-      await writeFile(file + ext, out);
-      if (ext === '.gz') gz += out.length;
-      else br += out.length;
-    } else {
-      // A stale variant from an earlier build must not outlive its file's new content.
-      await rm(file + ext, { force: true });
-      if (ext === '.gz') gz += buf.length;
-      else br += buf.length;
-    }
-  }
+  await Promise.all(
+    [
+      ['.gz', gzipAsync],
+      ['.br', brotliAsync],
+    ].map(async ([ext, compress]) => {
+      const out = await compress(buf);
+      let size = out.length;
+      if (out.length < buf.length) {
+        await writeFile(file + ext, out);
+      } else {
+        // A stale variant from an earlier build must not outlive its file's new content.
+        await rm(file + ext, { force: true });
+        size = buf.length;
+      }
+      if (ext === '.gz') gz += size;
+      else br += size;
+    }),
+  );
   raw += buf.length;
   count++;
 }
+
+const all = [];
+for await (const file of files(dist)) all.push(file);
+// The largest first, so the long brotli runs do not end up last on one thread.
+const sizes = new Map(await Promise.all(all.map(async (f) => [f, (await stat(f)).size])));
+all.sort((a, b) => sizes.get(b) - sizes.get(a));
+// A few files at a time: the thread pool (4 threads) does the work; more in flight only holds memory.
+let next = 0;
+await Promise.all(
+  Array.from({ length: 4 }, async () => {
+    while (next < all.length) await compressOne(all[next++]);
+  }),
+);
 const kb = (n) => `${(n / 1000).toFixed(1)} kB`;
 console.log(`precompress: ${count} files, ${kb(raw)} raw, ${kb(gz)} gzip, ${kb(br)} brotli`);
