@@ -11,7 +11,7 @@
 // and any page with a problem, is photographed (a11y-<role>-<lang>-<size>-<page>.png).
 import { axeViolations, shot, test } from './harness.mjs';
 import { ADMIN_PASSWORD } from './cases.mjs';
-import { apiCall, newPage, signIn } from './helpers.mjs';
+import { apiCall, newPage, quiet, signIn } from './helpers.mjs';
 
 const SIZES = { laptop: { width: 1366, height: 768 }, phone: { width: 360, height: 740 } };
 /** The sweeps: language and width. */
@@ -40,7 +40,7 @@ async function ensureUser(ctx, role) {
 /** Waits until the page has loaded its data and any landing redirect is done: no loader, the network quiet. */
 async function settle(page) {
   for (let i = 0; i < 2; i++) {
-    await page.waitForLoadState('networkidle').catch(() => {});
+    await quiet(page);
     await page
       .waitForFunction(
         () =>
@@ -69,6 +69,7 @@ async function checkRole(ctx, role) {
   for (const [lang, sizeName] of SWEEPS) {
     const size = SIZES[sizeName];
     const page = await newPage(ctx, size);
+    await quiet(page, 0); // counts requests from here on
     await page.addInitScript((l) => localStorage.setItem('tatib.language', l), lang);
     // Sign-in page once per language and size (the admin run covers it).
     if (role === 'admin') {

@@ -13,8 +13,40 @@ export async function newPage({ browser, baseURL, track }, viewport = DESKTOP) {
   return track(await context.newPage());
 }
 
+const inflight = new WeakMap();
+
+/**
+ * Resolves once no request of the page has been in flight for `ms` (WebSockets aside): what
+ * Playwright's 'networkidle' checks, with a window a third as long. Requests are counted from
+ * the first call for a page on, so call it (or signIn) before the navigation it waits for.
+ */
+export async function quiet(page, ms = 150, timeout = 10_000) {
+  let s = inflight.get(page);
+  if (!s) {
+    s = { n: 0, last: Date.now() };
+    const done = () => {
+      s.n = Math.max(0, s.n - 1);
+      s.last = Date.now();
+    };
+    page.on('request', () => {
+      s.n++;
+      s.last = Date.now();
+    });
+    page.on('requestfinished', done);
+    page.on('requestfailed', done);
+    inflight.set(page, s);
+  }
+  const until = Date.now() + timeout;
+  while (Date.now() < until) {
+    const idle = s.n === 0 ? Date.now() - s.last : 0;
+    if (idle >= ms) return;
+    await new Promise((r) => setTimeout(r, s.n === 0 ? ms - idle : 25));
+  }
+}
+
 /** Signs in through the form and waits to leave the sign-in page. */
 export async function signIn(page, username, password) {
+  await quiet(page, 0); // counts requests from here on
   await page.goto('/sign-in');
   await page.getByLabel('Nama pengguna').fill(username);
   await page.getByLabel('Kata sandi', { exact: false }).first().fill(password);
@@ -22,7 +54,7 @@ export async function signIn(page, username, password) {
   await page.waitForURL((u) => !u.pathname.startsWith('/sign-in'));
   // The dashboard sends each role to where its work is once /auth/me and the shell have
   // loaded; a click made before that redirect would be overtaken by it.
-  await page.waitForLoadState('networkidle');
+  await quiet(page, 250);
 }
 
 export async function expectVisible(locator, what) {
