@@ -23,9 +23,11 @@ import (
 //
 // The convention (docs/decisions.md, "The contract checked three ways"):
 //   - A response type (the default) says what encoding/json sends: every
-//     field not tagged omitempty is required; a pointer may be null; a
-//     slice or map may be null only when tagged `jsonschema:"nullable"`
-//     (the handler sends [] or {} otherwise).
+//     field not tagged omitempty is required; a pointer may be null (an
+//     omitempty one only when tagged `jsonschema:"nullable"`: the type is a
+//     request body's too, which takes null); a slice or map may be null
+//     only when tagged `jsonschema:"nullable"` (the handler sends [] or {}
+//     otherwise).
 //   - A request type, request(v), says what the server accepts: a field
 //     is required only when tagged `jsonschema:"required"` (where Validate
 //     refuses its absence); a pointer may be null (null reads as absent).
@@ -34,7 +36,8 @@ import (
 //     type's; a registered struct type is always a $ref.
 //   - Text and limits are invopop's tags: `jsonschema:"format=date,maxLength=50"`,
 //     `jsonschema_description:"..."`; a type's description is in
-//     schemaDescriptions.
+//     schemaDescriptions. A slice's enum (invopop) and a map's (here) are
+//     their values'; a nullable field's enum holds null too.
 var wireTypes = map[string]any{
 	"EarlyWarningCounts":        wire.EarlyWarningCounts{},
 	"KioskInput":                request(wire.KioskInput{}),
@@ -238,10 +241,19 @@ func markNullable(t reflect.Type, s map[string]any, names map[reflect.Type]strin
 		props[f.name] = p
 		switch f.typ.Kind() {
 		case reflect.Pointer:
-			if input || !f.omitempty { // encoding/json leaves a nil omitempty pointer out
+			// encoding/json leaves a nil omitempty pointer out; tagged
+			// nullable, the type is a request body's too (null accepted)
+			if input || !f.omitempty || f.nullable {
 				props[f.name] = nullable(p)
 			}
-		case reflect.Slice, reflect.Map:
+		case reflect.Map:
+			if ap, ok := p["additionalProperties"].(map[string]any); ok && len(f.enum) > 0 {
+				ap["enum"] = f.enum // as invopop gives a slice's enum to its items
+			}
+			if f.nullable {
+				props[f.name] = nullable(p)
+			}
+		case reflect.Slice:
 			if f.nullable {
 				props[f.name] = nullable(p)
 			}
@@ -269,9 +281,12 @@ func deref(t reflect.Type) reflect.Type {
 	return t
 }
 
-// nullable lets a property schema be null: ["T", "null"] for a type, a
-// oneOf with null for a reference.
+// nullable lets a property schema be null: ["T", "null"] for a type (and
+// null among its enum's values), a oneOf with null for a reference.
 func nullable(p map[string]any) map[string]any {
+	if enum, ok := p["enum"].([]any); ok && !slices.Contains(enum, nil) {
+		p["enum"] = append(enum, nil)
+	}
 	switch ty := p["type"].(type) {
 	case string:
 		p["type"] = []any{ty, "null"}
@@ -294,6 +309,7 @@ type jsonField struct {
 	nullable  bool // jsonschema:"nullable"
 	omitempty bool
 	ref       string // openapi:"Name"
+	enum      []any  // jsonschema:"enum=..." (a map's: its values')
 }
 
 // fieldsOf lists a struct's JSON fields as encoding/json sends them,
@@ -319,9 +335,15 @@ func fieldsOf(t reflect.Type) []jsonField {
 		if name == "" {
 			name = f.Name
 		}
-		nullable := slices.Contains(strings.Split(f.Tag.Get("jsonschema"), ","), "nullable")
+		tags := strings.Split(f.Tag.Get("jsonschema"), ",")
+		var enum []any
+		for _, t := range tags {
+			if v, ok := strings.CutPrefix(t, "enum="); ok {
+				enum = append(enum, v)
+			}
+		}
 		omit := slices.Contains(strings.Split(opts, ","), "omitempty")
-		out = append(out, jsonField{name, f.Type, nullable, omit, f.Tag.Get("openapi")})
+		out = append(out, jsonField{name, f.Type, slices.Contains(tags, "nullable"), omit, f.Tag.Get("openapi"), enum})
 	}
 	return out
 }
