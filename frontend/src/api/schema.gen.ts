@@ -11721,7 +11721,7 @@ export interface components {
         };
         ExcuseDecision: {
             /** @description the attendance save's counts, as POST /attendance answers them */
-            attendance: Record<string, unknown>;
+            attendance: components["schemas"]["AttendanceResult"];
             excuse: components["schemas"]["Excuse"];
         };
         ExcuseInput: {
@@ -12504,17 +12504,23 @@ export interface components {
             points: number;
             relation: string;
         };
-        PortalChildDetail: components["schemas"]["PortalChild"] & {
+        PortalChildDetail: {
             /** @description the child's verified achievements, newest first (empty when the school hides them) */
             achievements: components["schemas"]["PortalAchievement"][];
             attendance: components["schemas"]["PortalAttendanceSummary"];
+            class_name: string;
+            id: number;
             letters: components["schemas"]["PortalLetter"][];
+            name: string;
+            points: number;
+            relation: string;
             shown: {
                 achievements: boolean;
                 attendance: boolean;
                 letters: boolean;
                 violations: boolean;
             };
+            /** @description as GET /students/{id}/points */
             standing: components["schemas"]["StudentPoints"];
             thresholds: components["schemas"]["PortalThreshold"][];
             violations: components["schemas"]["PortalViolation"][];
@@ -12715,8 +12721,8 @@ export interface components {
         PushSubscription: {
             endpoint: string;
             keys: {
-                auth?: string;
-                p256dh?: string;
+                auth: string;
+                p256dh: string;
             };
         };
         RecapCases: {

@@ -93,6 +93,37 @@ var wireTypes = map[string]any{
 	"LetterChange":              wire.LetterChange{},
 	"SaveAttendanceRequest":     request(wire.SaveAttendanceRequest{}),
 	"SaveAttendanceResponse":    wire.SaveAttendanceResponse{},
+
+	// portal
+	"ActivationCode":           wire.ActivationCode{},
+	"Excuse":                   wire.Excuse{},
+	"ExcuseDecision":           wire.ExcuseDecision{},
+	"ExcuseInput":              request(wire.ExcuseInput{}),
+	"Guardian":                 wire.Guardian{},
+	"GuardianInput":            request(wire.GuardianInput{}),
+	"GuardianLink":             wire.GuardianLink{},
+	"GuardianVerification":     request(wire.GuardianVerification{}),
+	"NotificationPrefs":        wire.NotificationPrefs{},
+	"NotificationPrefsInput":   request(wire.NotificationPrefsInput{}),
+	"PortalAttendanceDay":      wire.PortalAttendanceDay{},
+	"PortalAttendanceSummary":  wire.PortalAttendanceSummary{},
+	"PortalChild":              wire.PortalChild{},
+	"PortalChildDetail":        wire.PortalChildDetail{},
+	"PortalCodeAnswer":         wire.PortalCodeAnswer{},
+	"PortalCodeRequestRow":     wire.PortalCodeRequestRow{},
+	"PortalGuardian":           wire.PortalGuardian{},
+	"PortalLetter":             wire.PortalLetter{},
+	"PortalMessage":            wire.PortalMessage{},
+	"PortalRegistration":       request(wire.PortalRegistration{}),
+	"PortalRegistrationAnswer": wire.PortalRegistrationAnswer{},
+	"PortalRegistrationRow":    wire.PortalRegistrationRow{},
+	"PortalSessionRow":         wire.PortalSessionRow{},
+	"PortalSettings":           wire.PortalSettings{},
+	"PortalThreshold":          wire.PortalThreshold{},
+	"PortalVerifyAnswer":       wire.PortalVerifyAnswer{},
+	"PortalViolation":          wire.PortalViolation{},
+	"PushKey":                  wire.PushKey{},
+	"PushSubscription":         request(wire.PushSubscription{}),
 }
 
 // enumSchemas are the string enums the document names, each from the Go
@@ -106,6 +137,7 @@ var enumSchemas = map[string][]string{
 var schemaDescriptions = map[string]string{
 	"AchievementLevelPoints": "points per level; null: the level does not apply",
 	"AttendanceRecapDay":     "One date: students per day status; students + unrecorded = the class (or the school)",
+	"PortalSettings":         "Every part shows unless hidden; a hidden part is empty on the child's page and its own routes answer 404 (portal.part_hidden). Points and SP progress always show.",
 }
 
 // requestBody marks a wire type read from a request body (see wireTypes).
