@@ -94,7 +94,7 @@ var wireTypes = map[string]any{
 	"SaveAttendanceRequest":     request(wire.SaveAttendanceRequest{}),
 	"SaveAttendanceResponse":    wire.SaveAttendanceResponse{},
 
-	// portal
+	// portal and parent messages
 	"ActivationCode":           wire.ActivationCode{},
 	"Excuse":                   wire.Excuse{},
 	"ExcuseDecision":           wire.ExcuseDecision{},
@@ -103,8 +103,18 @@ var wireTypes = map[string]any{
 	"GuardianInput":            request(wire.GuardianInput{}),
 	"GuardianLink":             wire.GuardianLink{},
 	"GuardianVerification":     request(wire.GuardianVerification{}),
+	"MessagingEvent":           wire.MessagingEvent{},
+	"MessagingGateway":         wire.MessagingGateway{},
+	"MessagingPreview":         wire.MessagingPreview{},
+	"MessagingSettings":        wire.MessagingSettings{},
+	"MessagingTestRequest":     request(wire.MessagingTestRequest{}),
 	"NotificationPrefs":        wire.NotificationPrefs{},
 	"NotificationPrefsInput":   request(wire.NotificationPrefsInput{}),
+	"ParentContactInput":       request(wire.ParentContactInput{}),
+	"ParentMessage":            wire.ParentMessage{},
+	"ParentMessageAttempt":     wire.ParentMessageAttempt{},
+	"ParentMessageDetail":      wire.ParentMessageDetail{},
+	"ParentMessageList":        wire.ParentMessageList{},
 	"PortalAttendanceDay":      wire.PortalAttendanceDay{},
 	"PortalAttendanceSummary":  wire.PortalAttendanceSummary{},
 	"PortalChild":              wire.PortalChild{},
