@@ -27,7 +27,7 @@ type PortalCodeAnswer struct {
 	// Sent is always true: it says the request was taken, not that a
 	// guardian with that phone exists.
 	Sent      bool      `json:"sent"`
-	ExpiresAt time.Time `json:"expires_at"`
+	ExpiresAt time.Time `json:"expires_at" jsonschema:"format=date-time"`
 }
 
 // PortalVerifyRequest signs a guardian in with a code (sent by WhatsApp or
@@ -49,17 +49,17 @@ type PortalGuardian struct {
 	ID             int64      `json:"id"`
 	Name           string     `json:"name"`
 	Phone          string     `json:"phone"`
-	ConsentAt      *time.Time `json:"consent_at"`
-	ConsentChannel string     `json:"consent_channel"`
+	ConsentAt      *time.Time `json:"consent_at" jsonschema:"format=date-time"`
+	ConsentChannel string     `json:"consent_channel" jsonschema:"enum=,enum=whatsapp_code,enum=activation_code"`
 	// StudentID is set when a student signed in (the school's setting):
 	// they see their own record only; Name is theirs, ID is 0.
-	StudentID int64 `json:"student_id,omitempty"`
+	StudentID int64 `json:"student_id,omitempty" jsonschema_description:"set when a student signed in: they see their own record; id is then 0"`
 }
 
 // PortalSettings are the school's portal switches.
 type PortalSettings struct {
 	// Students lets students sign in with NISN and a printed code.
-	Students bool `json:"students"`
+	Students bool `json:"students" jsonschema_description:"students may sign in with NISN and a printed code"`
 	// What families see: every part shows unless the school hides it; the
 	// recorder's name shows only when the school chooses.
 	HideViolations bool `json:"hide_violations"`
@@ -67,16 +67,16 @@ type PortalSettings struct {
 	HideAttendance bool `json:"hide_attendance"`
 	HideMessages   bool `json:"hide_messages"`
 	// HideAchievements hides the child's verified achievements.
-	HideAchievements bool `json:"hide_achievements,omitempty"`
-	ShowRecorder     bool `json:"show_recorder"`
+	HideAchievements bool `json:"hide_achievements,omitempty" jsonschema_description:"hide the children's verified achievements"`
+	ShowRecorder     bool `json:"show_recorder" jsonschema_description:"violations carry the recorder's name"`
 	// DigestAt is the Jakarta time ("HH:MM") of the guardians' daily
 	// digest; empty means DefaultDigestAt.
-	DigestAt string `json:"digest_at,omitempty"`
+	DigestAt string `json:"digest_at,omitempty" jsonschema_description:"HH:MM (Asia/Jakarta) of the guardians' daily digest; default 18:00"`
 	// AbsentNotice sends the "belum hadir" notice to guardians who ask for
 	// it when their child has no H or T by AbsentNoticeAt ("HH:MM",
 	// empty means DefaultAbsentNoticeAt) on a school day.
-	AbsentNotice   bool   `json:"absent_notice"`
-	AbsentNoticeAt string `json:"absent_notice_at,omitempty"`
+	AbsentNotice   bool   `json:"absent_notice" jsonschema_description:"send the \"belum hadir\" notice to guardians who ask for it"`
+	AbsentNoticeAt string `json:"absent_notice_at,omitempty" jsonschema_description:"HH:MM (Asia/Jakarta): a child with no H or T by then on a school day; default 08:00"`
 }
 
 // The defaults of the portal's times (Jakarta).
@@ -102,23 +102,23 @@ const (
 
 // NotificationPref is one kind's choice and the modes it allows.
 type NotificationPref struct {
-	Kind  string   `json:"kind"`
-	Mode  string   `json:"mode"`
-	Modes []string `json:"modes"`
+	Kind  string   `json:"kind" jsonschema:"enum=violation,enum=attendance,enum=warning_letter,enum=summons,enum=achievement,enum=excuse,enum=absent_notice"`
+	Mode  string   `json:"mode" jsonschema:"enum=immediate,enum=digest,enum=off"`
+	Modes []string `json:"modes" jsonschema:"enum=immediate,enum=digest,enum=off"`
 }
 
 // NotificationPrefs is GET /portal/preferences: every kind, the school's
 // digest time and whether the school sends the "belum hadir" notice.
 type NotificationPrefs struct {
 	Preferences  []NotificationPref `json:"preferences"`
-	DigestAt     string             `json:"digest_at"`
-	AbsentNotice bool               `json:"absent_notice"`
+	DigestAt     string             `json:"digest_at" jsonschema_description:"HH:MM, Asia/Jakarta"`
+	AbsentNotice bool               `json:"absent_notice" jsonschema_description:"the school sends the \"belum hadir\" notice"`
 }
 
 // NotificationPrefsInput is PUT /portal/preferences: kind → mode, the
 // kinds not named keep theirs.
 type NotificationPrefsInput struct {
-	Preferences map[string]string `json:"preferences"`
+	Preferences map[string]string `json:"preferences" jsonschema:"required,enum=immediate,enum=digest,enum=off"`
 }
 
 // PortalStudentSignIn is POST /portal/auth/student.
@@ -132,12 +132,12 @@ type Guardian struct {
 	ID        int64      `json:"id"`
 	Name      string     `json:"name"`
 	Phone     string     `json:"phone"`
-	ConsentAt *time.Time `json:"consent_at"`
+	ConsentAt *time.Time `json:"consent_at" jsonschema:"format=date-time"`
 	// ConsentChannel: whatsapp_code or activation_code; "" before activation.
 	ConsentChannel string     `json:"consent_channel"`
-	WithdrawnAt    *time.Time `json:"withdrawn_at"`
+	WithdrawnAt    *time.Time `json:"withdrawn_at" jsonschema:"format=date-time"`
 	Sessions       int        `json:"sessions"`
-	LastSeenAt     *time.Time `json:"last_seen_at"`
+	LastSeenAt     *time.Time `json:"last_seen_at" jsonschema:"format=date-time"`
 	// Students are the guardian's links this reader may see.
 	Students []GuardianLink `json:"students"`
 }
@@ -147,18 +147,18 @@ type GuardianLink struct {
 	StudentID   int64     `json:"student_id"`
 	StudentName string    `json:"student_name"`
 	ClassName   string    `json:"class_name"`
-	Relation    string    `json:"relation"`
-	Status      string    `json:"status"`
-	Source      string    `json:"source"`
-	CreatedAt   time.Time `json:"created_at"`
+	Relation    string    `json:"relation" jsonschema:"enum=ayah,enum=ibu,enum=wali,enum=lainnya"`
+	Status      string    `json:"status" jsonschema:"enum=verified,enum=pending"`
+	Source      string    `json:"source" jsonschema:"enum=sync,enum=staff,enum=self"`
+	CreatedAt   time.Time `json:"created_at" jsonschema:"format=date-time"`
 }
 
 // GuardianInput adds a guardian to a student (or links a known phone).
 type GuardianInput struct {
-	StudentID int64  `json:"student_id"`
-	Name      string `json:"name"`
-	Phone     string `json:"phone"`
-	Relation  string `json:"relation"`
+	StudentID int64  `json:"student_id" jsonschema:"required"`
+	Name      string `json:"name" jsonschema:"required"`
+	Phone     string `json:"phone" jsonschema:"required"`
+	Relation  string `json:"relation" jsonschema:"enum=ayah,enum=ibu,enum=wali,enum=lainnya"`
 }
 
 // ActivationCode is a one-time code staff print for a guardian where no
@@ -167,7 +167,7 @@ type ActivationCode struct {
 	GuardianID int64     `json:"guardian_id"`
 	Phone      string    `json:"phone"`
 	Code       string    `json:"code"`
-	ExpiresAt  time.Time `json:"expires_at"`
+	ExpiresAt  time.Time `json:"expires_at" jsonschema:"format=date-time"`
 }
 
 // PortalChild is one of the guardian's children in the portal's list.
@@ -183,13 +183,13 @@ type PortalChild struct {
 // internal notes.
 type PortalViolation struct {
 	ID         int64  `json:"id" db:"id"`
-	Date       string `json:"date" db:"date"`
+	Date       string `json:"date" db:"date" jsonschema:"format=date"`
 	Type       string `json:"type" db:"type"`
 	Points     int    `json:"points" db:"points"`
 	Sanction   string `json:"sanction" db:"sanction"`
 	Attendance bool   `json:"attendance" db:"attendance"`
 	// Recorder is who recorded it, only when the school shows it.
-	Recorder string `json:"recorder,omitempty" db:"recorder"`
+	Recorder string `json:"recorder,omitempty" db:"recorder" jsonschema_description:"only when the school shows it (show_recorder)"`
 }
 
 // PortalLetter is a warning letter the school has sent to the parents.
@@ -198,9 +198,9 @@ type PortalLetter struct {
 	Name           string     `json:"name" db:"name"`
 	Level          int        `json:"level" db:"level"`
 	Number         *string    `json:"number" db:"number"`
-	IssuedAt       time.Time  `json:"issued_at" db:"issued_at"`
-	SentAt         *time.Time `json:"sent_at" db:"sent_at"`
-	AcknowledgedAt *time.Time `json:"acknowledged_at" db:"acknowledged_at"`
+	IssuedAt       time.Time  `json:"issued_at" db:"issued_at" jsonschema:"format=date-time"`
+	SentAt         *time.Time `json:"sent_at" db:"sent_at" jsonschema:"format=date-time"`
+	AcknowledgedAt *time.Time `json:"acknowledged_at" db:"acknowledged_at" jsonschema:"format=date-time"`
 }
 
 // PortalAttendanceSummary counts the current academic year's hours.
@@ -215,13 +215,13 @@ type PortalAttendanceSummary struct {
 // PortalChildDetail is GET /portal/children/{id}.
 type PortalChildDetail struct {
 	PortalChild
-	Standing   StudentPoints           `json:"standing"`
+	Standing   StudentPoints           `json:"standing" openapi:"StudentPoints" jsonschema_description:"as GET /students/{id}/points"`
 	Thresholds []PortalThreshold       `json:"thresholds"`
 	Violations []PortalViolation       `json:"violations"`
 	Letters    []PortalLetter          `json:"letters"`
 	Attendance PortalAttendanceSummary `json:"attendance"`
 	// Achievements are the child's verified achievements, newest first.
-	Achievements []PortalAchievement `json:"achievements"`
+	Achievements []PortalAchievement `json:"achievements" jsonschema_description:"the child's verified achievements, newest first (empty when the school hides them)"`
 	// Shown names the parts the school shows (the others are empty).
 	Shown PortalParts `json:"shown"`
 }
@@ -254,7 +254,7 @@ type PortalThreshold struct {
 
 // PortalAttendanceDay is one school day of a child, with its hours.
 type PortalAttendanceDay struct {
-	Date   string                  `json:"date"`
+	Date   string                  `json:"date" jsonschema:"format=date"`
 	Counts PortalAttendanceSummary `json:"counts"`
 	Hours  []PortalAttendanceHour  `json:"hours"`
 }
@@ -262,7 +262,7 @@ type PortalAttendanceDay struct {
 // PortalAttendanceHour is one lesson hour's status.
 type PortalAttendanceHour struct {
 	Hour   int    `json:"hour"`
-	Status string `json:"status"`
+	Status string `json:"status" jsonschema:"enum=H,enum=S,enum=I,enum=A,enum=T"`
 }
 
 // PortalMessage is a message the school sent to the guardian's phone.
@@ -271,7 +271,7 @@ type PortalMessage struct {
 	StudentName string     `json:"student_name" db:"student_name"`
 	Event       string     `json:"event" db:"event"`
 	Body        string     `json:"body" db:"body"`
-	SentAt      *time.Time `json:"sent_at" db:"sent_at"`
+	SentAt      *time.Time `json:"sent_at" db:"sent_at" jsonschema:"format=date-time"`
 }
 
 // Excuse kinds and statuses (docs/portal.md, "Excuses").
@@ -286,11 +286,11 @@ const (
 // ExcuseInput is a guardian's request: whole days from..to, or some
 // lesson hours of one day.
 type ExcuseInput struct {
-	Kind        string `json:"kind"`
-	From        string `json:"from"`
-	To          string `json:"to"`
-	LessonHours []int  `json:"lesson_hours"`
-	Reason      string `json:"reason"`
+	Kind        string `json:"kind" jsonschema:"required,enum=sakit,enum=izin"`
+	From        string `json:"from" jsonschema:"required,format=date"`
+	To          string `json:"to" jsonschema:"format=date"`
+	LessonHours []int  `json:"lesson_hours" jsonschema:"nullable"`
+	Reason      string `json:"reason" jsonschema:"required,maxLength=1000"`
 }
 
 // Excuse is a request and its decision.
@@ -301,17 +301,17 @@ type Excuse struct {
 	ClassName     string     `json:"class_name"`
 	GuardianName  string     `json:"guardian_name"`
 	Kind          string     `json:"kind"`
-	From          string     `json:"from"`
-	To            string     `json:"to"`
-	LessonHours   []int      `json:"lesson_hours"`
+	From          string     `json:"from" jsonschema:"format=date"`
+	To            string     `json:"to" jsonschema:"format=date"`
+	LessonHours   []int      `json:"lesson_hours" jsonschema:"nullable"` // null: whole days
 	Reason        string     `json:"reason"`
-	Status        string     `json:"status"`
+	Status        string     `json:"status" jsonschema:"enum=pending,enum=approved,enum=refused"`
 	DecidedByName string     `json:"decided_by_name"`
-	DecidedAt     *time.Time `json:"decided_at"`
+	DecidedAt     *time.Time `json:"decided_at" jsonschema:"format=date-time"`
 	RefusalReason string     `json:"refusal_reason"`
-	CreatedAt     time.Time  `json:"created_at"`
+	CreatedAt     time.Time  `json:"created_at" jsonschema:"format=date-time"`
 	// Photos counts its pictures: GET /excuses/{id}/photos/{1..n}.
-	Photos int `json:"photos"`
+	Photos int `json:"photos" jsonschema_description:"how many photos: GET /excuses/{id}/photos/{1..n}"`
 }
 
 // ExcuseRefusal is POST /excuses/{id}/refuse.
@@ -323,31 +323,31 @@ type ExcuseRefusal struct {
 // save did.
 type ExcuseDecision struct {
 	Excuse     Excuse           `json:"excuse"`
-	Attendance AttendanceResult `json:"attendance"`
+	Attendance AttendanceResult `json:"attendance" jsonschema_description:"the attendance save's counts, as POST /attendance answers them"`
 }
 
 // PortalRegistration is POST /portal/register: a guardian links themself to
 // a child by the child's NISN and date of birth.
 type PortalRegistration struct {
-	NISN         string `json:"nisn"`
-	DateOfBirth  string `json:"date_of_birth"`
-	Phone        string `json:"phone"`
-	Name         string `json:"name"`
-	Relationship string `json:"relationship"`
+	NISN         string `json:"nisn" jsonschema:"required"`
+	DateOfBirth  string `json:"date_of_birth" jsonschema:"required,format=date"`
+	Phone        string `json:"phone" jsonschema:"required"`
+	Name         string `json:"name" jsonschema:"required"`
+	Relationship string `json:"relationship" jsonschema:"enum=ayah,enum=ibu,enum=wali,enum=lainnya"`
 }
 
 // PortalRegistrationAnswer: verified (sign in now) or pending (the school
 // checks first). A NISN and date of birth that match no student answer
 // pending too.
 type PortalRegistrationAnswer struct {
-	Status string `json:"status"`
+	Status string `json:"status" jsonschema:"enum=verified,enum=pending"`
 }
 
 // GuardianVerification is POST /guardians/{id}/verify.
 type GuardianVerification struct {
-	StudentID int64  `json:"student_id"`
+	StudentID int64  `json:"student_id" jsonschema:"required"`
 	Approve   bool   `json:"approve"`
-	Reason    string `json:"reason"`
+	Reason    string `json:"reason" jsonschema:"maxLength=500"`
 }
 
 // PortalCodeRequestRow is a recent code request on the staff's screen.
@@ -355,19 +355,19 @@ type PortalCodeRequestRow struct {
 	ID           int64     `json:"id" db:"id"`
 	Phone        string    `json:"phone" db:"phone"`
 	Address      string    `json:"address" db:"address"`
-	Kind         string    `json:"kind" db:"kind"`
+	Kind         string    `json:"kind" db:"kind" jsonschema:"enum=whatsapp,enum=activation"`
 	GuardianName string    `json:"guardian_name" db:"guardian_name"`
 	Tries        int       `json:"tries" db:"tries"`
 	Used         bool      `json:"used" db:"used"`
-	CreatedAt    time.Time `json:"created_at" db:"created_at"`
+	CreatedAt    time.Time `json:"created_at" db:"created_at" jsonschema:"format=date-time"`
 }
 
 // PortalSessionRow is an active portal session on the staff's screen.
 type PortalSessionRow struct {
 	GuardianID   int64     `json:"guardian_id" db:"guardian_id"`
 	GuardianName string    `json:"guardian_name" db:"guardian_name"`
-	CreatedAt    time.Time `json:"created_at" db:"created_at"`
-	LastSeenAt   time.Time `json:"last_seen_at" db:"last_seen_at"`
+	CreatedAt    time.Time `json:"created_at" db:"created_at" jsonschema:"format=date-time"`
+	LastSeenAt   time.Time `json:"last_seen_at" db:"last_seen_at" jsonschema:"format=date-time"`
 	UserAgent    string    `json:"user_agent" db:"user_agent"`
 	Address      string    `json:"address" db:"address"`
 }
@@ -380,9 +380,9 @@ type PortalRegistrationRow struct {
 	Name        string    `json:"name" db:"name"`
 	Relation    string    `json:"relation" db:"relation"`
 	StudentName string    `json:"student_name" db:"student_name"`
-	Outcome     string    `json:"outcome" db:"outcome"`
+	Outcome     string    `json:"outcome" db:"outcome" jsonschema:"enum=verified,enum=pending,enum=no_match,enum=approved,enum=refused"`
 	Reason      string    `json:"reason" db:"reason"`
-	CreatedAt   time.Time `json:"created_at" db:"created_at"`
+	CreatedAt   time.Time `json:"created_at" db:"created_at" jsonschema:"format=date-time"`
 }
 
 // PushKey is the server's VAPID public key (base64url, uncompressed P-256).
@@ -392,11 +392,11 @@ type PushKey struct {
 
 // PushSubscription is a browser's PushSubscription.toJSON().
 type PushSubscription struct {
-	Endpoint string `json:"endpoint"`
+	Endpoint string `json:"endpoint" jsonschema:"required,maxLength=1000"`
 	Keys     struct {
-		P256dh string `json:"p256dh"`
-		Auth   string `json:"auth"`
-	} `json:"keys"`
+		P256dh string `json:"p256dh" jsonschema:"required"`
+		Auth   string `json:"auth" jsonschema:"required"`
+	} `json:"keys" jsonschema:"required"`
 }
 
 // LetterActivationInput is POST /warning-letters/{id}/activation-pdf: the

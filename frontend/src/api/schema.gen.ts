@@ -11721,7 +11721,7 @@ export interface components {
         };
         ExcuseDecision: {
             /** @description the attendance save's counts, as POST /attendance answers them */
-            attendance: Record<string, unknown>;
+            attendance: components["schemas"]["AttendanceResult"];
             excuse: components["schemas"]["Excuse"];
         };
         ExcuseInput: {
@@ -12276,7 +12276,7 @@ export interface components {
             readonly updated_at?: string;
         };
         MessagingTestRequest: {
-            gateway?: components["schemas"]["MessagingGateway"];
+            gateway?: components["schemas"]["MessagingGateway"] | null;
             message?: string;
             phone: string;
         };
@@ -12348,12 +12348,12 @@ export interface components {
         ParentContactInput: {
             /**
              * @description sync (alone) hands the contact back to student affairs
-             * @enum {string}
+             * @enum {string|null}
              */
-            parent_contact_source?: "sync" | "staff";
-            parent_name?: string;
+            parent_contact_source?: "sync" | "staff" | null;
+            parent_name?: string | null;
             /** @description empty clears the number */
-            parent_phone?: string;
+            parent_phone?: string | null;
         };
         ParentMessage: {
             attempts: number;
@@ -12411,8 +12411,51 @@ export interface components {
             /** @enum {string} */
             outcome: "sent" | "permanent" | "temporary" | "rate_limited";
         };
-        ParentMessageDetail: components["schemas"]["ParentMessage"] & {
+        ParentMessageDetail: {
             attempt_log: components["schemas"]["ParentMessageAttempt"][];
+            attempts: number;
+            body: string;
+            /** @description the student's class now */
+            class_name: string;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * @description achievement: an achievement verified; portal_code: a family portal sign-in code (digits hidden here); excuse: the decision on a guardian's excuse
+             * @enum {string}
+             */
+            event: "violation" | "warning_letter" | "summons" | "achievement" | "portal_code" | "excuse";
+            gateway: string;
+            gateway_message_id: string;
+            handling_id: number | null;
+            id: number;
+            last_answer: string;
+            last_http_status: number | null;
+            /** @enum {string} */
+            last_outcome: "sent" | "permanent" | "temporary" | "rate_limited" | "";
+            letter_id: number | null;
+            /**
+             * Format: date-time
+             * @description queued only
+             */
+            next_attempt_at: string | null;
+            parent_name: string;
+            /** @description masked unless the caller holds parent_messages.manage */
+            phone: string;
+            phone_masked: boolean;
+            /** Format: date-time */
+            sent_at: string | null;
+            /**
+             * @description consent_withdrawn: the number is a guardian who withdrew consent in the family portal (the worker skips it)
+             * @enum {string}
+             */
+            skip_reason: "" | "no_phone" | "invalid_phone" | "consent_withdrawn";
+            /** @enum {string} */
+            status: "queued" | "sent" | "failed" | "cancelled" | "skipped";
+            student_id: number;
+            student_name: string;
+            /** Format: date-time */
+            updated_at: string;
+            violation_id: number | null;
         };
         ParentMessageList: {
             /** @description per status, over the filter without status */
@@ -12421,9 +12464,9 @@ export interface components {
             };
             data: components["schemas"]["ParentMessage"][];
             meta: components["schemas"]["PageMeta"];
-            pause_reason?: string;
+            pause_reason: string;
             /** Format: date-time */
-            paused_until?: string | null;
+            paused_until: string | null;
         };
         Permission: {
             /** @description held by the administrator alone: no role can be given it (data reset, backups) */
@@ -12504,17 +12547,23 @@ export interface components {
             points: number;
             relation: string;
         };
-        PortalChildDetail: components["schemas"]["PortalChild"] & {
+        PortalChildDetail: {
             /** @description the child's verified achievements, newest first (empty when the school hides them) */
             achievements: components["schemas"]["PortalAchievement"][];
             attendance: components["schemas"]["PortalAttendanceSummary"];
+            class_name: string;
+            id: number;
             letters: components["schemas"]["PortalLetter"][];
+            name: string;
+            points: number;
+            relation: string;
             shown: {
                 achievements: boolean;
                 attendance: boolean;
                 letters: boolean;
                 violations: boolean;
             };
+            /** @description as GET /students/{id}/points */
             standing: components["schemas"]["StudentPoints"];
             thresholds: components["schemas"]["PortalThreshold"][];
             violations: components["schemas"]["PortalViolation"][];
@@ -12715,8 +12764,8 @@ export interface components {
         PushSubscription: {
             endpoint: string;
             keys: {
-                auth?: string;
-                p256dh?: string;
+                auth: string;
+                p256dh: string;
             };
         };
         RecapCases: {

@@ -23,9 +23,11 @@ import (
 //
 // The convention (docs/decisions.md, "The contract checked three ways"):
 //   - A response type (the default) says what encoding/json sends: every
-//     field not tagged omitempty is required; a pointer may be null; a
-//     slice or map may be null only when tagged `jsonschema:"nullable"`
-//     (the handler sends [] or {} otherwise).
+//     field not tagged omitempty is required; a pointer may be null (an
+//     omitempty one only when tagged `jsonschema:"nullable"`: the type is a
+//     request body's too, which takes null); a slice or map may be null
+//     only when tagged `jsonschema:"nullable"` (the handler sends [] or {}
+//     otherwise).
 //   - A request type, request(v), says what the server accepts: a field
 //     is required only when tagged `jsonschema:"required"` (where Validate
 //     refuses its absence); a pointer may be null (null reads as absent).
@@ -34,7 +36,8 @@ import (
 //     type's; a registered struct type is always a $ref.
 //   - Text and limits are invopop's tags: `jsonschema:"format=date,maxLength=50"`,
 //     `jsonschema_description:"..."`; a type's description is in
-//     schemaDescriptions.
+//     schemaDescriptions. A slice's enum (invopop) and a map's (here) are
+//     their values'; a nullable field's enum holds null too.
 var wireTypes = map[string]any{
 	"EarlyWarningCounts":        wire.EarlyWarningCounts{},
 	"KioskInput":                request(wire.KioskInput{}),
@@ -90,6 +93,47 @@ var wireTypes = map[string]any{
 	"LetterChange":              wire.LetterChange{},
 	"SaveAttendanceRequest":     request(wire.SaveAttendanceRequest{}),
 	"SaveAttendanceResponse":    wire.SaveAttendanceResponse{},
+
+	// portal and parent messages
+	"ActivationCode":           wire.ActivationCode{},
+	"Excuse":                   wire.Excuse{},
+	"ExcuseDecision":           wire.ExcuseDecision{},
+	"ExcuseInput":              request(wire.ExcuseInput{}),
+	"Guardian":                 wire.Guardian{},
+	"GuardianInput":            request(wire.GuardianInput{}),
+	"GuardianLink":             wire.GuardianLink{},
+	"GuardianVerification":     request(wire.GuardianVerification{}),
+	"MessagingEvent":           wire.MessagingEvent{},
+	"MessagingGateway":         wire.MessagingGateway{},
+	"MessagingPreview":         wire.MessagingPreview{},
+	"MessagingSettings":        wire.MessagingSettings{},
+	"MessagingTestRequest":     request(wire.MessagingTestRequest{}),
+	"NotificationPrefs":        wire.NotificationPrefs{},
+	"NotificationPrefsInput":   request(wire.NotificationPrefsInput{}),
+	"ParentContactInput":       request(wire.ParentContactInput{}),
+	"ParentMessage":            wire.ParentMessage{},
+	"ParentMessageAttempt":     wire.ParentMessageAttempt{},
+	"ParentMessageDetail":      wire.ParentMessageDetail{},
+	"ParentMessageList":        wire.ParentMessageList{},
+	"PortalAttendanceDay":      wire.PortalAttendanceDay{},
+	"PortalAttendanceSummary":  wire.PortalAttendanceSummary{},
+	"PortalChild":              wire.PortalChild{},
+	"PortalChildDetail":        wire.PortalChildDetail{},
+	"PortalCodeAnswer":         wire.PortalCodeAnswer{},
+	"PortalCodeRequestRow":     wire.PortalCodeRequestRow{},
+	"PortalGuardian":           wire.PortalGuardian{},
+	"PortalLetter":             wire.PortalLetter{},
+	"PortalMessage":            wire.PortalMessage{},
+	"PortalRegistration":       request(wire.PortalRegistration{}),
+	"PortalRegistrationAnswer": wire.PortalRegistrationAnswer{},
+	"PortalRegistrationRow":    wire.PortalRegistrationRow{},
+	"PortalSessionRow":         wire.PortalSessionRow{},
+	"PortalSettings":           wire.PortalSettings{},
+	"PortalThreshold":          wire.PortalThreshold{},
+	"PortalVerifyAnswer":       wire.PortalVerifyAnswer{},
+	"PortalViolation":          wire.PortalViolation{},
+	"PushKey":                  wire.PushKey{},
+	"PushSubscription":         request(wire.PushSubscription{}),
 }
 
 // enumSchemas are the string enums the document names, each from the Go
@@ -103,6 +147,7 @@ var enumSchemas = map[string][]string{
 var schemaDescriptions = map[string]string{
 	"AchievementLevelPoints": "points per level; null: the level does not apply",
 	"AttendanceRecapDay":     "One date: students per day status; students + unrecorded = the class (or the school)",
+	"PortalSettings":         "Every part shows unless hidden; a hidden part is empty on the child's page and its own routes answer 404 (portal.part_hidden). Points and SP progress always show.",
 }
 
 // requestBody marks a wire type read from a request body (see wireTypes).
@@ -238,10 +283,19 @@ func markNullable(t reflect.Type, s map[string]any, names map[reflect.Type]strin
 		props[f.name] = p
 		switch f.typ.Kind() {
 		case reflect.Pointer:
-			if input || !f.omitempty { // encoding/json leaves a nil omitempty pointer out
+			// encoding/json leaves a nil omitempty pointer out; tagged
+			// nullable, the type is a request body's too (null accepted)
+			if input || !f.omitempty || f.nullable {
 				props[f.name] = nullable(p)
 			}
-		case reflect.Slice, reflect.Map:
+		case reflect.Map:
+			if ap, ok := p["additionalProperties"].(map[string]any); ok && len(f.enum) > 0 {
+				ap["enum"] = f.enum // as invopop gives a slice's enum to its items
+			}
+			if f.nullable {
+				props[f.name] = nullable(p)
+			}
+		case reflect.Slice:
 			if f.nullable {
 				props[f.name] = nullable(p)
 			}
@@ -269,9 +323,12 @@ func deref(t reflect.Type) reflect.Type {
 	return t
 }
 
-// nullable lets a property schema be null: ["T", "null"] for a type, a
-// oneOf with null for a reference.
+// nullable lets a property schema be null: ["T", "null"] for a type (and
+// null among its enum's values), a oneOf with null for a reference.
 func nullable(p map[string]any) map[string]any {
+	if enum, ok := p["enum"].([]any); ok && !slices.Contains(enum, nil) {
+		p["enum"] = append(enum, nil)
+	}
 	switch ty := p["type"].(type) {
 	case string:
 		p["type"] = []any{ty, "null"}
@@ -294,6 +351,7 @@ type jsonField struct {
 	nullable  bool // jsonschema:"nullable"
 	omitempty bool
 	ref       string // openapi:"Name"
+	enum      []any  // jsonschema:"enum=..." (a map's: its values')
 }
 
 // fieldsOf lists a struct's JSON fields as encoding/json sends them,
@@ -319,9 +377,15 @@ func fieldsOf(t reflect.Type) []jsonField {
 		if name == "" {
 			name = f.Name
 		}
-		nullable := slices.Contains(strings.Split(f.Tag.Get("jsonschema"), ","), "nullable")
+		tags := strings.Split(f.Tag.Get("jsonschema"), ",")
+		var enum []any
+		for _, t := range tags {
+			if v, ok := strings.CutPrefix(t, "enum="); ok {
+				enum = append(enum, v)
+			}
+		}
 		omit := slices.Contains(strings.Split(opts, ","), "omitempty")
-		out = append(out, jsonField{name, f.Type, nullable, omit, f.Tag.Get("openapi")})
+		out = append(out, jsonField{name, f.Type, slices.Contains(tags, "nullable"), omit, f.Tag.Get("openapi"), enum})
 	}
 	return out
 }

@@ -55,6 +55,7 @@ func TestSchemaOfRules(t *testing.T) {
 		At       time.Time         `json:"at"`
 		Until    *time.Time        `json:"until"`
 		Since    *time.Time        `json:"since,omitempty"`
+		Secret   *string           `json:"secret,omitempty" jsonschema:"nullable"` // also a request body's
 		Tags     []string          `json:"tags"`
 		Maybe    []string          `json:"maybe" jsonschema:"nullable"`
 		Extra    map[string]int    `json:"extra"`
@@ -89,6 +90,7 @@ func TestSchemaOfRules(t *testing.T) {
 		`"ref":{"$ref":"#/components/schemas/Registered"},` +
 		`"ref_ptr":{"oneOf":[{"$ref":"#/components/schemas/Registered"},{"type":"null"}]},` +
 		`"refs":{"items":{"$ref":"#/components/schemas/Registered"},"type":"array"},` +
+		`"secret":{"type":["string","null"]},` +
 		`"since":{"format":"date-time","type":"string"},` +
 		`"tags":{"items":{"type":"string"},"type":"array"},` +
 		`"until":{"format":"date-time","type":["string","null"]}},` +
@@ -97,11 +99,14 @@ func TestSchemaOfRules(t *testing.T) {
 		t.Errorf("response schema\n got %s\nwant %s", got, want)
 	}
 
-	// A request body: required only where tagged so; pointers may be null.
+	// A request body: required only where tagged so; pointers may be null
+	// (an enum's too); a map's enum is its values'.
 	type input struct {
-		Name  *string `json:"name"`
-		IDs   []int64 `json:"ids" jsonschema:"required,minItems=1"`
-		Level string  `json:"level" jsonschema:"required" openapi:"Level"`
+		Name   *string           `json:"name"`
+		IDs    []int64           `json:"ids" jsonschema:"required,minItems=1"`
+		Level  string            `json:"level" jsonschema:"required" openapi:"Level"`
+		Source *string           `json:"source" jsonschema:"enum=a,enum=b"`
+		Modes  map[string]string `json:"modes" jsonschema:"enum=on,enum=off"`
 	}
 	s, err = schemaOf(reflect.TypeFor[input](), names, true)
 	if err != nil {
@@ -111,7 +116,9 @@ func TestSchemaOfRules(t *testing.T) {
 	want = `{"properties":{` +
 		`"ids":{"items":{"type":"integer"},"minItems":1,"type":"array"},` +
 		`"level":{"$ref":"#/components/schemas/Level"},` +
-		`"name":{"type":["string","null"]}},` +
+		`"modes":{"additionalProperties":{"enum":["on","off"],"type":"string"},"type":"object"},` +
+		`"name":{"type":["string","null"]},` +
+		`"source":{"enum":["a","b",null],"type":["string","null"]}},` +
 		`"required":["ids","level"],"type":"object"}`
 	if string(got) != want {
 		t.Errorf("request schema\n got %s\nwant %s", got, want)
