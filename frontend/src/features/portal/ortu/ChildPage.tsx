@@ -177,6 +177,11 @@ function AttendanceTab({ childId }: { childId: number }) {
   );
 }
 
+const TAB_STYLES = {
+  list: { flexWrap: 'nowrap', overflowX: 'auto' },
+  tab: { paddingInline: 'var(--mantine-spacing-xs)' },
+} as const;
+
 /** One child: standing, violations, letters, attendance, excuses. */
 export function ChildPage() {
   const { t } = useTranslation('portal');
@@ -220,7 +225,12 @@ export function ChildPage() {
         </Card>
       )}
       {d.shown.achievements && d.achievements.length > 0 && <Achievements d={d} />}
-      <Tabs defaultValue={d.shown.violations ? 'violations' : d.shown.letters ? 'letters' : d.shown.attendance ? 'attendance' : 'excuses'} keepMounted={false}>
+      {/* Four tabs on one line at 360 px (the default padding wrapped the fourth); a longer label scrolls sideways. */}
+      <Tabs
+        defaultValue={d.shown.violations ? 'violations' : d.shown.letters ? 'letters' : d.shown.attendance ? 'attendance' : 'excuses'}
+        keepMounted={false}
+        styles={TAB_STYLES}
+      >
         <Tabs.List grow>
           {d.shown.violations && <Tabs.Tab value="violations">{t('ortu.tabs.violations')}</Tabs.Tab>}
           {d.shown.letters && <Tabs.Tab value="letters">{t('ortu.tabs.letters')}</Tabs.Tab>}
