@@ -76,16 +76,16 @@ type CaseSettings struct {
 // CaseSummary is one row of the case list.
 type CaseSummary struct {
 	ID             int64     `json:"id" db:"id"`
-	Level          string    `json:"level" db:"level"`
+	Level          string    `json:"level" db:"level" jsonschema:"enum=full,enum=managed,enum=homeroom"`
 	Title          string    `json:"title" db:"title"`
 	OccurredAt     time.Time `json:"occurred_at" db:"occurred_at"`
 	CategoryID     int64     `json:"category_id" db:"category_id"`
 	CategoryName   string    `json:"category_name" db:"category_name"`
-	Source         string    `json:"source" db:"source"`
-	Classification string    `json:"classification" db:"classification"`
-	Stage          string    `json:"stage" db:"stage"`
+	Source         string    `json:"source" db:"source" jsonschema:"enum=staff_finding,enum=report,enum=anonymous_report"`
+	Classification string    `json:"classification" db:"classification" jsonschema:"enum=,enum=school_rule,enum=suspected_law"`
+	Stage          string    `json:"stage" db:"stage" openapi:"CaseStageName"`
 	StageOwnerName string    `json:"stage_owner_name" db:"stage_owner_name"`
-	StageDueOn     *string   `json:"stage_due_on" db:"stage_due_on"`
+	StageDueOn     *string   `json:"stage_due_on" db:"stage_due_on" jsonschema:"format=date"`
 	Overdue        bool      `json:"overdue" db:"overdue"`
 	Participants   int       `json:"participants" db:"participants"`
 }
@@ -95,7 +95,7 @@ type CaseStage struct {
 	Stage       string     `json:"stage" db:"stage"`
 	OwnerID     *int64     `json:"owner_id" db:"owner_id"`
 	OwnerName   string     `json:"owner_name" db:"owner_name"`
-	DueOn       string     `json:"due_on" db:"due_on"`
+	DueOn       string     `json:"due_on" db:"due_on" jsonschema:"format=date"`
 	StartedAt   *time.Time `json:"started_at" db:"started_at"`
 	CompletedAt *time.Time `json:"completed_at" db:"completed_at"`
 	Overdue     bool       `json:"overdue" db:"overdue"`
@@ -108,12 +108,12 @@ type CaseStage struct {
 // outside the team).
 type CaseParticipant struct {
 	ID        int64   `json:"id" db:"id"`
-	Kind      string  `json:"kind" db:"kind"`
+	Kind      string  `json:"kind" db:"kind" jsonschema:"enum=student,enum=staff,enum=outsider"`
 	StudentID *int64  `json:"student_id" db:"student_id"`
 	UserID    *int64  `json:"user_id" db:"user_id"`
 	Name      *string `json:"name" db:"name"`
 	ClassName string  `json:"class_name" db:"class_name"`
-	Role      string  `json:"role" db:"role"`
+	Role      string  `json:"role" db:"role" jsonschema:"enum=,enum=terduga_pelaku,enum=korban,enum=saksi,enum=pelapor"`
 	Relation  string  `json:"relation" db:"relation"`
 }
 
@@ -248,8 +248,8 @@ type CaseSession struct {
 	// HandlingTypeID is one of the violations' handling types (null: none,
 	// or the type was deleted since); HandlingTypeName is its name when the
 	// session was recorded ("" when none was chosen).
-	HandlingTypeID   *int64   `json:"handling_type_id" db:"handling_type_id"`
-	HandlingTypeName string   `json:"handling_type_name" db:"handling_type_name"`
+	HandlingTypeID   *int64   `json:"handling_type_id" db:"handling_type_id" jsonschema_description:"one of the violations' handling types (GET /handling-types); null when none was chosen or the type was deleted since"`
+	HandlingTypeName string   `json:"handling_type_name" db:"handling_type_name" jsonschema_description:"the handling type's name when the session was recorded; empty when none was chosen"`
 	People           []string `json:"people" db:"-"`
 	Staff            []string `json:"staff" db:"-"`
 	Notes            string   `json:"notes" db:"notes"`
@@ -273,10 +273,10 @@ type CaseAgreementItem struct {
 	ID            int64      `json:"id" db:"id"`
 	ParticipantID int64      `json:"participant_id" db:"participant_id"`
 	PartyName     string     `json:"party_name" db:"party_name"`
-	PartyRole     string     `json:"party_role" db:"party_role"`
+	PartyRole     string     `json:"party_role" db:"party_role" jsonschema:"enum=,enum=terduga_pelaku,enum=korban,enum=saksi,enum=pelapor"`
 	Action        string     `json:"action" db:"action"`
-	DueOn         string     `json:"due_on" db:"due_on"`
-	Status        string     `json:"status" db:"status"`
+	DueOn         string     `json:"due_on" db:"due_on" jsonschema:"format=date"`
+	Status        string     `json:"status" db:"status" jsonschema:"enum=open,enum=done,enum=not_done"`
 	CheckedByName string     `json:"checked_by_name" db:"checked_by_name"`
 	CheckedAt     *time.Time `json:"checked_at" db:"checked_at"`
 	CheckNotes    string     `json:"check_notes" db:"check_notes"`
@@ -285,7 +285,7 @@ type CaseAgreementItem struct {
 // CaseAgreement is a restorative agreement (kesepakatan pemulihan).
 type CaseAgreement struct {
 	ID            int64               `json:"id" db:"id"`
-	AgreedOn      string              `json:"agreed_on" db:"agreed_on"`
+	AgreedOn      string              `json:"agreed_on" db:"agreed_on" jsonschema:"format=date"`
 	Notes         string              `json:"notes" db:"notes"`
 	CreatedByName string              `json:"created_by_name" db:"created_by_name"`
 	Items         []CaseAgreementItem `json:"items" db:"-"`
@@ -322,9 +322,9 @@ type CaseRecoveryAction struct {
 	ID            int64  `json:"id" db:"id"`
 	ParticipantID int64  `json:"participant_id" db:"participant_id"`
 	PartyName     string `json:"party_name" db:"party_name"`
-	Kind          string `json:"kind" db:"kind"`
+	Kind          string `json:"kind" db:"kind" jsonschema:"enum=counselling,enum=psychologist,enum=class_change,enum=other"`
 	Description   string `json:"description" db:"description"`
-	PlannedOn     string `json:"planned_on" db:"planned_on"`
+	PlannedOn     string `json:"planned_on" db:"planned_on" jsonschema:"format=date"`
 	CreatedByName string `json:"created_by_name" db:"created_by_name"`
 }
 
@@ -350,7 +350,7 @@ type CaseViolation struct {
 type CaseReferral struct {
 	ID            int64  `json:"id" db:"id"`
 	SentTo        string `json:"sent_to" db:"sent_to"`
-	SentOn        string `json:"sent_on" db:"sent_on"`
+	SentOn        string `json:"sent_on" db:"sent_on" jsonschema:"format=date"`
 	Notes         string `json:"notes" db:"notes"`
 	CreatedByName string `json:"created_by_name" db:"created_by_name"`
 }
@@ -396,7 +396,7 @@ type PublicReportMessageInput struct {
 // PublicReportMessage is one message as the reporter sees it.
 type PublicReportMessage struct {
 	// Sender is reporter or school.
-	Sender string    `json:"sender" db:"sender"`
+	Sender string    `json:"sender" db:"sender" jsonschema:"enum=reporter,enum=school"`
 	Text   string    `json:"text" db:"text"`
 	At     time.Time `json:"at" db:"at"`
 }
@@ -408,7 +408,7 @@ type PublicReportView struct {
 	Category  string    `json:"category" db:"category"`
 	Stage     string    `json:"-" db:"stage"`
 	// Status is received, in_progress or closed.
-	Status   string                `json:"status"`
+	Status   string                `json:"status" jsonschema:"enum=received,enum=in_progress,enum=closed"`
 	Messages []PublicReportMessage `json:"messages"`
 }
 

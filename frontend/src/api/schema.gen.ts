@@ -11101,6 +11101,7 @@ export interface components {
             /** @enum {string} */
             source: "staff_finding" | "report" | "anonymous_report";
             stage: components["schemas"]["CaseStageName"];
+            /** Format: date */
             stage_due_on: string | null;
             stage_owner_name: string;
             stages: components["schemas"]["CaseStage"][];
@@ -11137,7 +11138,7 @@ export interface components {
             participant_id: number;
             party_name: string;
             /** @enum {string} */
-            party_role: "terduga_pelaku" | "korban" | "saksi" | "pelapor" | "";
+            party_role: "" | "terduga_pelaku" | "korban" | "saksi" | "pelapor";
             /** @enum {string} */
             status: "open" | "done" | "not_done";
         };
@@ -11284,6 +11285,7 @@ export interface components {
             /** @enum {string} */
             source: "staff_finding" | "report" | "anonymous_report";
             stage: components["schemas"]["CaseStageName"];
+            /** Format: date */
             stage_due_on: string | null;
             stage_owner_name: string;
             title: string;

@@ -134,6 +134,30 @@ var wireTypes = map[string]any{
 	"PortalViolation":          wire.PortalViolation{},
 	"PushKey":                  wire.PushKey{},
 	"PushSubscription":         request(wire.PushSubscription{}),
+
+	// cases
+	"Case":                wire.Case{},
+	"CaseAccess":          wire.CaseAccess{},
+	"CaseAgreement":       wire.CaseAgreement{},
+	"CaseAgreementItem":   wire.CaseAgreementItem{},
+	"CaseCategory":        wire.CaseCategory{},
+	"CaseCount":           wire.CaseCount{},
+	"CaseCounts":          wire.CaseCounts{},
+	"CaseParticipant":     wire.CaseParticipant{},
+	"CaseRecoveryAction":  wire.CaseRecoveryAction{},
+	"CaseReferral":        wire.CaseReferral{},
+	"CaseReport":          wire.CaseReport{},
+	"CaseReportMessage":   wire.CaseReportMessage{},
+	"CaseSession":         wire.CaseSession{},
+	"CaseSettings":        wire.CaseSettings{},
+	"CaseStage":           wire.CaseStage{},
+	"CaseSummary":         wire.CaseSummary{},
+	"CaseTeamMember":      wire.CaseTeamMember{},
+	"CaseUserOption":      wire.CaseUserOption{},
+	"CaseViolation":       wire.CaseViolation{},
+	"PublicReportMessage": wire.PublicReportMessage{},
+	"PublicReportReceipt": wire.PublicReportReceipt{},
+	"PublicReportView":    wire.PublicReportView{},
 }
 
 // enumSchemas are the string enums the document names, each from the Go
@@ -147,6 +171,7 @@ var enumSchemas = map[string][]string{
 var schemaDescriptions = map[string]string{
 	"AchievementLevelPoints": "points per level; null: the level does not apply",
 	"AttendanceRecapDay":     "One date: students per day status; students + unrecorded = the class (or the school)",
+	"Case":                   "sessions, agreements and recovery are empty unless level is full; violations are empty for level homeroom.",
 	"PortalSettings":         "Every part shows unless hidden; a hidden part is empty on the child's page and its own routes answer 404 (portal.part_hidden). Points and SP progress always show.",
 }
 
