@@ -63,7 +63,7 @@ type CaseCategory struct {
 type CaseCategoryInput struct {
 	Name      *string `json:"name"`
 	Active    *bool   `json:"active"`
-	SortOrder *int    `json:"sort_order"`
+	SortOrder *int    `json:"sort_order" jsonschema:"minimum=0,maximum=10000"`
 }
 
 // CaseSettings are the default durations of the stages, in days.
@@ -149,31 +149,31 @@ type Case struct {
 // CaseParticipantInput adds a participant: a student with a role, a staff
 // user with a relation, or an outsider with a name and a relation.
 type CaseParticipantInput struct {
-	Kind      string `json:"kind"`
+	Kind      string `json:"kind" jsonschema:"required,enum=student,enum=staff,enum=outsider"`
 	StudentID *int64 `json:"student_id"`
 	UserID    *int64 `json:"user_id"`
 	Name      string `json:"name"`
-	Role      string `json:"role"`
+	Role      string `json:"role" jsonschema:"enum=terduga_pelaku,enum=korban,enum=saksi,enum=pelapor"`
 	Relation  string `json:"relation"`
 }
 
 // CreateCaseRequest opens a case; its creator joins the team.
 type CreateCaseRequest struct {
-	Title        string                 `json:"title"`
-	OccurredAt   string                 `json:"occurred_at"`
+	Title        string                 `json:"title" jsonschema:"required"`
+	OccurredAt   string                 `json:"occurred_at" jsonschema:"required"`
 	Place        string                 `json:"place"`
 	Description  string                 `json:"description"`
-	CategoryID   int64                  `json:"category_id"`
-	Source       string                 `json:"source"`
+	CategoryID   int64                  `json:"category_id" jsonschema:"required"`
+	Source       string                 `json:"source" jsonschema:"required"`
 	Participants []CaseParticipantInput `json:"participants"`
 	Team         []int64                `json:"team"`
 }
 
 // CaseStageInput changes a stage's owner or due date.
 type CaseStageInput struct {
-	Stage   string  `json:"stage"`
+	Stage   string  `json:"stage" jsonschema:"required"`
 	OwnerID *int64  `json:"owner_id"`
-	DueOn   *string `json:"due_on"`
+	DueOn   *string `json:"due_on" jsonschema:"format=date"`
 }
 
 // UpdateCaseRequest changes a case; absent fields stay.
@@ -184,14 +184,14 @@ type UpdateCaseRequest struct {
 	Description    *string          `json:"description"`
 	CategoryID     *int64           `json:"category_id"`
 	Source         *string          `json:"source"`
-	Classification *string          `json:"classification"`
+	Classification *string          `json:"classification" jsonschema:"enum=school_rule,enum=suspected_law"`
 	Team           *[]int64         `json:"team"`
 	Stages         []CaseStageInput `json:"stages"`
 }
 
 // CaseStageRequest moves a case to the next stage; Notes close the stage left.
 type CaseStageRequest struct {
-	To    string `json:"to"`
+	To    string `json:"to" jsonschema:"required" openapi:"CaseStageName"`
 	Notes string `json:"notes"`
 }
 
@@ -259,11 +259,11 @@ type CaseSession struct {
 // CreateCaseSessionRequest records a session: the case's participants met
 // (participant ids) and the staff present (user ids).
 type CreateCaseSessionRequest struct {
-	HeldAt string `json:"held_at"`
+	HeldAt string `json:"held_at" jsonschema:"required"`
 	// HandlingTypeID is optional (null or absent: none); an active
 	// handling type (GET /handling-types).
-	HandlingTypeID *int64  `json:"handling_type_id"`
-	ParticipantIDs []int64 `json:"participant_ids"`
+	HandlingTypeID *int64  `json:"handling_type_id" jsonschema_description:"optional: an active handling type (GET /handling-types); unknown or inactive is 422 on handling_type_id"`
+	ParticipantIDs []int64 `json:"participant_ids" jsonschema:"required"`
 	StaffIDs       []int64 `json:"staff_ids"`
 	Notes          string  `json:"notes"`
 }
@@ -293,28 +293,28 @@ type CaseAgreement struct {
 
 // CaseAgreementItemInput is one party's commitment: what, by when.
 type CaseAgreementItemInput struct {
-	ParticipantID int64  `json:"participant_id"`
-	Action        string `json:"action"`
-	DueOn         string `json:"due_on"`
+	ParticipantID int64  `json:"participant_id" jsonschema:"required"`
+	Action        string `json:"action" jsonschema:"required"`
+	DueOn         string `json:"due_on" jsonschema:"required,format=date"`
 }
 
 // CreateCaseAgreementRequest records an agreement.
 type CreateCaseAgreementRequest struct {
-	AgreedOn string                   `json:"agreed_on"`
+	AgreedOn string                   `json:"agreed_on" jsonschema:"required,format=date"`
 	Notes    string                   `json:"notes"`
-	Items    []CaseAgreementItemInput `json:"items"`
+	Items    []CaseAgreementItemInput `json:"items" jsonschema:"required"`
 }
 
 // CaseAgreementCheck marks one item done, not done (or open again).
 type CaseAgreementCheck struct {
-	ID     int64  `json:"id"`
-	Status string `json:"status"`
+	ID     int64  `json:"id" jsonschema:"required"`
+	Status string `json:"status" jsonschema:"required,enum=open,enum=done,enum=not_done"`
 	Notes  string `json:"notes"`
 }
 
 // UpdateCaseAgreementRequest records checks of an agreement's items.
 type UpdateCaseAgreementRequest struct {
-	Items []CaseAgreementCheck `json:"items"`
+	Items []CaseAgreementCheck `json:"items" jsonschema:"required"`
 }
 
 // CaseRecoveryAction is a recovery action for a victim.
@@ -330,10 +330,10 @@ type CaseRecoveryAction struct {
 
 // CreateCaseRecoveryRequest plans a recovery action for a victim of the case.
 type CreateCaseRecoveryRequest struct {
-	ParticipantID int64  `json:"participant_id"`
-	Kind          string `json:"kind"`
+	ParticipantID int64  `json:"participant_id" jsonschema:"required"`
+	Kind          string `json:"kind" jsonschema:"required,enum=counselling,enum=psychologist,enum=class_change,enum=other"`
 	Description   string `json:"description"`
-	PlannedOn     string `json:"planned_on"`
+	PlannedOn     string `json:"planned_on" jsonschema:"required,format=date"`
 }
 
 // CaseViolation is a violation recorded inside the case.
@@ -357,15 +357,15 @@ type CaseReferral struct {
 
 // CaseReferralInput records a referral sent: to whom, on which day.
 type CaseReferralInput struct {
-	SentTo string `json:"sent_to"`
-	SentOn string `json:"sent_on"`
+	SentTo string `json:"sent_to" jsonschema:"required"`
+	SentOn string `json:"sent_on" jsonschema:"required,format=date"`
 	Notes  string `json:"notes"`
 }
 
 // PublicReportRequest is an anonymous report from /lapor.
 type PublicReportRequest struct {
-	CategoryID  int64  `json:"category_id"`
-	Description string `json:"description"`
+	CategoryID  int64  `json:"category_id" jsonschema:"required"`
+	Description string `json:"description" jsonschema:"required"`
 	// OccurredAt is optional: RFC 3339 or YYYY-MM-DDThh:mm (Jakarta).
 	OccurredAt string `json:"occurred_at"`
 	Place      string `json:"place"`
@@ -382,15 +382,15 @@ type PublicReportReceipt struct {
 
 // PublicReportLookup opens a report with its code and PIN.
 type PublicReportLookup struct {
-	Code string `json:"code"`
-	PIN  string `json:"pin"`
+	Code string `json:"code" jsonschema:"required"`
+	PIN  string `json:"pin" jsonschema:"required"`
 }
 
 // PublicReportMessageInput is the reporter's message.
 type PublicReportMessageInput struct {
-	Code string `json:"code"`
-	PIN  string `json:"pin"`
-	Text string `json:"text"`
+	Code string `json:"code" jsonschema:"required"`
+	PIN  string `json:"pin" jsonschema:"required"`
+	Text string `json:"text" jsonschema:"required"`
 }
 
 // PublicReportMessage is one message as the reporter sees it.
@@ -414,7 +414,7 @@ type PublicReportView struct {
 
 // CaseReplyInput is the school's reply to a reporter.
 type CaseReplyInput struct {
-	Text string `json:"text"`
+	Text string `json:"text" jsonschema:"required"`
 }
 
 // CaseReportMessage is one message of the report, as the team sees it.
