@@ -63,7 +63,7 @@ type CaseCategory struct {
 type CaseCategoryInput struct {
 	Name      *string `json:"name"`
 	Active    *bool   `json:"active"`
-	SortOrder *int    `json:"sort_order"`
+	SortOrder *int    `json:"sort_order" jsonschema:"minimum=0,maximum=10000"`
 }
 
 // CaseSettings are the default durations of the stages, in days.
@@ -76,16 +76,16 @@ type CaseSettings struct {
 // CaseSummary is one row of the case list.
 type CaseSummary struct {
 	ID             int64     `json:"id" db:"id"`
-	Level          string    `json:"level" db:"level"`
+	Level          string    `json:"level" db:"level" jsonschema:"enum=full,enum=managed,enum=homeroom"`
 	Title          string    `json:"title" db:"title"`
 	OccurredAt     time.Time `json:"occurred_at" db:"occurred_at"`
 	CategoryID     int64     `json:"category_id" db:"category_id"`
 	CategoryName   string    `json:"category_name" db:"category_name"`
-	Source         string    `json:"source" db:"source"`
-	Classification string    `json:"classification" db:"classification"`
-	Stage          string    `json:"stage" db:"stage"`
+	Source         string    `json:"source" db:"source" jsonschema:"enum=staff_finding,enum=report,enum=anonymous_report"`
+	Classification string    `json:"classification" db:"classification" jsonschema:"enum=,enum=school_rule,enum=suspected_law"`
+	Stage          string    `json:"stage" db:"stage" openapi:"CaseStageName"`
 	StageOwnerName string    `json:"stage_owner_name" db:"stage_owner_name"`
-	StageDueOn     *string   `json:"stage_due_on" db:"stage_due_on"`
+	StageDueOn     *string   `json:"stage_due_on" db:"stage_due_on" jsonschema:"format=date"`
 	Overdue        bool      `json:"overdue" db:"overdue"`
 	Participants   int       `json:"participants" db:"participants"`
 }
@@ -95,7 +95,7 @@ type CaseStage struct {
 	Stage       string     `json:"stage" db:"stage"`
 	OwnerID     *int64     `json:"owner_id" db:"owner_id"`
 	OwnerName   string     `json:"owner_name" db:"owner_name"`
-	DueOn       string     `json:"due_on" db:"due_on"`
+	DueOn       string     `json:"due_on" db:"due_on" jsonschema:"format=date"`
 	StartedAt   *time.Time `json:"started_at" db:"started_at"`
 	CompletedAt *time.Time `json:"completed_at" db:"completed_at"`
 	Overdue     bool       `json:"overdue" db:"overdue"`
@@ -108,12 +108,12 @@ type CaseStage struct {
 // outside the team).
 type CaseParticipant struct {
 	ID        int64   `json:"id" db:"id"`
-	Kind      string  `json:"kind" db:"kind"`
+	Kind      string  `json:"kind" db:"kind" jsonschema:"enum=student,enum=staff,enum=outsider"`
 	StudentID *int64  `json:"student_id" db:"student_id"`
 	UserID    *int64  `json:"user_id" db:"user_id"`
 	Name      *string `json:"name" db:"name"`
 	ClassName string  `json:"class_name" db:"class_name"`
-	Role      string  `json:"role" db:"role"`
+	Role      string  `json:"role" db:"role" jsonschema:"enum=,enum=terduga_pelaku,enum=korban,enum=saksi,enum=pelapor"`
 	Relation  string  `json:"relation" db:"relation"`
 }
 
@@ -149,31 +149,31 @@ type Case struct {
 // CaseParticipantInput adds a participant: a student with a role, a staff
 // user with a relation, or an outsider with a name and a relation.
 type CaseParticipantInput struct {
-	Kind      string `json:"kind"`
+	Kind      string `json:"kind" jsonschema:"required,enum=student,enum=staff,enum=outsider"`
 	StudentID *int64 `json:"student_id"`
 	UserID    *int64 `json:"user_id"`
 	Name      string `json:"name"`
-	Role      string `json:"role"`
+	Role      string `json:"role" jsonschema:"enum=terduga_pelaku,enum=korban,enum=saksi,enum=pelapor"`
 	Relation  string `json:"relation"`
 }
 
 // CreateCaseRequest opens a case; its creator joins the team.
 type CreateCaseRequest struct {
-	Title        string                 `json:"title"`
-	OccurredAt   string                 `json:"occurred_at"`
+	Title        string                 `json:"title" jsonschema:"required"`
+	OccurredAt   string                 `json:"occurred_at" jsonschema:"required"`
 	Place        string                 `json:"place"`
 	Description  string                 `json:"description"`
-	CategoryID   int64                  `json:"category_id"`
-	Source       string                 `json:"source"`
+	CategoryID   int64                  `json:"category_id" jsonschema:"required"`
+	Source       string                 `json:"source" jsonschema:"required"`
 	Participants []CaseParticipantInput `json:"participants"`
 	Team         []int64                `json:"team"`
 }
 
 // CaseStageInput changes a stage's owner or due date.
 type CaseStageInput struct {
-	Stage   string  `json:"stage"`
+	Stage   string  `json:"stage" jsonschema:"required"`
 	OwnerID *int64  `json:"owner_id"`
-	DueOn   *string `json:"due_on"`
+	DueOn   *string `json:"due_on" jsonschema:"format=date"`
 }
 
 // UpdateCaseRequest changes a case; absent fields stay.
@@ -184,14 +184,14 @@ type UpdateCaseRequest struct {
 	Description    *string          `json:"description"`
 	CategoryID     *int64           `json:"category_id"`
 	Source         *string          `json:"source"`
-	Classification *string          `json:"classification"`
+	Classification *string          `json:"classification" jsonschema:"enum=school_rule,enum=suspected_law"`
 	Team           *[]int64         `json:"team"`
 	Stages         []CaseStageInput `json:"stages"`
 }
 
 // CaseStageRequest moves a case to the next stage; Notes close the stage left.
 type CaseStageRequest struct {
-	To    string `json:"to"`
+	To    string `json:"to" jsonschema:"required" openapi:"CaseStageName"`
 	Notes string `json:"notes"`
 }
 
@@ -248,8 +248,8 @@ type CaseSession struct {
 	// HandlingTypeID is one of the violations' handling types (null: none,
 	// or the type was deleted since); HandlingTypeName is its name when the
 	// session was recorded ("" when none was chosen).
-	HandlingTypeID   *int64   `json:"handling_type_id" db:"handling_type_id"`
-	HandlingTypeName string   `json:"handling_type_name" db:"handling_type_name"`
+	HandlingTypeID   *int64   `json:"handling_type_id" db:"handling_type_id" jsonschema_description:"one of the violations' handling types (GET /handling-types); null when none was chosen or the type was deleted since"`
+	HandlingTypeName string   `json:"handling_type_name" db:"handling_type_name" jsonschema_description:"the handling type's name when the session was recorded; empty when none was chosen"`
 	People           []string `json:"people" db:"-"`
 	Staff            []string `json:"staff" db:"-"`
 	Notes            string   `json:"notes" db:"notes"`
@@ -259,11 +259,11 @@ type CaseSession struct {
 // CreateCaseSessionRequest records a session: the case's participants met
 // (participant ids) and the staff present (user ids).
 type CreateCaseSessionRequest struct {
-	HeldAt string `json:"held_at"`
+	HeldAt string `json:"held_at" jsonschema:"required"`
 	// HandlingTypeID is optional (null or absent: none); an active
 	// handling type (GET /handling-types).
-	HandlingTypeID *int64  `json:"handling_type_id"`
-	ParticipantIDs []int64 `json:"participant_ids"`
+	HandlingTypeID *int64  `json:"handling_type_id" jsonschema_description:"optional: an active handling type (GET /handling-types); unknown or inactive is 422 on handling_type_id"`
+	ParticipantIDs []int64 `json:"participant_ids" jsonschema:"required"`
 	StaffIDs       []int64 `json:"staff_ids"`
 	Notes          string  `json:"notes"`
 }
@@ -273,10 +273,10 @@ type CaseAgreementItem struct {
 	ID            int64      `json:"id" db:"id"`
 	ParticipantID int64      `json:"participant_id" db:"participant_id"`
 	PartyName     string     `json:"party_name" db:"party_name"`
-	PartyRole     string     `json:"party_role" db:"party_role"`
+	PartyRole     string     `json:"party_role" db:"party_role" jsonschema:"enum=,enum=terduga_pelaku,enum=korban,enum=saksi,enum=pelapor"`
 	Action        string     `json:"action" db:"action"`
-	DueOn         string     `json:"due_on" db:"due_on"`
-	Status        string     `json:"status" db:"status"`
+	DueOn         string     `json:"due_on" db:"due_on" jsonschema:"format=date"`
+	Status        string     `json:"status" db:"status" jsonschema:"enum=open,enum=done,enum=not_done"`
 	CheckedByName string     `json:"checked_by_name" db:"checked_by_name"`
 	CheckedAt     *time.Time `json:"checked_at" db:"checked_at"`
 	CheckNotes    string     `json:"check_notes" db:"check_notes"`
@@ -285,7 +285,7 @@ type CaseAgreementItem struct {
 // CaseAgreement is a restorative agreement (kesepakatan pemulihan).
 type CaseAgreement struct {
 	ID            int64               `json:"id" db:"id"`
-	AgreedOn      string              `json:"agreed_on" db:"agreed_on"`
+	AgreedOn      string              `json:"agreed_on" db:"agreed_on" jsonschema:"format=date"`
 	Notes         string              `json:"notes" db:"notes"`
 	CreatedByName string              `json:"created_by_name" db:"created_by_name"`
 	Items         []CaseAgreementItem `json:"items" db:"-"`
@@ -293,28 +293,28 @@ type CaseAgreement struct {
 
 // CaseAgreementItemInput is one party's commitment: what, by when.
 type CaseAgreementItemInput struct {
-	ParticipantID int64  `json:"participant_id"`
-	Action        string `json:"action"`
-	DueOn         string `json:"due_on"`
+	ParticipantID int64  `json:"participant_id" jsonschema:"required"`
+	Action        string `json:"action" jsonschema:"required"`
+	DueOn         string `json:"due_on" jsonschema:"required,format=date"`
 }
 
 // CreateCaseAgreementRequest records an agreement.
 type CreateCaseAgreementRequest struct {
-	AgreedOn string                   `json:"agreed_on"`
+	AgreedOn string                   `json:"agreed_on" jsonschema:"required,format=date"`
 	Notes    string                   `json:"notes"`
-	Items    []CaseAgreementItemInput `json:"items"`
+	Items    []CaseAgreementItemInput `json:"items" jsonschema:"required"`
 }
 
 // CaseAgreementCheck marks one item done, not done (or open again).
 type CaseAgreementCheck struct {
-	ID     int64  `json:"id"`
-	Status string `json:"status"`
+	ID     int64  `json:"id" jsonschema:"required"`
+	Status string `json:"status" jsonschema:"required,enum=open,enum=done,enum=not_done"`
 	Notes  string `json:"notes"`
 }
 
 // UpdateCaseAgreementRequest records checks of an agreement's items.
 type UpdateCaseAgreementRequest struct {
-	Items []CaseAgreementCheck `json:"items"`
+	Items []CaseAgreementCheck `json:"items" jsonschema:"required"`
 }
 
 // CaseRecoveryAction is a recovery action for a victim.
@@ -322,18 +322,18 @@ type CaseRecoveryAction struct {
 	ID            int64  `json:"id" db:"id"`
 	ParticipantID int64  `json:"participant_id" db:"participant_id"`
 	PartyName     string `json:"party_name" db:"party_name"`
-	Kind          string `json:"kind" db:"kind"`
+	Kind          string `json:"kind" db:"kind" jsonschema:"enum=counselling,enum=psychologist,enum=class_change,enum=other"`
 	Description   string `json:"description" db:"description"`
-	PlannedOn     string `json:"planned_on" db:"planned_on"`
+	PlannedOn     string `json:"planned_on" db:"planned_on" jsonschema:"format=date"`
 	CreatedByName string `json:"created_by_name" db:"created_by_name"`
 }
 
 // CreateCaseRecoveryRequest plans a recovery action for a victim of the case.
 type CreateCaseRecoveryRequest struct {
-	ParticipantID int64  `json:"participant_id"`
-	Kind          string `json:"kind"`
+	ParticipantID int64  `json:"participant_id" jsonschema:"required"`
+	Kind          string `json:"kind" jsonschema:"required,enum=counselling,enum=psychologist,enum=class_change,enum=other"`
 	Description   string `json:"description"`
-	PlannedOn     string `json:"planned_on"`
+	PlannedOn     string `json:"planned_on" jsonschema:"required,format=date"`
 }
 
 // CaseViolation is a violation recorded inside the case.
@@ -350,22 +350,22 @@ type CaseViolation struct {
 type CaseReferral struct {
 	ID            int64  `json:"id" db:"id"`
 	SentTo        string `json:"sent_to" db:"sent_to"`
-	SentOn        string `json:"sent_on" db:"sent_on"`
+	SentOn        string `json:"sent_on" db:"sent_on" jsonschema:"format=date"`
 	Notes         string `json:"notes" db:"notes"`
 	CreatedByName string `json:"created_by_name" db:"created_by_name"`
 }
 
 // CaseReferralInput records a referral sent: to whom, on which day.
 type CaseReferralInput struct {
-	SentTo string `json:"sent_to"`
-	SentOn string `json:"sent_on"`
+	SentTo string `json:"sent_to" jsonschema:"required"`
+	SentOn string `json:"sent_on" jsonschema:"required,format=date"`
 	Notes  string `json:"notes"`
 }
 
 // PublicReportRequest is an anonymous report from /lapor.
 type PublicReportRequest struct {
-	CategoryID  int64  `json:"category_id"`
-	Description string `json:"description"`
+	CategoryID  int64  `json:"category_id" jsonschema:"required"`
+	Description string `json:"description" jsonschema:"required"`
 	// OccurredAt is optional: RFC 3339 or YYYY-MM-DDThh:mm (Jakarta).
 	OccurredAt string `json:"occurred_at"`
 	Place      string `json:"place"`
@@ -382,21 +382,21 @@ type PublicReportReceipt struct {
 
 // PublicReportLookup opens a report with its code and PIN.
 type PublicReportLookup struct {
-	Code string `json:"code"`
-	PIN  string `json:"pin"`
+	Code string `json:"code" jsonschema:"required"`
+	PIN  string `json:"pin" jsonschema:"required"`
 }
 
 // PublicReportMessageInput is the reporter's message.
 type PublicReportMessageInput struct {
-	Code string `json:"code"`
-	PIN  string `json:"pin"`
-	Text string `json:"text"`
+	Code string `json:"code" jsonschema:"required"`
+	PIN  string `json:"pin" jsonschema:"required"`
+	Text string `json:"text" jsonschema:"required"`
 }
 
 // PublicReportMessage is one message as the reporter sees it.
 type PublicReportMessage struct {
 	// Sender is reporter or school.
-	Sender string    `json:"sender" db:"sender"`
+	Sender string    `json:"sender" db:"sender" jsonschema:"enum=reporter,enum=school"`
 	Text   string    `json:"text" db:"text"`
 	At     time.Time `json:"at" db:"at"`
 }
@@ -408,13 +408,13 @@ type PublicReportView struct {
 	Category  string    `json:"category" db:"category"`
 	Stage     string    `json:"-" db:"stage"`
 	// Status is received, in_progress or closed.
-	Status   string                `json:"status"`
+	Status   string                `json:"status" jsonschema:"enum=received,enum=in_progress,enum=closed"`
 	Messages []PublicReportMessage `json:"messages"`
 }
 
 // CaseReplyInput is the school's reply to a reporter.
 type CaseReplyInput struct {
-	Text string `json:"text"`
+	Text string `json:"text" jsonschema:"required"`
 }
 
 // CaseReportMessage is one message of the report, as the team sees it.

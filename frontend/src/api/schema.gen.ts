@@ -11101,6 +11101,7 @@ export interface components {
             /** @enum {string} */
             source: "staff_finding" | "report" | "anonymous_report";
             stage: components["schemas"]["CaseStageName"];
+            /** Format: date */
             stage_due_on: string | null;
             stage_owner_name: string;
             stages: components["schemas"]["CaseStage"][];
@@ -11137,7 +11138,7 @@ export interface components {
             participant_id: number;
             party_name: string;
             /** @enum {string} */
-            party_role: "terduga_pelaku" | "korban" | "saksi" | "pelapor" | "";
+            party_role: "" | "terduga_pelaku" | "korban" | "saksi" | "pelapor";
             /** @enum {string} */
             status: "open" | "done" | "not_done";
         };
@@ -11148,9 +11149,9 @@ export interface components {
             sort_order: number;
         };
         CaseCategoryInput: {
-            active?: boolean;
-            name?: string;
-            sort_order?: number;
+            active?: boolean | null;
+            name?: string | null;
+            sort_order?: number | null;
         };
         CaseCount: {
             count: number;
@@ -11183,13 +11184,13 @@ export interface components {
         };
         CaseParticipantInput: {
             /** @enum {string} */
-            kind?: "student" | "staff" | "outsider";
+            kind: "student" | "staff" | "outsider";
             name?: string;
             relation?: string;
             /** @enum {string} */
             role?: "terduga_pelaku" | "korban" | "saksi" | "pelapor";
-            student_id?: number;
-            user_id?: number;
+            student_id?: number | null;
+            user_id?: number | null;
         };
         CaseRecoveryAction: {
             created_by_name: string;
@@ -11213,11 +11214,11 @@ export interface components {
         CaseReferralInput: {
             notes?: string;
             /** Format: date */
-            sent_on?: string;
-            sent_to?: string;
+            sent_on: string;
+            sent_to: string;
         };
         CaseReplyInput: {
-            text?: string;
+            text: string;
         };
         CaseReport: {
             messages: components["schemas"]["CaseReportMessage"][];
@@ -11267,7 +11268,7 @@ export interface components {
         CaseStageName: "identification" | "handling" | "conclusions" | "closed";
         CaseStageRequest: {
             notes?: string;
-            to?: components["schemas"]["CaseStageName"];
+            to: components["schemas"]["CaseStageName"];
         };
         CaseSummary: {
             category_id: number;
@@ -11284,6 +11285,7 @@ export interface components {
             /** @enum {string} */
             source: "staff_finding" | "report" | "anonymous_report";
             stage: components["schemas"]["CaseStageName"];
+            /** Format: date */
             stage_due_on: string | null;
             stage_owner_name: string;
             title: string;
@@ -11360,39 +11362,39 @@ export interface components {
         };
         CreateCaseAgreementRequest: {
             /** Format: date */
-            agreed_on?: string;
-            items?: {
-                action?: string;
+            agreed_on: string;
+            items: {
+                action: string;
                 /** Format: date */
-                due_on?: string;
-                participant_id?: number;
+                due_on: string;
+                participant_id: number;
             }[];
             notes?: string;
         };
         CreateCaseRecoveryRequest: {
             description?: string;
             /** @enum {string} */
-            kind?: "counselling" | "psychologist" | "class_change" | "other";
-            participant_id?: number;
+            kind: "counselling" | "psychologist" | "class_change" | "other";
+            participant_id: number;
             /** Format: date */
-            planned_on?: string;
+            planned_on: string;
         };
         CreateCaseRequest: {
-            category_id?: number;
+            category_id: number;
             description?: string;
-            occurred_at?: string;
+            occurred_at: string;
             participants?: components["schemas"]["CaseParticipantInput"][];
             place?: string;
-            source?: string;
+            source: string;
             team?: number[];
-            title?: string;
+            title: string;
         };
         CreateCaseSessionRequest: {
             /** @description optional: an active handling type (GET /handling-types); unknown or inactive is 422 on handling_type_id */
             handling_type_id?: number | null;
-            held_at?: string;
+            held_at: string;
             notes?: string;
-            participant_ids?: number[];
+            participant_ids: number[];
             staff_ids?: number[];
         };
         CreateHandlingRequest: {
@@ -12723,8 +12725,8 @@ export interface components {
             student_initials: string;
         };
         PublicReportLookup: {
-            code?: string;
-            pin?: string;
+            code: string;
+            pin: string;
         };
         PublicReportMessage: {
             /** Format: date-time */
@@ -12734,17 +12736,17 @@ export interface components {
             text: string;
         };
         PublicReportMessageInput: {
-            code?: string;
-            pin?: string;
-            text?: string;
+            code: string;
+            pin: string;
+            text: string;
         };
         PublicReportReceipt: {
             code: string;
             pin: string;
         };
         PublicReportRequest: {
-            category_id?: number;
-            description?: string;
+            category_id: number;
+            description: string;
             name?: string;
             occurred_at?: string;
             place?: string;
@@ -13221,29 +13223,29 @@ export interface components {
             count: number;
         };
         UpdateCaseAgreementRequest: {
-            items?: {
-                id?: number;
+            items: {
+                id: number;
                 notes?: string;
                 /** @enum {string} */
-                status?: "open" | "done" | "not_done";
+                status: "open" | "done" | "not_done";
             }[];
         };
         UpdateCaseRequest: {
-            category_id?: number;
-            /** @enum {string} */
-            classification?: "school_rule" | "suspected_law";
-            description?: string;
-            occurred_at?: string;
-            place?: string;
-            source?: string;
+            category_id?: number | null;
+            /** @enum {string|null} */
+            classification?: "school_rule" | "suspected_law" | null;
+            description?: string | null;
+            occurred_at?: string | null;
+            place?: string | null;
+            source?: string | null;
             stages?: {
                 /** Format: date */
-                due_on?: string;
-                owner_id?: number;
-                stage?: string;
+                due_on?: string | null;
+                owner_id?: number | null;
+                stage: string;
             }[];
-            team?: number[];
-            title?: string;
+            team?: number[] | null;
+            title?: string | null;
         };
         User: {
             active: boolean;

@@ -134,6 +134,44 @@ var wireTypes = map[string]any{
 	"PortalViolation":          wire.PortalViolation{},
 	"PushKey":                  wire.PushKey{},
 	"PushSubscription":         request(wire.PushSubscription{}),
+
+	// cases
+	"Case":                       wire.Case{},
+	"CaseAccess":                 wire.CaseAccess{},
+	"CaseAgreement":              wire.CaseAgreement{},
+	"CaseAgreementItem":          wire.CaseAgreementItem{},
+	"CaseCategory":               wire.CaseCategory{},
+	"CaseCategoryInput":          request(wire.CaseCategoryInput{}),
+	"CaseCount":                  wire.CaseCount{},
+	"CaseCounts":                 wire.CaseCounts{},
+	"CaseParticipant":            wire.CaseParticipant{},
+	"CaseParticipantInput":       request(wire.CaseParticipantInput{}),
+	"CaseRecoveryAction":         wire.CaseRecoveryAction{},
+	"CaseReferral":               wire.CaseReferral{},
+	"CaseReferralInput":          request(wire.CaseReferralInput{}),
+	"CaseReplyInput":             request(wire.CaseReplyInput{}),
+	"CaseReport":                 wire.CaseReport{},
+	"CaseReportMessage":          wire.CaseReportMessage{},
+	"CaseSession":                wire.CaseSession{},
+	"CaseSettings":               wire.CaseSettings{},
+	"CaseStage":                  wire.CaseStage{},
+	"CaseStageRequest":           request(wire.CaseStageRequest{}),
+	"CaseSummary":                wire.CaseSummary{},
+	"CaseTeamMember":             wire.CaseTeamMember{},
+	"CaseUserOption":             wire.CaseUserOption{},
+	"CaseViolation":              wire.CaseViolation{},
+	"CreateCaseAgreementRequest": request(wire.CreateCaseAgreementRequest{}),
+	"CreateCaseRecoveryRequest":  request(wire.CreateCaseRecoveryRequest{}),
+	"CreateCaseRequest":          request(wire.CreateCaseRequest{}),
+	"CreateCaseSessionRequest":   request(wire.CreateCaseSessionRequest{}),
+	"PublicReportLookup":         request(wire.PublicReportLookup{}),
+	"PublicReportMessage":        wire.PublicReportMessage{},
+	"PublicReportMessageInput":   request(wire.PublicReportMessageInput{}),
+	"PublicReportReceipt":        wire.PublicReportReceipt{},
+	"PublicReportRequest":        request(wire.PublicReportRequest{}),
+	"PublicReportView":           wire.PublicReportView{},
+	"UpdateCaseAgreementRequest": request(wire.UpdateCaseAgreementRequest{}),
+	"UpdateCaseRequest":          request(wire.UpdateCaseRequest{}),
 }
 
 // enumSchemas are the string enums the document names, each from the Go
@@ -147,6 +185,7 @@ var enumSchemas = map[string][]string{
 var schemaDescriptions = map[string]string{
 	"AchievementLevelPoints": "points per level; null: the level does not apply",
 	"AttendanceRecapDay":     "One date: students per day status; students + unrecorded = the class (or the school)",
+	"Case":                   "sessions, agreements and recovery are empty unless level is full; violations are empty for level homeroom.",
 	"PortalSettings":         "Every part shows unless hidden; a hidden part is empty on the child's page and its own routes answer 404 (portal.part_hidden). Points and SP progress always show.",
 }
 
