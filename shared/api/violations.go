@@ -55,7 +55,7 @@ type Violation struct {
 	StudentNISN string `json:"student_nisn" db:"student_nisn"`
 	StudentNIS  string `json:"student_nis" db:"student_nis"`
 	// The class as it was on the day of the violation.
-	ClassID        *int64    `json:"class_id" db:"class_id"`
+	ClassID        *int64    `json:"class_id" db:"class_id" jsonschema_description:"the class as it was on the day"`
 	ClassName      string    `json:"class_name" db:"class_name"`
 	DepartmentName string    `json:"department_name" db:"department_name"`
 	TypeID         int64     `json:"type_id" db:"type_id"`
@@ -66,19 +66,19 @@ type Violation struct {
 	CategoryColour string    `json:"category_colour" db:"category_colour"`
 	OccurredAt     time.Time `json:"occurred_at" db:"occurred_at"`
 	// OccurredOn is the Asia/Jakarta calendar day, YYYY-MM-DD.
-	OccurredOn  string `json:"occurred_on" db:"occurred_on"`
-	Points      int    `json:"points" db:"points"`
+	OccurredOn  string `json:"occurred_on" db:"occurred_on" jsonschema:"format=date" jsonschema_description:"Asia/Jakarta day"`
+	Points      int    `json:"points" db:"points" jsonschema_description:"copied from the type when recorded"`
 	Sanction    string `json:"sanction" db:"sanction"`
 	Location    string `json:"location" db:"location"`
 	Description string `json:"description" db:"description"`
 	// RecordedBy is null when the journal sync created it.
-	RecordedBy     *int64     `json:"recorded_by" db:"recorded_by"`
+	RecordedBy     *int64     `json:"recorded_by" db:"recorded_by" jsonschema_description:"null: the journal sync"`
 	RecordedByName string     `json:"recorded_by_name" db:"recorded_by_name"`
-	Source         string     `json:"source" db:"source"`
+	Source         string     `json:"source" db:"source" jsonschema:"enum=manual,enum=attendance"`
 	VerifiedBy     *int64     `json:"verified_by" db:"verified_by"`
 	VerifiedByName string     `json:"verified_by_name" db:"verified_by_name"`
 	VerifiedAt     *time.Time `json:"verified_at" db:"verified_at"`
-	HandlingStatus string     `json:"handling_status" db:"handling_status"`
+	HandlingStatus string     `json:"handling_status" db:"handling_status" jsonschema:"enum=unhandled,enum=in_progress,enum=resolved"`
 	HandledAt      *time.Time `json:"handled_at" db:"handled_at"`
 	HandledBy      *int64     `json:"handled_by" db:"handled_by"`
 	HandledByName  string     `json:"handled_by_name" db:"handled_by_name"`
@@ -105,14 +105,14 @@ type ViolationPhoto struct {
 // multipart/form-data with this JSON in the part "data" and up to 5 image
 // files in parts named "photos".
 type CreateViolationsRequest struct {
-	StudentID int64   `json:"student_id"`
-	TypeIDs   []int64 `json:"type_ids"`
+	StudentID int64   `json:"student_id" jsonschema:"required"`
+	TypeIDs   []int64 `json:"type_ids" jsonschema:"required,minItems=1,maxItems=20" jsonschema_description:"distinct, active, not attendance types"`
 	// OccurredAt defaults to now.
-	OccurredAt  *time.Time `json:"occurred_at"`
-	Location    string     `json:"location"`
-	Description string     `json:"description"`
+	OccurredAt  *time.Time `json:"occurred_at" jsonschema_description:"default now"`
+	Location    string     `json:"location" jsonschema:"maxLength=200"`
+	Description string     `json:"description" jsonschema:"maxLength=5000"`
 	// Sanction applies to every type; empty takes each type's default.
-	Sanction string `json:"sanction"`
+	Sanction string `json:"sanction" jsonschema:"maxLength=1000" jsonschema_description:"for every type; empty: each type's default sanction"`
 }
 
 // CorrectViolationRequest is PATCH /violations/{id}: what a correction
@@ -120,11 +120,11 @@ type CreateViolationsRequest struct {
 // corrected through attendance only.
 type CorrectViolationRequest struct {
 	// TypeID changes the type: the points follow the new type's, copied now.
-	TypeID      *int64     `json:"type_id,omitempty"`
-	OccurredAt  *time.Time `json:"occurred_at,omitempty"`
-	Location    *string    `json:"location,omitempty"`
-	Description *string    `json:"description,omitempty"`
-	Sanction    *string    `json:"sanction,omitempty"`
+	TypeID      *int64     `json:"type_id,omitempty" jsonschema_description:"the new type: the points follow its points, copied now"`
+	OccurredAt  *time.Time `json:"occurred_at,omitempty" jsonschema_description:"at most 5 minutes ahead, not before the start of the previous academic year, in the violation's own academic year"`
+	Location    *string    `json:"location,omitempty" jsonschema:"maxLength=200"`
+	Description *string    `json:"description,omitempty" jsonschema:"maxLength=5000"`
+	Sanction    *string    `json:"sanction,omitempty" jsonschema:"maxLength=1000"`
 }
 
 // CorrectViolationResponse answers a correction: the violation as it is
@@ -132,7 +132,7 @@ type CorrectViolationRequest struct {
 // student's points after.
 type CorrectViolationResponse struct {
 	Violation Violation      `json:"violation"`
-	Letters   []LetterChange `json:"letters"`
+	Letters   []LetterChange `json:"letters" jsonschema_description:"the letters the correction issued, raised, lowered or withdrew; [] when none"`
 	Points    StudentPoints  `json:"points"`
 }
 
@@ -140,7 +140,7 @@ type CorrectViolationResponse struct {
 // any warning letters the new total issued, and the student's points after.
 type CreateViolationsResponse struct {
 	Violations []Violation     `json:"violations"`
-	Letters    []WarningLetter `json:"letters"`
+	Letters    []WarningLetter `json:"letters" jsonschema_description:"warning letters this recording issued (drafts), lowest level first"`
 	Points     StudentPoints   `json:"points"`
 }
 
@@ -151,7 +151,7 @@ type StudentPoints struct {
 	Total         int `json:"total"`
 	LifetimeTotal int `json:"lifetime_total"`
 	// Level is the highest threshold level the total reaches (0: none).
-	Level       int    `json:"level"`
+	Level       int    `json:"level" jsonschema_description:"0: no level reached"`
 	LevelName   string `json:"level_name"`
 	LevelColour string `json:"level_colour"`
 	// NextLevel is the next threshold (null past the last one).
@@ -160,48 +160,48 @@ type StudentPoints struct {
 	NextLevelMinPoint *int   `json:"next_level_min_points"`
 	PointsToNext      *int   `json:"points_to_next"`
 	// AcademicYearStart is the first day of the current academic year.
-	AcademicYearStart string `json:"academic_year_start"`
+	AcademicYearStart string `json:"academic_year_start" jsonschema:"format=date"`
 }
 
 // Handling is one follow-up record of a violation.
 type Handling struct {
 	ID               int64                 `json:"id" db:"id"`
-	ViolationID      int64                 `json:"violation_id" db:"violation_id"`
+	ViolationID      int64                 `json:"violation_id" db:"violation_id" jsonschema_description:"the violation the record was read through (a shared record made by POST /handlings: the first it covers)"`
 	HandlingTypeID   int64                 `json:"handling_type_id" db:"handling_type_id"`
 	HandlingTypeName string                `json:"handling_type_name" db:"handling_type_name"`
-	HandledOn        string                `json:"handled_on" db:"handled_on"`
+	HandledOn        string                `json:"handled_on" db:"handled_on" jsonschema:"format=date"`
 	Notes            string                `json:"notes" db:"notes"`
-	FollowUpOn       *string               `json:"follow_up_on" db:"follow_up_on"`
+	FollowUpOn       *string               `json:"follow_up_on" db:"follow_up_on" jsonschema:"format=date"`
 	CreatedBy        *int64                `json:"created_by" db:"created_by"`
 	CreatedByName    string                `json:"created_by_name" db:"created_by_name"`
 	CreatedAt        time.Time             `json:"created_at" db:"created_at"`
 	Participants     []HandlingParticipant `json:"participants" db:"-"`
 	// Shared marks a record made by POST /handlings, which may cover
 	// several violations (see handlings.go).
-	Shared bool `json:"shared" db:"shared"`
+	Shared bool `json:"shared" db:"shared" jsonschema_description:"made by POST /handlings: may cover several violations, listed in covers"`
 	// ViolationCount is how many violations the record covers (1 for a
 	// record made for one violation).
-	ViolationCount int `json:"violation_count" db:"violation_count"`
+	ViolationCount int `json:"violation_count" db:"violation_count" jsonschema_description:"how many violations the record covers (1 for a record made for one violation)"`
 	// Covers lists the violations of a shared record the caller may see,
 	// oldest first; empty for a record made for one violation.
-	Covers []HandlingViolation `json:"covers" db:"-"`
+	Covers []HandlingViolation `json:"covers" db:"-" jsonschema_description:"the violations a shared record covers that the caller may see, oldest first (a homeroom teacher: their class's only); empty for a record made for one violation"`
 }
 
 // HandlingParticipant is a Tatib user or a free name, with their role
 // (Wali Kelas, Guru BK, Orang Tua, Siswa, Saksi, …).
 type HandlingParticipant struct {
-	UserID *int64 `json:"user_id" db:"user_id"`
-	Name   string `json:"name" db:"name"`
-	Role   string `json:"role" db:"role"`
+	UserID *int64 `json:"user_id" db:"user_id" jsonschema_description:"a Tatib user; the name is then taken from the user"`
+	Name   string `json:"name" db:"name" jsonschema:"maxLength=150" jsonschema_description:"a free name when user_id is null"`
+	Role   string `json:"role" db:"role" jsonschema:"required,maxLength=50" jsonschema_description:"Wali Kelas, Guru BK, Orang Tua, Siswa, Saksi, …"`
 }
 
 // CreateHandlingRequest adds a handling record to a violation.
 type CreateHandlingRequest struct {
-	HandlingTypeID int64                 `json:"handling_type_id"`
-	HandledOn      string                `json:"handled_on"`
-	Notes          string                `json:"notes"`
-	FollowUpOn     *string               `json:"follow_up_on"`
-	Participants   []HandlingParticipant `json:"participants"`
+	HandlingTypeID int64                 `json:"handling_type_id" jsonschema:"required"`
+	HandledOn      string                `json:"handled_on" jsonschema:"required,format=date"`
+	Notes          string                `json:"notes" jsonschema:"maxLength=5000"`
+	FollowUpOn     *string               `json:"follow_up_on" jsonschema:"format=date"`
+	Participants   []HandlingParticipant `json:"participants" jsonschema:"maxItems=20"`
 }
 
 // WarningLetter is an SP issued to a student.
@@ -311,7 +311,7 @@ type PointAuditEntry struct {
 	// Action is record, delete, correct, auto_record, auto_update,
 	// auto_delete, or a points policy's reduction: offset or amnesty
 	// (details.policy names it; docs/achievements.md).
-	Action       string `json:"action" db:"action"`
+	Action       string `json:"action" db:"action" jsonschema:"enum=record,enum=delete,enum=update,enum=correct,enum=auto_record,enum=auto_update,enum=auto_delete,enum=offset,enum=amnesty"`
 	PointsBefore int    `json:"points_before" db:"points_before"`
 	PointsAfter  int    `json:"points_after" db:"points_after"`
 	ActorName    string `json:"actor_name" db:"actor_name"`
@@ -319,5 +319,5 @@ type PointAuditEntry struct {
 	// Details: a correction's violation before and after ({"before":
 	// {"type_id", "type", "points", "occurred_at", …}, "after": {…}}); {}
 	// for other actions.
-	Details json.RawMessage `json:"details" db:"details"`
+	Details json.RawMessage `json:"details" db:"details" jsonschema:"type=object" jsonschema_description:"correct: the violation before and after ({\"before\": {\"type_id\", \"type\", \"points\", \"occurred_at\", \"location\", \"description\", \"sanction\"}, \"after\": {…}}); offset, amnesty: the policy's reduction (details.policy names it); {} for other actions"`
 }

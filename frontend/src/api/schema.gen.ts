@@ -11333,16 +11333,16 @@ export interface components {
         };
         /** @description Only what changes; an absent field stays as it is. */
         CorrectViolationRequest: {
-            description?: string;
-            location?: string;
+            description?: string | null;
+            location?: string | null;
             /**
              * Format: date-time
              * @description at most 5 minutes ahead, not before the start of the previous academic year, in the violation's own academic year
              */
-            occurred_at?: string;
-            sanction?: string;
+            occurred_at?: string | null;
+            sanction?: string | null;
             /** @description the new type: the points follow its points, copied now */
-            type_id?: number;
+            type_id?: number | null;
         };
         CorrectViolationResponse: {
             /** @description the letters the correction issued, raised, lowered or withdrew; [] when none */
@@ -12444,12 +12444,12 @@ export interface components {
         };
         PointAuditEntry: {
             /** @enum {string} */
-            action: "record" | "delete" | "update" | "correct" | "auto_record" | "auto_update" | "auto_delete";
+            action: "record" | "delete" | "update" | "correct" | "auto_record" | "auto_update" | "auto_delete" | "offset" | "amnesty";
             actor_name: string;
             address: string;
             /** Format: date-time */
             at: string;
-            /** @description correct: the violation before and after ({"before": {"type_id", "type", "points", "occurred_at", "location", "description", "sanction"}, "after": {…}}); {} for other actions */
+            /** @description correct: the violation before and after ({"before": {"type_id", "type", "points", "occurred_at", "location", "description", "sanction"}, "after": {…}}); offset, amnesty: the policy's reduction (details.policy names it); {} for other actions */
             details: Record<string, unknown>;
             id: number;
             points_after: number;

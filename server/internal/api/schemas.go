@@ -90,6 +90,26 @@ var wireTypes = map[string]any{
 	"LetterChange":              wire.LetterChange{},
 	"SaveAttendanceRequest":     request(wire.SaveAttendanceRequest{}),
 	"SaveAttendanceResponse":    wire.SaveAttendanceResponse{},
+
+	// violations
+	"CorrectViolationRequest":  request(wire.CorrectViolationRequest{}),
+	"CorrectViolationResponse": wire.CorrectViolationResponse{},
+	"CreateViolationsRequest":  request(wire.CreateViolationsRequest{}),
+	"PointAuditEntry":          wire.PointAuditEntry{},
+	"StudentPoints":            wire.StudentPoints{},
+	"Violation":                wire.Violation{},
+	"ViolationPhoto":           wire.ViolationPhoto{},
+
+	// handlings (a participant is a request's and an answer's: registered
+	// as what the server accepts, role alone required)
+	"CreateHandlingRequest":       request(wire.CreateHandlingRequest{}),
+	"CreateSharedHandlingRequest": request(wire.CreateSharedHandlingRequest{}),
+	"Handling":                    wire.Handling{},
+	"HandlingParticipant":         request(wire.HandlingParticipant{}),
+	"HandlingViolation":           wire.HandlingViolation{},
+	"OpenAttendanceViolations":    wire.OpenAttendanceViolations{},
+	"ResolveAttendanceRequest":    request(wire.ResolveAttendanceRequest{}),
+	"ResolveAttendanceResponse":   wire.ResolveAttendanceResponse{},
 }
 
 // enumSchemas are the string enums the document names, each from the Go
@@ -101,8 +121,9 @@ var enumSchemas = map[string][]string{
 // schemaDescriptions are the generated schemas' own descriptions (Go's doc
 // comments are not in the binary).
 var schemaDescriptions = map[string]string{
-	"AchievementLevelPoints": "points per level; null: the level does not apply",
-	"AttendanceRecapDay":     "One date: students per day status; students + unrecorded = the class (or the school)",
+	"AchievementLevelPoints":  "points per level; null: the level does not apply",
+	"AttendanceRecapDay":      "One date: students per day status; students + unrecorded = the class (or the school)",
+	"CorrectViolationRequest": "Only what changes; an absent field stays as it is.",
 }
 
 // requestBody marks a wire type read from a request body (see wireTypes).
@@ -285,7 +306,12 @@ func nullable(p map[string]any) map[string]any {
 		p["type"] = append(ty, "null")
 		return p
 	}
-	return map[string]any{"oneOf": []any{p, map[string]any{"type": "null"}}}
+	out := map[string]any{"oneOf": []any{p, map[string]any{"type": "null"}}}
+	if d, ok := p["description"]; ok { // the property's text, not the member's
+		out["description"] = d
+		delete(p, "description")
+	}
+	return out
 }
 
 type jsonField struct {
