@@ -210,56 +210,56 @@ type WarningLetter struct {
 	StudentID         int64      `json:"student_id" db:"student_id"`
 	StudentName       string     `json:"student_name" db:"student_name"`
 	StudentNISN       string     `json:"student_nisn" db:"student_nisn"`
-	ClassID           *int64     `json:"class_id" db:"class_id"`
+	ClassID           *int64     `json:"class_id" db:"class_id" jsonschema_description:"the student's class when the letter was issued"`
 	ClassName         string     `json:"class_name" db:"class_name"`
-	Level             int        `json:"level" db:"level"`
-	Name              string     `json:"name" db:"name"`
+	Level             int        `json:"level" db:"level" jsonschema_description:"the highest level the letter covers"`
+	Name              string     `json:"name" db:"name" jsonschema_description:"the covered levels' names when issued or last raised or lowered, e.g. SP 1, or SP 1–2 for a letter covering both"`
 	MinPoints         int        `json:"min_points" db:"min_points"`
-	AcademicYearStart string     `json:"academic_year_start" db:"academic_year_start"`
-	Points            int        `json:"points" db:"points"`
-	ViolationID       *int64     `json:"violation_id" db:"violation_id"`
-	Status            string     `json:"status" db:"status"`
+	AcademicYearStart string     `json:"academic_year_start" db:"academic_year_start" jsonschema:"format=date"`
+	Points            int        `json:"points" db:"points" jsonschema_description:"the student's total when issued (or last raised or lowered)"`
+	ViolationID       *int64     `json:"violation_id" db:"violation_id" jsonschema_description:"the violation whose change brought the total to the letter's level"`
+	Status            string     `json:"status" db:"status" jsonschema:"enum=draft,enum=printed,enum=signed,enum=delivered,enum=withdrawn"`
 	IssuedAt          time.Time  `json:"issued_at" db:"issued_at"`
 	PrintedAt         *time.Time `json:"printed_at" db:"printed_at"`
 	SignedAt          *time.Time `json:"signed_at" db:"signed_at"`
 	DeliveredAt       *time.Time `json:"delivered_at" db:"delivered_at"`
 	WithdrawnAt       *time.Time `json:"withdrawn_at" db:"withdrawn_at"`
-	WithdrawnReason   string     `json:"withdrawn_reason" db:"withdrawn_reason"`
+	WithdrawnReason   string     `json:"withdrawn_reason" db:"withdrawn_reason" jsonschema_description:"in the request's language"`
 	// Colour is the threshold's colour for this level now ("red" when the
 	// level has no threshold any more), so a letter looks like its level.
-	Colour string `json:"colour" db:"colour"`
+	Colour string `json:"colour" db:"colour" jsonschema_description:"the colour of the level's threshold now (sp_thresholds by level), red when the level has no threshold"`
 	// LevelsCovered are the SP levels the letter stands for, lowest first
 	// (its Level last): an open letter raised to the next level covers
 	// both ("SP 1–2"). Every level a student reaches in a year is covered
 	// by exactly one letter that is not withdrawn.
-	LevelsCovered Levels `json:"levels_covered" db:"levels_covered"`
+	LevelsCovered Levels `json:"levels_covered" db:"levels_covered" jsonschema_description:"every SP level the letter stands for, lowest first (level last), e.g. [1, 2]. A student has at most one open letter (draft, printed, signed) per academic year: reaching a higher level while it is open raises it (it covers both); a delivered letter never changes and the next level starts a new letter. Every level a student reaches in a year is covered by exactly one letter that is not withdrawn"`
 	// TotalFallen: a delivered letter whose level the student's total has
 	// since fallen below (a violation deleted or corrected, attendance
 	// corrected); the letter stays as it went out. TotalFallenAt is when.
-	TotalFallen   bool       `json:"total_fallen" db:"total_fallen"`
+	TotalFallen   bool       `json:"total_fallen" db:"total_fallen" jsonschema_description:"a delivered letter whose level the student's total has since fallen below (a violation deleted or corrected, attendance corrected); it stays as it went out. An open letter is lowered or withdrawn instead"`
 	TotalFallenAt *time.Time `json:"total_fallen_at" db:"total_fallen_at"`
 	// SentToParentAt is when a counselor marked it sent to the parent (or
 	// printed it, when the school sends on print) and SentLevel the level
 	// it had then; a letter raised since may be sent again.
-	SentToParentAt *time.Time `json:"sent_to_parent_at" db:"sent_to_parent_at"`
-	SentLevel      *int       `json:"sent_level" db:"sent_level"`
+	SentToParentAt *time.Time `json:"sent_to_parent_at" db:"sent_to_parent_at" jsonschema_description:"when a counselor marked it sent to the parent (POST …/send), or printed it when the school sends on print"`
+	SentLevel      *int       `json:"sent_level" db:"sent_level" jsonschema_description:"the letter's level when it was last sent; a letter raised since may be sent again"`
 	// Detail only: the status history.
-	Events []WarningLetterEvent `json:"events,omitempty" db:"-"`
+	Events []WarningLetterEvent `json:"events,omitempty" db:"-" jsonschema_description:"GET /warning-letters/{id} and the status step only"`
 }
 
 // WarningLetterEvent is one step of a letter's history: a status step,
 // or what a rule did (raised, lowered; draft and withdrawn when a change of
 // points drafted or withdrew it) or sent (to the parent).
 type WarningLetterEvent struct {
-	Status    string    `json:"status" db:"status"`
+	Status    string    `json:"status" db:"status" jsonschema:"enum=draft,enum=printed,enum=signed,enum=delivered,enum=withdrawn,enum=raised,enum=lowered,enum=sent" jsonschema_description:"a status step, or what a change of points did (draft: drafted, again after a withdrawal when it was never printed, numbered or sent; raised; lowered; withdrawn), or sent: marked sent to the parent"`
 	At        time.Time `json:"at" db:"at"`
 	ActorName string    `json:"actor_name" db:"actor_name"`
 	// Level is the letter's level after the step (null for steps recorded
 	// before levels were kept with them).
-	Level *int `json:"level" db:"level"`
+	Level *int `json:"level" db:"level" jsonschema_description:"the letter's level after the step"`
 	// ViolationID names the violation whose change caused a rule's step
 	// (null: none, or a status step).
-	ViolationID *int64 `json:"violation_id" db:"violation_id"`
+	ViolationID *int64 `json:"violation_id" db:"violation_id" jsonschema_description:"the violation whose change caused a rule's step (it may have been deleted since)"`
 }
 
 // Letter history steps beyond the statuses.

@@ -11429,7 +11429,7 @@ export interface components {
         };
         CreateViolationsResponse: {
             /** @description warning letters this recording issued (drafts), lowest level first */
-            letters: components["schemas"]["WarningLetter"][];
+            letters: components["schemas"]["IssuedWarningLetter"][];
             points: components["schemas"]["StudentPoints"];
             violations: components["schemas"]["Violation"][];
         };
@@ -11976,6 +11976,58 @@ export interface components {
             student_id: number;
             student_name: string;
             type_name: string;
+        };
+        /** @description A warning letter as a recording answers it: the stored letter without its number, verification and acknowledgement (GET /warning-letters/{id} has them) */
+        IssuedWarningLetter: {
+            /** Format: date */
+            academic_year_start: string;
+            /** @description the student's class when the letter was issued */
+            class_id: number | null;
+            class_name: string;
+            /** @description the colour of the level's threshold now (sp_thresholds by level), red when the level has no threshold */
+            colour: string;
+            /** Format: date-time */
+            delivered_at: string | null;
+            /** @description GET /warning-letters/{id} and the status step only */
+            events?: components["schemas"]["WarningLetterEvent"][];
+            id: number;
+            /** Format: date-time */
+            issued_at: string;
+            /** @description the highest level the letter covers */
+            level: number;
+            /** @description every SP level the letter stands for, lowest first (level last), e.g. [1, 2]. A student has at most one open letter (draft, printed, signed) per academic year: reaching a higher level while it is open raises it (it covers both); a delivered letter never changes and the next level starts a new letter. Every level a student reaches in a year is covered by exactly one letter that is not withdrawn */
+            levels_covered: number[];
+            min_points: number;
+            /** @description the covered levels' names when issued or last raised or lowered, e.g. SP 1, or SP 1–2 for a letter covering both */
+            name: string;
+            /** @description the student's total when issued (or last raised or lowered) */
+            points: number;
+            /** Format: date-time */
+            printed_at: string | null;
+            /** @description the letter's level when it was last sent; a letter raised since may be sent again */
+            sent_level: number | null;
+            /**
+             * Format: date-time
+             * @description when a counselor marked it sent to the parent (POST …/send), or printed it when the school sends on print
+             */
+            sent_to_parent_at: string | null;
+            /** Format: date-time */
+            signed_at: string | null;
+            /** @enum {string} */
+            status: "draft" | "printed" | "signed" | "delivered" | "withdrawn";
+            student_id: number;
+            student_name: string;
+            student_nisn: string;
+            /** @description a delivered letter whose level the student's total has since fallen below (a violation deleted or corrected, attendance corrected); it stays as it went out. An open letter is lowered or withdrawn instead */
+            total_fallen: boolean;
+            /** Format: date-time */
+            total_fallen_at: string | null;
+            /** @description the violation whose change brought the total to the letter's level */
+            violation_id: number | null;
+            /** Format: date-time */
+            withdrawn_at: string | null;
+            /** @description in the request's language */
+            withdrawn_reason: string;
         };
         JournalAuthFailure: {
             address: string;
@@ -12944,7 +12996,7 @@ export interface components {
             updated_at?: string;
         };
         SimulateRequest: {
-            policy?: components["schemas"]["PointsPolicy"];
+            policy?: components["schemas"]["PointsPolicy"] | null;
             /** @description the whole draft list of levels, as PUT /sp-thresholds takes it */
             thresholds?: {
                 colour?: string;
@@ -13476,13 +13528,7 @@ export interface components {
             issued_at: string;
             /** @description the highest level the letter covers */
             level: number;
-            /**
-             * @description every SP level the letter stands for, lowest first (level last). A student has at most one open letter (draft, printed, signed) per academic year: reaching a higher level while it is open raises it (it covers both); a delivered letter never changes and the next level starts a new letter. Every level a student reaches in a year is covered by exactly one letter that is not withdrawn
-             * @example [
-             *       1,
-             *       2
-             *     ]
-             */
+            /** @description every SP level the letter stands for, lowest first (level last), e.g. [1, 2]. A student has at most one open letter (draft, printed, signed) per academic year: reaching a higher level while it is open raises it (it covers both); a delivered letter never changes and the next level starts a new letter. Every level a student reaches in a year is covered by exactly one letter that is not withdrawn */
             levels_covered: number[];
             min_points: number;
             /** @description the covered levels' names when issued or last raised or lowered, e.g. SP 1, or SP 1–2 for a letter covering both */

@@ -10,6 +10,7 @@ import (
 
 	"github.com/invopop/jsonschema"
 
+	"github.com/tatib/tatib/server/internal/letter"
 	wire "github.com/tatib/tatib/shared/api"
 )
 
@@ -110,6 +111,20 @@ var wireTypes = map[string]any{
 	"OpenAttendanceViolations":    wire.OpenAttendanceViolations{},
 	"ResolveAttendanceRequest":    request(wire.ResolveAttendanceRequest{}),
 	"ResolveAttendanceResponse":   wire.ResolveAttendanceResponse{},
+
+	// warning letters: /warning-letters answers letter.Letter (the stored
+	// letter with its number, verification and acknowledgement); a
+	// recording answers the stored letter alone, IssuedWarningLetter
+	"CreateViolationsResponse": wire.CreateViolationsResponse{},
+	"IssuedWarningLetter":      wire.WarningLetter{},
+	"WarningLetter":            letter.Letter{},
+	"WarningLetterEvent":       wire.WarningLetterEvent{},
+
+	// points policy (a policy is a request's and an answer's: registered
+	// as what the server accepts, updated_at readOnly and optional)
+	"PointsPolicy":     request(wire.PointsPolicy{}),
+	"SimulateRequest":  request(wire.SimulateRequest{}),
+	"SimulateResponse": wire.SimulateResponse{},
 }
 
 // enumSchemas are the string enums the document names, each from the Go
@@ -124,6 +139,7 @@ var schemaDescriptions = map[string]string{
 	"AchievementLevelPoints":  "points per level; null: the level does not apply",
 	"AttendanceRecapDay":      "One date: students per day status; students + unrecorded = the class (or the school)",
 	"CorrectViolationRequest": "Only what changes; an absent field stays as it is.",
+	"IssuedWarningLetter":     "A warning letter as a recording answers it: the stored letter without its number, verification and acknowledgement (GET /warning-letters/{id} has them)",
 }
 
 // requestBody marks a wire type read from a request body (see wireTypes).

@@ -85,7 +85,6 @@ var schemaCandidates = map[string]any{
 	"CreateCaseRecoveryRequest":  wire.CreateCaseRecoveryRequest{},
 	"CreateCaseRequest":          wire.CreateCaseRequest{},
 	"CreateCaseSessionRequest":   wire.CreateCaseSessionRequest{},
-	"CreateViolationsResponse":   wire.CreateViolationsResponse{},
 	"Dashboard":                  wire.Dashboard{},
 	"DashboardCount":             wire.DashboardCount{},
 	"EarlyWarning":               wire.EarlyWarning{},
@@ -134,7 +133,6 @@ var schemaCandidates = map[string]any{
 	"ParentMessageAttempt":       wire.ParentMessageAttempt{},
 	"ParentMessageDetail":        wire.ParentMessageDetail{},
 	"ParentMessageList":          wire.ParentMessageList{},
-	"PointsPolicy":               wire.PointsPolicy{},
 	"PortalAttendanceDay":        wire.PortalAttendanceDay{},
 	"PortalAttendanceSummary":    wire.PortalAttendanceSummary{},
 	"PortalChild":                wire.PortalChild{},
@@ -173,15 +171,11 @@ var schemaCandidates = map[string]any{
 	"ResetResult":                wire.ResetResult{},
 	"ResetSet":                   wire.ResetSet{},
 	"RoleInfo":                   wire.RoleInfo{},
-	"SimulateRequest":            wire.SimulateRequest{},
-	"SimulateResponse":           wire.SimulateResponse{},
 	"UpdateCaseAgreementRequest": wire.UpdateCaseAgreementRequest{},
 	"UpdateCaseRequest":          wire.UpdateCaseRequest{},
 	"User":                       wire.User{},
 	"ViolationCalendar":          wire.ViolationCalendar{},
 	"ViolationRecap":             wire.ViolationRecap{},
-	"WarningLetter":              wire.WarningLetter{},
-	"WarningLetterEvent":         wire.WarningLetterEvent{},
 }
 
 // A type generated from Go (wireTypes) is no longer a candidate.
