@@ -11436,14 +11436,8 @@ export interface components {
         Dashboard: {
             /** @description needs achievements.view: this month's achievements and those awaiting verification with a student in the dashboard's scope */
             achievements: {
-                awaiting: {
-                    count: number;
-                    link: string;
-                };
-                month: {
-                    count: number;
-                    link: string;
-                };
+                awaiting: components["schemas"]["DashboardCount"];
+                month: components["schemas"]["DashboardCount"];
             } | null;
             attendance: {
                 /** Format: date */
@@ -11452,13 +11446,7 @@ export interface components {
                 not_filled: components["schemas"]["DashboardCount"] | null;
                 recorded: number;
                 /** @description unique students with any hour of each status today */
-                students: {
-                    a: number;
-                    h: number;
-                    i: number;
-                    s: number;
-                    t: number;
-                };
+                students: components["schemas"]["AttendanceCounts"];
                 total: number;
             } | null;
             /** @description wali_kelas only, while follow_up_owner is homeroom_teacher: their class's automatic attendance violations not resolved, linked to the list with source=attendance */

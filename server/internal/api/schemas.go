@@ -125,6 +125,14 @@ var wireTypes = map[string]any{
 	"PointsPolicy":     request(wire.PointsPolicy{}),
 	"SimulateRequest":  request(wire.SimulateRequest{}),
 	"SimulateResponse": wire.SimulateResponse{},
+
+	// dashboard and early warnings (EarlyWarningPage waits for CaseSummary:
+	// a slice cannot name a fragment's schema)
+	"AttendanceFollowUp": wire.AttendanceFollowUp{},
+	"Dashboard":          wire.Dashboard{},
+	"DashboardCount":     wire.DashboardCount{},
+	"EarlyWarning":       wire.EarlyWarning{},
+	"ViolationCalendar":  wire.ViolationCalendar{},
 }
 
 // enumSchemas are the string enums the document names, each from the Go
