@@ -7,31 +7,31 @@ package api
 // applied (e.g. "/violations?from=2026-11-01&to=2026-11-30&type_id=3").
 type Dashboard struct {
 	// Today is the Jakarta date the figures are taken on, YYYY-MM-DD.
-	Today string `json:"today"`
+	Today string `json:"today" jsonschema:"format=date"`
 	// Month is this month's first and last day, the period of the
 	// by-category, top-type, class and letter figures.
-	MonthFrom string `json:"month_from"`
-	MonthTo   string `json:"month_to"`
+	MonthFrom string `json:"month_from" jsonschema:"format=date"`
+	MonthTo   string `json:"month_to" jsonschema:"format=date"`
 	// Scope is "school" (the whole school) or "class" (a homeroom
 	// teacher's own class: Class names it, null when they have none).
-	Scope string             `json:"scope"`
+	Scope string             `json:"scope" jsonschema:"enum=school,enum=class"`
 	Class *DashboardClassRef `json:"class"`
 	// Source is the "Sumber" the violation figures (counts, categories,
 	// types, classes, trend) and the early-warning counts were taken with:
 	// behaviour, attendance or all (query parameter source, all when
 	// absent). Every violation link carries it.
-	Source string `json:"source"`
+	Source string `json:"source" jsonschema:"enum=behaviour,enum=attendance,enum=all" jsonschema_description:"the source the violation figures and early-warning counts were taken with"`
 	// FollowUpOwner is the school's setting: who follows up automatic
 	// attendance violations (homeroom_teacher or counselor).
-	FollowUpOwner string `json:"follow_up_owner"`
+	FollowUpOwner string `json:"follow_up_owner" jsonschema:"enum=homeroom_teacher,enum=counselor" jsonschema_description:"who follows up automatic attendance violations (the school's setting)"`
 	// Violations needs violations.view.
 	Violations *DashboardViolations `json:"violations"`
 	// Caseload is the counselor's (bk) work; needs violations.view.
-	Caseload *DashboardCaseload `json:"caseload"`
+	Caseload *DashboardCaseload `json:"caseload" jsonschema_description:"bk only"`
 	// AttendanceFollowUp is a homeroom teacher's class's open automatic
 	// attendance violations, when the school gives their follow-up to
 	// homeroom teachers; needs violations.view; null otherwise.
-	AttendanceFollowUp *DashboardFollowUp `json:"attendance_follow_up"`
+	AttendanceFollowUp *DashboardFollowUp `json:"attendance_follow_up" jsonschema_description:"wali_kelas only, while follow_up_owner is homeroom_teacher: their class's automatic attendance violations not resolved, linked to the list with source=attendance"`
 	// Letters needs warning_letters.view.
 	Letters *DashboardLetters `json:"letters"`
 	// Attendance needs attendance.view.
@@ -41,12 +41,12 @@ type Dashboard struct {
 	// ParentMessagesFailed is how many parent messages failed (the
 	// delivery log, /parent-messages?status=failed); needs
 	// parent_messages.manage, null otherwise.
-	ParentMessagesFailed *int `json:"parent_messages_failed"`
+	ParentMessagesFailed *int `json:"parent_messages_failed" jsonschema_description:"failed parent messages (/parent-messages?status=failed); null unless the caller holds parent_messages.manage"`
 	// Cases are all cases counted by category, stage and class (counts
 	// only); needs cases.view_counts, null otherwise.
-	Cases *CaseCounts `json:"cases"`
+	Cases *CaseCounts `json:"cases" openapi:"CaseCounts" jsonschema_description:"all cases counted by category, stage and class of their students (counts only, no case, no name); null unless the caller holds cases.view_counts"`
 	// Achievements needs achievements.view; beside the violations.
-	Achievements *DashboardAchievements `json:"achievements"`
+	Achievements *DashboardAchievements `json:"achievements" jsonschema_description:"needs achievements.view: this month's achievements and those awaiting verification with a student in the dashboard's scope"`
 }
 
 // DashboardAchievements are the achievement figures of the dashboard's
@@ -68,7 +68,7 @@ type DashboardClassRef struct {
 // nil where there is none) and its list.
 type DashboardCount struct {
 	Count    int    `json:"count"`
-	Previous *int   `json:"previous,omitempty"`
+	Previous *int   `json:"previous,omitempty" jsonschema_description:"the previous period's number up to the same point"`
 	Link     string `json:"link"`
 }
 
@@ -138,7 +138,7 @@ type DashboardNearSP struct {
 // DashboardWeek is one week of the trend.
 type DashboardWeek struct {
 	// Week is its Monday, YYYY-MM-DD.
-	Week  string `json:"week"`
+	Week  string `json:"week" jsonschema:"format=date" jsonschema_description:"its Monday"`
 	Count int    `json:"count"`
 	Link  string `json:"link"`
 }
@@ -148,7 +148,7 @@ type DashboardCaseload struct {
 	// Source is what it counts, whatever the dashboard's Sumber: behaviour
 	// while homeroom teachers follow up attendance, all when the counselors
 	// do.
-	Source     string         `json:"source"`
+	Source     string         `json:"source" jsonschema:"enum=behaviour,enum=all" jsonschema_description:"what it counts: behaviour while homeroom teachers follow up attendance, all when the counselors do"`
 	Unhandled  DashboardCount `json:"unhandled"`
 	InProgress DashboardCount `json:"in_progress"`
 	// Follow-ups of open violations (latest handling's follow_up_on) due
@@ -172,7 +172,7 @@ type DashboardLetters struct {
 
 // DashboardLetterCount is one status's count.
 type DashboardLetterCount struct {
-	Status string `json:"status"`
+	Status string `json:"status" jsonschema:"enum=draft,enum=printed,enum=signed,enum=delivered,enum=withdrawn"`
 	Count  int    `json:"count"`
 	Link   string `json:"link"`
 }
@@ -180,8 +180,8 @@ type DashboardLetterCount struct {
 // DashboardAttendance is today's attendance: unique students per status
 // (a student with an A hour and an H hour counts under both).
 type DashboardAttendance struct {
-	Date     string           `json:"date"`
-	Students AttendanceCounts `json:"students"`
+	Date     string           `json:"date" jsonschema:"format=date"`
+	Students AttendanceCounts `json:"students" jsonschema_description:"unique students with any hour of each status today"`
 	// Recorded: students with any stored hour today; Total: active
 	// students in scope.
 	Recorded int    `json:"recorded"`
@@ -203,7 +203,7 @@ type DashboardEarlyWarnings struct {
 type ViolationCalendar struct {
 	Month string `json:"month"` // YYYY-MM
 	// Source is behaviour, attendance or all; the days' links carry it.
-	Source string `json:"source"`
+	Source string `json:"source" jsonschema:"enum=behaviour,enum=attendance,enum=all"`
 	// Days: only dates with violations, in order.
 	Days []ViolationCalendarDay `json:"days"`
 	// Max is the largest day's count (the colour scale), Total the month's.
@@ -216,7 +216,7 @@ type ViolationCalendar struct {
 
 // ViolationCalendarDay is one date's count, linked to that day's list.
 type ViolationCalendarDay struct {
-	Date  string `json:"date"`
+	Date  string `json:"date" jsonschema:"format=date"`
 	Count int    `json:"count"`
 	Link  string `json:"link"`
 }

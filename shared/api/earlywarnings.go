@@ -43,36 +43,36 @@ const (
 // EarlyWarningAction is the suggested next step and the app path that
 // takes it.
 type EarlyWarningAction struct {
-	Kind string `json:"kind"`
-	Path string `json:"path"`
+	Kind string `json:"kind" jsonschema:"enum=record_handling,enum=open_student"`
+	Path string `json:"path" jsonschema_description:"the app page that takes the action: /violations/{id} or /students/{id}"`
 }
 
 // EarlyWarning is one reason one student needs attention. A student has at
 // most one row per kind (rule). The detail fields of other kinds are
 // null/empty.
 type EarlyWarning struct {
-	Kind        string `json:"kind"`
+	Kind        string `json:"kind" jsonschema:"enum=follow_up_due,enum=absent_streak,enum=late_repeat,enum=repeat_type,enum=near_level"`
 	StudentID   int64  `json:"student_id"`
 	StudentName string `json:"student_name"`
 	StudentNIS  string `json:"student_nis"`
 	StudentNISN string `json:"student_nisn"`
 	// The student's class now.
-	ClassID   *int64 `json:"class_id"`
+	ClassID   *int64 `json:"class_id" jsonschema_description:"the student's class now"`
 	ClassName string `json:"class_name"`
 
 	// near_level: the academic year's points, the next level and how many
 	// points are left before it.
-	Points        *int   `json:"points"`
+	Points        *int   `json:"points" jsonschema_description:"near_level: points this academic year"`
 	NextLevel     *int   `json:"next_level"`
 	NextLevelName string `json:"next_level_name"`
 	PointsToNext  *int   `json:"points_to_next"`
 
 	// absent_streak: the school days (YYYY-MM-DD) of the streak, first and
 	// last, their number, and whether it reaches the latest school day.
-	StreakFrom *string `json:"streak_from"`
-	StreakTo   *string `json:"streak_to"`
-	StreakDays *int    `json:"streak_days"`
-	Ongoing    bool    `json:"ongoing"`
+	StreakFrom *string `json:"streak_from" jsonschema:"format=date"`
+	StreakTo   *string `json:"streak_to" jsonschema:"format=date"`
+	StreakDays *int    `json:"streak_days" jsonschema_description:"absent_streak: school days in the streak (within the latest 30)"`
+	Ongoing    bool    `json:"ongoing" jsonschema_description:"absent_streak: the streak reaches the latest school day"`
 
 	// repeat_type and follow_up_due: the violation type (repeat_type: the
 	// most repeated of Types).
@@ -80,25 +80,25 @@ type EarlyWarning struct {
 	TypeName string `json:"type_name"`
 	// repeat_type: the days (YYYY-MM-DD) of the violations of TypeID,
 	// oldest first; late_repeat: the late days, oldest first.
-	Dates []string `json:"dates"`
+	Dates []string `json:"dates" jsonschema:"format=date" jsonschema_description:"repeat_type: the days of the violations of type_id; late_repeat: the late days; oldest first"`
 	// repeat_type: every type the student repeated, most often first.
-	Types []EarlyWarningType `json:"types"`
+	Types []EarlyWarningType `json:"types" jsonschema_description:"repeat_type: every type the student repeated, most often first (type_id is the first)"`
 
 	// late_repeat: how many of the latest WindowDays school days
 	// (WindowFrom..WindowTo) the student was late on.
-	LateDays   *int    `json:"late_days"`
-	WindowDays *int    `json:"window_days"`
-	WindowFrom *string `json:"window_from"`
-	WindowTo   *string `json:"window_to"`
+	LateDays   *int    `json:"late_days" jsonschema_description:"late_repeat: late days within the window"`
+	WindowDays *int    `json:"window_days" jsonschema_description:"late_repeat: the school days of the window (the setting's late_school_days, fewer when fewer were recorded)"`
+	WindowFrom *string `json:"window_from" jsonschema:"format=date"`
+	WindowTo   *string `json:"window_to" jsonschema:"format=date"`
 
 	// follow_up_due: the most overdue of the student's due follow-ups, its
 	// violation and follow-up date (YYYY-MM-DD); OverdueDays is 0 when it
 	// is due today; FollowUps how many are due in all.
-	ViolationID *int64  `json:"violation_id"`
-	OccurredOn  *string `json:"occurred_on"`
-	FollowUpOn  *string `json:"follow_up_on"`
-	OverdueDays *int    `json:"overdue_days"`
-	FollowUps   *int    `json:"follow_ups"`
+	ViolationID *int64  `json:"violation_id" jsonschema_description:"follow_up_due: the violation; repeat_type: the newest of them"`
+	OccurredOn  *string `json:"occurred_on" jsonschema:"format=date"`
+	FollowUpOn  *string `json:"follow_up_on" jsonschema:"format=date"`
+	OverdueDays *int    `json:"overdue_days" jsonschema_description:"follow_up_due: 0 when due today"`
+	FollowUps   *int    `json:"follow_ups" jsonschema_description:"follow_up_due: how many of the student's follow-ups are due"`
 
 	Action EarlyWarningAction `json:"action"`
 }

@@ -14,16 +14,16 @@ const (
 // of the attendance early warnings.
 type AttendanceFollowUp struct {
 	// Owner is FollowUpHomeroomTeacher or FollowUpCounselor.
-	Owner string `json:"owner"`
+	Owner string `json:"owner" jsonschema:"enum=homeroom_teacher,enum=counselor,default=homeroom_teacher"`
 	// AbsentStreakDays: a student absent (any A hour) on this many school
 	// days in a row is an early warning (2..20, default 3).
-	AbsentStreakDays int `json:"absent_streak_days"`
+	AbsentStreakDays int `json:"absent_streak_days" jsonschema:"minimum=2,maximum=20,default=3"`
 	// LateTimes late days within the latest LateSchoolDays school days
 	// are an early warning (LateTimes 2..30, default 5; LateSchoolDays
 	// LateTimes..30, default 10).
-	LateTimes      int        `json:"late_times"`
-	LateSchoolDays int        `json:"late_school_days"`
-	UpdatedAt      *time.Time `json:"updated_at,omitempty"`
+	LateTimes      int        `json:"late_times" jsonschema:"minimum=2,maximum=30,default=5"`
+	LateSchoolDays int        `json:"late_school_days" jsonschema:"minimum=2,maximum=30,default=10" jsonschema_description:"not fewer than late_times"`
+	UpdatedAt      *time.Time `json:"updated_at,omitempty" jsonschema_description:"absent while never saved; ignored in a PUT"`
 }
 
 // ViolationSourcePreference is the signed-in user's "Sumber" (GET/PUT

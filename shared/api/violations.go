@@ -55,7 +55,7 @@ type Violation struct {
 	StudentNISN string `json:"student_nisn" db:"student_nisn"`
 	StudentNIS  string `json:"student_nis" db:"student_nis"`
 	// The class as it was on the day of the violation.
-	ClassID        *int64    `json:"class_id" db:"class_id"`
+	ClassID        *int64    `json:"class_id" db:"class_id" jsonschema_description:"the class as it was on the day"`
 	ClassName      string    `json:"class_name" db:"class_name"`
 	DepartmentName string    `json:"department_name" db:"department_name"`
 	TypeID         int64     `json:"type_id" db:"type_id"`
@@ -66,19 +66,19 @@ type Violation struct {
 	CategoryColour string    `json:"category_colour" db:"category_colour"`
 	OccurredAt     time.Time `json:"occurred_at" db:"occurred_at"`
 	// OccurredOn is the Asia/Jakarta calendar day, YYYY-MM-DD.
-	OccurredOn  string `json:"occurred_on" db:"occurred_on"`
-	Points      int    `json:"points" db:"points"`
+	OccurredOn  string `json:"occurred_on" db:"occurred_on" jsonschema:"format=date" jsonschema_description:"Asia/Jakarta day"`
+	Points      int    `json:"points" db:"points" jsonschema_description:"copied from the type when recorded"`
 	Sanction    string `json:"sanction" db:"sanction"`
 	Location    string `json:"location" db:"location"`
 	Description string `json:"description" db:"description"`
 	// RecordedBy is null when the journal sync created it.
-	RecordedBy     *int64     `json:"recorded_by" db:"recorded_by"`
+	RecordedBy     *int64     `json:"recorded_by" db:"recorded_by" jsonschema_description:"null: the journal sync"`
 	RecordedByName string     `json:"recorded_by_name" db:"recorded_by_name"`
-	Source         string     `json:"source" db:"source"`
+	Source         string     `json:"source" db:"source" jsonschema:"enum=manual,enum=attendance"`
 	VerifiedBy     *int64     `json:"verified_by" db:"verified_by"`
 	VerifiedByName string     `json:"verified_by_name" db:"verified_by_name"`
 	VerifiedAt     *time.Time `json:"verified_at" db:"verified_at"`
-	HandlingStatus string     `json:"handling_status" db:"handling_status"`
+	HandlingStatus string     `json:"handling_status" db:"handling_status" jsonschema:"enum=unhandled,enum=in_progress,enum=resolved"`
 	HandledAt      *time.Time `json:"handled_at" db:"handled_at"`
 	HandledBy      *int64     `json:"handled_by" db:"handled_by"`
 	HandledByName  string     `json:"handled_by_name" db:"handled_by_name"`
@@ -105,14 +105,14 @@ type ViolationPhoto struct {
 // multipart/form-data with this JSON in the part "data" and up to 5 image
 // files in parts named "photos".
 type CreateViolationsRequest struct {
-	StudentID int64   `json:"student_id"`
-	TypeIDs   []int64 `json:"type_ids"`
+	StudentID int64   `json:"student_id" jsonschema:"required"`
+	TypeIDs   []int64 `json:"type_ids" jsonschema:"required,minItems=1,maxItems=20" jsonschema_description:"distinct, active, not attendance types"`
 	// OccurredAt defaults to now.
-	OccurredAt  *time.Time `json:"occurred_at"`
-	Location    string     `json:"location"`
-	Description string     `json:"description"`
+	OccurredAt  *time.Time `json:"occurred_at" jsonschema_description:"default now"`
+	Location    string     `json:"location" jsonschema:"maxLength=200"`
+	Description string     `json:"description" jsonschema:"maxLength=5000"`
 	// Sanction applies to every type; empty takes each type's default.
-	Sanction string `json:"sanction"`
+	Sanction string `json:"sanction" jsonschema:"maxLength=1000" jsonschema_description:"for every type; empty: each type's default sanction"`
 }
 
 // CorrectViolationRequest is PATCH /violations/{id}: what a correction
@@ -120,11 +120,11 @@ type CreateViolationsRequest struct {
 // corrected through attendance only.
 type CorrectViolationRequest struct {
 	// TypeID changes the type: the points follow the new type's, copied now.
-	TypeID      *int64     `json:"type_id,omitempty"`
-	OccurredAt  *time.Time `json:"occurred_at,omitempty"`
-	Location    *string    `json:"location,omitempty"`
-	Description *string    `json:"description,omitempty"`
-	Sanction    *string    `json:"sanction,omitempty"`
+	TypeID      *int64     `json:"type_id,omitempty" jsonschema_description:"the new type: the points follow its points, copied now"`
+	OccurredAt  *time.Time `json:"occurred_at,omitempty" jsonschema_description:"at most 5 minutes ahead, not before the start of the previous academic year, in the violation's own academic year"`
+	Location    *string    `json:"location,omitempty" jsonschema:"maxLength=200"`
+	Description *string    `json:"description,omitempty" jsonschema:"maxLength=5000"`
+	Sanction    *string    `json:"sanction,omitempty" jsonschema:"maxLength=1000"`
 }
 
 // CorrectViolationResponse answers a correction: the violation as it is
@@ -132,7 +132,7 @@ type CorrectViolationRequest struct {
 // student's points after.
 type CorrectViolationResponse struct {
 	Violation Violation      `json:"violation"`
-	Letters   []LetterChange `json:"letters"`
+	Letters   []LetterChange `json:"letters" jsonschema_description:"the letters the correction issued, raised, lowered or withdrew; [] when none"`
 	Points    StudentPoints  `json:"points"`
 }
 
@@ -140,7 +140,7 @@ type CorrectViolationResponse struct {
 // any warning letters the new total issued, and the student's points after.
 type CreateViolationsResponse struct {
 	Violations []Violation     `json:"violations"`
-	Letters    []WarningLetter `json:"letters"`
+	Letters    []WarningLetter `json:"letters" jsonschema_description:"warning letters this recording issued (drafts), lowest level first"`
 	Points     StudentPoints   `json:"points"`
 }
 
@@ -151,7 +151,7 @@ type StudentPoints struct {
 	Total         int `json:"total"`
 	LifetimeTotal int `json:"lifetime_total"`
 	// Level is the highest threshold level the total reaches (0: none).
-	Level       int    `json:"level"`
+	Level       int    `json:"level" jsonschema_description:"0: no level reached"`
 	LevelName   string `json:"level_name"`
 	LevelColour string `json:"level_colour"`
 	// NextLevel is the next threshold (null past the last one).
@@ -160,48 +160,48 @@ type StudentPoints struct {
 	NextLevelMinPoint *int   `json:"next_level_min_points"`
 	PointsToNext      *int   `json:"points_to_next"`
 	// AcademicYearStart is the first day of the current academic year.
-	AcademicYearStart string `json:"academic_year_start"`
+	AcademicYearStart string `json:"academic_year_start" jsonschema:"format=date"`
 }
 
 // Handling is one follow-up record of a violation.
 type Handling struct {
 	ID               int64                 `json:"id" db:"id"`
-	ViolationID      int64                 `json:"violation_id" db:"violation_id"`
+	ViolationID      int64                 `json:"violation_id" db:"violation_id" jsonschema_description:"the violation the record was read through (a shared record made by POST /handlings: the first it covers)"`
 	HandlingTypeID   int64                 `json:"handling_type_id" db:"handling_type_id"`
 	HandlingTypeName string                `json:"handling_type_name" db:"handling_type_name"`
-	HandledOn        string                `json:"handled_on" db:"handled_on"`
+	HandledOn        string                `json:"handled_on" db:"handled_on" jsonschema:"format=date"`
 	Notes            string                `json:"notes" db:"notes"`
-	FollowUpOn       *string               `json:"follow_up_on" db:"follow_up_on"`
+	FollowUpOn       *string               `json:"follow_up_on" db:"follow_up_on" jsonschema:"format=date"`
 	CreatedBy        *int64                `json:"created_by" db:"created_by"`
 	CreatedByName    string                `json:"created_by_name" db:"created_by_name"`
 	CreatedAt        time.Time             `json:"created_at" db:"created_at"`
 	Participants     []HandlingParticipant `json:"participants" db:"-"`
 	// Shared marks a record made by POST /handlings, which may cover
 	// several violations (see handlings.go).
-	Shared bool `json:"shared" db:"shared"`
+	Shared bool `json:"shared" db:"shared" jsonschema_description:"made by POST /handlings: may cover several violations, listed in covers"`
 	// ViolationCount is how many violations the record covers (1 for a
 	// record made for one violation).
-	ViolationCount int `json:"violation_count" db:"violation_count"`
+	ViolationCount int `json:"violation_count" db:"violation_count" jsonschema_description:"how many violations the record covers (1 for a record made for one violation)"`
 	// Covers lists the violations of a shared record the caller may see,
 	// oldest first; empty for a record made for one violation.
-	Covers []HandlingViolation `json:"covers" db:"-"`
+	Covers []HandlingViolation `json:"covers" db:"-" jsonschema_description:"the violations a shared record covers that the caller may see, oldest first (a homeroom teacher: their class's only); empty for a record made for one violation"`
 }
 
 // HandlingParticipant is a Tatib user or a free name, with their role
 // (Wali Kelas, Guru BK, Orang Tua, Siswa, Saksi, …).
 type HandlingParticipant struct {
-	UserID *int64 `json:"user_id" db:"user_id"`
-	Name   string `json:"name" db:"name"`
-	Role   string `json:"role" db:"role"`
+	UserID *int64 `json:"user_id" db:"user_id" jsonschema_description:"a Tatib user; the name is then taken from the user"`
+	Name   string `json:"name" db:"name" jsonschema:"maxLength=150" jsonschema_description:"a free name when user_id is null"`
+	Role   string `json:"role" db:"role" jsonschema:"required,maxLength=50" jsonschema_description:"Wali Kelas, Guru BK, Orang Tua, Siswa, Saksi, …"`
 }
 
 // CreateHandlingRequest adds a handling record to a violation.
 type CreateHandlingRequest struct {
-	HandlingTypeID int64                 `json:"handling_type_id"`
-	HandledOn      string                `json:"handled_on"`
-	Notes          string                `json:"notes"`
-	FollowUpOn     *string               `json:"follow_up_on"`
-	Participants   []HandlingParticipant `json:"participants"`
+	HandlingTypeID int64                 `json:"handling_type_id" jsonschema:"required"`
+	HandledOn      string                `json:"handled_on" jsonschema:"required,format=date"`
+	Notes          string                `json:"notes" jsonschema:"maxLength=5000"`
+	FollowUpOn     *string               `json:"follow_up_on" jsonschema:"format=date"`
+	Participants   []HandlingParticipant `json:"participants" jsonschema:"maxItems=20"`
 }
 
 // WarningLetter is an SP issued to a student.
@@ -210,56 +210,56 @@ type WarningLetter struct {
 	StudentID         int64      `json:"student_id" db:"student_id"`
 	StudentName       string     `json:"student_name" db:"student_name"`
 	StudentNISN       string     `json:"student_nisn" db:"student_nisn"`
-	ClassID           *int64     `json:"class_id" db:"class_id"`
+	ClassID           *int64     `json:"class_id" db:"class_id" jsonschema_description:"the student's class when the letter was issued"`
 	ClassName         string     `json:"class_name" db:"class_name"`
-	Level             int        `json:"level" db:"level"`
-	Name              string     `json:"name" db:"name"`
+	Level             int        `json:"level" db:"level" jsonschema_description:"the highest level the letter covers"`
+	Name              string     `json:"name" db:"name" jsonschema_description:"the covered levels' names when issued or last raised or lowered, e.g. SP 1, or SP 1–2 for a letter covering both"`
 	MinPoints         int        `json:"min_points" db:"min_points"`
-	AcademicYearStart string     `json:"academic_year_start" db:"academic_year_start"`
-	Points            int        `json:"points" db:"points"`
-	ViolationID       *int64     `json:"violation_id" db:"violation_id"`
-	Status            string     `json:"status" db:"status"`
+	AcademicYearStart string     `json:"academic_year_start" db:"academic_year_start" jsonschema:"format=date"`
+	Points            int        `json:"points" db:"points" jsonschema_description:"the student's total when issued (or last raised or lowered)"`
+	ViolationID       *int64     `json:"violation_id" db:"violation_id" jsonschema_description:"the violation whose change brought the total to the letter's level"`
+	Status            string     `json:"status" db:"status" jsonschema:"enum=draft,enum=printed,enum=signed,enum=delivered,enum=withdrawn"`
 	IssuedAt          time.Time  `json:"issued_at" db:"issued_at"`
 	PrintedAt         *time.Time `json:"printed_at" db:"printed_at"`
 	SignedAt          *time.Time `json:"signed_at" db:"signed_at"`
 	DeliveredAt       *time.Time `json:"delivered_at" db:"delivered_at"`
 	WithdrawnAt       *time.Time `json:"withdrawn_at" db:"withdrawn_at"`
-	WithdrawnReason   string     `json:"withdrawn_reason" db:"withdrawn_reason"`
+	WithdrawnReason   string     `json:"withdrawn_reason" db:"withdrawn_reason" jsonschema_description:"in the request's language"`
 	// Colour is the threshold's colour for this level now ("red" when the
 	// level has no threshold any more), so a letter looks like its level.
-	Colour string `json:"colour" db:"colour"`
+	Colour string `json:"colour" db:"colour" jsonschema_description:"the colour of the level's threshold now (sp_thresholds by level), red when the level has no threshold"`
 	// LevelsCovered are the SP levels the letter stands for, lowest first
 	// (its Level last): an open letter raised to the next level covers
 	// both ("SP 1–2"). Every level a student reaches in a year is covered
 	// by exactly one letter that is not withdrawn.
-	LevelsCovered Levels `json:"levels_covered" db:"levels_covered"`
+	LevelsCovered Levels `json:"levels_covered" db:"levels_covered" jsonschema_description:"every SP level the letter stands for, lowest first (level last), e.g. [1, 2]. A student has at most one open letter (draft, printed, signed) per academic year: reaching a higher level while it is open raises it (it covers both); a delivered letter never changes and the next level starts a new letter. Every level a student reaches in a year is covered by exactly one letter that is not withdrawn"`
 	// TotalFallen: a delivered letter whose level the student's total has
 	// since fallen below (a violation deleted or corrected, attendance
 	// corrected); the letter stays as it went out. TotalFallenAt is when.
-	TotalFallen   bool       `json:"total_fallen" db:"total_fallen"`
+	TotalFallen   bool       `json:"total_fallen" db:"total_fallen" jsonschema_description:"a delivered letter whose level the student's total has since fallen below (a violation deleted or corrected, attendance corrected); it stays as it went out. An open letter is lowered or withdrawn instead"`
 	TotalFallenAt *time.Time `json:"total_fallen_at" db:"total_fallen_at"`
 	// SentToParentAt is when a counselor marked it sent to the parent (or
 	// printed it, when the school sends on print) and SentLevel the level
 	// it had then; a letter raised since may be sent again.
-	SentToParentAt *time.Time `json:"sent_to_parent_at" db:"sent_to_parent_at"`
-	SentLevel      *int       `json:"sent_level" db:"sent_level"`
+	SentToParentAt *time.Time `json:"sent_to_parent_at" db:"sent_to_parent_at" jsonschema_description:"when a counselor marked it sent to the parent (POST …/send), or printed it when the school sends on print"`
+	SentLevel      *int       `json:"sent_level" db:"sent_level" jsonschema_description:"the letter's level when it was last sent; a letter raised since may be sent again"`
 	// Detail only: the status history.
-	Events []WarningLetterEvent `json:"events,omitempty" db:"-"`
+	Events []WarningLetterEvent `json:"events,omitempty" db:"-" jsonschema_description:"GET /warning-letters/{id} and the status step only"`
 }
 
 // WarningLetterEvent is one step of a letter's history: a status step,
 // or what a rule did (raised, lowered; draft and withdrawn when a change of
 // points drafted or withdrew it) or sent (to the parent).
 type WarningLetterEvent struct {
-	Status    string    `json:"status" db:"status"`
+	Status    string    `json:"status" db:"status" jsonschema:"enum=draft,enum=printed,enum=signed,enum=delivered,enum=withdrawn,enum=raised,enum=lowered,enum=sent" jsonschema_description:"a status step, or what a change of points did (draft: drafted, again after a withdrawal when it was never printed, numbered or sent; raised; lowered; withdrawn), or sent: marked sent to the parent"`
 	At        time.Time `json:"at" db:"at"`
 	ActorName string    `json:"actor_name" db:"actor_name"`
 	// Level is the letter's level after the step (null for steps recorded
 	// before levels were kept with them).
-	Level *int `json:"level" db:"level"`
+	Level *int `json:"level" db:"level" jsonschema_description:"the letter's level after the step"`
 	// ViolationID names the violation whose change caused a rule's step
 	// (null: none, or a status step).
-	ViolationID *int64 `json:"violation_id" db:"violation_id"`
+	ViolationID *int64 `json:"violation_id" db:"violation_id" jsonschema_description:"the violation whose change caused a rule's step (it may have been deleted since)"`
 }
 
 // Letter history steps beyond the statuses.
@@ -311,7 +311,7 @@ type PointAuditEntry struct {
 	// Action is record, delete, correct, auto_record, auto_update,
 	// auto_delete, or a points policy's reduction: offset or amnesty
 	// (details.policy names it; docs/achievements.md).
-	Action       string `json:"action" db:"action"`
+	Action       string `json:"action" db:"action" jsonschema:"enum=record,enum=delete,enum=update,enum=correct,enum=auto_record,enum=auto_update,enum=auto_delete,enum=offset,enum=amnesty"`
 	PointsBefore int    `json:"points_before" db:"points_before"`
 	PointsAfter  int    `json:"points_after" db:"points_after"`
 	ActorName    string `json:"actor_name" db:"actor_name"`
@@ -319,5 +319,5 @@ type PointAuditEntry struct {
 	// Details: a correction's violation before and after ({"before":
 	// {"type_id", "type", "points", "occurred_at", …}, "after": {…}}); {}
 	// for other actions.
-	Details json.RawMessage `json:"details" db:"details"`
+	Details json.RawMessage `json:"details" db:"details" jsonschema:"type=object" jsonschema_description:"correct: the violation before and after ({\"before\": {\"type_id\", \"type\", \"points\", \"occurred_at\", \"location\", \"description\", \"sanction\"}, \"after\": {…}}); offset, amnesty: the policy's reduction (details.policy names it); {} for other actions"`
 }

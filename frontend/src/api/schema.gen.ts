@@ -11335,16 +11335,16 @@ export interface components {
         };
         /** @description Only what changes; an absent field stays as it is. */
         CorrectViolationRequest: {
-            description?: string;
-            location?: string;
+            description?: string | null;
+            location?: string | null;
             /**
              * Format: date-time
              * @description at most 5 minutes ahead, not before the start of the previous academic year, in the violation's own academic year
              */
-            occurred_at?: string;
-            sanction?: string;
+            occurred_at?: string | null;
+            sanction?: string | null;
             /** @description the new type: the points follow its points, copied now */
-            type_id?: number;
+            type_id?: number | null;
         };
         CorrectViolationResponse: {
             /** @description the letters the correction issued, raised, lowered or withdrew; [] when none */
@@ -11431,21 +11431,15 @@ export interface components {
         };
         CreateViolationsResponse: {
             /** @description warning letters this recording issued (drafts), lowest level first */
-            letters: components["schemas"]["WarningLetter"][];
+            letters: components["schemas"]["IssuedWarningLetter"][];
             points: components["schemas"]["StudentPoints"];
             violations: components["schemas"]["Violation"][];
         };
         Dashboard: {
             /** @description needs achievements.view: this month's achievements and those awaiting verification with a student in the dashboard's scope */
             achievements: {
-                awaiting: {
-                    count: number;
-                    link: string;
-                };
-                month: {
-                    count: number;
-                    link: string;
-                };
+                awaiting: components["schemas"]["DashboardCount"];
+                month: components["schemas"]["DashboardCount"];
             } | null;
             attendance: {
                 /** Format: date */
@@ -11454,13 +11448,7 @@ export interface components {
                 not_filled: components["schemas"]["DashboardCount"] | null;
                 recorded: number;
                 /** @description unique students with any hour of each status today */
-                students: {
-                    a: number;
-                    h: number;
-                    i: number;
-                    s: number;
-                    t: number;
-                };
+                students: components["schemas"]["AttendanceCounts"];
                 total: number;
             } | null;
             /** @description wali_kelas only, while follow_up_owner is homeroom_teacher: their class's automatic attendance violations not resolved, linked to the list with source=attendance */
@@ -11979,6 +11967,58 @@ export interface components {
             student_name: string;
             type_name: string;
         };
+        /** @description A warning letter as a recording answers it: the stored letter without its number, verification and acknowledgement (GET /warning-letters/{id} has them) */
+        IssuedWarningLetter: {
+            /** Format: date */
+            academic_year_start: string;
+            /** @description the student's class when the letter was issued */
+            class_id: number | null;
+            class_name: string;
+            /** @description the colour of the level's threshold now (sp_thresholds by level), red when the level has no threshold */
+            colour: string;
+            /** Format: date-time */
+            delivered_at: string | null;
+            /** @description GET /warning-letters/{id} and the status step only */
+            events?: components["schemas"]["WarningLetterEvent"][];
+            id: number;
+            /** Format: date-time */
+            issued_at: string;
+            /** @description the highest level the letter covers */
+            level: number;
+            /** @description every SP level the letter stands for, lowest first (level last), e.g. [1, 2]. A student has at most one open letter (draft, printed, signed) per academic year: reaching a higher level while it is open raises it (it covers both); a delivered letter never changes and the next level starts a new letter. Every level a student reaches in a year is covered by exactly one letter that is not withdrawn */
+            levels_covered: number[];
+            min_points: number;
+            /** @description the covered levels' names when issued or last raised or lowered, e.g. SP 1, or SP 1–2 for a letter covering both */
+            name: string;
+            /** @description the student's total when issued (or last raised or lowered) */
+            points: number;
+            /** Format: date-time */
+            printed_at: string | null;
+            /** @description the letter's level when it was last sent; a letter raised since may be sent again */
+            sent_level: number | null;
+            /**
+             * Format: date-time
+             * @description when a counselor marked it sent to the parent (POST …/send), or printed it when the school sends on print
+             */
+            sent_to_parent_at: string | null;
+            /** Format: date-time */
+            signed_at: string | null;
+            /** @enum {string} */
+            status: "draft" | "printed" | "signed" | "delivered" | "withdrawn";
+            student_id: number;
+            student_name: string;
+            student_nisn: string;
+            /** @description a delivered letter whose level the student's total has since fallen below (a violation deleted or corrected, attendance corrected); it stays as it went out. An open letter is lowered or withdrawn instead */
+            total_fallen: boolean;
+            /** Format: date-time */
+            total_fallen_at: string | null;
+            /** @description the violation whose change brought the total to the letter's level */
+            violation_id: number | null;
+            /** Format: date-time */
+            withdrawn_at: string | null;
+            /** @description in the request's language */
+            withdrawn_reason: string;
+        };
         JournalAuthFailure: {
             address: string;
             attempts: number;
@@ -12489,12 +12529,12 @@ export interface components {
         };
         PointAuditEntry: {
             /** @enum {string} */
-            action: "record" | "delete" | "update" | "correct" | "auto_record" | "auto_update" | "auto_delete";
+            action: "record" | "delete" | "update" | "correct" | "auto_record" | "auto_update" | "auto_delete" | "offset" | "amnesty";
             actor_name: string;
             address: string;
             /** Format: date-time */
             at: string;
-            /** @description correct: the violation before and after ({"before": {"type_id", "type", "points", "occurred_at", "location", "description", "sanction"}, "after": {…}}); {} for other actions */
+            /** @description correct: the violation before and after ({"before": {"type_id", "type", "points", "occurred_at", "location", "description", "sanction"}, "after": {…}}); offset, amnesty: the policy's reduction (details.policy names it); {} for other actions */
             details: Record<string, unknown>;
             id: number;
             points_after: number;
@@ -12995,7 +13035,7 @@ export interface components {
             updated_at?: string;
         };
         SimulateRequest: {
-            policy?: components["schemas"]["PointsPolicy"];
+            policy?: components["schemas"]["PointsPolicy"] | null;
             /** @description the whole draft list of levels, as PUT /sp-thresholds takes it */
             thresholds?: {
                 colour?: string;
@@ -13527,13 +13567,7 @@ export interface components {
             issued_at: string;
             /** @description the highest level the letter covers */
             level: number;
-            /**
-             * @description every SP level the letter stands for, lowest first (level last). A student has at most one open letter (draft, printed, signed) per academic year: reaching a higher level while it is open raises it (it covers both); a delivered letter never changes and the next level starts a new letter. Every level a student reaches in a year is covered by exactly one letter that is not withdrawn
-             * @example [
-             *       1,
-             *       2
-             *     ]
-             */
+            /** @description every SP level the letter stands for, lowest first (level last), e.g. [1, 2]. A student has at most one open letter (draft, printed, signed) per academic year: reaching a higher level while it is open raises it (it covers both); a delivered letter never changes and the next level starts a new letter. Every level a student reaches in a year is covered by exactly one letter that is not withdrawn */
             levels_covered: number[];
             min_points: number;
             /** @description the covered levels' names when issued or last raised or lowered, e.g. SP 1, or SP 1–2 for a letter covering both */

@@ -10,6 +10,7 @@ import (
 
 	"github.com/invopop/jsonschema"
 
+	"github.com/tatib/tatib/server/internal/letter"
 	wire "github.com/tatib/tatib/shared/api"
 )
 
@@ -172,6 +173,48 @@ var wireTypes = map[string]any{
 	"PublicReportView":           wire.PublicReportView{},
 	"UpdateCaseAgreementRequest": request(wire.UpdateCaseAgreementRequest{}),
 	"UpdateCaseRequest":          request(wire.UpdateCaseRequest{}),
+
+	// violations
+	"CorrectViolationRequest":  request(wire.CorrectViolationRequest{}),
+	"CorrectViolationResponse": wire.CorrectViolationResponse{},
+	"CreateViolationsRequest":  request(wire.CreateViolationsRequest{}),
+	"PointAuditEntry":          wire.PointAuditEntry{},
+	"StudentPoints":            wire.StudentPoints{},
+	"Violation":                wire.Violation{},
+	"ViolationPhoto":           wire.ViolationPhoto{},
+
+	// handlings (a participant is a request's and an answer's: registered
+	// as what the server accepts, role alone required)
+	"CreateHandlingRequest":       request(wire.CreateHandlingRequest{}),
+	"CreateSharedHandlingRequest": request(wire.CreateSharedHandlingRequest{}),
+	"Handling":                    wire.Handling{},
+	"HandlingParticipant":         request(wire.HandlingParticipant{}),
+	"HandlingViolation":           wire.HandlingViolation{},
+	"OpenAttendanceViolations":    wire.OpenAttendanceViolations{},
+	"ResolveAttendanceRequest":    request(wire.ResolveAttendanceRequest{}),
+	"ResolveAttendanceResponse":   wire.ResolveAttendanceResponse{},
+
+	// warning letters: /warning-letters answers letter.Letter (the stored
+	// letter with its number, verification and acknowledgement); a
+	// recording answers the stored letter alone, IssuedWarningLetter
+	"CreateViolationsResponse": wire.CreateViolationsResponse{},
+	"IssuedWarningLetter":      wire.WarningLetter{},
+	"WarningLetter":            letter.Letter{},
+	"WarningLetterEvent":       wire.WarningLetterEvent{},
+
+	// points policy (a policy is a request's and an answer's: registered
+	// as what the server accepts, updated_at readOnly and optional)
+	"PointsPolicy":     request(wire.PointsPolicy{}),
+	"SimulateRequest":  request(wire.SimulateRequest{}),
+	"SimulateResponse": wire.SimulateResponse{},
+
+	// dashboard and early warnings (EarlyWarningPage waits for CaseSummary:
+	// a slice cannot name a fragment's schema)
+	"AttendanceFollowUp": wire.AttendanceFollowUp{},
+	"Dashboard":          wire.Dashboard{},
+	"DashboardCount":     wire.DashboardCount{},
+	"EarlyWarning":       wire.EarlyWarning{},
+	"ViolationCalendar":  wire.ViolationCalendar{},
 }
 
 // enumSchemas are the string enums the document names, each from the Go
@@ -183,10 +226,12 @@ var enumSchemas = map[string][]string{
 // schemaDescriptions are the generated schemas' own descriptions (Go's doc
 // comments are not in the binary).
 var schemaDescriptions = map[string]string{
-	"AchievementLevelPoints": "points per level; null: the level does not apply",
-	"AttendanceRecapDay":     "One date: students per day status; students + unrecorded = the class (or the school)",
-	"Case":                   "sessions, agreements and recovery are empty unless level is full; violations are empty for level homeroom.",
-	"PortalSettings":         "Every part shows unless hidden; a hidden part is empty on the child's page and its own routes answer 404 (portal.part_hidden). Points and SP progress always show.",
+	"AchievementLevelPoints":  "points per level; null: the level does not apply",
+	"AttendanceRecapDay":      "One date: students per day status; students + unrecorded = the class (or the school)",
+	"Case":                    "sessions, agreements and recovery are empty unless level is full; violations are empty for level homeroom.",
+	"CorrectViolationRequest": "Only what changes; an absent field stays as it is.",
+	"IssuedWarningLetter":     "A warning letter as a recording answers it: the stored letter without its number, verification and acknowledgement (GET /warning-letters/{id} has them)",
+	"PortalSettings":          "Every part shows unless hidden; a hidden part is empty on the child's page and its own routes answer 404 (portal.part_hidden). Points and SP progress always show.",
 }
 
 // requestBody marks a wire type read from a request body (see wireTypes).
@@ -381,7 +426,12 @@ func nullable(p map[string]any) map[string]any {
 		p["type"] = append(ty, "null")
 		return p
 	}
-	return map[string]any{"oneOf": []any{p, map[string]any{"type": "null"}}}
+	out := map[string]any{"oneOf": []any{p, map[string]any{"type": "null"}}}
+	if d, ok := p["description"]; ok { // the property's text, not the member's
+		out["description"] = d
+		delete(p, "description")
+	}
+	return out
 }
 
 type jsonField struct {

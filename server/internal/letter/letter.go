@@ -33,24 +33,24 @@ type Letter struct {
 	api.WarningLetter
 	// Number is the letter's reference from the school's pattern,
 	// "007/SP-1/BK/XI/2026", given when it is first printed; nil before.
-	Number *string `json:"number" db:"number"`
+	Number *string `json:"number" db:"number" jsonschema_description:"from the school's pattern (GET /settings/letters) when the letter is first printed (its PDF downloaded, a batch print, or the printed step), e.g. 007/SP-1/BK/XI/2026; null before. Letters printed before numbers were stored keep SP<level>/<id, 4 digits>/BK/<month, Roman>/<year>"`
 	// NumberedAt is when it got its number.
 	NumberedAt *time.Time `json:"numbered_at" db:"numbered_at"`
 	// VerifyCode opens the public verification page (/verifikasi/{code});
 	// given with the number. VerifyURL is that page.
-	VerifyCode *string `json:"verify_code" db:"verify_code"`
-	VerifyURL  *string `json:"verify_url" db:"-"`
+	VerifyCode *string `json:"verify_code" db:"verify_code" jsonschema_description:"12 characters A-Z 2-7, given with the number; printed (grouped in fours) with the QR code"`
+	VerifyURL  *string `json:"verify_url" db:"-" jsonschema_description:"the public verification page of the code (TATIB_BASE_URL/verifikasi/<code>)"`
 	// AcademicYear names the academic year the letter was issued for,
 	// "2025/2026".
-	AcademicYear string `json:"academic_year" db:"-"`
+	AcademicYear string `json:"academic_year" db:"-" jsonschema_description:"the academic year the letter was issued for, e.g. 2025/2026"`
 	// PastYear is true for a letter of an academic year before the
 	// current one: it stays and prints, but its status no longer moves.
-	PastYear bool `json:"past_year" db:"-"`
+	PastYear bool `json:"past_year" db:"-" jsonschema_description:"the letter belongs to an academic year before the current one and was issued before the current one began: read-only (status changes are 409 letter.past_year), still printable"`
 	// AcknowledgedAt is the latest "Saya sudah membaca" of a guardian in
 	// the family portal, AcknowledgedBy their names (docs/portal.md); an
 	// acknowledgement is not the letter's delivery.
-	AcknowledgedAt *time.Time `json:"acknowledged_at" db:"acknowledged_at"`
-	AcknowledgedBy string     `json:"acknowledged_by" db:"acknowledged_by"`
+	AcknowledgedAt *time.Time `json:"acknowledged_at" db:"acknowledged_at" jsonschema_description:"the latest acknowledgement (\"Saya sudah membaca\") of a guardian in the family portal; not the letter's delivery"`
+	AcknowledgedBy string     `json:"acknowledged_by" db:"acknowledged_by" jsonschema_description:"the names of the guardians who acknowledged it, in order; empty when none"`
 }
 
 var romanMonths = [...]string{"I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII"}
