@@ -10,7 +10,7 @@
 import path from 'node:path';
 import { assert, assertEqual, axeViolations, SCREENSHOT_DIR, shot, test } from './harness.mjs';
 import { ADMIN_PASSWORD } from './cases.mjs';
-import { DESKTOP, PHONE, apiCall, databaseOf, expectVisible, newPage, noSidewaysScroll, signIn } from './helpers.mjs';
+import { DESKTOP, PHONE, apiCall, databaseOf, expectVisible, newPage, noSidewaysScroll, quiet, signIn } from './helpers.mjs';
 
 const suffix = Date.now().toString(36).slice(-5);
 const BK = { username: `bk.abs${suffix}`, name: 'Guru BK Absensi', password: 'bk-abs-e2e-1', role: 'bk', email: '', phone: '' };
@@ -352,7 +352,7 @@ test('attendance: screens at a laptop and a phone in Indonesian and a phone in E
     }
     await page.goto(`/absensi/${s.classId}/${jakartaDay()}`);
     await expectVisible(page.getByTestId('attendance-grid'), `grid ${lang} ${size}`);
-    await page.waitForLoadState('networkidle').catch(() => {});
+    await quiet(page);
     await fits(page, `attendance ${lang} ${size}`);
     for (const l of await axeViolations(page)) problems.push(`[${lang} ${size}] ${l}`);
     await screen(page, `attendance-10-${lang}-${size}`);
@@ -360,14 +360,14 @@ test('attendance: screens at a laptop and a phone in Indonesian and a phone in E
       // A past date adds "Today" to the toolbar: it wraps instead of widening the page.
       await page.getByTestId('prev-day').click();
       await expectVisible(page.getByTestId('to-today'), `"today" on a past date ${lang}`);
-      await page.waitForLoadState('networkidle').catch(() => {});
+      await quiet(page);
       await fits(page, `attendance past date ${lang} ${size}`);
       await screen(page, `attendance-11-${lang}-past-${size}`);
       // The recap screens, each period, on a past date.
       for (const period of ['daily', 'weekly', 'monthly']) {
         await page.goto(`/absensi/rekap?period=${period}&date=${jakartaDay(-1)}`);
         await expectVisible(page.getByTestId('recap-period'), `recap ${period} ${lang}`);
-        await page.waitForLoadState('networkidle').catch(() => {});
+        await quiet(page);
         await fits(page, `recap ${period} ${lang} ${size}`);
         if (period === 'weekly') await shot(page, `attendance-12-${lang}-recap-weekly-phone`);
       }

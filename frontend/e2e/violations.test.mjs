@@ -9,7 +9,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { assert, assertEqual, axeViolations, SCREENSHOT_DIR, shot, test } from './harness.mjs';
 import { ADMIN_PASSWORD } from './cases.mjs';
-import { PHONE, apiCall, databaseOf, expectVisible, newPage, noSidewaysScroll, signIn } from './helpers.mjs';
+import { PHONE, apiCall, databaseOf, expectVisible, newPage, noSidewaysScroll, quiet, signIn } from './helpers.mjs';
 
 const LAPTOP = { width: 1366, height: 768 };
 const suffix = Date.now().toString(36).slice(-5);
@@ -367,7 +367,7 @@ test('violations: screens at a laptop and a phone in Indonesian, and a phone in 
     ]) {
       await page.goto(url);
       await expectVisible(page.getByTestId(ready), `${name} (${lang}, ${size})`);
-      await page.waitForLoadState('networkidle').catch(() => {});
+      await quiet(page);
       await noSidewaysScroll(page, `${name} ${lang} ${size}`);
       for (const l of await axeViolations(page)) problems.push(`[${lang} ${size} ${name}] ${l}`);
       if (size === 'phone') await phoneShot(page, `violations-10-${name}-${lang}-${size}`);
