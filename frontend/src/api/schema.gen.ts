@@ -11746,14 +11746,14 @@ export interface components {
             id: string;
             /** @enum {string} */
             kind: "blink" | "turn_left" | "turn_right";
-            live_score?: number;
+            live_score?: number | null;
             millis?: number;
-            open_max?: number;
-            open_min?: number;
-            passed: boolean;
-            real_score?: number;
-            yaw_peak?: number;
-            yaw_start?: number;
+            open_max?: number | null;
+            open_min?: number | null;
+            passed?: boolean;
+            real_score?: number | null;
+            yaw_peak?: number | null;
+            yaw_start?: number | null;
         };
         FaceConsent: {
             /** Format: date */
@@ -11788,6 +11788,7 @@ export interface components {
             reason?: string;
         };
         FaceEnrolmentInput: {
+            /** @description 3–5 samples of one model, each 16–4096 finite numbers, all of one length */
             embeddings: number[][];
             model: string;
         };
@@ -12145,9 +12146,26 @@ export interface components {
             revoked_at: string | null;
             token_hint: string;
         };
-        KioskCreated: components["schemas"]["Kiosk"] & {
+        KioskCreated: {
+            /**
+             * Format: date-time
+             * @description the last such match
+             */
+            alarm_at: string | null;
+            /** @description times this kiosk matched two different students less than 1.5 s apart */
+            alarm_count: number;
+            /** Format: date-time */
+            created_at: string;
+            created_by_name: string;
+            id: number;
+            /** Format: date-time */
+            last_seen_at: string | null;
+            name: string;
+            /** Format: date-time */
+            revoked_at: string | null;
             /** @description kiosk_ + 43 characters; shown this once */
             token: string;
+            token_hint: string;
         };
         KioskInfo: {
             challenges: ("blink" | "turn_left" | "turn_right")[];

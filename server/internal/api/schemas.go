@@ -40,7 +40,6 @@ import (
 //     their values'; a nullable field's enum holds null too.
 var wireTypes = map[string]any{
 	"EarlyWarningCounts":        wire.EarlyWarningCounts{},
-	"KioskInput":                request(wire.KioskInput{}),
 	"MessagingPreviewRequest":   request(wire.MessagingPreviewRequest{}),
 	"MessagingTestResult":       wire.MessagingTestResult{},
 	"PortalAchievement":         wire.PortalAchievement{},
@@ -134,6 +133,24 @@ var wireTypes = map[string]any{
 	"PortalViolation":          wire.PortalViolation{},
 	"PushKey":                  wire.PushKey{},
 	"PushSubscription":         request(wire.PushSubscription{}),
+	// face ID
+	"FaceChallenge":         wire.FaceChallenge{},
+	"FaceChallengeResult":   request(wire.FaceChallengeResult{}),
+	"FaceConsent":           wire.FaceConsent{},
+	"FaceConsentInput":      request(wire.FaceConsentInput{}),
+	"FaceConsentWithdrawal": request(wire.FaceConsentWithdrawal{}),
+	"FaceEnrolmentInput":    request(wire.FaceEnrolmentInput{}),
+	"FaceScan":              wire.FaceScan{},
+	"FaceScanInput":         request(wire.FaceScanInput{}),
+	"FaceScanResolution":    request(wire.FaceScanResolution{}),
+	"FaceScanResult":        wire.FaceScanResult{},
+	"FaceScanStudent":       wire.FaceScanStudent{},
+	"FaceSettings":          wire.FaceSettings{},
+	"FaceStatus":            wire.FaceStatus{},
+	"Kiosk":                 wire.Kiosk{},
+	"KioskCreated":          wire.KioskCreated{},
+	"KioskInfo":             wire.KioskInfo{},
+	"KioskInput":            request(wire.KioskInput{}),
 }
 
 // enumSchemas are the string enums the document names, each from the Go
@@ -324,7 +341,8 @@ func deref(t reflect.Type) reflect.Type {
 }
 
 // nullable lets a property schema be null: ["T", "null"] for a type (and
-// null among its enum's values), a oneOf with null for a reference.
+// null among its enum's values), a oneOf with null for a reference
+// (its text beside the oneOf, not in a branch).
 func nullable(p map[string]any) map[string]any {
 	if enum, ok := p["enum"].([]any); ok && !slices.Contains(enum, nil) {
 		p["enum"] = append(enum, nil)
@@ -342,7 +360,16 @@ func nullable(p map[string]any) map[string]any {
 		p["type"] = append(ty, "null")
 		return p
 	}
-	return map[string]any{"oneOf": []any{p, map[string]any{"type": "null"}}}
+	out := map[string]any{"oneOf": []any{p, map[string]any{"type": "null"}}}
+	// the text is the property's, not one branch's (where generated
+	// clients do not look for it)
+	for _, k := range []string{"description", "examples", "default"} {
+		if v, ok := p[k]; ok {
+			out[k] = v
+			delete(p, k)
+		}
+	}
+	return out
 }
 
 type jsonField struct {

@@ -61,7 +61,7 @@ func TestSchemaOfRules(t *testing.T) {
 		Extra    map[string]int    `json:"extra"`
 		Inner    inner             `json:"inner"`
 		Ref      registered        `json:"ref"`
-		RefPtr   *registered       `json:"ref_ptr"`
+		RefPtr   *registered       `json:"ref_ptr" jsonschema_description:"null: none"`
 		Refs     []registered      `json:"refs"`
 		ByName   map[string]string `json:"by_name,omitempty"`
 		Level    string            `json:"level" openapi:"Level"`
@@ -88,7 +88,7 @@ func TestSchemaOfRules(t *testing.T) {
 		`"name":{"type":"string"},` +
 		`"note":{"type":"string"},` +
 		`"ref":{"$ref":"#/components/schemas/Registered"},` +
-		`"ref_ptr":{"oneOf":[{"$ref":"#/components/schemas/Registered"},{"type":"null"}]},` +
+		`"ref_ptr":{"description":"null: none","oneOf":[{"$ref":"#/components/schemas/Registered"},{"type":"null"}]},` +
 		`"refs":{"items":{"$ref":"#/components/schemas/Registered"},"type":"array"},` +
 		`"secret":{"type":["string","null"]},` +
 		`"since":{"format":"date-time","type":"string"},` +
