@@ -12097,28 +12097,11 @@ export interface components {
             outcome: "applied" | "rejected" | "unauthorized" | "too_large" | "failed";
             /** Format: date-time */
             received_at: string;
-            results: components["schemas"]["JournalResults"];
-        };
-        JournalResults: {
-            created: number;
-            /** @description entries not stored because a person set the cell with another status */
-            kept_by_person: number;
-            letters_issued: number;
-            letters_lowered: number;
-            letters_raised: number;
-            letters_withdrawn: number;
-            skipped: number;
-            unchanged: number;
-            unmatched: number;
-            updated: number;
-            violations_created: number;
-            violations_kept: number;
-            violations_removed: number;
-            violations_updated: number;
+            results: components["schemas"]["AttendanceResult"];
         };
         JournalSyncResponse: {
             message: string;
-            results: components["schemas"]["JournalResults"];
+            results: components["schemas"]["AttendanceResult"];
             success: boolean;
         };
         JournalToken: {

@@ -151,6 +151,12 @@ var wireTypes = map[string]any{
 	"KioskCreated":          wire.KioskCreated{},
 	"KioskInfo":             wire.KioskInfo{},
 	"KioskInput":            request(wire.KioskInput{}),
+	// journal (E-Jurnal)
+	"JournalAuthFailure":  wire.JournalAuthFailure{},
+	"JournalKept":         wire.JournalKept{},
+	"JournalPushLog":      wire.JournalPush{},
+	"JournalSyncResponse": wire.JournalSyncResponse{},
+	"JournalToken":        wire.JournalToken{},
 }
 
 // enumSchemas are the string enums the document names, each from the Go
