@@ -12850,20 +12850,7 @@ export interface components {
         };
         ResetInfo: {
             /** @description the newest backup with status done */
-            last_backup: {
-                created_by_name: string;
-                error: string;
-                filename: string;
-                /** Format: date-time */
-                finished_at: string | null;
-                id: number;
-                sha256: string;
-                size_bytes: number;
-                /** Format: date-time */
-                started_at: string;
-                status: string;
-                via: string;
-            } | null;
+            last_backup: components["schemas"]["Backup"] | null;
             school_name: string;
             sets: components["schemas"]["ResetSet"][];
         };

@@ -33,7 +33,7 @@ import (
 //     refuses its absence); a pointer may be null (null reads as absent).
 //   - A field tagged `openapi:"Name"` is a $ref to the named schema (an
 //     enum of enumSchemas or another registered type) instead of its Go
-//     type's; a registered struct type is always a $ref.
+//     type's (a slice's items are); a registered struct type is always a $ref.
 //   - Text and limits are invopop's tags: `jsonschema:"format=date,maxLength=50"`,
 //     `jsonschema_description:"..."`; a type's description is in
 //     schemaDescriptions. A slice's enum (invopop) and a map's (here) are
@@ -157,6 +157,11 @@ var wireTypes = map[string]any{
 	"JournalPushLog":      wire.JournalPush{},
 	"JournalSyncResponse": wire.JournalSyncResponse{},
 	"JournalToken":        wire.JournalToken{},
+	// data reset
+	"ResetInfo":    wire.ResetInfo{},
+	"ResetRequest": request(wire.ResetRequest{}),
+	"ResetResult":  wire.ResetResult{},
+	"ResetSet":     wire.ResetSet{},
 }
 
 // enumSchemas are the string enums the document names, each from the Go
@@ -293,7 +298,10 @@ func markNullable(t reflect.Type, s map[string]any, names map[reflect.Type]strin
 		if f.nullable {
 			p = notNull(p) // invopop's oneOf; nullable() below says it once
 		}
-		if f.ref != "" {
+		if f.ref != "" && f.typ.Kind() == reflect.Slice {
+			// a slice's name is its items', as its enum is
+			p["items"] = map[string]any{"$ref": "#/components/schemas/" + f.ref}
+		} else if f.ref != "" {
 			p = map[string]any{"$ref": "#/components/schemas/" + f.ref}
 			for _, k := range []string{"description", "examples", "default"} {
 				if v, ok := props[f.name].(map[string]any)[k]; ok {
