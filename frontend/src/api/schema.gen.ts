@@ -12189,7 +12189,7 @@ export interface components {
         };
         LoginResponse: {
             /** @description Only when the request carried device_token: this device's token for the next sign-ins. */
-            device_token: string;
+            device_token?: string;
             /** Format: date-time */
             expires_at: string;
             permissions: string[];

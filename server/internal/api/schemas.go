@@ -162,6 +162,11 @@ var wireTypes = map[string]any{
 	"ResetRequest": request(wire.ResetRequest{}),
 	"ResetResult":  wire.ResetResult{},
 	"ResetSet":     wire.ResetSet{},
+	// users, sign-in and roles
+	"LoginResponse": wire.LoginResponse{},
+	"Me":            wire.Me{},
+	"RoleInfo":      wire.RoleInfo{},
+	"User":          wire.User{},
 }
 
 // enumSchemas are the string enums the document names, each from the Go
