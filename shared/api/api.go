@@ -35,11 +35,11 @@ type ErrorBody struct {
 // Indonesian by default); MessageCode and FieldCodes carry the stable
 // catalogue keys and their parameters for programs.
 type ErrorDetail struct {
-	Code        string               `json:"code"`
-	Message     string               `json:"message"`
-	MessageCode string               `json:"message_code,omitempty"`
-	Params      map[string]any       `json:"params,omitempty"`
-	Fields      map[string]string    `json:"fields,omitempty"`
+	Code        string               `json:"code" jsonschema:"enum=invalid,enum=bad_request,enum=unauthorized,enum=forbidden,enum=not_found,enum=method_not_allowed,enum=conflict,enum=too_large,enum=unsupported_media_type,enum=timeout,enum=rate_limited,enum=internal,enum=unavailable" jsonschema_description:"decides the HTTP status: invalid 422, bad_request 400, unauthorized 401, forbidden 403, not_found 404, method_not_allowed 405 (with Allow), conflict 409, too_large 413, unsupported_media_type 415 (a body that is not application/json or application/*+json), rate_limited 429 (with Retry-After), internal 500, unavailable 503 (the database cannot be reached; try again)"`
+	Message     string               `json:"message" jsonschema_description:"for people, in the request's language (Accept-Language)"`
+	MessageCode string               `json:"message_code,omitempty" jsonschema_description:"stable catalogue key of message"`
+	Params      map[string]any       `json:"params,omitempty" jsonschema_description:"parameters of message_code"`
+	Fields      map[string]string    `json:"fields,omitempty" jsonschema_description:"field (or query parameter) name to message"`
 	FieldCodes  map[string]MessageID `json:"field_codes,omitempty"`
 }
 

@@ -167,6 +167,11 @@ var wireTypes = map[string]any{
 	"Me":            wire.Me{},
 	"RoleInfo":      wire.RoleInfo{},
 	"User":          wire.User{},
+	// every answer: an error (the document's ErrorBody is Go's ErrorDetail,
+	// the body's error; the journal sends it flat), a page's meta
+	"Error":     wire.ErrorBody{},
+	"ErrorBody": wire.ErrorDetail{},
+	"PageMeta":  wire.PageMeta{},
 }
 
 // enumSchemas are the string enums the document names, each from the Go
