@@ -35,11 +35,11 @@ type ErrorBody struct {
 // Indonesian by default); MessageCode and FieldCodes carry the stable
 // catalogue keys and their parameters for programs.
 type ErrorDetail struct {
-	Code        string               `json:"code"`
-	Message     string               `json:"message"`
-	MessageCode string               `json:"message_code,omitempty"`
-	Params      map[string]any       `json:"params,omitempty"`
-	Fields      map[string]string    `json:"fields,omitempty"`
+	Code        string               `json:"code" jsonschema:"enum=invalid,enum=bad_request,enum=unauthorized,enum=forbidden,enum=not_found,enum=method_not_allowed,enum=conflict,enum=too_large,enum=unsupported_media_type,enum=timeout,enum=rate_limited,enum=internal,enum=unavailable" jsonschema_description:"decides the HTTP status: invalid 422, bad_request 400, unauthorized 401, forbidden 403, not_found 404, method_not_allowed 405 (with Allow), conflict 409, too_large 413, unsupported_media_type 415 (a body that is not application/json or application/*+json), rate_limited 429 (with Retry-After), internal 500, unavailable 503 (the database cannot be reached; try again)"`
+	Message     string               `json:"message" jsonschema_description:"for people, in the request's language (Accept-Language)"`
+	MessageCode string               `json:"message_code,omitempty" jsonschema_description:"stable catalogue key of message"`
+	Params      map[string]any       `json:"params,omitempty" jsonschema_description:"parameters of message_code"`
+	Fields      map[string]string    `json:"fields,omitempty" jsonschema_description:"field (or query parameter) name to message"`
 	FieldCodes  map[string]MessageID `json:"field_codes,omitempty"`
 }
 
@@ -54,13 +54,13 @@ type User struct {
 	ID          int64      `json:"id" db:"id"`
 	Username    string     `json:"username" db:"username"`
 	Name        string     `json:"name" db:"name"`
-	Role        perm.Role  `json:"role" db:"role"`
+	Role        perm.Role  `json:"role" db:"role" openapi:"Role"`
 	Email       string     `json:"email" db:"email"`
 	Phone       string     `json:"phone" db:"phone"`
 	Active      bool       `json:"active" db:"active"`
-	LastLoginAt *time.Time `json:"last_login_at" db:"last_login_at"`
-	CreatedAt   time.Time  `json:"created_at" db:"created_at"`
-	UpdatedAt   time.Time  `json:"updated_at" db:"updated_at"`
+	LastLoginAt *time.Time `json:"last_login_at" db:"last_login_at" jsonschema:"format=date-time"`
+	CreatedAt   time.Time  `json:"created_at" db:"created_at" jsonschema:"format=date-time"`
+	UpdatedAt   time.Time  `json:"updated_at" db:"updated_at" jsonschema:"format=date-time"`
 }
 
 // LoginRequest signs a user in.
@@ -85,11 +85,11 @@ type Me struct {
 type LoginResponse struct {
 	User        User        `json:"user"`
 	Permissions []perm.Name `json:"permissions"`
-	Token       string      `json:"token"`
-	ExpiresAt   time.Time   `json:"expires_at"`
+	Token       string      `json:"token" jsonschema_description:"Send as Authorization: Bearer <token>"`
+	ExpiresAt   time.Time   `json:"expires_at" jsonschema:"format=date-time"`
 	// DeviceToken answers a request that carried device_token: this
 	// device's token for the next sign-ins.
-	DeviceToken string `json:"device_token,omitempty"`
+	DeviceToken string `json:"device_token,omitempty" jsonschema_description:"Only when the request carried device_token: this device's token for the next sign-ins."`
 }
 
 // PageMeta describes one page of a list.
@@ -113,7 +113,7 @@ type List[T any] struct {
 
 // RoleInfo is a role with its current permission names.
 type RoleInfo struct {
-	Role        perm.Role   `json:"role"`
+	Role        perm.Role   `json:"role" openapi:"Role"`
 	Label       string      `json:"label"`
 	Locked      bool        `json:"locked"`
 	Permissions []perm.Name `json:"permissions"`

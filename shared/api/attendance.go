@@ -225,27 +225,27 @@ type JournalPingResponse struct {
 // JournalToken is GET/POST /settings/journal-token.
 type JournalToken struct {
 	Token     string     `json:"token"`
-	CreatedAt *time.Time `json:"created_at"`
+	CreatedAt *time.Time `json:"created_at" jsonschema:"format=date-time"`
 	CreatedBy string     `json:"created_by"`
 }
 
 // JournalPush is one push in Settings -> Integrations.
 type JournalPush struct {
 	ID         int64            `json:"id"`
-	ReceivedAt time.Time        `json:"received_at"`
+	ReceivedAt time.Time        `json:"received_at" jsonschema:"format=date-time"`
 	Address    string           `json:"address"`
-	Outcome    string           `json:"outcome"` // applied, rejected, unauthorized, too_large, failed
+	Outcome    string           `json:"outcome" jsonschema:"enum=applied,enum=rejected,enum=unauthorized,enum=too_large,enum=failed"`
 	Entries    int              `json:"entries"`
 	Results    AttendanceResult `json:"results"`
 	// Error is the rendered message of what went wrong; Errors the first
 	// bad entries ("entries[3].status: ...").
 	Error      string   `json:"error"`
 	ErrorCode  string   `json:"error_code"`
-	Errors     []string `json:"errors"`
+	Errors     []string `json:"errors" jsonschema_description:"the first bad entries"`
 	DurationMS int      `json:"duration_ms"`
 	// Kept is a sample (the first 20) of the entries kept for a person
 	// (results.kept_by_person counts them all); never null.
-	Kept []JournalKept `json:"kept"`
+	Kept []JournalKept `json:"kept" jsonschema_description:"the first 20 entries kept for a person (results.kept_by_person counts them all)"`
 }
 
 // JournalKept is an entry of a push not stored because a person set the
@@ -253,15 +253,15 @@ type JournalPush struct {
 type JournalKept struct {
 	StudentID     int64  `json:"student_id"`
 	StudentName   string `json:"student_name"`
-	Date          string `json:"date"`
+	Date          string `json:"date" jsonschema:"format=date"`
 	LessonHour    int    `json:"lesson_hour"`
-	JournalStatus string `json:"journal_status"`
-	Status        string `json:"status"`
+	JournalStatus string `json:"journal_status" jsonschema_description:"what the journal sent"`
+	Status        string `json:"status" jsonschema_description:"what stands (the person's)"`
 	SetByName     string `json:"set_by_name"`
 	// SetAt: when the person set the stored status.
-	SetAt time.Time `json:"set_at"`
+	SetAt time.Time `json:"set_at" jsonschema:"format=date-time"`
 	// Text: "kept: set by <name> at <time>", in the reader's language.
-	Text string `json:"text"`
+	Text string `json:"text" jsonschema_description:"kept: set by <name> at <time> …, in the reader's language"`
 }
 
 // JournalAuthFailure counts the pushes (and pings) one address sent with a
@@ -269,10 +269,10 @@ type JournalKept struct {
 // flood of them never evicts a real push.
 type JournalAuthFailure struct {
 	Address   string    `json:"address" db:"address"`
-	Minute    time.Time `json:"minute" db:"minute"`
+	Minute    time.Time `json:"minute" db:"minute" jsonschema:"format=date-time"`
 	Attempts  int       `json:"attempts" db:"attempts"`
-	ErrorCode string    `json:"error_code" db:"error_code"`
-	LastAt    time.Time `json:"last_at" db:"last_at"`
+	ErrorCode string    `json:"error_code" db:"error_code" jsonschema_description:"journal.token_missing, journal.token_invalid or journal.token_not_configured"`
+	LastAt    time.Time `json:"last_at" db:"last_at" jsonschema:"format=date-time"`
 }
 
 // ParkedAttendance is an entry the journal sent for a student Tatib does

@@ -15,35 +15,35 @@ const (
 
 // ResetSet is one data set as GET /admin/reset answers it.
 type ResetSet struct {
-	ID          string `json:"id"`
+	ID          string `json:"id" openapi:"ResetSetID"`
 	Label       string `json:"label"`
 	Description string `json:"description"`
 	// Rows is how many rows resetting the set removes, per table.
-	Rows  map[string]int64 `json:"rows"`
+	Rows  map[string]int64 `json:"rows" jsonschema_description:"table name -> rows resetting this set removes"`
 	Total int64            `json:"total"`
 	// Requires are the sets that must be reset with this one.
-	Requires []string `json:"requires"`
+	Requires []string `json:"requires" openapi:"ResetSetID"`
 }
 
 // ResetInfo is GET /admin/reset.
 type ResetInfo struct {
 	Sets       []ResetSet `json:"sets"`
 	SchoolName string     `json:"school_name"`
-	LastBackup *Backup    `json:"last_backup"`
+	LastBackup *Backup    `json:"last_backup" jsonschema_description:"the newest backup with status done"`
 }
 
 // ResetRequest is POST /admin/reset.
 type ResetRequest struct {
-	Sets       []string `json:"sets"`
-	SchoolName string   `json:"school_name"`
-	Password   string   `json:"password"`
+	Sets       []string `json:"sets" jsonschema:"required" openapi:"ResetSetID"`
+	SchoolName string   `json:"school_name" jsonschema:"required"`
+	Password   string   `json:"password" jsonschema:"required,format=password"`
 }
 
 // ResetResult says what was removed and re-created.
 type ResetResult struct {
-	Sets      []string         `json:"sets"`
-	Removed   map[string]int64 `json:"removed"`
-	Recreated []string         `json:"recreated"`
+	Sets      []string         `json:"sets" openapi:"ResetSetID"`
+	Removed   map[string]int64 `json:"removed" jsonschema_description:"table name -> rows removed"`
+	Recreated []string         `json:"recreated" jsonschema:"enum=violation_categories,enum=sp_thresholds,enum=handling_types,enum=system_types"`
 	AuditID   int64            `json:"audit_id"`
 }
 

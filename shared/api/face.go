@@ -48,16 +48,16 @@ const (
 // consent as the school holds it. A second PUT while one is active
 // corrects it (the embeddings stay).
 type FaceConsentInput struct {
-	GuardianName string `json:"guardian_name"` // 1–120 characters
-	Relationship string `json:"relationship"`  // father | mother | guardian | other
-	Method       string `json:"method"`        // paper | digital | in_person
-	GivenOn      string `json:"given_on"`      // YYYY-MM-DD, not after today (Asia/Jakarta)
-	Reference    string `json:"reference"`     // ≤ 200 characters, may be empty
+	GuardianName string `json:"guardian_name" jsonschema:"required,minLength=1,maxLength=120"` // 1–120 characters
+	Relationship string `json:"relationship" jsonschema:"required,enum=father,enum=mother,enum=guardian,enum=other"`
+	Method       string `json:"method" jsonschema:"required,enum=paper,enum=digital,enum=in_person"`
+	GivenOn      string `json:"given_on" jsonschema:"required,format=date" jsonschema_description:"YYYY-MM-DD, not after today (Asia/Jakarta)"`
+	Reference    string `json:"reference" jsonschema:"maxLength=200"` // may be empty
 }
 
 // FaceConsentWithdrawal is the optional body of DELETE /students/{id}/face-consent.
 type FaceConsentWithdrawal struct {
-	Reason string `json:"reason"` // ≤ 500 characters
+	Reason string `json:"reason" jsonschema:"maxLength=500"`
 }
 
 // FaceConsent is one consent record (active or withdrawn).
@@ -66,11 +66,11 @@ type FaceConsent struct {
 	GuardianName     string     `json:"guardian_name"`
 	Relationship     string     `json:"relationship"`
 	Method           string     `json:"method"`
-	GivenOn          string     `json:"given_on"`
+	GivenOn          string     `json:"given_on" jsonschema:"format=date"`
 	Reference        string     `json:"reference"`
 	RecordedByName   string     `json:"recorded_by_name"`
-	RecordedAt       time.Time  `json:"recorded_at"`
-	WithdrawnAt      *time.Time `json:"withdrawn_at"`
+	RecordedAt       time.Time  `json:"recorded_at" jsonschema:"format=date-time"`
+	WithdrawnAt      *time.Time `json:"withdrawn_at" jsonschema:"format=date-time"`
 	WithdrawnByName  string     `json:"withdrawn_by_name"`
 	WithdrawalReason string     `json:"withdrawal_reason"`
 }
@@ -81,33 +81,33 @@ type FaceConsent struct {
 type FaceStatus struct {
 	StudentID   int64         `json:"student_id"`
 	StudentName string        `json:"student_name"`
-	Consent     *FaceConsent  `json:"consent"`
-	History     []FaceConsent `json:"history"` // newest first, the active one included
+	Consent     *FaceConsent  `json:"consent" jsonschema_description:"the active consent; null: none"`
+	History     []FaceConsent `json:"history" jsonschema_description:"newest first, the active one included"`
 	Samples     int           `json:"samples"` // embeddings stored
 	Model       string        `json:"model"`   // "" when none
-	EnrolledAt  *time.Time    `json:"enrolled_at"`
+	EnrolledAt  *time.Time    `json:"enrolled_at" jsonschema:"format=date-time"`
 }
 
 // FaceEnrolmentInput is POST /students/{id}/face-enrolments: 3–5
 // embeddings of one model, all of one length (16–4096 finite numbers).
 // It replaces what the student had enrolled.
 type FaceEnrolmentInput struct {
-	Model      string      `json:"model"`
-	Embeddings [][]float32 `json:"embeddings"`
+	Model      string      `json:"model" jsonschema:"required,minLength=1,maxLength=80"`
+	Embeddings [][]float32 `json:"embeddings" jsonschema:"required,minItems=3,maxItems=5" jsonschema_description:"3–5 samples of one model, each 16–4096 finite numbers, all of one length"`
 }
 
 // FaceChallenge is POST /face/challenge (kiosk token): a one-time
 // challenge the kiosk must see passed before it sends the scan.
 type FaceChallenge struct {
 	ID        string    `json:"id"`
-	Kind      string    `json:"kind"` // blink | turn_left | turn_right
-	ExpiresAt time.Time `json:"expires_at"`
+	Kind      string    `json:"kind" jsonschema:"enum=blink,enum=turn_left,enum=turn_right"`
+	ExpiresAt time.Time `json:"expires_at" jsonschema:"format=date-time"`
 }
 
 // FaceChallengeResult is what the kiosk observed for a challenge.
 type FaceChallengeResult struct {
-	ID     string `json:"id"`
-	Kind   string `json:"kind"`
+	ID     string `json:"id" jsonschema:"required,maxLength=64"`
+	Kind   string `json:"kind" jsonschema:"required,enum=blink,enum=turn_left,enum=turn_right"`
 	Passed bool   `json:"passed"`
 	// The observations the kiosk decided on, logged with the scan: for a
 	// blink the lowest and highest eye openness (0–1), for a turn the
@@ -126,9 +126,9 @@ type FaceChallengeResult struct {
 // FaceScanInput is POST /face/scan (kiosk token). Embedding may be empty
 // when the challenge failed (the failure is still logged).
 type FaceScanInput struct {
-	Model     string              `json:"model"`
-	Embedding []float32           `json:"embedding"`
-	Challenge FaceChallengeResult `json:"challenge"`
+	Model     string              `json:"model" jsonschema:"required,minLength=1,maxLength=80"`
+	Embedding []float32           `json:"embedding" jsonschema:"maxItems=4096" jsonschema_description:"16–4096 finite numbers; may be empty when the challenge failed"`
+	Challenge FaceChallengeResult `json:"challenge" jsonschema:"required"`
 }
 
 // FaceScanStudent is who a scan matched.
@@ -141,12 +141,12 @@ type FaceScanStudent struct {
 // FaceScanResult is the answer of POST /face/scan.
 type FaceScanResult struct {
 	ScanID     int64            `json:"scan_id"`
-	Outcome    string           `json:"outcome"`
-	Student    *FaceScanStudent `json:"student"` // matched only
-	Attendance string           `json:"attendance"`
+	Outcome    string           `json:"outcome" jsonschema:"enum=matched,enum=uncertain,enum=unknown,enum=liveness_failed,enum=not_enrolled_model"`
+	Student    *FaceScanStudent `json:"student" jsonschema_description:"matched only"`
+	Attendance string           `json:"attendance" jsonschema:"enum=H,enum=T,enum=kept,enum=none"`
 	// Greeting is the message the kiosk shows, in the request's language.
-	Greeting  string    `json:"greeting"`
-	ScannedAt time.Time `json:"scanned_at"`
+	Greeting  string    `json:"greeting" jsonschema_description:"in the request's language"`
+	ScannedAt time.Time `json:"scanned_at" jsonschema:"format=date-time"`
 }
 
 // KioskInfo is GET /face/kiosk (kiosk token): the kiosk's own name, the
@@ -155,7 +155,7 @@ type KioskInfo struct {
 	ID         int64    `json:"id"`
 	Name       string   `json:"name"`
 	School     string   `json:"school"`
-	Challenges []string `json:"challenges"`
+	Challenges []string `json:"challenges" jsonschema:"enum=blink,enum=turn_left,enum=turn_right"`
 }
 
 // Kiosk is one row of GET /settings/kiosks.
@@ -164,46 +164,48 @@ type Kiosk struct {
 	Name          string     `json:"name"`
 	TokenHint     string     `json:"token_hint"`
 	CreatedByName string     `json:"created_by_name"`
-	CreatedAt     time.Time  `json:"created_at"`
-	LastSeenAt    *time.Time `json:"last_seen_at"`
-	RevokedAt     *time.Time `json:"revoked_at"`
+	CreatedAt     time.Time  `json:"created_at" jsonschema:"format=date-time"`
+	LastSeenAt    *time.Time `json:"last_seen_at" jsonschema:"format=date-time"`
+	RevokedAt     *time.Time `json:"revoked_at" jsonschema:"format=date-time"`
 	// AlarmCount is how many times this kiosk matched two different
 	// students faster than people can step up to a camera; AlarmAt the
 	// last time (docs/face-id.md, "Protecting kiosk tokens").
-	AlarmCount int        `json:"alarm_count"`
-	AlarmAt    *time.Time `json:"alarm_at"`
+	AlarmCount int        `json:"alarm_count" jsonschema_description:"times this kiosk matched two different students less than 1.5 s apart"`
+	AlarmAt    *time.Time `json:"alarm_at" jsonschema:"format=date-time" jsonschema_description:"the last such match"`
 }
 
 // KioskInput is POST /settings/kiosks.
 type KioskInput struct {
-	Name string `json:"name" jsonschema:"required"` // 1–80 characters
+	Name string `json:"name" jsonschema:"required,minLength=1,maxLength=80"`
 }
 
 // KioskCreated is the answer of POST /settings/kiosks: the token is shown
 // this once and never again.
 type KioskCreated struct {
 	Kiosk
-	Token string `json:"token"`
+	Token string `json:"token" jsonschema_description:"kiosk_ + 43 characters; shown this once"`
 }
 
 // FaceSettings is GET/PUT /settings/face.
 type FaceSettings struct {
-	SchoolStart      string     `json:"school_start"`       // HH:MM, Asia/Jakarta
-	LateGraceMinutes int        `json:"late_grace_minutes"` // 0–120
-	Threshold        float64    `json:"threshold"`          // 0 < t < 1
-	Margin           float64    `json:"margin"`             // 0 ≤ m < 1
-	RetentionDays    int        `json:"retention_days"`     // 0–365
-	Challenges       []string   `json:"challenges"`         // a non-empty subset of the kinds
-	UpdatedAt        *time.Time `json:"updated_at,omitempty"`
+	SchoolStart      string   `json:"school_start" jsonschema:"pattern=^[0-2][0-9]:[0-5][0-9]$"` // HH:MM, Asia/Jakarta
+	LateGraceMinutes int      `json:"late_grace_minutes" jsonschema:"minimum=0,maximum=120"`
+	Threshold        float64  `json:"threshold" jsonschema:"exclusiveMinimum=0,exclusiveMaximum=1"`
+	Margin           float64  `json:"margin" jsonschema:"minimum=0,exclusiveMaximum=1"`
+	RetentionDays    int      `json:"retention_days" jsonschema:"minimum=0,maximum=365"`
+	Challenges       []string `json:"challenges" jsonschema:"minItems=1,uniqueItems=true,enum=blink,enum=turn_left,enum=turn_right"` // a non-empty subset of the kinds
+	// UpdatedAt is left out until the settings are first saved; a PUT
+	// body may send it as null (it is ignored).
+	UpdatedAt *time.Time `json:"updated_at,omitempty" jsonschema:"nullable,format=date-time"`
 }
 
 // FaceScan is one row of GET /face/scans (the log) and GET /face/confirmations
 // (uncertain scans waiting for a teacher).
 type FaceScan struct {
 	ID                  int64      `json:"id"`
-	ScannedAt           time.Time  `json:"scanned_at"`
+	ScannedAt           time.Time  `json:"scanned_at" jsonschema:"format=date-time"`
 	KioskName           string     `json:"kiosk_name"`
-	Outcome             string     `json:"outcome"`
+	Outcome             string     `json:"outcome" jsonschema:"enum=matched,enum=uncertain,enum=unknown,enum=liveness_failed,enum=not_enrolled_model"`
 	StudentID           *int64     `json:"student_id"`
 	StudentName         string     `json:"student_name"`
 	ClassName           string     `json:"class_name"`
@@ -214,18 +216,18 @@ type FaceScan struct {
 	Margin              *float64   `json:"margin"`
 	ChallengeKind       string     `json:"challenge_kind"`
 	ChallengePassed     bool       `json:"challenge_passed"`
-	Attendance          string     `json:"attendance"`
-	Resolution          *string    `json:"resolution"`
+	Attendance          string     `json:"attendance" jsonschema:"enum=H,enum=T,enum=kept,enum=none"`
+	Resolution          *string    `json:"resolution" openapi:"FaceReviewResolution" jsonschema_description:"null while the scan waits for a reviewer"`
 	ResolvedStudentID   *int64     `json:"resolved_student_id"`
 	ResolvedStudentName string     `json:"resolved_student_name"`
 	ResolvedByName      string     `json:"resolved_by_name"`
-	ResolvedAt          *time.Time `json:"resolved_at"`
+	ResolvedAt          *time.Time `json:"resolved_at" jsonschema:"format=date-time"`
 }
 
 // FaceScanResolution is POST /face/scans/{id}/resolve: confirm the scan as
 // student_id (the candidate or the runner-up) — which records the
 // attendance as of the scan's time — or reject it.
 type FaceScanResolution struct {
-	Action    string `json:"action"` // confirm | reject
-	StudentID int64  `json:"student_id"`
+	Action    string `json:"action" jsonschema:"required,enum=confirm,enum=reject"`
+	StudentID int64  `json:"student_id" jsonschema_description:"confirm: the scan's candidate or runner-up"`
 }

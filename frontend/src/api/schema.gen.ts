@@ -11736,14 +11736,14 @@ export interface components {
             id: string;
             /** @enum {string} */
             kind: "blink" | "turn_left" | "turn_right";
-            live_score?: number;
+            live_score?: number | null;
             millis?: number;
-            open_max?: number;
-            open_min?: number;
-            passed: boolean;
-            real_score?: number;
-            yaw_peak?: number;
-            yaw_start?: number;
+            open_max?: number | null;
+            open_min?: number | null;
+            passed?: boolean;
+            real_score?: number | null;
+            yaw_peak?: number | null;
+            yaw_start?: number | null;
         };
         FaceConsent: {
             /** Format: date */
@@ -11778,6 +11778,7 @@ export interface components {
             reason?: string;
         };
         FaceEnrolmentInput: {
+            /** @description 3–5 samples of one model, each 16–4096 finite numbers, all of one length */
             embeddings: number[][];
             model: string;
         };
@@ -12138,28 +12139,11 @@ export interface components {
             outcome: "applied" | "rejected" | "unauthorized" | "too_large" | "failed";
             /** Format: date-time */
             received_at: string;
-            results: components["schemas"]["JournalResults"];
-        };
-        JournalResults: {
-            created: number;
-            /** @description entries not stored because a person set the cell with another status */
-            kept_by_person: number;
-            letters_issued: number;
-            letters_lowered: number;
-            letters_raised: number;
-            letters_withdrawn: number;
-            skipped: number;
-            unchanged: number;
-            unmatched: number;
-            updated: number;
-            violations_created: number;
-            violations_kept: number;
-            violations_removed: number;
-            violations_updated: number;
+            results: components["schemas"]["AttendanceResult"];
         };
         JournalSyncResponse: {
             message: string;
-            results: components["schemas"]["JournalResults"];
+            results: components["schemas"]["AttendanceResult"];
             success: boolean;
         };
         JournalToken: {
@@ -12187,9 +12171,26 @@ export interface components {
             revoked_at: string | null;
             token_hint: string;
         };
-        KioskCreated: components["schemas"]["Kiosk"] & {
+        KioskCreated: {
+            /**
+             * Format: date-time
+             * @description the last such match
+             */
+            alarm_at: string | null;
+            /** @description times this kiosk matched two different students less than 1.5 s apart */
+            alarm_count: number;
+            /** Format: date-time */
+            created_at: string;
+            created_by_name: string;
+            id: number;
+            /** Format: date-time */
+            last_seen_at: string | null;
+            name: string;
+            /** Format: date-time */
+            revoked_at: string | null;
             /** @description kiosk_ + 43 characters; shown this once */
             token: string;
+            token_hint: string;
         };
         KioskInfo: {
             challenges: ("blink" | "turn_left" | "turn_right")[];
@@ -12230,7 +12231,7 @@ export interface components {
         };
         LoginResponse: {
             /** @description Only when the request carried device_token: this device's token for the next sign-ins. */
-            device_token: string;
+            device_token?: string;
             /** Format: date-time */
             expires_at: string;
             permissions: string[];
@@ -12891,20 +12892,7 @@ export interface components {
         };
         ResetInfo: {
             /** @description the newest backup with status done */
-            last_backup: {
-                created_by_name: string;
-                error: string;
-                filename: string;
-                /** Format: date-time */
-                finished_at: string | null;
-                id: number;
-                sha256: string;
-                size_bytes: number;
-                /** Format: date-time */
-                started_at: string;
-                status: string;
-                via: string;
-            } | null;
+            last_backup: components["schemas"]["Backup"] | null;
             school_name: string;
             sets: components["schemas"]["ResetSet"][];
         };

@@ -34,14 +34,13 @@ import (
 //     refuses its absence); a pointer may be null (null reads as absent).
 //   - A field tagged `openapi:"Name"` is a $ref to the named schema (an
 //     enum of enumSchemas or another registered type) instead of its Go
-//     type's; a registered struct type is always a $ref.
+//     type's (a slice's items are); a registered struct type is always a $ref.
 //   - Text and limits are invopop's tags: `jsonschema:"format=date,maxLength=50"`,
 //     `jsonschema_description:"..."`; a type's description is in
 //     schemaDescriptions. A slice's enum (invopop) and a map's (here) are
 //     their values'; a nullable field's enum holds null too.
 var wireTypes = map[string]any{
 	"EarlyWarningCounts":        wire.EarlyWarningCounts{},
-	"KioskInput":                request(wire.KioskInput{}),
 	"MessagingPreviewRequest":   request(wire.MessagingPreviewRequest{}),
 	"MessagingTestResult":       wire.MessagingTestResult{},
 	"PortalAchievement":         wire.PortalAchievement{},
@@ -215,6 +214,46 @@ var wireTypes = map[string]any{
 	"DashboardCount":     wire.DashboardCount{},
 	"EarlyWarning":       wire.EarlyWarning{},
 	"ViolationCalendar":  wire.ViolationCalendar{},
+
+	// face ID
+	"FaceChallenge":         wire.FaceChallenge{},
+	"FaceChallengeResult":   request(wire.FaceChallengeResult{}),
+	"FaceConsent":           wire.FaceConsent{},
+	"FaceConsentInput":      request(wire.FaceConsentInput{}),
+	"FaceConsentWithdrawal": request(wire.FaceConsentWithdrawal{}),
+	"FaceEnrolmentInput":    request(wire.FaceEnrolmentInput{}),
+	"FaceScan":              wire.FaceScan{},
+	"FaceScanInput":         request(wire.FaceScanInput{}),
+	"FaceScanResolution":    request(wire.FaceScanResolution{}),
+	"FaceScanResult":        wire.FaceScanResult{},
+	"FaceScanStudent":       wire.FaceScanStudent{},
+	"FaceSettings":          wire.FaceSettings{},
+	"FaceStatus":            wire.FaceStatus{},
+	"Kiosk":                 wire.Kiosk{},
+	"KioskCreated":          wire.KioskCreated{},
+	"KioskInfo":             wire.KioskInfo{},
+	"KioskInput":            request(wire.KioskInput{}),
+	// journal (E-Jurnal)
+	"JournalAuthFailure":  wire.JournalAuthFailure{},
+	"JournalKept":         wire.JournalKept{},
+	"JournalPushLog":      wire.JournalPush{},
+	"JournalSyncResponse": wire.JournalSyncResponse{},
+	"JournalToken":        wire.JournalToken{},
+	// data reset
+	"ResetInfo":    wire.ResetInfo{},
+	"ResetRequest": request(wire.ResetRequest{}),
+	"ResetResult":  wire.ResetResult{},
+	"ResetSet":     wire.ResetSet{},
+	// users, sign-in and roles
+	"LoginResponse": wire.LoginResponse{},
+	"Me":            wire.Me{},
+	"RoleInfo":      wire.RoleInfo{},
+	"User":          wire.User{},
+	// every answer: an error (the document's ErrorBody is Go's ErrorDetail,
+	// the body's error; the journal sends it flat), a page's meta
+	"Error":     wire.ErrorBody{},
+	"ErrorBody": wire.ErrorDetail{},
+	"PageMeta":  wire.PageMeta{},
 }
 
 // enumSchemas are the string enums the document names, each from the Go
@@ -354,7 +393,10 @@ func markNullable(t reflect.Type, s map[string]any, names map[reflect.Type]strin
 		if f.nullable {
 			p = notNull(p) // invopop's oneOf; nullable() below says it once
 		}
-		if f.ref != "" {
+		if f.ref != "" && f.typ.Kind() == reflect.Slice {
+			// a slice's name is its items', as its enum is
+			p["items"] = map[string]any{"$ref": "#/components/schemas/" + f.ref}
+		} else if f.ref != "" {
 			p = map[string]any{"$ref": "#/components/schemas/" + f.ref}
 			for _, k := range []string{"description", "examples", "default"} {
 				if v, ok := props[f.name].(map[string]any)[k]; ok {
@@ -408,7 +450,8 @@ func deref(t reflect.Type) reflect.Type {
 }
 
 // nullable lets a property schema be null: ["T", "null"] for a type (and
-// null among its enum's values), a oneOf with null for a reference.
+// null among its enum's values), a oneOf with null for a reference
+// (its text beside the oneOf, not in a branch).
 func nullable(p map[string]any) map[string]any {
 	if enum, ok := p["enum"].([]any); ok && !slices.Contains(enum, nil) {
 		p["enum"] = append(enum, nil)
@@ -427,9 +470,13 @@ func nullable(p map[string]any) map[string]any {
 		return p
 	}
 	out := map[string]any{"oneOf": []any{p, map[string]any{"type": "null"}}}
-	if d, ok := p["description"]; ok { // the property's text, not the member's
-		out["description"] = d
-		delete(p, "description")
+	// the text is the property's, not one branch's (where generated
+	// clients do not look for it)
+	for _, k := range []string{"description", "examples", "default"} {
+		if v, ok := p[k]; ok {
+			out[k] = v
+			delete(p, k)
+		}
 	}
 	return out
 }

@@ -61,10 +61,11 @@ func TestSchemaOfRules(t *testing.T) {
 		Extra    map[string]int    `json:"extra"`
 		Inner    inner             `json:"inner"`
 		Ref      registered        `json:"ref"`
-		RefPtr   *registered       `json:"ref_ptr"`
+		RefPtr   *registered       `json:"ref_ptr" jsonschema_description:"null: none"`
 		Refs     []registered      `json:"refs"`
 		ByName   map[string]string `json:"by_name,omitempty"`
 		Level    string            `json:"level" openapi:"Level"`
+		Levels   []string          `json:"levels" openapi:"Level" jsonschema_description:"each a Level"`
 		Day      string            `json:"day" jsonschema:"format=date,maxLength=10" jsonschema_description:"a, day"`
 		internal string
 		Skipped  string `json:"-"`
@@ -84,17 +85,18 @@ func TestSchemaOfRules(t *testing.T) {
 		`"extra":{"additionalProperties":{"type":"integer"},"type":"object"},` +
 		`"inner":{"properties":{"n":{"type":"integer"}},"required":["n"],"type":"object"},` +
 		`"level":{"$ref":"#/components/schemas/Level"},` +
+		`"levels":{"description":"each a Level","items":{"$ref":"#/components/schemas/Level"},"type":"array"},` +
 		`"maybe":{"items":{"type":"string"},"type":["array","null"]},` +
 		`"name":{"type":"string"},` +
 		`"note":{"type":"string"},` +
 		`"ref":{"$ref":"#/components/schemas/Registered"},` +
-		`"ref_ptr":{"oneOf":[{"$ref":"#/components/schemas/Registered"},{"type":"null"}]},` +
+		`"ref_ptr":{"description":"null: none","oneOf":[{"$ref":"#/components/schemas/Registered"},{"type":"null"}]},` +
 		`"refs":{"items":{"$ref":"#/components/schemas/Registered"},"type":"array"},` +
 		`"secret":{"type":["string","null"]},` +
 		`"since":{"format":"date-time","type":"string"},` +
 		`"tags":{"items":{"type":"string"},"type":"array"},` +
 		`"until":{"format":"date-time","type":["string","null"]}},` +
-		`"required":["embedded","name","count","at","until","tags","maybe","extra","inner","ref","ref_ptr","refs","level","day"],"type":"object"}`
+		`"required":["embedded","name","count","at","until","tags","maybe","extra","inner","ref","ref_ptr","refs","level","levels","day"],"type":"object"}`
 	if string(got) != want {
 		t.Errorf("response schema\n got %s\nwant %s", got, want)
 	}
