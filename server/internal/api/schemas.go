@@ -215,6 +215,17 @@ var wireTypes = map[string]any{
 	"DashboardCount":     wire.DashboardCount{},
 	"EarlyWarning":       wire.EarlyWarning{},
 	"ViolationCalendar":  wire.ViolationCalendar{},
+
+	// reports
+	"RecapCases":      wire.RecapCases{},
+	"RecapCategory":   wire.RecapCategory{},
+	"RecapClassRow":   wire.RecapClassRow{},
+	"RecapDetailRow":  wire.RecapDetailRow{},
+	"RecapPeriod":     wire.RecapPeriod{},
+	"RecapScope":      wire.RecapScope{},
+	"RecapStudentRow": wire.RecapStudentRow{},
+	"RecapTotals":     wire.RecapTotals{},
+	"ViolationRecap":  wire.ViolationRecap{},
 }
 
 // enumSchemas are the string enums the document names, each from the Go

@@ -81,21 +81,12 @@ var schemaCandidates = map[string]any{
 	"LoginResponse":         wire.LoginResponse{},
 	"Me":                    wire.Me{},
 	"PageMeta":              wire.PageMeta{},
-	"RecapCases":            wire.RecapCases{},
-	"RecapCategory":         wire.RecapCategory{},
-	"RecapClassRow":         wire.RecapClassRow{},
-	"RecapDetailRow":        wire.RecapDetailRow{},
-	"RecapPeriod":           wire.RecapPeriod{},
-	"RecapScope":            wire.RecapScope{},
-	"RecapStudentRow":       wire.RecapStudentRow{},
-	"RecapTotals":           wire.RecapTotals{},
 	"ResetInfo":             wire.ResetInfo{},
 	"ResetRequest":          wire.ResetRequest{},
 	"ResetResult":           wire.ResetResult{},
 	"ResetSet":              wire.ResetSet{},
 	"RoleInfo":              wire.RoleInfo{},
 	"User":                  wire.User{},
-	"ViolationRecap":        wire.ViolationRecap{},
 }
 
 // A type generated from Go (wireTypes) is no longer a candidate.
