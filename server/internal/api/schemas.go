@@ -208,12 +208,12 @@ var wireTypes = map[string]any{
 	"SimulateRequest":  request(wire.SimulateRequest{}),
 	"SimulateResponse": wire.SimulateResponse{},
 
-	// dashboard and early warnings (EarlyWarningPage waits for CaseSummary:
-	// a slice cannot name a fragment's schema)
+	// dashboard and early warnings
 	"AttendanceFollowUp": wire.AttendanceFollowUp{},
 	"Dashboard":          wire.Dashboard{},
 	"DashboardCount":     wire.DashboardCount{},
 	"EarlyWarning":       wire.EarlyWarning{},
+	"EarlyWarningPage":   wire.EarlyWarningPage{},
 	"ViolationCalendar":  wire.ViolationCalendar{},
 
 	// reports

@@ -55,7 +55,6 @@ func TestSchemaCandidates(t *testing.T) {
 // schemaCandidates: the shared/api types named like a schema of the document and not yet
 // in wireTypes (a type moves from here to there; TestCandidatesNotRegistered keeps it so).
 var schemaCandidates = map[string]any{
-	"EarlyWarningPage":      wire.EarlyWarningPage{},
 	"ErrorBody":             wire.ErrorBody{},
 	"FaceChallenge":         wire.FaceChallenge{},
 	"FaceChallengeResult":   wire.FaceChallengeResult{},
