@@ -136,22 +136,22 @@ type EarlyWarningRules struct {
 // asked kind (all kinds when none) and the counts of every kind.
 type EarlyWarningPage struct {
 	Data   []EarlyWarning     `json:"data"`
-	Meta   PageMeta           `json:"meta"`
+	Meta   PageMeta           `json:"meta" openapi:"PageMeta"`
 	Counts EarlyWarningCounts `json:"counts"`
 	// Threshold is the school's early_warning_points (N).
-	Threshold int `json:"threshold"`
+	Threshold int `json:"threshold" jsonschema_description:"the school's early_warning_points"`
 	// Source is the source the page was asked for (all when absent);
 	// Kinds the kinds it shows, in order.
-	Source string            `json:"source"`
-	Kinds  []string          `json:"kinds"`
+	Source string            `json:"source" jsonschema:"enum=behaviour,enum=attendance,enum=all"`
+	Kinds  []string          `json:"kinds" jsonschema:"enum=follow_up_due,enum=absent_streak,enum=late_repeat,enum=repeat_type,enum=near_level" jsonschema_description:"the kinds of the source, in the order the page shows them"`
 	Rules  EarlyWarningRules `json:"rules"`
 	// LatestSchoolDay is the newest day with any attendance (YYYY-MM-DD),
 	// null when there is none.
-	LatestSchoolDay *string `json:"latest_school_day"`
+	LatestSchoolDay *string `json:"latest_school_day" jsonschema:"format=date"`
 	// CaseStagesOverdue are the cases the caller may see whose current
 	// stage is past its due date (at most 20, as the case list shows
 	// them); CaseStagesOverdueCount is how many cases are overdue
 	// school-wide, for a holder of cases.view_counts (null otherwise).
-	CaseStagesOverdue      []CaseSummary `json:"case_stages_overdue"`
-	CaseStagesOverdueCount *int          `json:"case_stages_overdue_count"`
+	CaseStagesOverdue      []CaseSummary `json:"case_stages_overdue" jsonschema_description:"with cases.view: the cases the caller may see (as GET /cases shows them, each read logged) whose current stage is past its due date, at most 20; empty otherwise"`
+	CaseStagesOverdueCount *int          `json:"case_stages_overdue_count" jsonschema_description:"with cases.view_counts: how many cases are overdue school-wide; null otherwise"`
 }

@@ -42,10 +42,10 @@ const RecapDetailLimitMax = 500
 
 // RecapPeriod is the period a report covers, resolved to dates.
 type RecapPeriod struct {
-	Kind string `json:"kind"`
+	Kind string `json:"kind" jsonschema:"enum=range,enum=month,enum=semester,enum=academic_year"`
 	// From and To are Asia/Jakarta days, YYYY-MM-DD, both included.
-	From string `json:"from"`
-	To   string `json:"to"`
+	From string `json:"from" jsonschema:"format=date"`
+	To   string `json:"to" jsonschema:"format=date"`
 	// Month (YYYY-MM), AcademicYear (the first year) and Semester (1|2)
 	// are set for the kinds that use them.
 	Month        string `json:"month,omitempty"`
@@ -55,7 +55,7 @@ type RecapPeriod struct {
 
 // RecapScope is who a report covers.
 type RecapScope struct {
-	Kind           string `json:"kind"`
+	Kind           string `json:"kind" jsonschema:"enum=school,enum=class,enum=grade,enum=department"`
 	ClassID        int64  `json:"class_id,omitempty"`
 	ClassName      string `json:"class_name,omitempty"`
 	Grade          int    `json:"grade,omitempty"`
@@ -112,16 +112,16 @@ type RecapStudentRow struct {
 	// violations' points, YearReduced the points policy's reductions,
 	// YearTotal the net total the letters follow. Points above is the
 	// period's violations only (gross).
-	YearGross   int `json:"year_gross" db:"year_gross"`
-	YearReduced int `json:"year_reduced" db:"year_reduced"`
-	YearTotal   int `json:"year_total" db:"year_total"`
+	YearGross   int `json:"year_gross" db:"year_gross" jsonschema_description:"The violations' points of the academic year of the period's end, up to that end."`
+	YearReduced int `json:"year_reduced" db:"year_reduced" jsonschema_description:"The points policy's reductions (offset, amnesty) of that year up to the period's end."`
+	YearTotal   int `json:"year_total" db:"year_total" jsonschema_description:"The net year total (year_gross less year_reduced), as the ledger and the letters count it."`
 }
 
 // RecapDetailRow is one violation of the report.
 type RecapDetailRow struct {
 	ID int64 `json:"id"`
 	// OccurredOn is the Asia/Jakarta day, YYYY-MM-DD.
-	OccurredOn  string `json:"occurred_on"`
+	OccurredOn  string `json:"occurred_on" jsonschema:"format=date"`
 	StudentID   int64  `json:"student_id"`
 	StudentName string `json:"student_name"`
 	// ClassName is the class as it was that day.
@@ -131,7 +131,7 @@ type RecapDetailRow struct {
 	// Description is the violation's own description (may be empty).
 	Description    string `json:"description"`
 	Points         int    `json:"points"`
-	HandlingStatus string `json:"handling_status"`
+	HandlingStatus string `json:"handling_status" jsonschema:"enum=unhandled,enum=in_progress,enum=resolved"`
 }
 
 // ViolationRecap is GET /reports/violation-recap: the report's summary and
@@ -142,7 +142,7 @@ type ViolationRecap struct {
 	Scope  RecapScope  `json:"scope"`
 	// Source is the violations counted (query parameter source):
 	// behaviour, attendance or all (the default).
-	Source     string            `json:"source"`
+	Source     string            `json:"source" jsonschema:"enum=behaviour,enum=attendance,enum=all" jsonschema_description:"the violations counted (the source parameter; all when absent)"`
 	Totals     RecapTotals       `json:"totals"`
 	Categories []RecapCategory   `json:"categories"`
 	Classes    []RecapClassRow   `json:"classes"`
@@ -156,7 +156,7 @@ type ViolationRecap struct {
 	// Cases are the period's cases counted (no case, no name): for a
 	// holder of cases.view_counts and the whole school's report only,
 	// else null (docs/cases.md, "The semester report").
-	Cases *RecapCases `json:"cases"`
+	Cases *RecapCases `json:"cases" jsonschema_description:"The period's cases counted (by the day they happened, Asia/Jakarta): for a holder of cases.view_counts on the whole school's report only, else null. Never a case, a title or a name."`
 }
 
 // RecapCases counts the cases that happened in the report's period. Keys:
@@ -166,8 +166,8 @@ type ViolationRecap struct {
 // cases with a referral to the Pokja recorded.
 type RecapCases struct {
 	Total            int         `json:"total" db:"total"`
-	Referred         int         `json:"referred" db:"referred"`
-	ByCategory       []CaseCount `json:"by_category"`
-	ByStage          []CaseCount `json:"by_stage"`
-	ByClassification []CaseCount `json:"by_classification"`
+	Referred         int         `json:"referred" db:"referred" jsonschema_description:"cases with a referral to the Pokja recorded"`
+	ByCategory       []CaseCount `json:"by_category" jsonschema_description:"key: the category id; label: its name"`
+	ByStage          []CaseCount `json:"by_stage" jsonschema_description:"key: identification, handling, conclusions, closed (the stage now)"`
+	ByClassification []CaseCount `json:"by_classification" jsonschema_description:"key: school_rule, suspected_law, or empty (not classified yet)"`
 }

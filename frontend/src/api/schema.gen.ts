@@ -11637,17 +11637,17 @@ export interface components {
         };
         EarlyWarningPage: {
             /** @description with cases.view: the cases the caller may see (as GET /cases shows them, each read logged) whose current stage is past its due date, at most 20; empty otherwise */
-            case_stages_overdue?: components["schemas"]["CaseSummary"][];
+            case_stages_overdue: components["schemas"]["CaseSummary"][];
             /** @description with cases.view_counts: how many cases are overdue school-wide; null otherwise */
-            case_stages_overdue_count?: number | null;
+            case_stages_overdue_count: number | null;
             counts: components["schemas"]["EarlyWarningCounts"];
             data: components["schemas"]["EarlyWarning"][];
             /** @description the kinds of the source, in the order the page shows them */
-            kinds?: string[];
+            kinds: ("follow_up_due" | "absent_streak" | "late_repeat" | "repeat_type" | "near_level")[];
             /** Format: date */
-            latest_school_day?: string | null;
+            latest_school_day: string | null;
             meta: components["schemas"]["PageMeta"];
-            rules?: {
+            rules: {
                 absent_streak_days: number;
                 late_school_days: number;
                 late_times: number;
@@ -11655,7 +11655,7 @@ export interface components {
                 repeat_times: number;
             };
             /** @enum {string} */
-            source?: "behaviour" | "attendance" | "all";
+            source: "behaviour" | "attendance" | "all";
             /** @description the school's early_warning_points */
             threshold: number;
         };

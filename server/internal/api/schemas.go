@@ -207,12 +207,12 @@ var wireTypes = map[string]any{
 	"SimulateRequest":  request(wire.SimulateRequest{}),
 	"SimulateResponse": wire.SimulateResponse{},
 
-	// dashboard and early warnings (EarlyWarningPage waits for CaseSummary:
-	// a slice cannot name a fragment's schema)
+	// dashboard and early warnings
 	"AttendanceFollowUp": wire.AttendanceFollowUp{},
 	"Dashboard":          wire.Dashboard{},
 	"DashboardCount":     wire.DashboardCount{},
 	"EarlyWarning":       wire.EarlyWarning{},
+	"EarlyWarningPage":   wire.EarlyWarningPage{},
 	"ViolationCalendar":  wire.ViolationCalendar{},
 
 	// face ID
@@ -254,6 +254,17 @@ var wireTypes = map[string]any{
 	"Error":     wire.ErrorBody{},
 	"ErrorBody": wire.ErrorDetail{},
 	"PageMeta":  wire.PageMeta{},
+
+	// reports
+	"RecapCases":      wire.RecapCases{},
+	"RecapCategory":   wire.RecapCategory{},
+	"RecapClassRow":   wire.RecapClassRow{},
+	"RecapDetailRow":  wire.RecapDetailRow{},
+	"RecapPeriod":     wire.RecapPeriod{},
+	"RecapScope":      wire.RecapScope{},
+	"RecapStudentRow": wire.RecapStudentRow{},
+	"RecapTotals":     wire.RecapTotals{},
+	"ViolationRecap":  wire.ViolationRecap{},
 }
 
 // enumSchemas are the string enums the document names, each from the Go
