@@ -5,8 +5,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-
-	wire "github.com/tatib/tatib/shared/api"
 )
 
 // TestSchemaCandidates lists, for every shared/api type whose name is a
