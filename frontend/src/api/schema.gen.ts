@@ -11948,12 +11948,12 @@ export interface components {
             updated_at: string;
         };
         HandlingTypeInput: {
-            active?: boolean;
+            active?: boolean | null;
             /** @description required on create */
-            name?: string;
-            sort_order?: number;
+            name?: string | null;
+            sort_order?: number | null;
             /** @description absent keeps what is stored (false on create) */
-            summons_parent?: boolean;
+            summons_parent?: boolean | null;
         };
         HandlingViolation: {
             /** @description the class as it was that day */
@@ -13414,10 +13414,10 @@ export interface components {
         };
         ViolationCategoryInput: {
             /** @description A hex colour (#e03131) or a Mantine colour name: dark, gray, red, pink, grape, violet, indigo, blue, cyan, teal, green, lime, yellow, orange. */
-            colour?: string;
+            colour?: string | null;
             /** @description required on create */
-            name?: string;
-            sort_order?: number;
+            name?: string | null;
+            sort_order?: number | null;
         };
         ViolationPhoto: {
             height: number;
@@ -13509,9 +13509,7 @@ export interface components {
                 reason: string;
                 /** @description catalogue key, e.g. violationtype.row.example */
                 reason_code: string;
-                reason_params: {
-                    [key: string]: unknown;
-                };
+                reason_params?: Record<string, unknown>;
                 row: number;
             }[];
             skipped: {
@@ -13521,21 +13519,19 @@ export interface components {
                 reason: string;
                 /** @description catalogue key, e.g. violationtype.row.example */
                 reason_code: string;
-                reason_params: {
-                    [key: string]: unknown;
-                };
+                reason_params?: Record<string, unknown>;
                 row: number;
             }[];
         };
         /** @description On create name, points and category_id are required; on change absent fields stay. */
         ViolationTypeInput: {
-            active?: boolean;
-            category_id?: number;
-            default_sanction?: string;
-            description?: string;
-            name?: string;
-            points?: number;
-            slug?: string;
+            active?: boolean | null;
+            category_id?: number | null;
+            default_sanction?: string | null;
+            description?: string | null;
+            name?: string | null;
+            points?: number | null;
+            slug?: string | null;
         };
         ViolationTypeList: {
             categories: components["schemas"]["ViolationCategory"][];

@@ -11,6 +11,7 @@ import (
 	"github.com/invopop/jsonschema"
 
 	"github.com/tatib/tatib/server/internal/letter"
+	"github.com/tatib/tatib/server/internal/violationtype"
 	wire "github.com/tatib/tatib/shared/api"
 )
 
@@ -215,6 +216,19 @@ var wireTypes = map[string]any{
 	"DashboardCount":     wire.DashboardCount{},
 	"EarlyWarning":       wire.EarlyWarning{},
 	"ViolationCalendar":  wire.ViolationCalendar{},
+
+	// violation types, their categories, SP thresholds and handling types:
+	// the violationtype package's own types, as its handlers send and read
+	"HandlingType":              violationtype.HandlingType{},
+	"HandlingTypeInput":         request(violationtype.HandlingTypeInput{}),
+	"SPThreshold":               violationtype.Threshold{},
+	"SPThresholdsInput":         request(violationtype.ThresholdsInput{}),
+	"ViolationCategory":         violationtype.Category{},
+	"ViolationCategoryInput":    request(violationtype.CategoryInput{}),
+	"ViolationType":             violationtype.Type{},
+	"ViolationTypeImportResult": violationtype.ImportResult{},
+	"ViolationTypeInput":        request(violationtype.TypeInput{}),
+	"ViolationTypeList":         violationtype.TypeList{},
 }
 
 // enumSchemas are the string enums the document names, each from the Go
@@ -232,6 +246,7 @@ var schemaDescriptions = map[string]string{
 	"CorrectViolationRequest": "Only what changes; an absent field stays as it is.",
 	"IssuedWarningLetter":     "A warning letter as a recording answers it: the stored letter without its number, verification and acknowledgement (GET /warning-letters/{id} has them)",
 	"PortalSettings":          "Every part shows unless hidden; a hidden part is empty on the child's page and its own routes answer 404 (portal.part_hidden). Points and SP progress always show.",
+	"ViolationTypeInput":      "On create name, points and category_id are required; on change absent fields stay.",
 }
 
 // requestBody marks a wire type read from a request body (see wireTypes).
