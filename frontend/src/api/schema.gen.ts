@@ -13012,7 +13012,7 @@ export interface components {
              * @description the journal may send attendance of the current academic year and this many before it; older dates answer 422
              * @default 1
              */
-            journal_previous_years?: number;
+            journal_previous_years?: number | null;
             /** @default 10 */
             lesson_hours_per_day: number;
             /**
@@ -13032,7 +13032,7 @@ export interface components {
             /** @description empty until set; spaces, dots and dashes are removed before the check */
             principal_nip: string;
             /** Format: date-time */
-            updated_at?: string;
+            updated_at?: string | null;
         };
         SimulateRequest: {
             policy?: components["schemas"]["PointsPolicy"] | null;
@@ -13200,7 +13200,7 @@ export interface components {
             /** @enum {string} */
             phase: "fetching" | "saving" | "done";
             progress: number;
-            result: null | {
+            result: {
                 classes: number;
                 classes_new: number;
                 complete: boolean;
@@ -13215,11 +13215,11 @@ export interface components {
                 updated: number;
                 warning_codes: {
                     key: string;
-                    params: Record<string, unknown>;
+                    params?: Record<string, unknown>;
                 }[];
                 /** @description in the request's language */
                 warnings: string[];
-            };
+            } | null;
             /** Format: date-time */
             started_at: string;
             /** @enum {string} */

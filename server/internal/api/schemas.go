@@ -11,6 +11,9 @@ import (
 	"github.com/invopop/jsonschema"
 
 	"github.com/tatib/tatib/server/internal/letter"
+	"github.com/tatib/tatib/server/internal/roster"
+	"github.com/tatib/tatib/server/internal/school"
+	"github.com/tatib/tatib/server/internal/studentsync"
 	"github.com/tatib/tatib/server/internal/violationtype"
 	wire "github.com/tatib/tatib/shared/api"
 )
@@ -229,6 +232,19 @@ var wireTypes = map[string]any{
 	"ViolationTypeImportResult": violationtype.ImportResult{},
 	"ViolationTypeInput":        request(violationtype.TypeInput{}),
 	"ViolationTypeList":         violationtype.TypeList{},
+
+	// the school: departments, classes and students as the roster sends
+	// them, the student-affairs connection and its syncs, the profile (read
+	// and sent: registered as what PUT accepts, name alone required) and
+	// the logo
+	"Class":              roster.Class{},
+	"Department":         roster.Department{},
+	"SchoolLogo":         school.Logo{},
+	"SchoolProfile":      request(school.Profile{}),
+	"Student":            roster.Student{},
+	"StudentAffairs":     studentsync.StudentAffairs{},
+	"StudentAffairsTest": studentsync.TestResult{},
+	"StudentSync":        studentsync.SyncRun{},
 }
 
 // enumSchemas are the string enums the document names, each from the Go
