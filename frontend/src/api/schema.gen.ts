@@ -11949,12 +11949,12 @@ export interface components {
             updated_at: string;
         };
         HandlingTypeInput: {
-            active?: boolean;
+            active?: boolean | null;
             /** @description required on create */
-            name?: string;
-            sort_order?: number;
+            name?: string | null;
+            sort_order?: number | null;
             /** @description absent keeps what is stored (false on create) */
-            summons_parent?: boolean;
+            summons_parent?: boolean | null;
         };
         HandlingViolation: {
             /** @description the class as it was that day */
@@ -13000,7 +13000,7 @@ export interface components {
              * @description the journal may send attendance of the current academic year and this many before it; older dates answer 422
              * @default 1
              */
-            journal_previous_years?: number;
+            journal_previous_years?: number | null;
             /** @default 10 */
             lesson_hours_per_day: number;
             /**
@@ -13020,7 +13020,7 @@ export interface components {
             /** @description empty until set; spaces, dots and dashes are removed before the check */
             principal_nip: string;
             /** Format: date-time */
-            updated_at?: string;
+            updated_at?: string | null;
         };
         SimulateRequest: {
             policy?: components["schemas"]["PointsPolicy"] | null;
@@ -13188,7 +13188,7 @@ export interface components {
             /** @enum {string} */
             phase: "fetching" | "saving" | "done";
             progress: number;
-            result: null | {
+            result: {
                 classes: number;
                 classes_new: number;
                 complete: boolean;
@@ -13203,11 +13203,11 @@ export interface components {
                 updated: number;
                 warning_codes: {
                     key: string;
-                    params: Record<string, unknown>;
+                    params?: Record<string, unknown>;
                 }[];
                 /** @description in the request's language */
                 warnings: string[];
-            };
+            } | null;
             /** Format: date-time */
             started_at: string;
             /** @enum {string} */
@@ -13402,10 +13402,10 @@ export interface components {
         };
         ViolationCategoryInput: {
             /** @description A hex colour (#e03131) or a Mantine colour name: dark, gray, red, pink, grape, violet, indigo, blue, cyan, teal, green, lime, yellow, orange. */
-            colour?: string;
+            colour?: string | null;
             /** @description required on create */
-            name?: string;
-            sort_order?: number;
+            name?: string | null;
+            sort_order?: number | null;
         };
         ViolationPhoto: {
             height: number;
@@ -13497,9 +13497,7 @@ export interface components {
                 reason: string;
                 /** @description catalogue key, e.g. violationtype.row.example */
                 reason_code: string;
-                reason_params: {
-                    [key: string]: unknown;
-                };
+                reason_params?: Record<string, unknown>;
                 row: number;
             }[];
             skipped: {
@@ -13509,21 +13507,19 @@ export interface components {
                 reason: string;
                 /** @description catalogue key, e.g. violationtype.row.example */
                 reason_code: string;
-                reason_params: {
-                    [key: string]: unknown;
-                };
+                reason_params?: Record<string, unknown>;
                 row: number;
             }[];
         };
         /** @description On create name, points and category_id are required; on change absent fields stay. */
         ViolationTypeInput: {
-            active?: boolean;
-            category_id?: number;
-            default_sanction?: string;
-            description?: string;
-            name?: string;
-            points?: number;
-            slug?: string;
+            active?: boolean | null;
+            category_id?: number | null;
+            default_sanction?: string | null;
+            description?: string | null;
+            name?: string | null;
+            points?: number | null;
+            slug?: string | null;
         };
         ViolationTypeList: {
             categories: components["schemas"]["ViolationCategory"][];

@@ -11,6 +11,10 @@ import (
 	"github.com/invopop/jsonschema"
 
 	"github.com/tatib/tatib/server/internal/letter"
+	"github.com/tatib/tatib/server/internal/roster"
+	"github.com/tatib/tatib/server/internal/school"
+	"github.com/tatib/tatib/server/internal/studentsync"
+	"github.com/tatib/tatib/server/internal/violationtype"
 	wire "github.com/tatib/tatib/shared/api"
 )
 
@@ -265,6 +269,32 @@ var wireTypes = map[string]any{
 	"RecapStudentRow": wire.RecapStudentRow{},
 	"RecapTotals":     wire.RecapTotals{},
 	"ViolationRecap":  wire.ViolationRecap{},
+
+	// violation types, their categories, SP thresholds and handling types:
+	// the violationtype package's own types, as its handlers send and read
+	"HandlingType":              violationtype.HandlingType{},
+	"HandlingTypeInput":         request(violationtype.HandlingTypeInput{}),
+	"SPThreshold":               violationtype.Threshold{},
+	"SPThresholdsInput":         request(violationtype.ThresholdsInput{}),
+	"ViolationCategory":         violationtype.Category{},
+	"ViolationCategoryInput":    request(violationtype.CategoryInput{}),
+	"ViolationType":             violationtype.Type{},
+	"ViolationTypeImportResult": violationtype.ImportResult{},
+	"ViolationTypeInput":        request(violationtype.TypeInput{}),
+	"ViolationTypeList":         violationtype.TypeList{},
+
+	// the school: departments, classes and students as the roster sends
+	// them, the student-affairs connection and its syncs, the profile (read
+	// and sent: registered as what PUT accepts, name alone required) and
+	// the logo
+	"Class":              roster.Class{},
+	"Department":         roster.Department{},
+	"SchoolLogo":         school.Logo{},
+	"SchoolProfile":      request(school.Profile{}),
+	"Student":            roster.Student{},
+	"StudentAffairs":     studentsync.StudentAffairs{},
+	"StudentAffairsTest": studentsync.TestResult{},
+	"StudentSync":        studentsync.SyncRun{},
 }
 
 // enumSchemas are the string enums the document names, each from the Go
@@ -282,6 +312,7 @@ var schemaDescriptions = map[string]string{
 	"CorrectViolationRequest": "Only what changes; an absent field stays as it is.",
 	"IssuedWarningLetter":     "A warning letter as a recording answers it: the stored letter without its number, verification and acknowledgement (GET /warning-letters/{id} has them)",
 	"PortalSettings":          "Every part shows unless hidden; a hidden part is empty on the child's page and its own routes answer 404 (portal.part_hidden). Points and SP progress always show.",
+	"ViolationTypeInput":      "On create name, points and category_id are required; on change absent fields stay.",
 }
 
 // requestBody marks a wire type read from a request body (see wireTypes).

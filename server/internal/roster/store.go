@@ -35,7 +35,7 @@ type Department struct {
 	Code         string `json:"code" db:"code"`
 	Name         string `json:"name" db:"name"`
 	ClassCount   int    `json:"class_count" db:"class_count"`
-	StudentCount int    `json:"student_count" db:"student_count"` // active students
+	StudentCount int    `json:"student_count" db:"student_count" jsonschema_description:"active students"`
 }
 
 // Teacher is a homeroom teacher as a class shows them.
@@ -50,15 +50,15 @@ type Teacher struct {
 type Class struct {
 	ID              int64    `json:"id" db:"id"`
 	Name            string   `json:"name" db:"name"`
-	Grade           int      `json:"grade" db:"grade"`   // 1–12
-	GradeLabel      string   `json:"grade_label" db:"-"` // I–XII, the way schools write it
-	Level           string   `json:"level" db:"-"`       // sd, smp or sma (1–6, 7–9, 10–12)
+	Grade           int      `json:"grade" db:"grade" jsonschema:"minimum=1,maximum=12"`
+	GradeLabel      string   `json:"grade_label" db:"-" jsonschema_description:"the grade in Roman numerals, I–XII"`
+	Level           string   `json:"level" db:"-" jsonschema:"enum=sd,enum=smp,enum=sma" jsonschema_description:"school level: sd 1–6, smp 7–9, sma 10–12"`
 	AcademicYear    string   `json:"academic_year" db:"academic_year"`
-	SourceID        *int64   `json:"source_id" db:"source_id"`
+	SourceID        *int64   `json:"source_id" db:"source_id" jsonschema_description:"student-affairs classroom id"`
 	DepartmentID    *int64   `json:"department_id" db:"department_id"`
 	DepartmentCode  *string  `json:"department_code" db:"department_code"`
 	DepartmentName  *string  `json:"department_name" db:"department_name"`
-	StudentCount    int      `json:"student_count" db:"student_count"`
+	StudentCount    int      `json:"student_count" db:"student_count" jsonschema_description:"active students"`
 	HomeroomTeacher *Teacher `json:"homeroom_teacher" db:"-"`
 	TeacherID       *int64   `json:"-" db:"teacher_id"`
 	TeacherName     *string  `json:"-" db:"teacher_name"`
@@ -115,13 +115,13 @@ func schoolLevel(g int) string {
 // id (what the journal sends as source_student_id).
 type Student struct {
 	ID           int64   `json:"id" db:"id"`
-	SourceID     int64   `json:"source_id" db:"source_id"`
+	SourceID     int64   `json:"source_id" db:"source_id" jsonschema_description:"the student-affairs id (the journal's source_student_id)"`
 	NISN         string  `json:"nisn" db:"nisn"`
 	NIS          string  `json:"nis" db:"nis"`
 	FullName     string  `json:"full_name" db:"full_name"`
-	Gender       string  `json:"gender" db:"gender"` // L, P or ""
+	Gender       string  `json:"gender" db:"gender" jsonschema:"enum=L,enum=P,enum="`
 	PlaceOfBirth string  `json:"place_of_birth" db:"place_of_birth"`
-	DateOfBirth  *string `json:"date_of_birth" db:"date_of_birth"` // YYYY-MM-DD
+	DateOfBirth  *string `json:"date_of_birth" db:"date_of_birth" jsonschema:"format=date"`
 	Address      string  `json:"address" db:"address"`
 	Phone        string  `json:"phone" db:"phone"`
 	Email        string  `json:"email" db:"email"`
@@ -130,18 +130,18 @@ type Student struct {
 	// ParentContactSource is "sync" (the parent's name and phone follow
 	// student affairs) or "staff" (edited in Tatib; syncs only update the
 	// Synced* values shown beside them).
-	ParentContactSource string `json:"parent_contact_source" db:"parent_contact_source"`
-	SyncedParentName    string `json:"synced_parent_name" db:"synced_parent_name"`
-	SyncedParentPhone   string `json:"synced_parent_phone" db:"synced_parent_phone"`
+	ParentContactSource string `json:"parent_contact_source" db:"parent_contact_source" jsonschema:"enum=sync,enum=staff" jsonschema_description:"sync: the parent contact follows student affairs; staff: edited in Tatib, syncs only update synced_parent_*"`
+	SyncedParentName    string `json:"synced_parent_name" db:"synced_parent_name" jsonschema_description:"what student affairs last said"`
+	SyncedParentPhone   string `json:"synced_parent_phone" db:"synced_parent_phone" jsonschema_description:"what student affairs last said"`
 	// ParentPhoneIssue says why ParentPhone cannot receive a WhatsApp
 	// message: "", "missing", "invalid" or "not_mobile".
-	ParentPhoneIssue string     `json:"parent_phone_issue" db:"-"`
+	ParentPhoneIssue string     `json:"parent_phone_issue" db:"-" jsonschema:"enum=,enum=missing,enum=invalid,enum=not_mobile" jsonschema_description:"why parent_phone cannot receive a WhatsApp message (empty: it can)"`
 	PhotoPath        string     `json:"photo_path" db:"photo_path"`
 	Active           bool       `json:"active" db:"active"`
 	ClassID          *int64     `json:"class_id" db:"class_id"`
 	ClassName        *string    `json:"class_name" db:"class_name"`
 	Grade            *int       `json:"grade" db:"grade"`
-	GradeLabel       string     `json:"grade_label" db:"-"`
+	GradeLabel       string     `json:"grade_label" db:"-" jsonschema_description:"I–XII, empty without a class"`
 	DepartmentID     *int64     `json:"department_id" db:"department_id"`
 	DepartmentCode   *string    `json:"department_code" db:"department_code"`
 	DepartmentName   *string    `json:"department_name" db:"department_name"`

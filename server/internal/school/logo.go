@@ -47,7 +47,7 @@ type Logo struct {
 	Width     int       `json:"width" db:"width"`
 	Height    int       `json:"height" db:"height"`
 	SHA256    string    `json:"-" db:"sha256"`
-	URL       string    `json:"url" db:"-"`
+	URL       string    `json:"url" db:"-" jsonschema_description:"/api/v1/school/logo?v=<hash prefix>"`
 	UpdatedAt time.Time `json:"updated_at" db:"updated_at"`
 }
 

@@ -25,32 +25,32 @@ const (
 )
 
 type Profile struct {
-	Name              string `json:"name"`
-	Address           string `json:"address"`
+	Name              string `json:"name" jsonschema:"required,maxLength=200"`
+	Address           string `json:"address" jsonschema:"maxLength=500"`
 	Phone             string `json:"phone"`
-	LogoPath          string `json:"logo_path"`
-	PrincipalName     string `json:"principal_name"`
-	PrincipalNIP      string `json:"principal_nip"`
-	BKCoordinatorName string `json:"bk_coordinator_name"`
+	LogoPath          string `json:"logo_path" jsonschema_extras:"deprecated=true" jsonschema_description:"retired: stored and returned as before, but nothing reads it; the letterhead uses the uploaded logo (PUT /settings/school/logo)"`
+	PrincipalName     string `json:"principal_name" jsonschema:"maxLength=150"`
+	PrincipalNIP      string `json:"principal_nip" jsonschema:"pattern=^([0-9]{18})?$" jsonschema_description:"empty until set; spaces, dots and dashes are removed before the check"`
+	BKCoordinatorName string `json:"bk_coordinator_name" jsonschema:"maxLength=150"`
 	// BKCoordinatorNIP is printed under the BK coordinator's signature on
 	// a letter (18 digits, or empty).
-	BKCoordinatorNIP string `json:"bk_coordinator_nip"`
+	BKCoordinatorNIP string `json:"bk_coordinator_nip" jsonschema:"pattern=^([0-9]{18})?$" jsonschema_description:"printed under the BK coordinator's signature on a letter; spaces, dots and dashes are removed before the check"`
 	// City is where the school writes its letters from: "Bandung" in
 	// "Bandung, 27 November 2026" above the signatures.
-	City              string `json:"city"`
-	AcademicYearStart string `json:"academic_year_start"` // MM-DD, default 07-01
-	LessonHoursPerDay int    `json:"lesson_hours_per_day"`
+	City              string `json:"city" jsonschema:"maxLength=100" jsonschema_description:"where letters are written from: \"Bandung\" in \"Bandung, 27 November 2026\" above a letter's signatures"`
+	AcademicYearStart string `json:"academic_year_start" jsonschema:"pattern=^[0-1][0-9]-[0-3][0-9]$,default=07-01"` // MM-DD
+	LessonHoursPerDay int    `json:"lesson_hours_per_day" jsonschema:"minimum=1,maximum=16,default=10"`
 	// PaperSize is the paper letters and reports print on: "A4" (default)
 	// or "F4" (215 × 330 mm).
-	PaperSize string `json:"paper_size"`
+	PaperSize string `json:"paper_size" jsonschema:"enum=A4,enum=F4,default=A4" jsonschema_description:"paper of letters and reports; F4 is 215 × 330 mm; any case accepted, stored upper-case"`
 	// EarlyWarningPoints is N of the early warnings: a student within N
 	// points of their next SP level is listed (1..1000, default 10).
-	EarlyWarningPoints int `json:"early_warning_points"`
+	EarlyWarningPoints int `json:"early_warning_points" jsonschema:"minimum=1,maximum=1000,default=10" jsonschema_description:"early warnings list a student within this many points of their next SP level"`
 	// JournalPreviousYears is how many academic years before the current one
 	// the journal may still send attendance for (0..5; nil: 1, the current
 	// and the previous year). Older dates are refused, so a mistyped year
 	// cannot give a student points the form cannot correct.
-	JournalPreviousYears *int       `json:"journal_previous_years,omitempty"`
+	JournalPreviousYears *int       `json:"journal_previous_years,omitempty" jsonschema:"minimum=0,maximum=5,default=1" jsonschema_description:"the journal may send attendance of the current academic year and this many before it; older dates answer 422"`
 	UpdatedAt            *time.Time `json:"updated_at,omitempty"`
 }
 

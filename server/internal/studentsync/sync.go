@@ -56,7 +56,7 @@ type SyncResult struct {
 	Complete       bool `json:"complete"`        // every page and every student arrived
 	// Warnings are rendered in the reader's language from WarningCodes;
 	// runs stored before the catalogue hold Indonesian text only.
-	Warnings     []string  `json:"warnings"`
+	Warnings     []string  `json:"warnings" jsonschema_description:"in the request's language"`
 	WarningCodes []Message `json:"warning_codes"`
 }
 
@@ -81,23 +81,23 @@ func (r *SyncResult) localize(lang locale.Lang) {
 // SyncRun is one sync, running or finished, for the progress indicator.
 type SyncRun struct {
 	ID         int64       `json:"id" db:"id"`
-	Status     string      `json:"status" db:"status"`
-	Trigger    string      `json:"trigger" db:"trigger"`
-	Phase      string      `json:"phase" db:"phase"` // fetching, saving, done
+	Status     string      `json:"status" db:"status" jsonschema:"enum=running,enum=succeeded,enum=failed"`
+	Trigger    string      `json:"trigger" db:"trigger" jsonschema:"enum=manual,enum=schedule,enum=demo"`
+	Phase      string      `json:"phase" db:"phase" jsonschema:"enum=fetching,enum=saving,enum=done"`
 	ActorName  string      `json:"actor_name" db:"actor_name"`
 	StartedAt  time.Time   `json:"started_at" db:"started_at"`
 	FinishedAt *time.Time  `json:"finished_at" db:"finished_at"`
 	PagesDone  int         `json:"pages_done" db:"pages_done"`
 	PagesTotal int         `json:"pages_total" db:"pages_total"`
 	Fetched    int         `json:"fetched" db:"fetched"`
-	Expected   int         `json:"expected" db:"expected"`
-	Progress   int         `json:"progress" db:"-"` // 0–100
+	Expected   int         `json:"expected" db:"expected" jsonschema_description:"meta.total of the source"`
+	Progress   int         `json:"progress" db:"-" jsonschema:"minimum=0,maximum=100"`
 	Result     *SyncResult `json:"result" db:"-"`
 	// Error is the failure in the reader's language, rendered from
 	// ErrorCode and its parameters (runs stored before the catalogue keep
 	// their Indonesian text).
-	Error       string       `json:"error" db:"error"`
-	ErrorCode   string       `json:"error_code" db:"error_code"`
+	Error       string       `json:"error" db:"error" jsonschema_description:"what went wrong, for people, in the request's language (failed runs)"`
+	ErrorCode   string       `json:"error_code" db:"error_code" jsonschema_description:"the catalogue key of error (empty for runs stored before it existed)"`
 	ErrorParams StoredParams `json:"-" db:"error_params"`
 	RawResult   []byte       `json:"-" db:"result"`
 }
@@ -686,10 +686,10 @@ func ListSyncs(ctx context.Context, q sqlx.QueryerContext, limit, offset int) ([
 type TestResult struct {
 	OK        bool   `json:"ok"`
 	Count     int    `json:"count,omitempty"`
-	Error     string `json:"error,omitempty"`
+	Error     string `json:"error,omitempty" jsonschema_description:"in the request's language"`
 	ErrorCode string `json:"error_code,omitempty"`
-	Kind      string `json:"kind,omitempty"`
-	Status    int    `json:"status,omitempty"` // the HTTP status the source answered, when it did
+	Kind      string `json:"kind,omitempty" jsonschema:"enum=bad_url,enum=dns,enum=refused,enum=timeout,enum=tls,enum=network,enum=not_http,enum=local,enum=unauthorized,enum=forbidden,enum=not_found,enum=http_status,enum=not_json,enum=wrong_shape,enum=not_configured"`
+	Status    int    `json:"status,omitempty" jsonschema_description:"the HTTP status the source answered, when it answered one"`
 }
 
 // TestConnection asks the first page with per_page=1 and reports

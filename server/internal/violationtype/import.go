@@ -20,11 +20,11 @@ import (
 // ImportResult says what an import did, or in a preview (DryRun) would do,
 // with every data row.
 type ImportResult struct {
-	DryRun            bool             `json:"dry_run"`
+	DryRun            bool             `json:"dry_run" jsonschema_description:"true when this is a preview: nothing was saved"`
 	Created           []ImportCreated  `json:"created"`
 	Skipped           []ImportSkipped  `json:"skipped"`
 	Rejected          []ImportRejected `json:"rejected"`
-	CategoriesCreated []string         `json:"categories_created"`
+	CategoriesCreated []string         `json:"categories_created" jsonschema_description:"categories created (in a preview: that would be created), first spelling in the file"`
 	Counts            ImportCounts     `json:"counts"`
 }
 
@@ -32,20 +32,20 @@ type ImportResult struct {
 // ID is 0 in a preview.
 type ImportCreated struct {
 	Row      int    `json:"row"`
-	ID       int64  `json:"id"`
+	ID       int64  `json:"id" jsonschema_description:"0 in a preview"`
 	Name     string `json:"name"`
 	Category string `json:"category"`
 	Points   int    `json:"points"`
 	// NewCategory is set when the row's category does not exist yet: a
 	// typo shows up here before anything is saved.
-	NewCategory bool `json:"new_category"`
+	NewCategory bool `json:"new_category" jsonschema_description:"the row's category does not exist yet and is (would be) created"`
 }
 
 // Reason is why a row was skipped or rejected: a catalogue key with its
 // parameters, and the text rendered in the request's language.
 type Reason struct {
-	Reason       string         `json:"reason"`
-	ReasonCode   string         `json:"reason_code"`
+	Reason       string         `json:"reason" jsonschema_description:"rendered in the request's language"`
+	ReasonCode   string         `json:"reason_code" jsonschema_description:"catalogue key, e.g. violationtype.row.example"`
 	ReasonParams map[string]any `json:"reason_params,omitempty"`
 }
 

@@ -14,45 +14,45 @@ import (
 // CategoryInput creates (Name required) or changes (absent fields stay) a
 // category.
 type CategoryInput struct {
-	Name      *string `json:"name"`
-	Colour    *string `json:"colour"`
-	SortOrder *int    `json:"sort_order"`
+	Name      *string `json:"name" jsonschema:"maxLength=50" jsonschema_description:"required on create"`
+	Colour    *string `json:"colour" jsonschema_description:"A hex colour (#e03131) or a Mantine colour name: dark, gray, red, pink, grape, violet, indigo, blue, cyan, teal, green, lime, yellow, orange."`
+	SortOrder *int    `json:"sort_order" jsonschema:"minimum=0,maximum=100000"`
 }
 
 // TypeInput creates or changes a violation type. On create, name, points
 // and category_id are required and slug is optional (made from the name).
 // On change, absent fields stay.
 type TypeInput struct {
-	Name            *string `json:"name"`
-	Slug            *string `json:"slug"`
-	Points          *int    `json:"points"`
+	Name            *string `json:"name" jsonschema:"maxLength=150"`
+	Slug            *string `json:"slug" jsonschema:"pattern=^[a-z0-9]+(-[a-z0-9]+)*$,maxLength=80"`
+	Points          *int    `json:"points" jsonschema:"minimum=0,maximum=1000"`
 	CategoryID      *int64  `json:"category_id"`
-	DefaultSanction *string `json:"default_sanction"`
-	Description     *string `json:"description"`
+	DefaultSanction *string `json:"default_sanction" jsonschema:"maxLength=500"`
+	Description     *string `json:"description" jsonschema:"maxLength=2000"`
 	Active          *bool   `json:"active"`
 }
 
 // ThresholdsInput replaces the whole list of SP thresholds.
 type ThresholdsInput struct {
-	Thresholds []ThresholdInput `json:"thresholds"`
+	Thresholds []ThresholdInput `json:"thresholds" jsonschema:"required,minItems=1,maxItems=10"`
 }
 
 // ThresholdInput is one SP level.
 type ThresholdInput struct {
-	Level       int    `json:"level"`
-	Name        string `json:"name"`
-	MinPoints   int    `json:"min_points"`
-	Colour      string `json:"colour"`
-	DefaultText string `json:"default_text"`
+	Level       int    `json:"level" jsonschema:"required,minimum=1,maximum=10"`
+	Name        string `json:"name" jsonschema:"required,maxLength=50"`
+	MinPoints   int    `json:"min_points" jsonschema:"required,minimum=1,maximum=1000000"`
+	Colour      string `json:"colour" jsonschema_description:"A hex colour (#e03131) or a Mantine colour name: dark, gray, red, pink, grape, violet, indigo, blue, cyan, teal, green, lime, yellow, orange."`
+	DefaultText string `json:"default_text" jsonschema:"maxLength=5000"`
 }
 
 // HandlingTypeInput creates (Name required) or changes a handling type.
 type HandlingTypeInput struct {
-	Name      *string `json:"name"`
-	SortOrder *int    `json:"sort_order"`
+	Name      *string `json:"name" jsonschema:"maxLength=100" jsonschema_description:"required on create"`
+	SortOrder *int    `json:"sort_order" jsonschema:"minimum=0,maximum=100000"`
 	Active    *bool   `json:"active"`
 	// SummonsParent: absent keeps what is stored (false on create).
-	SummonsParent *bool `json:"summons_parent"`
+	SummonsParent *bool `json:"summons_parent" jsonschema_description:"absent keeps what is stored (false on create)"`
 }
 
 // MantineColours are the colour names the screens understand besides hex.

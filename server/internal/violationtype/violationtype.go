@@ -39,8 +39,8 @@ const (
 // Category groups violation types (Ringan, Sedang, Berat).
 type Category struct {
 	ID              int64     `json:"id" db:"id"`
-	Name            string    `json:"name" db:"name"`
-	Colour          string    `json:"colour" db:"colour"`
+	Name            string    `json:"name" db:"name" jsonschema:"maxLength=50"`
+	Colour          string    `json:"colour" db:"colour" jsonschema_description:"A hex colour (#e03131) or a Mantine colour name: dark, gray, red, pink, grape, violet, indigo, blue, cyan, teal, green, lime, yellow, orange."`
 	SortOrder       int       `json:"sort_order" db:"sort_order"`
 	TypeCount       int       `json:"type_count" db:"type_count"`
 	ActiveTypeCount int       `json:"active_type_count" db:"active_type_count"`
@@ -52,7 +52,7 @@ type Category struct {
 type CategoryRef struct {
 	ID        int64  `json:"id" db:"id"`
 	Name      string `json:"name" db:"name"`
-	Colour    string `json:"colour" db:"colour"`
+	Colour    string `json:"colour" db:"colour" jsonschema_description:"A hex colour (#e03131) or a Mantine colour name: dark, gray, red, pink, grape, violet, indigo, blue, cyan, teal, green, lime, yellow, orange."`
 	SortOrder int    `json:"sort_order" db:"sort_order"`
 }
 
@@ -67,7 +67,7 @@ type Type struct {
 	DefaultSanction string      `json:"default_sanction" db:"default_sanction"`
 	Description     string      `json:"description" db:"description"`
 	Active          bool        `json:"active" db:"active"`
-	IsSystem        bool        `json:"is_system" db:"is_system"`
+	IsSystem        bool        `json:"is_system" db:"is_system" jsonschema_description:"alpha and terlambat: slug fixed, cannot be deleted or deactivated; the screen shows a lock badge"`
 	CreatedAt       time.Time   `json:"created_at" db:"created_at"`
 	UpdatedAt       time.Time   `json:"updated_at" db:"updated_at"`
 }
@@ -78,8 +78,8 @@ type Threshold struct {
 	Level       int       `json:"level" db:"level"`
 	Name        string    `json:"name" db:"name"`
 	MinPoints   int       `json:"min_points" db:"min_points"`
-	Colour      string    `json:"colour" db:"colour"`
-	DefaultText string    `json:"default_text" db:"default_text"`
+	Colour      string    `json:"colour" db:"colour" jsonschema_description:"A hex colour (#e03131) or a Mantine colour name: dark, gray, red, pink, grape, violet, indigo, blue, cyan, teal, green, lime, yellow, orange."`
+	DefaultText string    `json:"default_text" db:"default_text" jsonschema_description:"default body text of the letter"`
 	UpdatedAt   time.Time `json:"updated_at" db:"updated_at"`
 }
 
@@ -91,7 +91,7 @@ type HandlingType struct {
 	Active    bool   `json:"active" db:"active"`
 	// SummonsParent: recording a handling of this type summons the parent,
 	// and queues the WhatsApp summons message (docs/parent-messaging.md).
-	SummonsParent bool      `json:"summons_parent" db:"summons_parent"`
+	SummonsParent bool      `json:"summons_parent" db:"summons_parent" jsonschema_description:"recording a handling of this type summons the parent and queues the WhatsApp summons message"`
 	CreatedAt     time.Time `json:"created_at" db:"created_at"`
 	UpdatedAt     time.Time `json:"updated_at" db:"updated_at"`
 }
