@@ -170,7 +170,7 @@ test-desktop: build desktop
 bench: build
 	@if [ -z "$${TATIB_TEST_DATABASE_URL:-}" ]; then scripts/db.sh start; fi
 	@export TATIB_TEST_DATABASE_URL=$${TATIB_TEST_DATABASE_URL:-$$(scripts/db.sh url postgres)}; \
-	 (cd server && TZ=UTC go test -run '^$$' -bench . -benchmem ./...) && \
+	 (cd server && TZ=UTC go test -p 1 -run '^$$' -bench . -benchmem ./...) && \
 	 cd frontend && TZ=UTC TATIB_SERVER_BIN=$(BIN)/tatib-server node e2e/bench-load.mjs && \
 	 TZ=UTC TATIB_SERVER_BIN=$(BIN)/tatib-server node e2e/bench-kiosk.mjs
 
