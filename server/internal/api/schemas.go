@@ -23,8 +23,6 @@ import (
 // builder serves the generated schema; the fragments keep paths, text and
 // examples and refer to it by name. A fragment may still hold a copy (for
 // its text); a test fails while that copy's shape disagrees.
-// TATIB_SCHEMA_REPORT=1 go test -run TestSchemaCandidates -v lists the
-// types not registered yet and where they disagree.
 //
 // The convention (docs/decisions.md, "The contract checked three ways"):
 //   - A response type (the default) says what encoding/json sends: every
