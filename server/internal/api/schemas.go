@@ -42,6 +42,11 @@ import (
 //     schemaDescriptions. A slice's enum (invopop) and a map's (here) are
 //     their values'; a nullable field's enum holds null too.
 var wireTypes = map[string]any{
+	// users, student years, letters, roles, audit
+	"UserCreate":    request(wire.UserCreate{}),
+	"UserUpdate":    request(wire.UserUpdate{}),
+	"UserWithClass": wire.UserWithClass{},
+
 	"EarlyWarningCounts":        wire.EarlyWarningCounts{},
 	"MessagingPreviewRequest":   request(wire.MessagingPreviewRequest{}),
 	"MessagingTestResult":       wire.MessagingTestResult{},
