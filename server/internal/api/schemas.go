@@ -46,6 +46,8 @@ var wireTypes = map[string]any{
 	"UserCreate":    request(wire.UserCreate{}),
 	"UserUpdate":    request(wire.UserUpdate{}),
 	"UserWithClass": wire.UserWithClass{},
+	"StudentYears":  wire.StudentYears{},
+	"StudentYear":   wire.StudentYear{},
 
 	"EarlyWarningCounts":        wire.EarlyWarningCounts{},
 	"MessagingPreviewRequest":   request(wire.MessagingPreviewRequest{}),
