@@ -12221,13 +12221,16 @@ export interface components {
         };
         LetterSettings: {
             /** @description answer only: the number an SP 1 of today would get as the year's first */
-            example: string;
-            /** @description must contain {seq}; may use {seq} {level} {roman_month} {month} {year} */
+            readonly example?: string;
+            /** @description must contain {seq}; may use {seq} {level} {roman_month} {month} {year}; empty in a PUT: the default */
             number_pattern: string;
             /** @description answer only */
-            placeholders: string[];
-            /** Format: date-time */
-            updated_at: string;
+            readonly placeholders?: string[];
+            /**
+             * Format: date-time
+             * @description left out until the settings are first saved
+             */
+            readonly updated_at?: string;
         };
         LoginResponse: {
             /** @description Only when the request carried device_token: this device's token for the next sign-ins. */

@@ -43,11 +43,14 @@ import (
 //     their values'; a nullable field's enum holds null too.
 var wireTypes = map[string]any{
 	// users, student years, letters, roles, audit
-	"UserCreate":    request(wire.UserCreate{}),
-	"UserUpdate":    request(wire.UserUpdate{}),
-	"UserWithClass": wire.UserWithClass{},
-	"StudentYears":  wire.StudentYears{},
-	"StudentYear":   wire.StudentYear{},
+	"AcademicYear":   wire.AcademicYear{},
+	"LetterSettings": wire.LetterSettings{},
+	"PublicLetter":   wire.PublicLetter{},
+	"StudentYear":    wire.StudentYear{},
+	"StudentYears":   wire.StudentYears{},
+	"UserCreate":     request(wire.UserCreate{}),
+	"UserUpdate":     request(wire.UserUpdate{}),
+	"UserWithClass":  wire.UserWithClass{},
 
 	"EarlyWarningCounts":        wire.EarlyWarningCounts{},
 	"MessagingPreviewRequest":   request(wire.MessagingPreviewRequest{}),
