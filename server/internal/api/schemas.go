@@ -16,6 +16,7 @@ import (
 	"github.com/tatib/tatib/server/internal/studentsync"
 	"github.com/tatib/tatib/server/internal/violationtype"
 	wire "github.com/tatib/tatib/shared/api"
+	"github.com/tatib/tatib/shared/perm"
 )
 
 // wireTypes names the Go type behind each schema the document generates
@@ -45,6 +46,7 @@ var wireTypes = map[string]any{
 	// users, student years, letters, roles, audit
 	"AcademicYear":   wire.AcademicYear{},
 	"LetterSettings": wire.LetterSettings{},
+	"Permission":     perm.Permission{},
 	"PublicLetter":   wire.PublicLetter{},
 	"StudentYear":    wire.StudentYear{},
 	"StudentYears":   wire.StudentYears{},
@@ -309,6 +311,16 @@ var wireTypes = map[string]any{
 // list the server checks against.
 var enumSchemas = map[string][]string{
 	"AchievementLevel": wire.AchievementLevels,
+	"Role":             strs(perm.Roles),
+}
+
+// strs lists a string type's values as strings.
+func strs[T ~string](v []T) []string {
+	out := make([]string, len(v))
+	for i, x := range v {
+		out[i] = string(x)
+	}
+	return out
 }
 
 // schemaDescriptions are the generated schemas' own descriptions (Go's doc
