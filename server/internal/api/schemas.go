@@ -45,6 +45,7 @@ import (
 var wireTypes = map[string]any{
 	// users, student years, letters, roles, audit
 	"AcademicYear":   wire.AcademicYear{},
+	"AuditEntry":     wire.AuditEntry{},
 	"LetterSettings": wire.LetterSettings{},
 	"Permission":     perm.Permission{},
 	"PublicLetter":   wire.PublicLetter{},
