@@ -48,22 +48,22 @@ type Permission struct {
 	Group        string `json:"group"`
 	Label        string `json:"label"`
 	LabelEN      string `json:"label_en"`
-	DefaultRoles []Role `json:"default_roles"`
+	DefaultRoles []Role `json:"default_roles" openapi:"Role"`
 	// Sensitive marks a permission that lets a role manage users or access
 	// rights: only an admin grants or withdraws it, and the role access
 	// rights screen warns with Allows/AllowsEN.
-	Sensitive bool   `json:"sensitive"`
-	Allows    string `json:"allows,omitempty"`
-	AllowsEN  string `json:"allows_en,omitempty"`
+	Sensitive bool   `json:"sensitive" jsonschema_description:"lets a role manage users or access rights: granted and withdrawn by an admin only"`
+	Allows    string `json:"allows,omitempty" jsonschema_description:"for a sensitive permission: what it allows (Indonesian)"`
+	AllowsEN  string `json:"allows_en,omitempty" jsonschema_description:"the same in English"`
 	// SchoolWide marks administrative data that is the whole school's by
 	// nature: a homeroom teacher granted it sees all of it, not only their
 	// class (docs/decisions.md, "Users and roles").
-	SchoolWide bool `json:"school_wide"`
+	SchoolWide bool `json:"school_wide" jsonschema_description:"administrative data of the whole school: not limited to a homeroom teacher's class"`
 	// AdminOnly marks a permission only the administrator holds: it cannot
 	// be granted to another role, and a stored grant of it is ignored
 	// (docs/data-safety.md: resetting or copying out the whole school's
 	// data is the administrator's act alone).
-	AdminOnly bool `json:"admin_only"`
+	AdminOnly bool `json:"admin_only" jsonschema_description:"held by the administrator alone: no role can be given it (data reset, backups)"`
 }
 
 // The permissions. Every route names one of these, or Public/Authenticated.

@@ -12221,13 +12221,16 @@ export interface components {
         };
         LetterSettings: {
             /** @description answer only: the number an SP 1 of today would get as the year's first */
-            example: string;
-            /** @description must contain {seq}; may use {seq} {level} {roman_month} {month} {year} */
+            readonly example?: string;
+            /** @description must contain {seq}; may use {seq} {level} {roman_month} {month} {year}; empty in a PUT: the default */
             number_pattern: string;
             /** @description answer only */
-            placeholders: string[];
-            /** Format: date-time */
-            updated_at: string;
+            readonly placeholders?: string[];
+            /**
+             * Format: date-time
+             * @description left out until the settings are first saved
+             */
+            readonly updated_at?: string;
         };
         LoginResponse: {
             /** @description Only when the request carried device_token: this device's token for the next sign-ins. */
@@ -13301,25 +13304,38 @@ export interface components {
             username: string;
         };
         UserUpdate: {
-            active?: boolean;
-            email?: string;
-            name?: string;
+            active?: boolean | null;
+            email?: string | null;
+            name?: string | null;
             /** @description optional civil-service number, printed under the homeroom teacher's signature on a warning letter; spaces, dots and dashes are removed before the check */
-            nip?: string;
-            phone?: string;
+            nip?: string | null;
+            phone?: string | null;
             /** @description a homeroom teacher leaving the role or deactivated: leave their class without a homeroom teacher */
             release_class?: boolean;
-            role?: components["schemas"]["Role"];
-            username?: string;
+            role?: components["schemas"]["Role"] | null;
+            username?: string | null;
         };
-        UserWithClass: components["schemas"]["User"] & {
+        UserWithClass: {
+            active: boolean;
+            /** Format: date-time */
+            created_at: string;
+            email: string;
             /** @description the class this user is homeroom teacher of */
             homeroom_class: {
                 id: number;
                 name: string;
             } | null;
+            id: number;
+            /** Format: date-time */
+            last_login_at: string | null;
+            name: string;
             /** @description 18 digits or empty */
             nip: string;
+            phone: string;
+            role: components["schemas"]["Role"];
+            /** Format: date-time */
+            updated_at: string;
+            username: string;
         };
         Violation: {
             category_colour: string;

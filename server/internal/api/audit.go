@@ -19,6 +19,6 @@ func auditRoutes(r *httpx.Router, d Deps) {
 		if err != nil {
 			return err
 		}
-		return httpx.JSON(w, http.StatusOK, api.Page[audit.Entry]{Data: list, Meta: p.Meta(total)})
+		return httpx.JSON(w, http.StatusOK, api.Page[api.AuditEntry]{Data: list, Meta: p.Meta(total)})
 	})
 }

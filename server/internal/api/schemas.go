@@ -16,6 +16,7 @@ import (
 	"github.com/tatib/tatib/server/internal/studentsync"
 	"github.com/tatib/tatib/server/internal/violationtype"
 	wire "github.com/tatib/tatib/shared/api"
+	"github.com/tatib/tatib/shared/perm"
 )
 
 // wireTypes names the Go type behind each schema the document generates
@@ -42,6 +43,18 @@ import (
 //     schemaDescriptions. A slice's enum (invopop) and a map's (here) are
 //     their values'; a nullable field's enum holds null too.
 var wireTypes = map[string]any{
+	// users, student years, letters, roles, audit
+	"AcademicYear":   wire.AcademicYear{},
+	"AuditEntry":     wire.AuditEntry{},
+	"LetterSettings": wire.LetterSettings{},
+	"Permission":     perm.Permission{},
+	"PublicLetter":   wire.PublicLetter{},
+	"StudentYear":    wire.StudentYear{},
+	"StudentYears":   wire.StudentYears{},
+	"UserCreate":     request(wire.UserCreate{}),
+	"UserUpdate":     request(wire.UserUpdate{}),
+	"UserWithClass":  wire.UserWithClass{},
+
 	"EarlyWarningCounts":        wire.EarlyWarningCounts{},
 	"MessagingPreviewRequest":   request(wire.MessagingPreviewRequest{}),
 	"MessagingTestResult":       wire.MessagingTestResult{},
@@ -299,6 +312,16 @@ var wireTypes = map[string]any{
 // list the server checks against.
 var enumSchemas = map[string][]string{
 	"AchievementLevel": wire.AchievementLevels,
+	"Role":             strs(perm.Roles),
+}
+
+// strs lists a string type's values as strings.
+func strs[T ~string](v []T) []string {
+	out := make([]string, len(v))
+	for i, x := range v {
+		out[i] = string(x)
+	}
+	return out
 }
 
 // schemaDescriptions are the generated schemas' own descriptions (Go's doc

@@ -6,10 +6,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"time"
 
 	"github.com/jmoiron/sqlx"
 	"github.com/lib/pq"
+
+	"github.com/tatib/tatib/shared/api"
 )
 
 // Actor is the person (or system) behind a change.
@@ -30,22 +31,8 @@ func (a Actor) Display() string {
 	return a.Name
 }
 
-// Entry is one audit log line.
-type Entry struct {
-	ID        int64     `json:"id" db:"id"`
-	At        time.Time `json:"at" db:"at"`
-	ActorID   *int64    `json:"actor_id" db:"actor_id"`
-	ActorName string    `json:"actor_name" db:"actor_name"`
-	// ActorDisplayName is the person's name as the users table has it now,
-	// so a reader sees "Budi Santoso" rather than "budi"; the username
-	// (or "system") when there is no such user.
-	ActorDisplayName string          `json:"actor_display_name" db:"actor_display_name"`
-	Action           string          `json:"action" db:"action"`
-	Entity           string          `json:"entity" db:"entity"`
-	EntityID         string          `json:"entity_id" db:"entity_id"`
-	Details          json.RawMessage `json:"details" db:"details"`
-	Address          string          `json:"address" db:"address"`
-}
+// Entry is one audit log line, as GET /audit-log sends it.
+type Entry = api.AuditEntry
 
 // Record writes one entry through q, so it commits or rolls back with the
 // change it describes.

@@ -23,6 +23,7 @@ import (
 	"github.com/tatib/tatib/server/internal/audit"
 	"github.com/tatib/tatib/server/internal/pg"
 	"github.com/tatib/tatib/server/internal/school"
+	"github.com/tatib/tatib/shared/api"
 )
 
 // DefaultNumberPattern numbers letters the way Indonesian schools number
@@ -42,22 +43,14 @@ const maxPatternLength = 100
 const settingsKey = "letters"
 
 // Settings are the school's letter settings (Settings → School → Letter
-// numbers).
-type Settings struct {
-	// NumberPattern makes a letter's number when it is first printed; it
-	// must contain {seq}.
-	NumberPattern string     `json:"number_pattern"`
-	UpdatedAt     *time.Time `json:"updated_at,omitempty"`
-	// Answer only: what a pattern may use, and the number the pattern
-	// gives an SP 1 of today as the first of its year.
-	Placeholders []string `json:"placeholders,omitempty"`
-	Example      string   `json:"example,omitempty"`
-}
+// numbers), as GET/PUT /settings/letters send and read them and the
+// settings row stores them (the number pattern alone).
+type Settings = api.LetterSettings
 
 var placeholderRE = regexp.MustCompile(`\{[^{}]*\}`)
 
-// Validate checks the pattern; an empty one is the default.
-func (s *Settings) Validate() error {
+// validateSettings checks the pattern; an empty one is the default.
+func validateSettings(s *Settings) error {
 	f := apperr.Fields{}
 	s.NumberPattern = strings.TrimSpace(s.NumberPattern)
 	if s.NumberPattern == "" {
@@ -124,7 +117,7 @@ func LoadSettings(ctx context.Context, q sqlx.QueryerContext) (Settings, error) 
 // SaveSettings validates and stores the settings, audited. Numbers
 // already given stay as they were printed.
 func (s *Store) SaveSettings(ctx context.Context, actor audit.Actor, in Settings) (Settings, error) {
-	if err := in.Validate(); err != nil {
+	if err := validateSettings(&in); err != nil {
 		return Settings{}, err
 	}
 	stored := Settings{NumberPattern: in.NumberPattern}

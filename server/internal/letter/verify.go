@@ -73,24 +73,8 @@ func (h *Handler) allow(ctx context.Context, addr string) error {
 	return nil
 }
 
-// PublicLetter is what anyone holding a letter's code may learn: that the
-// school issued it, its number, level, date and status, and the student's
-// initials. Nothing else about the student.
-type PublicLetter struct {
-	School        string `json:"school"`
-	Number        string `json:"number"`
-	Level         int    `json:"level"`
-	LevelName     string `json:"level_name"`
-	LevelsCovered []int  `json:"levels_covered"`
-	// Date is the letter's date (its issue day, Asia/Jakarta), YYYY-MM-DD.
-	Date string `json:"date"`
-	// Status is draft, printed, signed, delivered or withdrawn;
-	// StatusLabel says it in the request's language.
-	Status          string `json:"status"`
-	StatusLabel     string `json:"status_label"`
-	StudentInitials string `json:"student_initials"`
-	AcademicYear    string `json:"academic_year"`
-}
+// PublicLetter is what anyone holding a letter's code may learn.
+type PublicLetter = api.PublicLetter
 
 // lookup finds the letter of code; an unknown or malformed code is the
 // same NotFound, after the same query.

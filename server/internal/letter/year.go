@@ -12,20 +12,11 @@ import (
 	"github.com/tatib/tatib/server/internal/httpx"
 	"github.com/tatib/tatib/server/internal/school"
 	"github.com/tatib/tatib/server/internal/schoolday"
+	"github.com/tatib/tatib/shared/api"
 )
 
-// AcademicYear is GET /academic-year: the academic year running today, so
-// every screen that shows a total can say which year it counts.
-type AcademicYear struct {
-	// Start is its first day, End the first day of the next (YYYY-MM-DD).
-	Start string `json:"start"`
-	End   string `json:"end"`
-	// Label names it, "2026/2027".
-	Label string `json:"label"`
-	// StartMonthDay is the school's setting (MM-DD): a screen finds the
-	// year of any day from it.
-	StartMonthDay string `json:"start_month_day"`
-}
+// AcademicYear is GET /academic-year: the academic year running today.
+type AcademicYear = api.AcademicYear
 
 // YearLabel names the academic year starting on start: "2025/2026".
 func YearLabel(start time.Time) string {

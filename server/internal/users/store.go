@@ -34,19 +34,10 @@ const (
 
 // User is an account as the users screens show it: with the class its
 // homeroom teacher looks after.
-type User struct {
-	api.User
-	HomeroomClass *ClassRef `json:"homeroom_class"`
-	// NIP is the teacher's civil-service number (18 digits) or "": a
-	// warning letter prints it under the homeroom teacher's signature.
-	NIP string `json:"nip"`
-}
+type User = api.UserWithClass
 
-// ClassRef names a class.
-type ClassRef struct {
-	ID   int64  `json:"id"`
-	Name string `json:"name"`
-}
+// ClassRef names the class a user is homeroom teacher of.
+type ClassRef = api.UserClass
 
 type scanner interface{ Scan(dest ...any) error }
 
@@ -125,8 +116,8 @@ func (s *Store) Get(ctx context.Context, q sqlx.QueryerContext, userID int64) (U
 // Create stores a new user. Only an admin creates an admin; anyone else
 // only gives roles within their own permissions.
 func (s *Store) Create(ctx context.Context, c Caller, in CreateInput) (User, error) {
-	in.normalize()
-	if err := in.Validate(); err != nil {
+	normalizeCreate(&in)
+	if err := validateCreate(in); err != nil {
 		return User{}, err
 	}
 	if err := c.mayHandle(in.Role); err != nil {
@@ -158,7 +149,7 @@ func (s *Store) Create(ctx context.Context, c Caller, in CreateInput) (User, err
 // active admin stays, only an admin touches an admin, and a homeroom
 // teacher leaves their class only when the request releases it.
 func (s *Store) Update(ctx context.Context, c Caller, userID int64, in UpdateInput) (User, error) {
-	if err := in.Validate(); err != nil {
+	if err := validateUpdate(&in); err != nil {
 		return User{}, err
 	}
 	var u User

@@ -10,36 +10,16 @@ import (
 
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/auth"
+	"github.com/tatib/tatib/shared/api"
 	"github.com/tatib/tatib/shared/perm"
 )
 
-// CreateInput is a new user.
-type CreateInput struct {
-	Username string    `json:"username"`
-	Name     string    `json:"name"`
-	Role     perm.Role `json:"role"`
-	Email    string    `json:"email"`
-	Phone    string    `json:"phone"`
-	Password string    `json:"password"`
-	// NIP is optional: 18 digits, typed with or without spaces, dots or
-	// dashes.
-	NIP string `json:"nip"`
-}
+// CreateInput is a new user, as POST /users reads it.
+type CreateInput = api.UserCreate
 
-// UpdateInput changes a user; absent fields stay as they are.
-type UpdateInput struct {
-	Username *string    `json:"username"`
-	Name     *string    `json:"name"`
-	Role     *perm.Role `json:"role"`
-	Email    *string    `json:"email"`
-	Phone    *string    `json:"phone"`
-	NIP      *string    `json:"nip"`
-	Active   *bool      `json:"active"`
-	// ReleaseClass lets a homeroom teacher who stops being one (another
-	// role, deactivated) leave their class without a homeroom teacher;
-	// without it such a change is refused naming the class.
-	ReleaseClass bool `json:"release_class"`
-}
+// UpdateInput changes a user, as PATCH /users/{id} reads it; absent fields
+// stay as they are.
+type UpdateInput = api.UserUpdate
 
 // ResetPasswordInput is an admin's password reset for another user.
 type ResetPasswordInput struct {
@@ -52,7 +32,7 @@ var (
 	phoneRE    = regexp.MustCompile(`^\+?[0-9 ()-]{6,20}$`)
 )
 
-func (in *CreateInput) normalize() {
+func normalizeCreate(in *CreateInput) {
 	in.Username = strings.TrimSpace(in.Username)
 	in.Name = strings.TrimSpace(in.Name)
 	in.Email = strings.TrimSpace(in.Email)
@@ -60,8 +40,8 @@ func (in *CreateInput) normalize() {
 	in.NIP = normalizeNIP(in.NIP)
 }
 
-// Validate checks a new user field by field.
-func (in CreateInput) Validate() error {
+// validateCreate checks a new user field by field.
+func validateCreate(in CreateInput) error {
 	f := apperr.Fields{}
 	validateUsername(f, in.Username)
 	validateName(f, in.Name)
@@ -79,8 +59,8 @@ func (in CreateInput) Validate() error {
 	return f.Err()
 }
 
-// Validate checks the fields that are present.
-func (in *UpdateInput) Validate() error {
+// validateUpdate checks the fields that are present (trimmed in place).
+func validateUpdate(in *UpdateInput) error {
 	f := apperr.Fields{}
 	if in.Username != nil {
 		*in.Username = strings.TrimSpace(*in.Username)

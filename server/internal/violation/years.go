@@ -14,38 +14,15 @@ import (
 	"github.com/tatib/tatib/server/internal/httpx"
 	"github.com/tatib/tatib/server/internal/locale"
 	"github.com/tatib/tatib/server/internal/school"
+	"github.com/tatib/tatib/shared/api"
 )
 
 // StudentYears is GET /students/{id}/years: a student's record per
-// academic year, newest first. Points and the SP ladder start again each
-// year; the years before stay readable here.
-type StudentYears struct {
-	// CurrentStart is the first day of the academic year running today.
-	CurrentStart string `json:"current_start"`
-	// Data holds every academic year the student has violations or
-	// letters in, newest first.
-	Data []YearRecord `json:"data"`
-}
+// academic year, newest first.
+type StudentYears = api.StudentYears
 
 // YearRecord is one academic year of a student.
-type YearRecord struct {
-	// Start is the year's first day (YYYY-MM-DD); Label names it
-	// "2025/2026".
-	Start      string       `json:"start"`
-	Label      string       `json:"label"`
-	Current    bool         `json:"current"`
-	Total      int          `json:"total"`
-	Violations int          `json:"violations"`
-	Letters    []YearLetter `json:"letters"`
-}
-
-// YearLetter is a warning letter of that year.
-type YearLetter struct {
-	ID     int64  `json:"id"`
-	Level  int    `json:"level"`
-	Name   string `json:"name"`
-	Status string `json:"status"`
-}
+type YearRecord = api.StudentYear
 
 // YearLabel names the academic year starting on start: "2025/2026".
 func YearLabel(start time.Time) string {
