@@ -10,6 +10,7 @@ import (
 
 	"github.com/invopop/jsonschema"
 
+	"github.com/tatib/tatib/server/internal/datareset"
 	"github.com/tatib/tatib/server/internal/letter"
 	"github.com/tatib/tatib/server/internal/roster"
 	"github.com/tatib/tatib/server/internal/school"
@@ -313,6 +314,11 @@ var wireTypes = map[string]any{
 var enumSchemas = map[string][]string{
 	"AchievementLevel": wire.AchievementLevels,
 	"Role":             strs(perm.Roles),
+
+	// journal, cases, reset, face
+	"CaseStageName":        wire.CaseStages,
+	"FaceReviewResolution": wire.ScanResolutions,
+	"ResetSetID":           datareset.SetIDs(),
 }
 
 // strs lists a string type's values as strings.
@@ -334,6 +340,9 @@ var schemaDescriptions = map[string]string{
 	"IssuedWarningLetter":     "A warning letter as a recording answers it: the stored letter without its number, verification and acknowledgement (GET /warning-letters/{id} has them)",
 	"PortalSettings":          "Every part shows unless hidden; a hidden part is empty on the child's page and its own routes answer 404 (portal.part_hidden). Points and SP progress always show.",
 	"ViolationTypeInput":      "On create name, points and category_id are required; on change absent fields stay.",
+
+	// journal, cases, reset, face
+	"FaceReviewResolution": "how a reviewer resolved a scan",
 }
 
 // requestBody marks a wire type read from a request body (see wireTypes).
@@ -383,6 +392,9 @@ func generatedSchemas() (map[string]map[string]any, error) {
 			enum[i] = v
 		}
 		out[name] = map[string]any{"type": "string", "enum": enum}
+		if d, ok := schemaDescriptions[name]; ok {
+			out[name]["description"] = d
+		}
 	}
 	return out, nil
 }
