@@ -307,6 +307,9 @@ var wireTypes = map[string]any{
 	"StudentAffairs":     studentsync.StudentAffairs{},
 	"StudentAffairsTest": studentsync.TestResult{},
 	"StudentSync":        studentsync.SyncRun{},
+
+	// journal, cases, reset, face
+	"CasePage": wire.Page[wire.CaseSummary]{},
 }
 
 // enumSchemas are the string enums the document names, each from the Go
