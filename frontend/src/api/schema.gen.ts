@@ -12564,8 +12564,7 @@ export interface components {
             /** Format: date */
             date: string;
             id: number;
-            /** @enum {string} */
-            level: "sekolah" | "kabupaten" | "provinsi" | "nasional" | "internasional";
+            level: components["schemas"]["AchievementLevel"];
             points: number;
             type: string;
         };

@@ -346,6 +346,7 @@ var schemaDescriptions = map[string]string{
 
 	// journal, cases, reset, face
 	"FaceReviewResolution": "how a reviewer resolved a scan",
+	"PortalAchievement":    "A verified achievement as the family reads it; never the recorder or the notes.",
 }
 
 // requestBody marks a wire type read from a request body (see wireTypes).
