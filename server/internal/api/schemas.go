@@ -32,7 +32,10 @@ import (
 //     omitempty one only when tagged `jsonschema:"nullable"`: the type is a
 //     request body's too, which takes null); a slice or map may be null
 //     only when tagged `jsonschema:"nullable"` (the handler sends [] or {}
-//     otherwise).
+//     otherwise); a field tagged readOnly (`jsonschema:"readOnly=true"`, or
+//     `jsonschema_extras:"readOnly=true"` for a non-string) is not required:
+//     the type is a request body's too, which leaves it out (the answer
+//     sends it all the same).
 //   - A request type, request(v), says what the server accepts: a field
 //     is required only when tagged `jsonschema:"required"` (where Validate
 //     refuses its absence); a pointer may be null (null reads as absent).
@@ -486,6 +489,13 @@ func markNullable(t reflect.Type, s map[string]any, names map[reflect.Type]strin
 			markNullable(f.typ, p, names, input)
 		}
 		props[f.name] = p
+		if p["readOnly"] == true {
+			// the server's to set: a body leaves it out (an empty list
+			// stays: without one, make gen reads every property as sent)
+			if req, ok := s["required"].([]any); ok {
+				s["required"] = slices.DeleteFunc(req, func(r any) bool { return r == f.name })
+			}
+		}
 		switch f.typ.Kind() {
 		case reflect.Pointer:
 			// encoding/json leaves a nil omitempty pointer out; tagged

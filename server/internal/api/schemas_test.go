@@ -67,6 +67,7 @@ func TestSchemaOfRules(t *testing.T) {
 		Level    string            `json:"level" openapi:"Level"`
 		Levels   []string          `json:"levels" openapi:"Level" jsonschema_description:"each a Level"`
 		Day      string            `json:"day" jsonschema:"format=date,maxLength=10" jsonschema_description:"a, day"`
+		Stored   bool              `json:"stored" jsonschema_extras:"readOnly=true"` // sent, but a body leaves it out
 		internal string
 		Skipped  string `json:"-"`
 	}
@@ -94,6 +95,7 @@ func TestSchemaOfRules(t *testing.T) {
 		`"refs":{"items":{"$ref":"#/components/schemas/Registered"},"type":"array"},` +
 		`"secret":{"type":["string","null"]},` +
 		`"since":{"format":"date-time","type":"string"},` +
+		`"stored":{"readOnly":true,"type":"boolean"},` +
 		`"tags":{"items":{"type":"string"},"type":"array"},` +
 		`"until":{"format":"date-time","type":["string","null"]}},` +
 		`"required":["embedded","name","count","at","until","tags","maybe","extra","inner","ref","ref_ptr","refs","level","levels","day"],"type":"object"}`
