@@ -7841,7 +7841,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": components["schemas"]["SchoolProfile"];
+                    "application/json": components["schemas"]["SchoolProfileInput"];
                 };
             };
             responses: {
@@ -13002,7 +13002,7 @@ export interface components {
              * @description the journal may send attendance of the current academic year and this many before it; older dates answer 422
              * @default 1
              */
-            journal_previous_years?: number | null;
+            journal_previous_years?: number;
             /** @default 10 */
             lesson_hours_per_day: number;
             /**
@@ -13022,7 +13022,48 @@ export interface components {
             /** @description empty until set; spaces, dots and dashes are removed before the check */
             principal_nip: string;
             /** Format: date-time */
-            updated_at?: string | null;
+            readonly updated_at?: string;
+        };
+        /** @description The whole profile, which PUT replaces: name alone is required; an absent field is stored empty, or at its default where it has one; updated_at is ignored. */
+        SchoolProfileInput: {
+            /** @default 07-01 */
+            academic_year_start?: string;
+            address?: string;
+            bk_coordinator_name?: string;
+            /** @description printed under the BK coordinator's signature on a letter; spaces, dots and dashes are removed before the check */
+            bk_coordinator_nip?: string;
+            /** @description where letters are written from: "Bandung" in "Bandung, 27 November 2026" above a letter's signatures */
+            city?: string;
+            /**
+             * @description early warnings list a student within this many points of their next SP level
+             * @default 10
+             */
+            early_warning_points?: number;
+            /**
+             * @description the journal may send attendance of the current academic year and this many before it; older dates answer 422
+             * @default 1
+             */
+            journal_previous_years?: number | null;
+            /** @default 10 */
+            lesson_hours_per_day?: number;
+            /**
+             * @deprecated
+             * @description retired: stored and returned as before, but nothing reads it; the letterhead uses the uploaded logo (PUT /settings/school/logo)
+             */
+            logo_path?: string;
+            name: string;
+            /**
+             * @description paper of letters and reports; F4 is 215 × 330 mm; any case accepted, stored upper-case
+             * @default A4
+             * @enum {string}
+             */
+            paper_size?: "A4" | "F4";
+            phone?: string;
+            principal_name?: string;
+            /** @description empty until set; spaces, dots and dashes are removed before the check */
+            principal_nip?: string;
+            /** Format: date-time */
+            readonly updated_at?: string | null;
         };
         SimulateRequest: {
             policy?: components["schemas"]["PointsPolicy"] | null;

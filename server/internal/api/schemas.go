@@ -3,6 +3,7 @@ package api
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -299,20 +300,21 @@ var wireTypes = map[string]any{
 	"ViolationTypeList":         violationtype.TypeList{},
 
 	// the school: departments, classes and students as the roster sends
-	// them, the student-affairs connection and its syncs, the profile (read
-	// and sent: registered as what PUT accepts, name alone required) and
-	// the logo
+	// them, the student-affairs connection and its syncs, the profile (as
+	// GET and PUT answer it; PUT's body is SchoolProfileInput, name alone
+	// required) and the logo
 	"Class":              roster.Class{},
 	"Department":         roster.Department{},
 	"SchoolLogo":         school.Logo{},
-	"SchoolProfile":      request(school.Profile{}),
+	"SchoolProfile":      school.Profile{},
 	"Student":            roster.Student{},
 	"StudentAffairs":     studentsync.StudentAffairs{},
 	"StudentAffairsTest": studentsync.TestResult{},
 	"StudentSync":        studentsync.SyncRun{},
 
 	// journal, cases, reset, face
-	"CasePage": wire.Page[wire.CaseSummary]{},
+	"CasePage":           wire.Page[wire.CaseSummary]{},
+	"SchoolProfileInput": request(school.Profile{}),
 }
 
 // enumSchemas are the string enums the document names, each from the Go
@@ -350,6 +352,7 @@ var schemaDescriptions = map[string]string{
 	// journal, cases, reset, face
 	"FaceReviewResolution": "how a reviewer resolved a scan",
 	"PortalAchievement":    "A verified achievement as the family reads it; never the recorder or the notes.",
+	"SchoolProfileInput":   "The whole profile, which PUT replaces: name alone is required; an absent field is stored empty, or at its default where it has one; updated_at is ignored.",
 }
 
 // requestBody marks a wire type read from a request body (see wireTypes).
@@ -376,10 +379,9 @@ var schemaFormats = map[reflect.Type]*jsonschema.Schema{
 // generatedSchemas returns components.schemas for every name in wireTypes
 // and enumSchemas.
 func generatedSchemas() (map[string]map[string]any, error) {
-	names := map[reflect.Type]string{}
-	for name, v := range wireTypes {
-		t, _ := wireType(v)
-		names[t] = name
+	names, err := typeNames(wireTypes)
+	if err != nil {
+		return nil, err
 	}
 	out := map[string]map[string]any{}
 	for name, v := range wireTypes {
@@ -404,6 +406,28 @@ func generatedSchemas() (map[string]map[string]any, error) {
 		}
 	}
 	return out, nil
+}
+
+// typeNames names each registered Go type's schema, the name a $ref to it
+// uses. A type may be registered twice, once as an answer and once as a
+// request body (what the server sends and what it accepts differ); a
+// reference is to the answer.
+func typeNames(registered map[string]any) (map[reflect.Type]string, error) {
+	names := map[reflect.Type]string{}
+	input := map[reflect.Type]bool{}
+	for _, name := range slices.Sorted(maps.Keys(registered)) {
+		t, in := wireType(registered[name])
+		other, seen := names[t]
+		switch {
+		case !seen:
+		case input[t] == in:
+			return nil, fmt.Errorf("openapi: %s registered as %s and %s", t, other, name)
+		case in:
+			continue // the answer's name stays
+		}
+		names[t], input[t] = name, in
+	}
+	return names, nil
 }
 
 // schemaOf reflects one Go type by the convention of wireTypes: its fields

@@ -130,6 +130,24 @@ func TestSchemaOfRules(t *testing.T) {
 	_ = sample{}.internal
 }
 
+// A type registered as an answer and as a body is referred to by the
+// answer's name; registered twice the same way, it is an error.
+func TestTypeNames(t *testing.T) {
+	type profile struct {
+		Name string `json:"name"`
+	}
+	names, err := typeNames(map[string]any{"Profile": profile{}, "AProfileInput": request(profile{})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := names[reflect.TypeFor[profile]()]; got != "Profile" {
+		t.Errorf("a reference names %q, want the answer's Profile", got)
+	}
+	if _, err := typeNames(map[string]any{"Profile": profile{}, "Other": profile{}}); err == nil {
+		t.Error("a type registered twice as an answer: no error")
+	}
+}
+
 // The served document holds the generated schema of each registered type,
 // with the fragment's text.
 func TestServedSchemasAreGenerated(t *testing.T) {
