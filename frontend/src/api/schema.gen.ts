@@ -12111,7 +12111,9 @@ export interface components {
             date: string;
             lesson_hour: number;
             notes: string;
+            /** @description unknown_student: no student has the id yet; inactive_student: the student is inactive */
             reason: string;
+            /** @description reason, in the reader's language */
             reason_text: string;
             /** Format: date-time */
             received_at: string;

@@ -315,6 +315,8 @@ var wireTypes = map[string]any{
 	// journal, cases, reset, face
 	"CasePage":           wire.Page[wire.CaseSummary]{},
 	"SchoolProfileInput": request(school.Profile{}),
+	"JournalFailure":     wire.JournalFailure{},
+	"JournalParked":      wire.ParkedAttendance{},
 }
 
 // enumSchemas are the string enums the document names, each from the Go
