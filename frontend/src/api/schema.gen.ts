@@ -12060,6 +12060,7 @@ export interface components {
                 student_id: number;
             }[];
         };
+        /** @description One lesson hour of one student: source_student_id (or student_id), date, lesson_hour and status are required. */
         JournalEntry: {
             /** Format: date */
             date: string;
@@ -12120,10 +12121,11 @@ export interface components {
             source_student_id: number;
             status: string;
         };
-        /** @description attendances or entries (not both) */
+        /** @description attendances or entries, not both (null counts as absent) */
         JournalPush: {
-            attendances?: components["schemas"]["JournalEntry"][];
-            entries?: components["schemas"]["JournalEntry"][];
+            attendances?: components["schemas"]["JournalEntry"][] | null;
+            entries?: components["schemas"]["JournalEntry"][] | null;
+            /** @description the journal token, when no header or query parameter carries it */
             token?: string;
         };
         JournalPushLog: {

@@ -12,6 +12,7 @@ import (
 	"github.com/invopop/jsonschema"
 
 	"github.com/tatib/tatib/server/internal/datareset"
+	"github.com/tatib/tatib/server/internal/journal"
 	"github.com/tatib/tatib/server/internal/letter"
 	"github.com/tatib/tatib/server/internal/roster"
 	"github.com/tatib/tatib/server/internal/school"
@@ -39,7 +40,8 @@ import (
 //     sends it all the same).
 //   - A request type, request(v), says what the server accepts: a field
 //     is required only when tagged `jsonschema:"required"` (where Validate
-//     refuses its absence); a pointer may be null (null reads as absent).
+//     refuses its absence); a pointer may be null (null reads as absent),
+//     another field only when tagged `jsonschema:"nullable"`.
 //   - A field tagged `openapi:"Name"` is a $ref to the named schema (an
 //     enum of enumSchemas or another registered type) instead of its Go
 //     type's (a slice's items are); a registered struct type is always a $ref.
@@ -317,6 +319,10 @@ var wireTypes = map[string]any{
 	"SchoolProfileInput": request(school.Profile{}),
 	"JournalFailure":     wire.JournalFailure{},
 	"JournalParked":      wire.ParkedAttendance{},
+	// the push's body as the journal decodes it: numbers may be numeric
+	// strings, every field is checked by hand (journal.parseEntry)
+	"JournalEntry": request(journal.PushEntry{}),
+	"JournalPush":  request(journal.PushBody{}),
 }
 
 // enumSchemas are the string enums the document names, each from the Go
@@ -353,6 +359,8 @@ var schemaDescriptions = map[string]string{
 
 	// journal, cases, reset, face
 	"FaceReviewResolution": "how a reviewer resolved a scan",
+	"JournalEntry":         "One lesson hour of one student: source_student_id (or student_id), date, lesson_hour and status are required.",
+	"JournalPush":          "attendances or entries, not both (null counts as absent)",
 	"PortalAchievement":    "A verified achievement as the family reads it; never the recorder or the notes.",
 	"SchoolProfileInput":   "The whole profile, which PUT replaces: name alone is required; an absent field is stored empty, or at its default where it has one; updated_at is ignored.",
 }
@@ -536,7 +544,9 @@ func markNullable(t reflect.Type, s map[string]any, names map[reflect.Type]strin
 			if f.nullable {
 				props[f.name] = nullable(p)
 			}
-		case reflect.Slice:
+		default:
+			// a slice, or a value that decodes null as absent (a string,
+			// a lenient type of its own)
 			if f.nullable {
 				props[f.name] = nullable(p)
 			}

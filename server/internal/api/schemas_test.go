@@ -104,9 +104,11 @@ func TestSchemaOfRules(t *testing.T) {
 	}
 
 	// A request body: required only where tagged so; pointers may be null
-	// (an enum's too); a map's enum is its values'.
+	// (an enum's too), another field where tagged nullable; a map's enum is
+	// its values'.
 	type input struct {
 		Name   *string           `json:"name"`
+		Note   string            `json:"note" jsonschema:"nullable,maxLength=5"` // null decodes as absent
 		IDs    []int64           `json:"ids" jsonschema:"required,minItems=1"`
 		Level  string            `json:"level" jsonschema:"required" openapi:"Level"`
 		Source *string           `json:"source" jsonschema:"enum=a,enum=b"`
@@ -122,6 +124,7 @@ func TestSchemaOfRules(t *testing.T) {
 		`"level":{"$ref":"#/components/schemas/Level"},` +
 		`"modes":{"additionalProperties":{"enum":["on","off"],"type":"string"},"type":"object"},` +
 		`"name":{"type":["string","null"]},` +
+		`"note":{"maxLength":5,"type":["string","null"]},` +
 		`"source":{"enum":["a","b",null],"type":["string","null"]}},` +
 		`"required":["ids","level"],"type":"object"}`
 	if string(got) != want {

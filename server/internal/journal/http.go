@@ -154,7 +154,7 @@ func (h *Handler) sync(w http.ResponseWriter, r *http.Request) error {
 	}
 	stages.Mark("read")
 	// One decode serves the token and the entries of a well-formed body.
-	var fast *laxBatch
+	var fast *PushBody
 	if lb, ok := decodeFast(bytes.TrimSpace(body)); ok {
 		fast = &lb
 	}
