@@ -215,6 +215,16 @@ type JournalSyncResponse struct {
 	Results AttendanceResult `json:"results"`
 }
 
+// JournalFailure is every refused answer of the journal's routes (sync and
+// ping): the E-Jurnal reads success and message (and, on 422, Laravel's
+// errors), our own clients read error.
+type JournalFailure struct {
+	Success bool                `json:"success" jsonschema_extras:"const=false"`
+	Message string              `json:"message"`
+	Errors  map[string][]string `json:"errors,omitempty" jsonschema_description:"422 only, Laravel's shape: {\"attendances.3.status\": [\"…\"]}"`
+	Error   ErrorDetail         `json:"error"`
+}
+
 // JournalPingResponse is the answer of GET /attendance/ping.
 type JournalPingResponse struct {
 	Success    bool      `json:"success"`
@@ -279,12 +289,12 @@ type JournalAuthFailure struct {
 // not know yet.
 type ParkedAttendance struct {
 	SourceStudentID int64     `json:"source_student_id"`
-	Date            string    `json:"date"`
+	Date            string    `json:"date" jsonschema:"format=date"`
 	LessonHour      int       `json:"lesson_hour"`
 	Status          string    `json:"status"`
 	Notes           string    `json:"notes"`
-	Reason          string    `json:"reason"`
-	ReasonText      string    `json:"reason_text"`
+	Reason          string    `json:"reason" jsonschema_description:"unknown_student: no student has the id yet; inactive_student: the student is inactive"`
+	ReasonText      string    `json:"reason_text" jsonschema_description:"reason, in the reader's language"`
 	ReceivedAt      time.Time `json:"received_at"`
 }
 

@@ -120,7 +120,7 @@ type EarlyWarningCounts struct {
 	LateRepeat   int `json:"late_repeat"`
 	RepeatType   int `json:"repeat_type"`
 	FollowUpDue  int `json:"follow_up_due"`
-	Total        int `json:"total"`
+	Total        int `json:"total" jsonschema_description:"distinct students with at least one warning"`
 }
 
 // EarlyWarningRules are the sizes the rules were evaluated with.

@@ -38,6 +38,15 @@ const (
 	ScanAttendanceNone    = "none"
 )
 
+// How a reviewer resolved an uncertain scan (a scan's resolution).
+const (
+	ScanConfirmed = "confirmed"
+	ScanRejected  = "rejected"
+)
+
+// ScanResolutions are the resolutions a scan is stored with.
+var ScanResolutions = []string{ScanConfirmed, ScanRejected}
+
 // Enrolment limits: 3–5 samples per student.
 const (
 	FaceMinSamples = 3

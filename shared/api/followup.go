@@ -31,13 +31,13 @@ type AttendanceFollowUp struct {
 // default when they never chose.
 type ViolationSourcePreference struct {
 	// Source is what the screens open with: Saved's choice, else Default.
-	Source string `json:"source"`
+	Source string `json:"source" jsonschema:"enum=behaviour,enum=attendance,enum=all" jsonschema_description:"what the screens open with"`
 	// Default is the role's: attendance for a homeroom teacher; for a
 	// counselor behaviour, or all when the counselors follow up attendance;
 	// behaviour for everyone else.
-	Default string `json:"default"`
+	Default string `json:"default" jsonschema:"enum=behaviour,enum=attendance,enum=all" jsonschema_description:"the role's default"`
 	// Saved says Source is the user's own choice.
-	Saved bool `json:"saved"`
+	Saved bool `json:"saved" jsonschema_description:"source is the user's own choice"`
 }
 
 // ViolationSourceInput is PUT /preferences/violation-source: a source, or

@@ -126,23 +126,23 @@ type MessagingTestRequest struct {
 
 // MessagingTestResult is exactly what the gateway answered.
 type MessagingTestResult struct {
-	Outcome    string `json:"outcome"`
-	Phone      string `json:"phone"`
-	HTTPStatus int    `json:"http_status"`
+	Outcome    string `json:"outcome" jsonschema:"enum=sent,enum=permanent,enum=temporary,enum=rate_limited"`
+	Phone      string `json:"phone" jsonschema_description:"the normalised number"`
+	HTTPStatus int    `json:"http_status" jsonschema_description:"0 when no answer came"`
 	// Answer is the gateway's body as received (at most 4 KiB), or the
 	// transport error when nothing came back.
 	Answer     string `json:"answer"`
 	MessageID  string `json:"message_id"`
 	DurationMS int64  `json:"duration_ms"`
 	// Summary explains the outcome in the reader's language.
-	Summary string `json:"summary"`
+	Summary string `json:"summary" jsonschema_description:"the outcome explained in the request's language"`
 }
 
 // MessagingPreviewRequest is POST /settings/messaging/preview: the template
 // rendered with a real student's data (their latest violation, letter or
 // summons when they have one, example values otherwise).
 type MessagingPreviewRequest struct {
-	Event     string `json:"event" jsonschema:"required"`
+	Event     string `json:"event" jsonschema:"required,enum=violation,enum=warning_letter,enum=summons,enum=achievement"`
 	Template  string `json:"template" jsonschema:"required"`
 	StudentID int64  `json:"student_id" jsonschema:"required"`
 }

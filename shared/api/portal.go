@@ -239,9 +239,9 @@ type PortalParts struct {
 // recorder or the notes.
 type PortalAchievement struct {
 	ID     int64  `json:"id" db:"id"`
-	Date   string `json:"date" db:"date"`
+	Date   string `json:"date" db:"date" jsonschema:"format=date"`
 	Type   string `json:"type" db:"type"`
-	Level  string `json:"level" db:"level"`
+	Level  string `json:"level" db:"level" openapi:"AchievementLevel"`
 	Points int    `json:"points" db:"points"`
 }
 

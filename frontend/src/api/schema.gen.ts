@@ -7841,7 +7841,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": components["schemas"]["SchoolProfile"];
+                    "application/json": components["schemas"]["SchoolProfileInput"];
                 };
             };
             responses: {
@@ -12060,6 +12060,7 @@ export interface components {
                 student_id: number;
             }[];
         };
+        /** @description One lesson hour of one student: source_student_id (or student_id), date, lesson_hour and status are required. */
         JournalEntry: {
             /** Format: date */
             date: string;
@@ -12111,17 +12112,20 @@ export interface components {
             date: string;
             lesson_hour: number;
             notes: string;
+            /** @description unknown_student: no student has the id yet; inactive_student: the student is inactive */
             reason: string;
+            /** @description reason, in the reader's language */
             reason_text: string;
             /** Format: date-time */
             received_at: string;
             source_student_id: number;
             status: string;
         };
-        /** @description attendances or entries (not both) */
+        /** @description attendances or entries, not both (null counts as absent) */
         JournalPush: {
-            attendances?: components["schemas"]["JournalEntry"][];
-            entries?: components["schemas"]["JournalEntry"][];
+            attendances?: components["schemas"]["JournalEntry"][] | null;
+            entries?: components["schemas"]["JournalEntry"][] | null;
+            /** @description the journal token, when no header or query parameter carries it */
             token?: string;
         };
         JournalPushLog: {
@@ -12564,8 +12568,7 @@ export interface components {
             /** Format: date */
             date: string;
             id: number;
-            /** @enum {string} */
-            level: "sekolah" | "kabupaten" | "provinsi" | "nasional" | "internasional";
+            level: components["schemas"]["AchievementLevel"];
             points: number;
             type: string;
         };
@@ -13003,7 +13006,7 @@ export interface components {
              * @description the journal may send attendance of the current academic year and this many before it; older dates answer 422
              * @default 1
              */
-            journal_previous_years?: number | null;
+            journal_previous_years?: number;
             /** @default 10 */
             lesson_hours_per_day: number;
             /**
@@ -13023,7 +13026,48 @@ export interface components {
             /** @description empty until set; spaces, dots and dashes are removed before the check */
             principal_nip: string;
             /** Format: date-time */
-            updated_at?: string | null;
+            readonly updated_at?: string;
+        };
+        /** @description The whole profile, which PUT replaces: name alone is required; an absent field is stored empty, or at its default where it has one; updated_at is ignored. */
+        SchoolProfileInput: {
+            /** @default 07-01 */
+            academic_year_start?: string;
+            address?: string;
+            bk_coordinator_name?: string;
+            /** @description printed under the BK coordinator's signature on a letter; spaces, dots and dashes are removed before the check */
+            bk_coordinator_nip?: string;
+            /** @description where letters are written from: "Bandung" in "Bandung, 27 November 2026" above a letter's signatures */
+            city?: string;
+            /**
+             * @description early warnings list a student within this many points of their next SP level
+             * @default 10
+             */
+            early_warning_points?: number;
+            /**
+             * @description the journal may send attendance of the current academic year and this many before it; older dates answer 422
+             * @default 1
+             */
+            journal_previous_years?: number | null;
+            /** @default 10 */
+            lesson_hours_per_day?: number;
+            /**
+             * @deprecated
+             * @description retired: stored and returned as before, but nothing reads it; the letterhead uses the uploaded logo (PUT /settings/school/logo)
+             */
+            logo_path?: string;
+            name: string;
+            /**
+             * @description paper of letters and reports; F4 is 215 × 330 mm; any case accepted, stored upper-case
+             * @default A4
+             * @enum {string}
+             */
+            paper_size?: "A4" | "F4";
+            phone?: string;
+            principal_name?: string;
+            /** @description empty until set; spaces, dots and dashes are removed before the check */
+            principal_nip?: string;
+            /** Format: date-time */
+            readonly updated_at?: string | null;
         };
         SimulateRequest: {
             policy?: components["schemas"]["PointsPolicy"] | null;

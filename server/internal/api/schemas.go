@@ -3,6 +3,7 @@ package api
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -10,6 +11,8 @@ import (
 
 	"github.com/invopop/jsonschema"
 
+	"github.com/tatib/tatib/server/internal/datareset"
+	"github.com/tatib/tatib/server/internal/journal"
 	"github.com/tatib/tatib/server/internal/letter"
 	"github.com/tatib/tatib/server/internal/roster"
 	"github.com/tatib/tatib/server/internal/school"
@@ -31,10 +34,14 @@ import (
 //     omitempty one only when tagged `jsonschema:"nullable"`: the type is a
 //     request body's too, which takes null); a slice or map may be null
 //     only when tagged `jsonschema:"nullable"` (the handler sends [] or {}
-//     otherwise).
+//     otherwise); a field tagged readOnly (`jsonschema:"readOnly=true"`, or
+//     `jsonschema_extras:"readOnly=true"` for a non-string) is not required:
+//     the type is a request body's too, which leaves it out (the answer
+//     sends it all the same).
 //   - A request type, request(v), says what the server accepts: a field
 //     is required only when tagged `jsonschema:"required"` (where Validate
-//     refuses its absence); a pointer may be null (null reads as absent).
+//     refuses its absence); a pointer may be null (null reads as absent),
+//     another field only when tagged `jsonschema:"nullable"`.
 //   - A field tagged `openapi:"Name"` is a $ref to the named schema (an
 //     enum of enumSchemas or another registered type) instead of its Go
 //     type's (a slice's items are); a registered struct type is always a $ref.
@@ -295,17 +302,27 @@ var wireTypes = map[string]any{
 	"ViolationTypeList":         violationtype.TypeList{},
 
 	// the school: departments, classes and students as the roster sends
-	// them, the student-affairs connection and its syncs, the profile (read
-	// and sent: registered as what PUT accepts, name alone required) and
-	// the logo
+	// them, the student-affairs connection and its syncs, the profile (as
+	// GET and PUT answer it; PUT's body is SchoolProfileInput, name alone
+	// required) and the logo
 	"Class":              roster.Class{},
 	"Department":         roster.Department{},
 	"SchoolLogo":         school.Logo{},
-	"SchoolProfile":      request(school.Profile{}),
+	"SchoolProfile":      school.Profile{},
 	"Student":            roster.Student{},
 	"StudentAffairs":     studentsync.StudentAffairs{},
 	"StudentAffairsTest": studentsync.TestResult{},
 	"StudentSync":        studentsync.SyncRun{},
+
+	// journal, cases, reset, face
+	"CasePage":           wire.Page[wire.CaseSummary]{},
+	"SchoolProfileInput": request(school.Profile{}),
+	"JournalFailure":     wire.JournalFailure{},
+	"JournalParked":      wire.ParkedAttendance{},
+	// the push's body as the journal decodes it: numbers may be numeric
+	// strings, every field is checked by hand (journal.parseEntry)
+	"JournalEntry": request(journal.PushEntry{}),
+	"JournalPush":  request(journal.PushBody{}),
 }
 
 // enumSchemas are the string enums the document names, each from the Go
@@ -313,6 +330,11 @@ var wireTypes = map[string]any{
 var enumSchemas = map[string][]string{
 	"AchievementLevel": wire.AchievementLevels,
 	"Role":             strs(perm.Roles),
+
+	// journal, cases, reset, face
+	"CaseStageName":        wire.CaseStages,
+	"FaceReviewResolution": wire.ScanResolutions,
+	"ResetSetID":           datareset.SetIDs(),
 }
 
 // strs lists a string type's values as strings.
@@ -334,6 +356,13 @@ var schemaDescriptions = map[string]string{
 	"IssuedWarningLetter":     "A warning letter as a recording answers it: the stored letter without its number, verification and acknowledgement (GET /warning-letters/{id} has them)",
 	"PortalSettings":          "Every part shows unless hidden; a hidden part is empty on the child's page and its own routes answer 404 (portal.part_hidden). Points and SP progress always show.",
 	"ViolationTypeInput":      "On create name, points and category_id are required; on change absent fields stay.",
+
+	// journal, cases, reset, face
+	"FaceReviewResolution": "how a reviewer resolved a scan",
+	"JournalEntry":         "One lesson hour of one student: source_student_id (or student_id), date, lesson_hour and status are required.",
+	"JournalPush":          "attendances or entries, not both (null counts as absent)",
+	"PortalAchievement":    "A verified achievement as the family reads it; never the recorder or the notes.",
+	"SchoolProfileInput":   "The whole profile, which PUT replaces: name alone is required; an absent field is stored empty, or at its default where it has one; updated_at is ignored.",
 }
 
 // requestBody marks a wire type read from a request body (see wireTypes).
@@ -360,10 +389,9 @@ var schemaFormats = map[reflect.Type]*jsonschema.Schema{
 // generatedSchemas returns components.schemas for every name in wireTypes
 // and enumSchemas.
 func generatedSchemas() (map[string]map[string]any, error) {
-	names := map[reflect.Type]string{}
-	for name, v := range wireTypes {
-		t, _ := wireType(v)
-		names[t] = name
+	names, err := typeNames(wireTypes)
+	if err != nil {
+		return nil, err
 	}
 	out := map[string]map[string]any{}
 	for name, v := range wireTypes {
@@ -383,8 +411,33 @@ func generatedSchemas() (map[string]map[string]any, error) {
 			enum[i] = v
 		}
 		out[name] = map[string]any{"type": "string", "enum": enum}
+		if d, ok := schemaDescriptions[name]; ok {
+			out[name]["description"] = d
+		}
 	}
 	return out, nil
+}
+
+// typeNames names each registered Go type's schema, the name a $ref to it
+// uses. A type may be registered twice, once as an answer and once as a
+// request body (what the server sends and what it accepts differ); a
+// reference is to the answer.
+func typeNames(registered map[string]any) (map[reflect.Type]string, error) {
+	names := map[reflect.Type]string{}
+	input := map[reflect.Type]bool{}
+	for _, name := range slices.Sorted(maps.Keys(registered)) {
+		t, in := wireType(registered[name])
+		other, seen := names[t]
+		switch {
+		case !seen:
+		case input[t] == in:
+			return nil, fmt.Errorf("openapi: %s registered as %s and %s", t, other, name)
+		case in:
+			continue // the answer's name stays
+		}
+		names[t], input[t] = name, in
+	}
+	return names, nil
 }
 
 // schemaOf reflects one Go type by the convention of wireTypes: its fields
@@ -470,6 +523,13 @@ func markNullable(t reflect.Type, s map[string]any, names map[reflect.Type]strin
 			markNullable(f.typ, p, names, input)
 		}
 		props[f.name] = p
+		if p["readOnly"] == true {
+			// the server's to set: a body leaves it out (an empty list
+			// stays: without one, make gen reads every property as sent)
+			if req, ok := s["required"].([]any); ok {
+				s["required"] = slices.DeleteFunc(req, func(r any) bool { return r == f.name })
+			}
+		}
 		switch f.typ.Kind() {
 		case reflect.Pointer:
 			// encoding/json leaves a nil omitempty pointer out; tagged
@@ -484,7 +544,9 @@ func markNullable(t reflect.Type, s map[string]any, names map[reflect.Type]strin
 			if f.nullable {
 				props[f.name] = nullable(p)
 			}
-		case reflect.Slice:
+		default:
+			// a slice, or a value that decodes null as absent (a string,
+			// a lenient type of its own)
 			if f.nullable {
 				props[f.name] = nullable(p)
 			}

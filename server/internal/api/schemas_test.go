@@ -67,6 +67,7 @@ func TestSchemaOfRules(t *testing.T) {
 		Level    string            `json:"level" openapi:"Level"`
 		Levels   []string          `json:"levels" openapi:"Level" jsonschema_description:"each a Level"`
 		Day      string            `json:"day" jsonschema:"format=date,maxLength=10" jsonschema_description:"a, day"`
+		Stored   bool              `json:"stored" jsonschema_extras:"readOnly=true"` // sent, but a body leaves it out
 		internal string
 		Skipped  string `json:"-"`
 	}
@@ -94,6 +95,7 @@ func TestSchemaOfRules(t *testing.T) {
 		`"refs":{"items":{"$ref":"#/components/schemas/Registered"},"type":"array"},` +
 		`"secret":{"type":["string","null"]},` +
 		`"since":{"format":"date-time","type":"string"},` +
+		`"stored":{"readOnly":true,"type":"boolean"},` +
 		`"tags":{"items":{"type":"string"},"type":"array"},` +
 		`"until":{"format":"date-time","type":["string","null"]}},` +
 		`"required":["embedded","name","count","at","until","tags","maybe","extra","inner","ref","ref_ptr","refs","level","levels","day"],"type":"object"}`
@@ -102,9 +104,11 @@ func TestSchemaOfRules(t *testing.T) {
 	}
 
 	// A request body: required only where tagged so; pointers may be null
-	// (an enum's too); a map's enum is its values'.
+	// (an enum's too), another field where tagged nullable; a map's enum is
+	// its values'.
 	type input struct {
 		Name   *string           `json:"name"`
+		Note   string            `json:"note" jsonschema:"nullable,maxLength=5"` // null decodes as absent
 		IDs    []int64           `json:"ids" jsonschema:"required,minItems=1"`
 		Level  string            `json:"level" jsonschema:"required" openapi:"Level"`
 		Source *string           `json:"source" jsonschema:"enum=a,enum=b"`
@@ -120,12 +124,31 @@ func TestSchemaOfRules(t *testing.T) {
 		`"level":{"$ref":"#/components/schemas/Level"},` +
 		`"modes":{"additionalProperties":{"enum":["on","off"],"type":"string"},"type":"object"},` +
 		`"name":{"type":["string","null"]},` +
+		`"note":{"maxLength":5,"type":["string","null"]},` +
 		`"source":{"enum":["a","b",null],"type":["string","null"]}},` +
 		`"required":["ids","level"],"type":"object"}`
 	if string(got) != want {
 		t.Errorf("request schema\n got %s\nwant %s", got, want)
 	}
 	_ = sample{}.internal
+}
+
+// A type registered as an answer and as a body is referred to by the
+// answer's name; registered twice the same way, it is an error.
+func TestTypeNames(t *testing.T) {
+	type profile struct {
+		Name string `json:"name"`
+	}
+	names, err := typeNames(map[string]any{"Profile": profile{}, "AProfileInput": request(profile{})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := names[reflect.TypeFor[profile]()]; got != "Profile" {
+		t.Errorf("a reference names %q, want the answer's Profile", got)
+	}
+	if _, err := typeNames(map[string]any{"Profile": profile{}, "Other": profile{}}); err == nil {
+		t.Error("a type registered twice as an answer: no error")
+	}
 }
 
 // The served document holds the generated schema of each registered type,

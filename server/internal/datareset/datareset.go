@@ -96,6 +96,17 @@ func display() []set {
 	return out
 }
 
+// SetIDs are the sets' ids in display order: the values POST /admin/reset
+// accepts (the document's ResetSetID).
+func SetIDs() []string {
+	ds := display()
+	out := make([]string, len(ds))
+	for i, st := range ds {
+		out[i] = st.ID
+	}
+	return out
+}
+
 // count answers every set's rows per table, keyed "set/table", in one
 // statement.
 func count(ctx context.Context, q sqlx.QueryerContext) (map[string]int64, error) {

@@ -416,9 +416,9 @@ func (s *Store) Scan(ctx context.Context, id int64) (scanView, error) { return g
 // arrival as of the scan's time. The conditional UPDATE lets one of two
 // racing resolutions win; the other is 409 face.already_resolved.
 func (s *Store) Resolve(ctx context.Context, actor audit.Actor, scan scanView, studentID int64) (scanView, error) {
-	resolution := "rejected"
+	resolution := api.ScanRejected
 	if studentID != 0 {
-		resolution = "confirmed"
+		resolution = api.ScanConfirmed
 	}
 	var out scanView
 	err := pg.InTx(ctx, s.db, func(tx *sqlx.Tx) error {

@@ -104,7 +104,7 @@ func (b *batchError) err() error {
 // school's lesson hours per day; n is the number of entries sent.
 //
 // fast is the body as decodeFast read it (nil: not readable that way).
-func parseBatch(body []byte, hours int, earliest string, fast *laxBatch) (entries []Entry, n int, err error) {
+func parseBatch(body []byte, hours int, earliest string, fast *PushBody) (entries []Entry, n int, err error) {
 	body = bytes.TrimSpace(body)
 	if len(body) == 0 {
 		return nil, 0, apperr.New(apperr.Invalid, "journal.body_empty")
@@ -157,7 +157,7 @@ func parseBatch(body []byte, hours int, earliest string, fast *laxBatch) (entrie
 	return out, len(items), nil
 }
 
-func parseEntry(i int, re laxEntry, hours int, be *batchError) (Entry, bool) {
+func parseEntry(i int, re PushEntry, hours int, be *batchError) (Entry, bool) {
 	var e Entry
 	before := be.total
 	idField, id := "source_student_id", re.SourceStudentID

@@ -73,15 +73,6 @@ func (h *Handler) authFailures(w http.ResponseWriter, r *http.Request) error {
 	return httpx.JSON(w, http.StatusOK, out)
 }
 
-// failure is every refused journal answer: the E-Jurnal reads success and
-// message (and Laravel-style errors), our own clients read error.
-type failure struct {
-	Success bool                `json:"success"`
-	Message string              `json:"message"`
-	Errors  map[string][]string `json:"errors,omitempty"`
-	Error   api.ErrorDetail     `json:"error"`
-}
-
 // givenToken is the token a request presents: header X-Journal-Token,
 // Authorization: Bearer, query token, then the body's token field (read
 // by fromBody, nil for none).
@@ -163,7 +154,7 @@ func (h *Handler) sync(w http.ResponseWriter, r *http.Request) error {
 	}
 	stages.Mark("read")
 	// One decode serves the token and the entries of a well-formed body.
-	var fast *laxBatch
+	var fast *PushBody
 	if lb, ok := decodeFast(bytes.TrimSpace(body)); ok {
 		fast = &lb
 	}
@@ -257,7 +248,7 @@ func (h *Handler) appErr(r *http.Request, err error) *apperr.Error {
 func (h *Handler) answer(w http.ResponseWriter, r *http.Request, e *apperr.Error, be *batchErr) error {
 	lang := locale.FromContext(r.Context())
 	d := httpx.Detail(lang, e)
-	out := failure{Message: d.Message, Error: d}
+	out := api.JournalFailure{Message: d.Message, Error: d}
 	if be != nil {
 		// Laravel's shape, which the E-Jurnal's own code knows:
 		// "attendances.3.status": ["..."].

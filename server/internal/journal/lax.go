@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/invopop/jsonschema"
 )
 
 // The fast path of a push. A well-formed body (every entry an object) is
@@ -41,6 +43,12 @@ func (v *laxInt) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// JSONSchema is a laxInt in the OpenAPI document (invopop/jsonschema asks):
+// a number or a string.
+func (laxInt) JSONSchema() *jsonschema.Schema {
+	return &jsonschema.Schema{OneOf: []*jsonschema.Schema{{Type: "integer"}, {Type: "string"}}}
+}
+
 // laxString is a JSON string, trimmed; anything else is set but not ok.
 type laxString struct {
 	s       string
@@ -63,6 +71,9 @@ func (v *laxString) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// JSONSchema is a laxString in the OpenAPI document: a string.
+func (laxString) JSONSchema() *jsonschema.Schema { return &jsonschema.Schema{Type: "string"} }
+
 // unquote decodes a JSON string literal the way encoding/json does; the
 // common case (no escapes, valid UTF-8) needs no second decoder.
 func unquote(b []byte) (string, bool) {
@@ -76,19 +87,22 @@ func unquote(b []byte) (string, bool) {
 	return s, true
 }
 
-// laxEntry is one entry's fields, the E-Jurnal's names and ours.
-type laxEntry struct {
-	SourceStudentID laxInt    `json:"source_student_id"`
+// PushEntry is one entry's fields, the E-Jurnal's names and ours. It is
+// the OpenAPI document's JournalEntry (server/internal/api/schemas.go): the
+// tags say what parseEntry requires and allows (MaxNotes, checked by
+// TestPushBodyTags).
+type PushEntry struct {
+	SourceStudentID laxInt    `json:"source_student_id" jsonschema_description:"the student's id in student affairs (or student_id)"`
 	StudentID       laxInt    `json:"student_id"`
-	Date            laxString `json:"date"`
-	LessonHour      laxInt    `json:"lesson_hour"`
-	Status          laxString `json:"status"`
-	Notes           laxString `json:"notes"`
+	Date            laxString `json:"date" jsonschema:"required,format=date"`
+	LessonHour      laxInt    `json:"lesson_hour" jsonschema:"required" jsonschema_description:"1..lesson hours per day (school profile)"`
+	Status          laxString `json:"status" jsonschema:"required,example=hadir,example=sakit,example=izin,example=alpha,example=terlambat,example=H,example=belum"`
+	Notes           laxString `json:"notes" jsonschema:"nullable,maxLength=500"`
 }
 
 // lax reads the raw pieces of the slow path into the same values.
-func (re rawEntry) lax() laxEntry {
-	var e laxEntry
+func (re rawEntry) lax() PushEntry {
+	var e PushEntry
 	set := func(raw json.RawMessage, v json.Unmarshaler) {
 		if t := bytes.TrimSpace(raw); len(t) > 0 {
 			_ = v.UnmarshalJSON(t)
@@ -103,27 +117,28 @@ func (re rawEntry) lax() laxEntry {
 	return e
 }
 
-// laxBatch is a push's body in one typed decode.
-type laxBatch struct {
-	Token       laxString   `json:"token"`
-	Attendances *[]laxEntry `json:"attendances"`
-	Entries     *[]laxEntry `json:"entries"`
+// PushBody is a push's body in one typed decode, the OpenAPI document's
+// JournalPush (the limit is MaxEntries, checked by TestPushBodyTags).
+type PushBody struct {
+	Token       laxString    `json:"token" jsonschema_description:"the journal token, when no header or query parameter carries it"`
+	Attendances *[]PushEntry `json:"attendances" jsonschema:"maxItems=50000"`
+	Entries     *[]PushEntry `json:"entries" jsonschema:"maxItems=50000"`
 }
 
 // decodeFast decodes a body in one pass; ok is false when the body needs
 // the slow path (bad JSON, an entry that is not an object).
-func decodeFast(body []byte) (lb laxBatch, ok bool) {
+func decodeFast(body []byte) (lb PushBody, ok bool) {
 	if lb, ok := scanBatch(body); ok {
 		return lb, true
 	}
-	lb = laxBatch{}
+	lb = PushBody{}
 	return lb, json.Unmarshal(body, &lb) == nil
 }
 
 // parseFast validates a body decodeFast read; ok is false when it needs
 // the slow path after all (both lists or none, too many entries, an entry
 // with no field at all, which may have been null).
-func parseFast(lb *laxBatch, hours int, earliest string) (entries []Entry, n int, err error, ok bool) {
+func parseFast(lb *PushBody, hours int, earliest string) (entries []Entry, n int, err error, ok bool) {
 	list, items := "attendances", lb.Attendances
 	switch {
 	case (lb.Attendances == nil) == (lb.Entries == nil):

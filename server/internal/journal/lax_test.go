@@ -3,6 +3,7 @@ package journal
 import (
 	"encoding/json"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -35,7 +36,7 @@ func TestFastPathMatchesSlowPath(t *testing.T) {
 	}
 	for _, b := range bodies {
 		fast, ok := decodeFast([]byte(b))
-		var fp *laxBatch
+		var fp *PushBody
 		if ok {
 			fp = &fast
 		}
@@ -94,7 +95,7 @@ func TestScanMatchesDecoder(t *testing.T) {
 		if !ok {
 			continue
 		}
-		var want laxBatch
+		var want PushBody
 		if err := json.Unmarshal([]byte(b), &want); err != nil {
 			t.Errorf("%s: scanned, but encoding/json refuses it: %v", b, err)
 			continue
@@ -102,5 +103,21 @@ func TestScanMatchesDecoder(t *testing.T) {
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s:\nscan %+v\njson %+v", b, got, want)
 		}
+	}
+}
+
+// The limits the document states are the ones the push checks.
+func TestPushBodyTags(t *testing.T) {
+	t.Parallel()
+	body := reflect.TypeFor[PushBody]()
+	for _, name := range []string{"Attendances", "Entries"} {
+		f, _ := body.FieldByName(name)
+		if tag := f.Tag.Get("jsonschema"); !strings.Contains(tag, "maxItems="+strconv.Itoa(MaxEntries)) {
+			t.Errorf("PushBody.%s: jsonschema %q, want maxItems=%d", name, tag, MaxEntries)
+		}
+	}
+	f, _ := reflect.TypeFor[PushEntry]().FieldByName("Notes")
+	if tag := f.Tag.Get("jsonschema"); !strings.Contains(tag, "maxLength="+strconv.Itoa(MaxNotes)) {
+		t.Errorf("PushEntry.Notes: jsonschema %q, want maxLength=%d", tag, MaxNotes)
 	}
 }

@@ -8,7 +8,7 @@ package journal
 // escape in a string, a key in another case, a nested value, a list
 // named twice, bad JSON) answers ok false and json.Unmarshal decides.
 // encoding/json's reflection was most of a school day push's Go time.
-func scanBatch(body []byte) (lb laxBatch, ok bool) {
+func scanBatch(body []byte) (lb PushBody, ok bool) {
 	s := scanner{b: body}
 	if !s.byte('{') {
 		return lb, false
@@ -182,11 +182,11 @@ func (s *scanner) number() ([]byte, bool) {
 }
 
 // entries reads an array of flat objects.
-func (s *scanner) entries() ([]laxEntry, bool) {
+func (s *scanner) entries() ([]PushEntry, bool) {
 	if !s.byte('[') {
 		return nil, false
 	}
-	out := make([]laxEntry, 0, s.estimate())
+	out := make([]PushEntry, 0, s.estimate())
 	if s.byte(']') {
 		return out, true
 	}
@@ -218,8 +218,8 @@ func (s *scanner) estimate() int {
 }
 
 // entry reads one object of scalars into its fields.
-func (s *scanner) entry() (laxEntry, bool) {
-	var e laxEntry
+func (s *scanner) entry() (PushEntry, bool) {
+	var e PushEntry
 	if !s.byte('{') {
 		return e, false
 	}

@@ -51,7 +51,7 @@ type Profile struct {
 	// and the previous year). Older dates are refused, so a mistyped year
 	// cannot give a student points the form cannot correct.
 	JournalPreviousYears *int       `json:"journal_previous_years,omitempty" jsonschema:"minimum=0,maximum=5,default=1" jsonschema_description:"the journal may send attendance of the current academic year and this many before it; older dates answer 422"`
-	UpdatedAt            *time.Time `json:"updated_at,omitempty"`
+	UpdatedAt            *time.Time `json:"updated_at,omitempty" jsonschema:"readOnly=true"`
 }
 
 // JournalEarliest returns the first date the journal may send on day (a
