@@ -41,9 +41,9 @@ frontend: $(WEB_DIST)/index.html
 
 ## Generated files ------------------------------------------------------------
 
-# The OpenAPI document the server serves (assembled from server/internal/api/openapi/*.json)
-# and the front end's wire types generated from it by openapi-typescript (frontend/scripts/gen-api.mjs,
-# with frontend/src/api/contract-overrides.json applied). Both are committed,
+# The OpenAPI document the server serves (assembled from server/internal/api/openapi/*.json and
+# the schemas generated from Go) and the front end's wire types generated from it by
+# openapi-typescript (frontend/scripts/gen-api.mjs). Both are committed,
 # so a change of the contract shows in review as a change of the types; make test fails when
 # a regeneration changes them.
 GEN_DOC := frontend/src/api/openapi.json
