@@ -174,7 +174,7 @@ func (h *Handler) termCertificate(w http.ResponseWriter, r *http.Request) error 
 	}
 	var sem attendancerecap.SemesterSpan
 	if q.Year == 0 {
-		sem = attendancerecap.SemesterOf(prof, schoolday.Today())
+		sem = attendancerecap.SemesterOf(prof, schoolday.Today().Time())
 	} else {
 		sem = attendancerecap.SemesterBounds(prof, q.Year, q.Number)
 	}

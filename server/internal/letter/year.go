@@ -39,7 +39,7 @@ func currentYear(ctx context.Context, q sqlx.QueryerContext) (AcademicYear, erro
 	if err != nil {
 		return AcademicYear{}, fmt.Errorf("letter: profile: %w", err)
 	}
-	start := p.AcademicYearStartOn(schoolday.Today())
+	start := p.AcademicYearStartOn(schoolday.Today().Time())
 	return AcademicYear{
 		Start: start.Format(time.DateOnly), End: start.AddDate(1, 0, 0).Format(time.DateOnly),
 		Label: YearLabel(start), StartMonthDay: start.Format("01-02"),

@@ -41,9 +41,6 @@ func Day(t time.Time) time.Time {
 	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
 }
 
-// Today is Day(time.Now()).
-func Today() time.Time { return Day(time.Now()) }
-
 // ParseDay reads a YYYY-MM-DD school day as midnight UTC of that date.
 func ParseDay(day string) (time.Time, error) { return time.Parse(Layout, day) }
 
