@@ -50,12 +50,3 @@ func Start(d time.Time) time.Time {
 	y, m, dd := d.Date()
 	return time.Date(y, m, dd, 0, 0, 0, 0, Zone)
 }
-
-// Midnight returns the start of t's school day, in Zone.
-func Midnight(t time.Time) time.Time {
-	y, m, d := t.In(Zone).Date()
-	return time.Date(y, m, d, 0, 0, 0, 0, Zone)
-}
-
-// Parse reads a YYYY-MM-DD school day as its Jakarta midnight.
-func Parse(day string) (time.Time, error) { return time.ParseInLocation(Layout, day, Zone) }

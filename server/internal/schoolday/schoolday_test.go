@@ -17,11 +17,8 @@ func TestDays(t *testing.T) {
 	if got := Of(at); got != "2026-11-27" {
 		t.Errorf("Of: %s", got)
 	}
-	if m := Midnight(at); m.Format(time.RFC3339) != "2026-11-27T00:00:00+07:00" {
-		t.Errorf("Midnight: %s", m.Format(time.RFC3339))
-	}
-	if d, err := Parse("2026-11-27"); err != nil || !d.Equal(Midnight(at)) {
-		t.Errorf("Parse: %v %v", d, err)
+	if m := DateOf(at).Start(); m.Format(time.RFC3339) != "2026-11-27T00:00:00+07:00" {
+		t.Errorf("Start: %s", m.Format(time.RFC3339))
 	}
 	// The Go form of a school day: midnight UTC of its date, whatever the
 	// host's zone; Start turns it back into the instant it begins.
@@ -32,7 +29,7 @@ func TestDays(t *testing.T) {
 	if d, err := ParseDay("2026-11-27"); err != nil || !d.Equal(day) {
 		t.Errorf("ParseDay: %v %v", d, err)
 	}
-	if s := Start(day); !s.Equal(Midnight(at)) || Day(s) != day {
+	if s := Start(day); !s.Equal(DateOf(at).Start()) || Day(s) != day {
 		t.Errorf("Start: %s", s.Format(time.RFC3339))
 	}
 	if _, err := ParseDay("2026-02-30"); err == nil {
