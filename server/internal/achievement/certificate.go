@@ -65,9 +65,9 @@ func RenderCertificate(a api.Achievement, students []api.AchievementStudent, pro
 	if err != nil {
 		return nil, fmt.Errorf("achievement: certificate date: %w", err)
 	}
-	issued := time.Now().In(jakarta)
+	issued := schoolday.In(time.Now())
 	if a.VerifiedAt != nil {
-		issued = a.VerifiedAt.In(jakarta)
+		issued = schoolday.In(*a.VerifiedAt)
 	}
 	d := pdfdoc.New(pdfdoc.Options{
 		Paper:   pdfdoc.PaperByName(prof.PaperSize),

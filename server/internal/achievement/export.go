@@ -79,7 +79,7 @@ func (h *Handler) export(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	w.Header().Set("Content-Type", violationtype.XLSXContentType)
-	w.Header().Set("Content-Disposition", `attachment; filename="prestasi-`+strings.ReplaceAll(time.Now().In(jakarta).Format(time.DateOnly), "-", "")+`.xlsx"`)
+	w.Header().Set("Content-Disposition", `attachment; filename="prestasi-`+strings.ReplaceAll(schoolday.Of(time.Now()), "-", "")+`.xlsx"`)
 	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
 	w.Header().Set("Cache-Control", "private, no-store")
 	_, err = w.Write(b)

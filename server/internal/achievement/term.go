@@ -98,7 +98,7 @@ func renderTerm(rows []termRow, sem attendancerecap.SemesterSpan, prof school.Pr
 			issued = r.VerifiedAt
 		}
 	}
-	issued = issued.In(jakarta)
+	issued = schoolday.In(issued)
 	st := rows[0]
 	d := pdfdoc.New(pdfdoc.Options{
 		Paper:   pdfdoc.PaperByName(prof.PaperSize),

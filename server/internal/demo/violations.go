@@ -132,7 +132,7 @@ type demoGen struct {
 }
 
 func newDemoGen(ctx context.Context, tx *sqlx.Tx, o ViolationOptions) (*demoGen, error) {
-	g := &demoGen{seed: o.Seed, rng: rand.New(rand.NewPCG(o.Seed, o.Seed^0xd3a0f1e5)), now: o.Now.In(schoolday.Zone), handlings: map[string]int64{}}
+	g := &demoGen{seed: o.Seed, rng: rand.New(rand.NewPCG(o.Seed, o.Seed^0xd3a0f1e5)), now: schoolday.In(o.Now), handlings: map[string]int64{}}
 	g.today = violation.JakartaDay(g.now)
 	const qs = `SELECT s.id, COALESCE(s.source_id, 0) AS source_id, s.full_name, s.parent_name, COALESCE(u.id, 0) AS homeroom, COALESCE(u.name, '') AS homeroom_name
 		FROM students s JOIN classes c ON c.id = s.class_id
@@ -752,7 +752,7 @@ func (g *demoGen) letters(ctx context.Context, tx *sqlx.Tx, recs []*demoRecordin
 		}
 		who := g.bk[g.rng.IntN(len(g.bk))]
 		times := [3]string{}
-		at := l.Issued.In(schoolday.Zone)
+		at := schoolday.In(l.Issued)
 		for k := 0; k < reached; k++ {
 			at = g.clamp(nextSchoolDay(violation.JakartaDay(at)).Add(time.Duration(7*60+30+g.rng.IntN(300)) * time.Minute))
 			if k == 2 {

@@ -275,8 +275,6 @@ func badText(s string) bool {
 	return false
 }
 
-var jakarta = schoolday.Zone
-
 // now is the clock (tests set it).
 var now = time.Now
 
@@ -285,5 +283,5 @@ var now = time.Now
 // not refused just after midnight. Attendance of a day that has not come
 // yet would create violations and letters for it.
 func latestDate(t time.Time) string {
-	return t.Add(10 * time.Minute).In(jakarta).Format(time.DateOnly)
+	return schoolday.Of(t.Add(10 * time.Minute))
 }

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"html/template"
 	"math"
 	"net/http"
@@ -131,7 +132,7 @@ func (h *Handler) lookup(ctx context.Context, code string) (PublicLetter, error)
 	}
 	return PublicLetter{
 		School: prof.Name, Number: row.Number, Level: row.Level, LevelName: name, LevelsCovered: row.Levels,
-		Date: row.IssuedAt.In(jakarta).Format(time.DateOnly), Status: row.Status,
+		Date: schoolday.Of(row.IssuedAt), Status: row.Status,
 		StatusLabel: locale.T(ctx, "letter.verify.state."+row.Status), StudentInitials: Initials(row.Student),
 		AcademicYear: YearLabel(row.YearStart),
 	}, nil

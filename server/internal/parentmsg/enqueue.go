@@ -39,10 +39,6 @@ const (
 	SkipInvalidPhone = "invalid_phone"
 )
 
-// Jakarta is the school's time zone: dates in messages and the quiet hours
-// are Jakarta's whatever the host's zone is.
-var Jakarta = schoolday.Zone
-
 // months are the Indonesian month names, as parents read dates.
 var months = [...]string{"Januari", "Februari", "Maret", "April", "Mei", "Juni", "Juli",
 	"Agustus", "September", "Oktober", "November", "Desember"}
@@ -52,7 +48,7 @@ var months = [...]string{"Januari", "Februari", "Maret", "April", "Mei", "Juni",
 // column) is taken as that calendar day.
 func LongDate(t time.Time) string {
 	if t.Location() != time.UTC || t.Hour() != 0 || t.Minute() != 0 || t.Second() != 0 || t.Nanosecond() != 0 {
-		t = t.In(Jakarta)
+		t = schoolday.In(t)
 	}
 	return fmt.Sprintf("%d %s %d", t.Day(), months[t.Month()-1], t.Year())
 }
@@ -69,9 +65,9 @@ func QuietUntil(q *api.QuietHours, t time.Time) (time.Time, bool) {
 	if !ok1 || !ok2 || from == to {
 		return time.Time{}, false
 	}
-	j := t.In(Jakarta)
+	j := schoolday.In(t)
 	now := j.Hour()*60 + j.Minute()
-	midnight := time.Date(j.Year(), j.Month(), j.Day(), 0, 0, 0, 0, Jakarta)
+	midnight := schoolday.DateOf(t).Start()
 	at := func(days, minutes int) time.Time {
 		return midnight.AddDate(0, 0, days).Add(time.Duration(minutes) * time.Minute)
 	}

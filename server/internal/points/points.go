@@ -79,8 +79,6 @@ const (
 // student's total no longer reaches any of its levels.
 const WithdrawReason = "violation.letter.withdrawn_below"
 
-var jakarta = schoolday.Zone
-
 // Student is a locked student as writers check them.
 type Student struct {
 	ID        int64  `db:"id"`
@@ -325,8 +323,7 @@ func (l *Ledger) Apply(ctx context.Context, b Batch) (Result, error) {
 		}
 		profile = p
 	}
-	y, m, d := b.now().In(jakarta).Date()
-	current := profile.AcademicYearStartOn(time.Date(y, m, d, 0, 0, 0, 0, jakarta))
+	current := profile.AcademicYearStartOn(schoolday.DateOf(b.now()).Start())
 
 	var st state
 	var err error

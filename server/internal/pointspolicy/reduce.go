@@ -14,8 +14,6 @@ import (
 	"github.com/tatib/tatib/server/internal/schoolday"
 )
 
-var jakarta = schoolday.Zone
-
 // OffsetTx applies the offset policy to an achievement a counselor has just
 // verified, in the verification's transaction: under offset, each of its
 // students' total of the achievement's academic year falls by the
@@ -46,7 +44,7 @@ func OffsetTx(ctx context.Context, tx *sqlx.Tx, actor audit.Actor, achievementID
 	if err != nil {
 		return nil, fmt.Errorf("pointspolicy: profile: %w", err)
 	}
-	day := time.Date(a.Day.Year(), a.Day.Month(), a.Day.Day(), 0, 0, 0, 0, jakarta)
+	day := schoolday.DateFromDay(a.Day).Start()
 	start := profile.AcademicYearStartOn(day)
 	ledger, err := points.Lock(ctx, tx, a.Students)
 	if err != nil {
@@ -71,7 +69,7 @@ func OffsetTx(ctx context.Context, tx *sqlx.Tx, actor audit.Actor, achievementID
 		ON CONFLICT DO NOTHING
 		RETURNING student_id, points`
 	if err := tx.SelectContext(ctx, &rows, q, pq.Array(a.Students), start.Format(time.DateOnly), a.Points, pol.OffsetCapPercent,
-		achievementID, now.In(jakarta).Format(time.DateOnly)); err != nil {
+		achievementID, schoolday.Of(now)); err != nil {
 		return nil, fmt.Errorf("pointspolicy: offset: %w", err)
 	}
 	out := make(map[int64]int, len(rows))
@@ -125,8 +123,7 @@ func Sweep(ctx context.Context, db *sqlx.DB, now time.Time) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("pointspolicy: profile: %w", err)
 	}
-	y, m, d := now.In(jakarta).Date()
-	today := time.Date(y, m, d, 0, 0, 0, 0, jakarta)
+	today := schoolday.DateOf(now).Start()
 	start := profile.AcademicYearStartOn(today)
 	args := func(ids any) []any {
 		return []any{ids, today.Format(time.DateOnly), start.Format(time.DateOnly), pol.AmnestyCleanSchoolDays, pol.AmnestyPoints}

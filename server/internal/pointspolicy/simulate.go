@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"slices"
 	"sort"
 	"time"
@@ -127,8 +128,7 @@ func Simulate(ctx context.Context, db *sqlx.DB, lang locale.Lang, in api.Simulat
 	if err != nil {
 		return out, fmt.Errorf("pointspolicy: profile: %w", err)
 	}
-	y, m, d := now.In(jakarta).Date()
-	today := time.Date(y, m, d, 0, 0, 0, 0, jakarta)
+	today := schoolday.DateOf(now).Start()
 	start := profile.AcademicYearStartOn(today)
 	end := start.AddDate(1, 0, 0)
 	out.AcademicYearStart = start.Format(time.DateOnly)

@@ -45,7 +45,7 @@ func AbsentNotices(ctx context.Context, db *sqlx.DB, now time.Time) (int, error)
 			return err
 		}
 		from := at(now, absentNoticeAt(set))
-		if !set.AbsentNotice || now.Before(from) || !now.Before(from.Add(AbsentNoticeWindow)) || now.In(schoolday.Zone).Weekday() == time.Sunday {
+		if !set.AbsentNotice || now.Before(from) || !now.Before(from.Add(AbsentNoticeWindow)) || schoolday.In(now).Weekday() == time.Sunday {
 			return nil
 		}
 		var locked bool

@@ -31,8 +31,6 @@ const (
 // Detail page of the JSON report.
 const defaultDetailLimit = 100
 
-var jakarta = schoolday.Zone
-
 var (
 	dateRE  = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
 	monthRE = regexp.MustCompile(`^\d{4}-\d{2}$`)

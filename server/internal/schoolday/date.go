@@ -18,7 +18,7 @@ type Date struct{ t time.Time }
 func NewDate(y int, m time.Month, d int) Date { return Date{time.Date(y, m, d, 0, 0, 0, 0, time.UTC)} }
 
 // DateOf returns the school day instant t falls on in Jakarta.
-func DateOf(t time.Time) Date { return NewDate(t.In(Zone).Date()) }
+func DateOf(t time.Time) Date { return NewDate(t.In(zone).Date()) }
 
 // Today is the school day it is now in Jakarta.
 func Today() Date { return DateOf(time.Now()) }
@@ -85,16 +85,16 @@ func (d Date) End() time.Time { return d.AddDays(1).Start() }
 // At is the instant of wall-clock hour:min on d in Jakarta.
 func (d Date) At(hour, min int) time.Time {
 	y, m, dd := d.t.Date()
-	return time.Date(y, m, dd, hour, min, 0, 0, Zone)
+	return time.Date(y, m, dd, hour, min, 0, 0, zone)
 }
 
 // In returns instant t as Jakarta's wall clock shows it, for formatting an
 // hour or a date in a document (the same instant; only its zone differs).
-func In(t time.Time) time.Time { return t.In(Zone) }
+func In(t time.Time) time.Time { return t.In(zone) }
 
 // Clock returns the hour and minute Jakarta's wall clock shows at instant t.
 func Clock(t time.Time) (hour, min int) {
-	h, m, _ := t.In(Zone).Clock()
+	h, m, _ := t.In(zone).Clock()
 	return h, m
 }
 

@@ -38,7 +38,7 @@ func TestDateOf(t *testing.T) {
 			{time.Date(2026, 11, 26, 23, 30, 0, 0, time.UTC), "2026-11-27"},
 			{time.Date(2026, 11, 27, 16, 59, 0, 0, time.UTC), "2026-11-27"},
 			// The zone t carries does not matter, only the instant.
-			{time.Date(2026, 11, 27, 0, 0, 0, 0, time.Local), time.Date(2026, 11, 27, 0, 0, 0, 0, time.Local).In(Zone).Format(Layout)},
+			{time.Date(2026, 11, 27, 0, 0, 0, 0, time.Local), time.Date(2026, 11, 27, 0, 0, 0, 0, time.Local).In(zone).Format(Layout)},
 			{time.Date(2026, 11, 26, 9, 0, 0, 0, time.FixedZone("PST", -8*3600)), "2026-11-27"},
 			{time.Date(2026, 11, 27, 0, 0, 0, 0, time.FixedZone("WIB", 7*3600)), "2026-11-27"},
 			{time.Date(2026, 11, 26, 23, 59, 0, 0, time.FixedZone("WIB", 7*3600)), "2026-11-26"},

@@ -19,8 +19,10 @@ import (
 	_ "time/tzdata" // Asia/Jakarta whatever the host has
 )
 
-// Zone is Asia/Jakarta (WIB, UTC+7 without daylight saving since 1964).
-var Zone = func() *time.Location {
+// zone is Asia/Jakarta (WIB, UTC+7 without daylight saving since 1964).
+// It stays unexported: other packages reach it only through DateOf,
+// Date.Start/At, In and Clock.
+var zone = func() *time.Location {
 	l, err := time.LoadLocation("Asia/Jakarta")
 	if err != nil {
 		return time.FixedZone("WIB", 7*3600)
@@ -32,12 +34,12 @@ var Zone = func() *time.Location {
 const Layout = time.DateOnly
 
 // Of returns the school day (YYYY-MM-DD) that instant t falls on in Jakarta.
-func Of(t time.Time) string { return t.In(Zone).Format(Layout) }
+func Of(t time.Time) string { return t.In(zone).Format(Layout) }
 
 // Day returns the school day that instant t falls on in Jakarta, as
 // midnight UTC of that date.
 func Day(t time.Time) time.Time {
-	y, m, d := t.In(Zone).Date()
+	y, m, d := t.In(zone).Date()
 	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
 }
 
@@ -48,5 +50,5 @@ func ParseDay(day string) (time.Time, error) { return time.Parse(Layout, day) }
 // counts) starts in Jakarta.
 func Start(d time.Time) time.Time {
 	y, m, dd := d.Date()
-	return time.Date(y, m, dd, 0, 0, 0, 0, Zone)
+	return time.Date(y, m, dd, 0, 0, 0, 0, zone)
 }

@@ -37,11 +37,15 @@ func TestDays(t *testing.T) {
 	}
 }
 
-// The zone is loaded here only: a package that loads it itself would be a
-// second definition of a school day (issue 24 counted 17).
+// The zone is loaded here only: a package that loads it itself, or builds
+// a zone of its own, would be a second definition of a school day (issue 24
+// counted 17). The zone is unexported, so no other package can reference
+// it; this keeps LoadLocation and FixedZone out of the server's code too.
+// Tests may load the zone: an independent fixture checks schoolday.
 func TestZoneLoadedOnce(t *testing.T) {
 	root := filepath.Join("..", "..")
 	fset := token.NewFileSet()
+	seen := 0
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") ||
 			strings.Contains(path, string(filepath.Separator)+"schoolday"+string(filepath.Separator)) {
@@ -51,11 +55,18 @@ func TestZoneLoadedOnce(t *testing.T) {
 		if err != nil {
 			return err
 		}
+		seen++
 		ast.Inspect(f, func(n ast.Node) bool {
-			if call, ok := n.(*ast.CallExpr); ok {
-				if sel, ok := call.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "LoadLocation" {
-					t.Errorf("%s: time.LoadLocation: use schoolday.Zone", fset.Position(call.Pos()))
-				}
+			sel, ok := n.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			pkg, _ := sel.X.(*ast.Ident)
+			switch {
+			case pkg != nil && pkg.Name == "time" && (sel.Sel.Name == "LoadLocation" || sel.Sel.Name == "FixedZone"):
+				t.Errorf("%s: time.%s: a school day comes from schoolday (DateOf, Date.Start/At, In, Clock)", fset.Position(sel.Pos()), sel.Sel.Name)
+			case pkg != nil && pkg.Name == "schoolday" && (sel.Sel.Name == "Zone" || sel.Sel.Name == "zone"):
+				t.Errorf("%s: schoolday.%s: use schoolday's functions, not the zone", fset.Position(sel.Pos()), sel.Sel.Name)
 			}
 			return true
 		})
@@ -63,5 +74,8 @@ func TestZoneLoadedOnce(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if seen < 100 {
+		t.Fatalf("walked only %d files under %s", seen, root)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"slices"
 	"strconv"
 	"time"
@@ -340,7 +341,7 @@ func (s *Store) Delete(ctx context.Context, sc Scope, actor audit.Actor, id int6
 		if err != nil {
 			return fmt.Errorf("violation: delete: %w", err)
 		}
-		day := time.Date(v.OccurredOn.Year(), v.OccurredOn.Month(), v.OccurredOn.Day(), 0, 0, 0, 0, jakarta)
+		day := schoolday.DateFromDay(v.OccurredOn).Start()
 		start, _, err := AcademicYear(ctx, tx, day)
 		if err != nil {
 			return err

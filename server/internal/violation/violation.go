@@ -22,8 +22,6 @@ import (
 	"github.com/tatib/tatib/server/internal/schoolday"
 )
 
-var jakarta = schoolday.Zone
-
 // Limits of one recording.
 const (
 	MaxTypes          = 20
@@ -162,6 +160,5 @@ func (in *Record) now() time.Time {
 
 // JakartaDay is the Asia/Jakarta calendar day of t, at midnight Jakarta.
 func JakartaDay(t time.Time) time.Time {
-	y, m, d := t.In(jakarta).Date()
-	return time.Date(y, m, d, 0, 0, 0, 0, jakarta)
+	return schoolday.DateOf(t).Start()
 }
