@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"regexp"
 	"strings"
 	"time"
@@ -157,6 +158,12 @@ func (p *Profile) Validate() error {
 		f.Add("journal_previous_years", "school.profile.journal_previous_years", "min", 0, "max", 5)
 	}
 	return f.Err()
+}
+
+// YearStartOf returns the first school day of the academic year that
+// contains school day d, from the profile's MM-DD.
+func (p Profile) YearStartOf(d schoolday.Date) schoolday.Date {
+	return schoolday.DateFromDay(p.AcademicYearStartOn(d.Time()))
 }
 
 // AcademicYearStartOn returns the start of the academic year that contains

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"net/http"
 	"strconv"
 	"strings"
@@ -220,7 +221,7 @@ func (s *Store) write(ctx context.Context, tx *sqlx.Tx, ledger *points.Ledger, c
 	changes := map[string]any{"before": before, "after": after}
 	applied, err := ledger.Apply(ctx, points.Batch{Actor: actor, Source: points.SourceManual, UserID: actor.ID, Profile: profile,
 		Now: c.Now, Changes: []points.Change{{StudentID: before.StudentID, ViolationID: c.ID, Action: points.ActionCorrect,
-			YearStart: start, Delta: after.Points - before.Points, Day: day.Format(time.DateOnly), Details: changes}}})
+			YearStart: schoolday.DateFromDay(start), Delta: after.Points - before.Points, Day: day.Format(time.DateOnly), Details: changes}}})
 	if err != nil {
 		return points.Letters{}, err
 	}

@@ -229,7 +229,7 @@ func RecordTx(ctx context.Context, tx *sqlx.Tx, in Record, actor audit.Actor) (R
 		b.Read = &row.Read
 	}
 	for i, id := range res.ViolationIDs {
-		b.Changes = append(b.Changes, points.Change{StudentID: st.ID, ViolationID: id, Action: action, YearStart: start,
+		b.Changes = append(b.Changes, points.Change{StudentID: st.ID, ViolationID: id, Action: action, YearStart: schoolday.DateFromDay(start),
 			Delta: int(pts[i]), Day: day.Format(time.DateOnly)})
 	}
 	k := points.Key{StudentID: st.ID, Start: start.Format(time.DateOnly)}
@@ -347,7 +347,7 @@ func (s *Store) Delete(ctx context.Context, sc Scope, actor audit.Actor, id int6
 			return err
 		}
 		applied, err := ledger.Apply(ctx, points.Batch{Actor: actor, Source: points.SourceManual, UserID: actor.ID,
-			Changes: []points.Change{{StudentID: studentID, ViolationID: id, Action: points.ActionDelete, YearStart: start,
+			Changes: []points.Change{{StudentID: studentID, ViolationID: id, Action: points.ActionDelete, YearStart: schoolday.DateFromDay(start),
 				Delta: -v.Points, Day: day.Format(time.DateOnly)}}})
 		if err != nil {
 			return err
