@@ -242,7 +242,7 @@ func assignNumbers(ctx context.Context, tx *sqlx.Tx, ids []int64) (map[int64]ass
 	// prints lock the sequence rows in the same order.
 	years := map[string][]unnumbered{}
 	for _, l := range ls {
-		start := prof.AcademicYearStartOn(schoolday.DateOf(l.IssuedAt).Start()).Format(time.DateOnly)
+		start := prof.YearStartOf(schoolday.DateOf(l.IssuedAt)).String()
 		years[start] = append(years[start], l)
 	}
 	starts := make([]string, 0, len(years))
