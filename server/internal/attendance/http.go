@@ -347,15 +347,14 @@ func (h *Handler) validate(ctx context.Context, q sqlx.QueryerContext, classID i
 	if err != nil {
 		return nil, fmt.Errorf("attendance: profile: %w", err)
 	}
-	d, _ := schoolday.ParseDate(date) // checked by the caller
-	day := d.Start()
-	today := schoolday.DateOf(h.now()).Start()
-	earliest := profile.AcademicYearStartOn(today).AddDate(-1, 0, 0)
+	day, _ := schoolday.ParseDate(date) // checked by the caller
+	today := schoolday.DateOf(h.now())
+	earliest := profile.YearStartOf(today).AddDate(-1, 0, 0)
 	switch {
 	case day.After(today):
 		f.Add("date", "attendance.date.future")
 	case day.Before(earliest):
-		f.Add("date", "attendance.date.too_old", "date", earliest.Format(time.DateOnly))
+		f.Add("date", "attendance.date.too_old", "date", earliest.String())
 	}
 	ids := make([]int64, 0, len(in))
 	for _, e := range in {
