@@ -43,7 +43,7 @@ func yearBounds(ctx context.Context, q sqlx.QueryerContext, now time.Time) (stri
 	if err != nil {
 		return "", "", err
 	}
-	return start.Format(time.DateOnly), end.Format(time.DateOnly), nil
+	return start.String(), end.String(), nil
 }
 
 // Children lists the guardian's verified children with this year's points.

@@ -19,7 +19,6 @@ import (
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/auth"
 	"github.com/tatib/tatib/server/internal/httpx"
-	"github.com/tatib/tatib/server/internal/schoolday"
 )
 
 // Limits of one recording.
@@ -156,9 +155,4 @@ func (in *Record) now() time.Time {
 		return time.Now()
 	}
 	return in.Now
-}
-
-// JakartaDay is the Asia/Jakarta calendar day of t, at midnight Jakarta.
-func JakartaDay(t time.Time) time.Time {
-	return schoolday.DateOf(t).Start()
 }
