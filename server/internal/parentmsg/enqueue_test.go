@@ -2,6 +2,7 @@ package parentmsg_test
 
 import (
 	"context"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"strings"
 	"testing"
 	"time"
@@ -425,5 +426,13 @@ func TestAttendanceDayMessage(t *testing.T) {
 	if len(msgs) != 2 || msgs[0].Status != api.ParentMessageSent || enqField(t, msgs[0].Body, "poin") != "2" ||
 		*msgs[1].AttendanceDate != "2026-11-04" {
 		t.Fatalf("after it went out: %+v", msgs)
+	}
+}
+
+func TestLongDay(t *testing.T) {
+	for day, want := range map[string]string{"2026-11-03": "3 November 2026", "2027-01-31": "31 Januari 2027", "2028-02-29": "29 Februari 2028"} {
+		if got := parentmsg.LongDay(schoolday.MustParseDate(day)); got != want {
+			t.Errorf("LongDay(%s) = %q, want %q", day, got, want)
+		}
 	}
 }

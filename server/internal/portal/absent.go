@@ -85,7 +85,7 @@ func AbsentNotices(ctx context.Context, db *sqlx.DB, now time.Time) (int, error)
 			RETURNING id)
 			SELECT count(*) FROM ins`
 		day := schoolday.Of(now)
-		if err := tx.GetContext(ctx, &n, q, day, prof.Name, parentmsg.LongDate(schoolday.DateOf(now).Start()), absentNoticeAt(set), next); err != nil {
+		if err := tx.GetContext(ctx, &n, q, day, prof.Name, parentmsg.LongDay(schoolday.DateOf(now)), absentNoticeAt(set), next); err != nil {
 			return fmt.Errorf("portal: absent notices: %w", err)
 		}
 		if n > 0 {

@@ -244,7 +244,7 @@ func Digests(ctx context.Context, db *sqlx.DB, now time.Time) (int, error) {
 		SELECT (SELECT count(*) FROM ins), (SELECT count(*) FROM upd)`
 		day := schoolday.Of(now)
 		var carried int
-		if err := tx.QueryRowxContext(ctx, q, now, day, prof.Name, parentmsg.LongDate(schoolday.DateOf(now).Start()), parentmsg.MaxBody,
+		if err := tx.QueryRowxContext(ctx, q, now, day, prof.Name, parentmsg.LongDay(schoolday.DateOf(now)), parentmsg.MaxBody,
 			more, next).Scan(&n, &carried); err != nil {
 			return fmt.Errorf("portal: digests: %w", err)
 		}
