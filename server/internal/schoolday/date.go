@@ -106,7 +106,7 @@ func (d Date) AddDate(years, months, days int) Date { return Date{d.t.AddDate(ye
 
 // DaysSince returns the number of days from e to d (negative when d is
 // earlier).
-func (d Date) DaysSince(e Date) int { return int(d.t.Sub(e.t).Hours()) / 24 }
+func (d Date) DaysSince(e Date) int { return int((d.t.Unix() - e.t.Unix()) / 86400) }
 
 // Before, After, Equal and Compare order days.
 func (d Date) Before(e Date) bool { return d.t.Before(e.t) }

@@ -160,6 +160,9 @@ func TestDateArithmetic(t *testing.T) {
 		if n := d.AddDays(40).DaysSince(d); n != 40 {
 			t.Errorf("DaysSince: %d", n)
 		}
+		if n := MustParseDate("9999-12-31").DaysSince(MustParseDate("0001-01-01")); n != 3652058 {
+			t.Errorf("DaysSince across the calendar: %d", n)
+		}
 		if n := d.AddDays(-3).DaysSince(d); n != -3 {
 			t.Errorf("DaysSince: %d", n)
 		}
