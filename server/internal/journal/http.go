@@ -186,7 +186,7 @@ func (h *Handler) sync(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return h.refuse(w, r, p, start, err)
 	}
-	earliest := prof.JournalEarliest(schoolday.In(now())).Format(time.DateOnly)
+	earliest := prof.JournalEarliest(schoolday.DateOf(now())).String()
 	entries, n, err := parseBatch(body, prof.LessonHoursPerDay, earliest, fast)
 	p.Entries = n
 	if err != nil {

@@ -55,15 +55,15 @@ type Profile struct {
 	UpdatedAt            *time.Time `json:"updated_at,omitempty"`
 }
 
-// JournalEarliest returns the first date the journal may send on day (a
-// Jakarta date): the start of the academic year JournalPreviousYears
-// before the current one.
-func (p Profile) JournalEarliest(day time.Time) time.Time {
+// JournalEarliest returns the first day the journal may send on school
+// day d: the start of the academic year JournalPreviousYears before the
+// current one.
+func (p Profile) JournalEarliest(d schoolday.Date) schoolday.Date {
 	back := 1
 	if p.JournalPreviousYears != nil {
 		back = *p.JournalPreviousYears
 	}
-	return p.AcademicYearStartOn(day).AddDate(-back, 0, 0)
+	return p.YearStartOf(d).AddDate(-back, 0, 0)
 }
 
 // DefaultProfile is the profile before anyone saved one.
