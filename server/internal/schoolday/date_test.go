@@ -79,7 +79,7 @@ func TestDateStartAndAt(t *testing.T) {
 				t.Errorf("got %s, want %s", s, c.want)
 			}
 		}
-		if s := d.Start(); !s.Equal(Start(d.Time())) || DateOf(s) != d || DateOf(d.End().Add(-time.Nanosecond)) != d || DateOf(d.End()) != d.AddDays(1) {
+		if s := d.Start(); !s.Equal(DateFromDay(d.Time()).Start()) || DateOf(s) != d || DateOf(d.End().Add(-time.Nanosecond)) != d || DateOf(d.End()) != d.AddDays(1) {
 			t.Errorf("Start %s / End %s do not bound %s", s, d.End(), d)
 		}
 		if h, m := Clock(d.At(13, 45)); h != 13 || m != 45 {

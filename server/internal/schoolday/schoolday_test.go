@@ -20,20 +20,20 @@ func TestDays(t *testing.T) {
 	if m := DateOf(at).Start(); m.Format(time.RFC3339) != "2026-11-27T00:00:00+07:00" {
 		t.Errorf("Start: %s", m.Format(time.RFC3339))
 	}
-	// The Go form of a school day: midnight UTC of its date, whatever the
-	// host's zone; Start turns it back into the instant it begins.
+	// The older Go form: midnight UTC of the date, whatever the host's
+	// zone; the Date of that calendar day starts at Jakarta's midnight.
 	day := Day(at)
 	if day.Format(time.RFC3339) != "2026-11-27T00:00:00Z" {
 		t.Errorf("Day: %s", day.Format(time.RFC3339))
 	}
-	if d, err := ParseDay("2026-11-27"); err != nil || !d.Equal(day) {
-		t.Errorf("ParseDay: %v %v", d, err)
+	if d, err := ParseDate("2026-11-27"); err != nil || !d.Time().Equal(day) {
+		t.Errorf("ParseDate: %v %v", d, err)
 	}
-	if s := Start(day); !s.Equal(DateOf(at).Start()) || Day(s) != day {
+	if s := DateFromDay(day).Start(); !s.Equal(DateOf(at).Start()) || Day(s) != day {
 		t.Errorf("Start: %s", s.Format(time.RFC3339))
 	}
-	if _, err := ParseDay("2026-02-30"); err == nil {
-		t.Error("ParseDay accepted 30 February")
+	if _, err := ParseDate("2026-02-30"); err == nil {
+		t.Error("ParseDate accepted 30 February")
 	}
 }
 
