@@ -14,7 +14,6 @@ import (
 	"github.com/tatib/tatib/server/internal/audit"
 	"github.com/tatib/tatib/server/internal/auth"
 	"github.com/tatib/tatib/server/internal/httpx"
-	"github.com/tatib/tatib/server/internal/schoolday"
 )
 
 // Limits of the forms and the import.
@@ -26,8 +25,6 @@ const (
 	// MaxStudents bounds one recording (a team, a class's choir).
 	MaxStudents = 60
 )
-
-var jakarta = schoolday.Zone
 
 // Actors names the audit actor of a request (auth.Service does).
 type Actors interface {

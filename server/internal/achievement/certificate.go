@@ -61,13 +61,13 @@ func (s *Store) Certificate(ctx context.Context, sc Scope, achID, studentID int6
 // RenderCertificate writes one certificate page per student on the
 // school's letterhead, in Indonesian (an official document of the school).
 func RenderCertificate(a api.Achievement, students []api.AchievementStudent, prof school.Profile, logo []byte) ([]byte, error) {
-	day, err := schoolday.ParseDay(a.AchievedOn)
+	day, err := schoolday.ParseDate(a.AchievedOn)
 	if err != nil {
 		return nil, fmt.Errorf("achievement: certificate date: %w", err)
 	}
-	issued := time.Now().In(jakarta)
+	issued := schoolday.In(time.Now())
 	if a.VerifiedAt != nil {
-		issued = a.VerifiedAt.In(jakarta)
+		issued = schoolday.In(*a.VerifiedAt)
 	}
 	d := pdfdoc.New(pdfdoc.Options{
 		Paper:   pdfdoc.PaperByName(prof.PaperSize),
@@ -106,7 +106,7 @@ func RenderCertificate(a api.Achievement, students []api.AchievementStudent, pro
 		d.SetFont(pdfdoc.Font, "B", 13)
 		d.MultiCell(w, 7, a.TypeName, "", "C", false)
 		d.SetFont(pdfdoc.Font, "", 11)
-		d.CellFormat(w, 6, "Tingkat "+levelNames[a.Level]+" · Kategori "+a.CategoryName+" · "+pdfdoc.DateID(day), "", 1, "C", false, 0, "")
+		d.CellFormat(w, 6, "Tingkat "+levelNames[a.Level]+" · Kategori "+a.CategoryName+" · "+pdfdoc.DateID(day.Time()), "", 1, "C", false, 0, "")
 		if a.Description != "" {
 			d.Ln(2)
 			d.MultiCell(w, 5.5, a.Description, "", "C", false)

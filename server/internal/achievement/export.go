@@ -55,12 +55,12 @@ func (s *Store) Export(ctx context.Context, sc Scope, f Filter, lang locale.Lang
 		return nil, err
 	}
 	for _, a := range list {
-		date, err := schoolday.ParseDay(a.AchievedOn)
+		day, err := schoolday.ParseDate(a.AchievedOn)
 		if err != nil {
 			return nil, err
 		}
 		for _, st := range a.Students {
-			if err := sh.SetRow(date, st.Name, st.NISN, st.ClassName, a.TypeName, a.CategoryName, levelNames[a.Level], a.Points,
+			if err := sh.SetRow(day.Time(), st.Name, st.NISN, st.ClassName, a.TypeName, a.CategoryName, levelNames[a.Level], a.Points,
 				a.Description, a.RecordedByName, a.VerifiedByName); err != nil {
 				return nil, err
 			}
@@ -79,7 +79,7 @@ func (h *Handler) export(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	w.Header().Set("Content-Type", violationtype.XLSXContentType)
-	w.Header().Set("Content-Disposition", `attachment; filename="prestasi-`+strings.ReplaceAll(time.Now().In(jakarta).Format(time.DateOnly), "-", "")+`.xlsx"`)
+	w.Header().Set("Content-Disposition", `attachment; filename="prestasi-`+strings.ReplaceAll(schoolday.Of(time.Now()), "-", "")+`.xlsx"`)
 	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
 	w.Header().Set("Cache-Control", "private, no-store")
 	_, err = w.Write(b)

@@ -262,7 +262,7 @@ func filterOf(r *http.Request) (Filter, error) {
 }
 
 func validDay(s string) bool {
-	_, err := schoolday.ParseDay(s)
+	_, err := schoolday.ParseDate(s)
 	return err == nil
 }
 

@@ -35,10 +35,10 @@ type Record struct {
 }
 
 // earliest is the oldest day an achievement may be recorded for.
-var earliest = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+var earliest = schoolday.NewDate(2000, 1, 1)
 
 // validate checks the request's own fields.
-func (in *Record) validate(f apperr.Fields) time.Time {
+func (in *Record) validate(f apperr.Fields) schoolday.Date {
 	in.StudentIDs = slices.Compact(slices.Sorted(slices.Values(in.StudentIDs)))
 	switch {
 	case len(in.StudentIDs) == 0:
@@ -58,11 +58,11 @@ func (in *Record) validate(f apperr.Fields) time.Time {
 	if now.IsZero() {
 		now = time.Now()
 	}
-	day, err := schoolday.ParseDay(in.AchievedOn)
+	day, err := schoolday.ParseDate(in.AchievedOn)
 	switch {
 	case err != nil:
 		f.Add("achieved_on", "achievement.achieved_on.invalid")
-	case day.After(schoolday.Day(now)):
+	case day.After(schoolday.DateOf(now)):
 		f.Add("achieved_on", "achievement.achieved_on.future")
 	case day.Before(earliest):
 		f.Add("achieved_on", "achievement.achieved_on.too_old")

@@ -98,7 +98,7 @@ func renderTerm(rows []termRow, sem attendancerecap.SemesterSpan, prof school.Pr
 			issued = r.VerifiedAt
 		}
 	}
-	issued = issued.In(jakarta)
+	issued = schoolday.In(issued)
 	st := rows[0]
 	d := pdfdoc.New(pdfdoc.Options{
 		Paper:   pdfdoc.PaperByName(prof.PaperSize),
@@ -174,7 +174,7 @@ func (h *Handler) termCertificate(w http.ResponseWriter, r *http.Request) error 
 	}
 	var sem attendancerecap.SemesterSpan
 	if q.Year == 0 {
-		sem = attendancerecap.SemesterOf(prof, schoolday.Today())
+		sem = attendancerecap.SemesterOf(prof, schoolday.Today().Time())
 	} else {
 		sem = attendancerecap.SemesterBounds(prof, q.Year, q.Number)
 	}

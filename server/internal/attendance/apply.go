@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"math"
 	"slices"
 	"strconv"
@@ -408,7 +409,7 @@ type change struct {
 	delta   int
 	points  int
 	hours   int
-	startOn time.Time
+	startOn schoolday.Date
 }
 
 // AlphaPoints is the points of an alpha day: max(1, round(typePoints / 10
@@ -424,7 +425,7 @@ func AlphaPoints(typePoints, hours int) int {
 // or kept when it has a handling record (flagged). kinds are the system
 // types by kind; yearOf gives a day's academic year. The plan is sorted by
 // student, date and kind, the order rows are written in.
-func planAuto(days []dayHours, have map[autoKey]existingAuto, kinds map[string]autoType, yearOf func(date string) (time.Time, error)) ([]change, error) {
+func planAuto(days []dayHours, have map[autoKey]existingAuto, kinds map[string]autoType, yearOf func(date string) (schoolday.Date, error)) ([]change, error) {
 	var plan []change
 	for _, d := range days {
 		for _, kind := range []string{api.AutoAlpha, api.AutoLate} {
@@ -522,12 +523,12 @@ func recomputeAuto(ctx context.Context, tx *sqlx.Tx, ledger *points.Ledger, days
 	if err != nil {
 		return out, fmt.Errorf("attendance: profile: %w", err)
 	}
-	plan, err := planAuto(days, have, kinds, func(date string) (time.Time, error) {
-		d, err := time.Parse(time.DateOnly, date)
+	plan, err := planAuto(days, have, kinds, func(date string) (schoolday.Date, error) {
+		d, err := schoolday.ParseDate(date)
 		if err != nil {
-			return time.Time{}, fmt.Errorf("attendance: date %q: %w", date, err)
+			return schoolday.Date{}, fmt.Errorf("attendance: date %q: %w", date, err)
 		}
-		return profile.AcademicYearStartOn(d), nil
+		return profile.YearStartOf(d), nil
 	})
 	if err != nil || len(plan) == 0 {
 		return out, err

@@ -29,8 +29,6 @@ import (
 // to spare.
 const MaxFormEntries = 5000
 
-var jakarta = schoolday.Zone
-
 // Mount registers the class form's routes.
 func Mount(r *httpx.Router, d app.Deps) {
 	NewHandler(d.DB, d.Auth).Routes(r)
@@ -349,15 +347,14 @@ func (h *Handler) validate(ctx context.Context, q sqlx.QueryerContext, classID i
 	if err != nil {
 		return nil, fmt.Errorf("attendance: profile: %w", err)
 	}
-	day, _ := time.ParseInLocation(time.DateOnly, date, jakarta)
-	y, m, d := h.now().In(jakarta).Date()
-	today := time.Date(y, m, d, 0, 0, 0, 0, jakarta)
-	earliest := profile.AcademicYearStartOn(today).AddDate(-1, 0, 0)
+	day, _ := schoolday.ParseDate(date) // checked by the caller
+	today := schoolday.DateOf(h.now())
+	earliest := profile.YearStartOf(today).AddDate(-1, 0, 0)
 	switch {
 	case day.After(today):
 		f.Add("date", "attendance.date.future")
 	case day.Before(earliest):
-		f.Add("date", "attendance.date.too_old", "date", earliest.Format(time.DateOnly))
+		f.Add("date", "attendance.date.too_old", "date", earliest.String())
 	}
 	ids := make([]int64, 0, len(in))
 	for _, e := range in {

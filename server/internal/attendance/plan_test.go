@@ -2,8 +2,8 @@ package attendance
 
 import (
 	"fmt"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"testing"
-	"time"
 
 	"github.com/tatib/tatib/shared/api"
 )
@@ -11,8 +11,8 @@ import (
 // TestPlanAuto is the rule of automatic violations without a database.
 func TestPlanAuto(t *testing.T) {
 	kinds := map[string]autoType{api.AutoAlpha: {ID: 1, Points: 15}, api.AutoLate: {ID: 2, Points: 2}}
-	year := time.Date(2026, 7, 1, 0, 0, 0, 0, time.UTC)
-	yearOf := func(string) (time.Time, error) { return year, nil }
+	year := schoolday.NewDate(2026, 7, 1)
+	yearOf := func(string) (schoolday.Date, error) { return year, nil }
 	ex := func(id int64, kind string, pts, hours int) existingAuto {
 		return existingAuto{ID: id, StudentID: 5, Date: "2026-11-03", Kind: kind, Points: pts, Hours: hours}
 	}

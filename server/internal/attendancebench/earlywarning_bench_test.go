@@ -68,7 +68,7 @@ func BenchmarkEarlyWarningsYear(b *testing.B) {
 	const floorSQL = `SELECT (SELECT count(*) FROM (SELECT student_id, sum(points) FROM violations
 			WHERE occurred_on >= $1::date GROUP BY student_id) t),
 		(SELECT count(*) FROM attendance_days WHERE date >= $2::date AND a > 0)`
-	floor := s.timeSQL(b, floorSQL, p.YearStart.Format(time.DateOnly), from30)
+	floor := s.timeSQL(b, floorSQL, p.YearStart.String(), from30)
 
 	samples := map[string][]time.Duration{}
 	var names []string

@@ -42,8 +42,6 @@ const (
 // LockKey is the advisory lock one backup at a time holds ("tatibbkp").
 const LockKey int64 = 0x7461746962626b70
 
-var jakarta = schoolday.Zone
-
 // Service makes backups of the database it is connected to.
 type Service struct {
 	DB *sqlx.DB
@@ -279,7 +277,7 @@ func (s *Service) filename(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	stamp := s.now().In(jakarta).Format("20060102-1504")
+	stamp := schoolday.In(s.now()).Format("20060102-1504")
 	if slug := Slug(p.Name); slug != "" {
 		return "tatib-" + slug + "-" + stamp + ".dump", nil
 	}

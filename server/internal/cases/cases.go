@@ -35,8 +35,6 @@ const (
 	MaxStageDays    = 180
 )
 
-var jakarta = schoolday.Zone
-
 var studentRoles = map[string]bool{api.CaseRoleSuspect: true, api.CaseRoleVictim: true, api.CaseRoleWitness: true, api.CaseRoleReporter: true}
 
 var sources = map[string]bool{api.CaseSourceStaffFinding: true, api.CaseSourceReport: true, api.CaseSourceAnonymousReport: true}
@@ -56,8 +54,9 @@ func parseOccurred(s string) (time.Time, bool) {
 	if t, err := time.Parse(time.RFC3339, s); err == nil {
 		return t, true
 	}
-	if t, err := time.ParseInLocation("2006-01-02T15:04", s, jakarta); err == nil {
-		return t, true
+	// The wall-clock reading, placed on its day in Jakarta.
+	if t, err := time.Parse("2006-01-02T15:04", s); err == nil {
+		return schoolday.DateFromDay(t).At(t.Hour(), t.Minute()), true
 	}
 	return time.Time{}, false
 }

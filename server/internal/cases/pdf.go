@@ -3,6 +3,7 @@ package cases
 import (
 	"context"
 	"fmt"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"strconv"
 	"strings"
 	"time"
@@ -110,7 +111,7 @@ func dash(s string) string {
 }
 
 func dateTimeID(t time.Time) string {
-	t = t.In(jakarta)
+	t = schoolday.In(t)
 	return pdfdoc.DateID(t) + " pukul " + t.Format("15.04") + " WIB"
 }
 
@@ -172,7 +173,7 @@ func (d document) signatures(doc *pdfdoc.Doc, ownerRole, ownerName string) {
 	}
 	doc.Ln(6)
 	y := doc.GetY()
-	place := pdfdoc.DateID(d.now.In(jakarta))
+	place := pdfdoc.DateID(schoolday.In(d.now))
 	if city := strings.TrimSpace(d.prof.City); city != "" {
 		place = city + ", " + place
 	}
@@ -273,7 +274,7 @@ func (s *Store) ReportPDF(ctx context.Context, rd Reader, id int64) ([]byte, err
 	for _, st := range c.Stages {
 		line := stageNames[st.Stage] + " — penanggung jawab " + dash(st.OwnerName) + ", tenggat " + dateOnID(st.DueOn)
 		if st.CompletedAt != nil {
-			line += ", selesai " + pdfdoc.DateID(st.CompletedAt.In(jakarta))
+			line += ", selesai " + pdfdoc.DateID(schoolday.In(*st.CompletedAt))
 		}
 		if st.Stage != api.CaseStageConclusions && st.Notes != nil && *st.Notes != "" {
 			line += ": " + *st.Notes

@@ -3,7 +3,7 @@ package cases
 import (
 	"context"
 	"fmt"
-	"time"
+	"github.com/tatib/tatib/server/internal/schoolday"
 
 	"github.com/jmoiron/sqlx"
 
@@ -15,11 +15,11 @@ import (
 // by classification, and how many were referred to the Pokja (a referral
 // recorded). Counts only — no case, title or name: what the holders of
 // cases.view_counts may see (docs/cases.md). db is the report's snapshot.
-func PeriodCounts(ctx context.Context, db sqlx.QueryerContext, from, to time.Time) (api.RecapCases, error) {
+func PeriodCounts(ctx context.Context, db sqlx.QueryerContext, from, to schoolday.Date) (api.RecapCases, error) {
 	out := api.RecapCases{ByCategory: []api.CaseCount{}, ByStage: []api.CaseCount{}, ByClassification: []api.CaseCount{}}
 	// in is the period's cases; $1 and $2 the first and last day.
 	const in = `WITH p AS (SELECT c.* FROM cases c WHERE (c.occurred_at AT TIME ZONE 'Asia/Jakarta')::date BETWEEN $1::date AND $2::date)`
-	f, t := from.Format(time.DateOnly), to.Format(time.DateOnly)
+	f, t := from.String(), to.String()
 	if err := sqlx.GetContext(ctx, db, &out, in+` SELECT count(*) AS total,
 		count(*) FILTER (WHERE EXISTS (SELECT 1 FROM case_referrals r WHERE r.case_id = p.id)) AS referred
 		FROM p`, f, t); err != nil {

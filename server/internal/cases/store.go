@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"strconv"
 	"time"
 
@@ -57,7 +58,7 @@ type Store struct {
 // NewStore returns a Store.
 func NewStore(db *sqlx.DB) *Store { return &Store{db: db, now: time.Now} }
 
-func (s *Store) today() string { return s.now().In(jakarta).Format(time.DateOnly) }
+func (s *Store) today() string { return schoolday.Of(s.now()) }
 
 // ListFilter narrows the case list.
 type ListFilter struct {

@@ -132,8 +132,8 @@ type demoGen struct {
 }
 
 func newDemoGen(ctx context.Context, tx *sqlx.Tx, o ViolationOptions) (*demoGen, error) {
-	g := &demoGen{seed: o.Seed, rng: rand.New(rand.NewPCG(o.Seed, o.Seed^0xd3a0f1e5)), now: o.Now.In(schoolday.Zone), handlings: map[string]int64{}}
-	g.today = violation.JakartaDay(g.now)
+	g := &demoGen{seed: o.Seed, rng: rand.New(rand.NewPCG(o.Seed, o.Seed^0xd3a0f1e5)), now: schoolday.In(o.Now), handlings: map[string]int64{}}
+	g.today = schoolday.DateOf(g.now).Start()
 	const qs = `SELECT s.id, COALESCE(s.source_id, 0) AS source_id, s.full_name, s.parent_name, COALESCE(u.id, 0) AS homeroom, COALESCE(u.name, '') AS homeroom_name
 		FROM students s JOIN classes c ON c.id = s.class_id
 		LEFT JOIN users u ON u.id = c.homeroom_teacher_id AND u.active
@@ -536,7 +536,7 @@ func (g *demoGen) handle(ctx context.Context, tx *sqlx.Tx, recs []*demoRecording
 		st := rc.student
 		for i, id := range rc.ids {
 			t := rc.types[i]
-			age := int(g.today.Sub(violation.JakartaDay(rc.at)).Hours() / 24)
+			age := int(g.today.Sub(schoolday.DateOf(rc.at).Start()).Hours() / 24)
 			// A counselor takes up most cases within days: the open
 			// queue is the last week's, and a few older ones.
 			resolved, open := 0.2, 0.4
@@ -561,7 +561,7 @@ func (g *demoGen) handle(ctx context.Context, tx *sqlx.Tx, recs []*demoRecording
 			if g.rng.Float64() < 0.25 {
 				n = 2
 			}
-			on := violation.JakartaDay(rc.at)
+			on := schoolday.DateOf(rc.at).Start()
 			if t.Points > 5 || g.rng.Float64() < 0.3 {
 				for k := g.rng.IntN(3); k > 0; k-- {
 					on = nextSchoolDay(on)
@@ -684,10 +684,10 @@ func (g *demoGen) verify(ctx context.Context, tx *sqlx.Tx, recs []*demoRecording
 	var ats []string
 	for _, rc := range recs {
 		for _, id := range rc.ids {
-			if g.today.Sub(violation.JakartaDay(rc.at)) < 48*time.Hour || g.rng.Float64() >= 0.1 || g.bk[0].ID == 0 {
+			if g.today.Sub(schoolday.DateOf(rc.at).Start()) < 48*time.Hour || g.rng.Float64() >= 0.1 || g.bk[0].ID == 0 {
 				continue
 			}
-			at := nextSchoolDay(violation.JakartaDay(created[id])).Add(time.Duration(7*60+30+g.rng.IntN(240)) * time.Minute)
+			at := nextSchoolDay(schoolday.DateOf(created[id]).Start()).Add(time.Duration(7*60+30+g.rng.IntN(240)) * time.Minute)
 			ids, by, ats = append(ids, id), append(by, g.bk[g.rng.IntN(len(g.bk))].ID), append(ats, stamp(g.clamp(at)))
 		}
 	}
@@ -752,12 +752,12 @@ func (g *demoGen) letters(ctx context.Context, tx *sqlx.Tx, recs []*demoRecordin
 		}
 		who := g.bk[g.rng.IntN(len(g.bk))]
 		times := [3]string{}
-		at := l.Issued.In(schoolday.Zone)
+		at := schoolday.In(l.Issued)
 		for k := 0; k < reached; k++ {
-			at = g.clamp(nextSchoolDay(violation.JakartaDay(at)).Add(time.Duration(7*60+30+g.rng.IntN(300)) * time.Minute))
+			at = g.clamp(nextSchoolDay(schoolday.DateOf(at).Start()).Add(time.Duration(7*60+30+g.rng.IntN(300)) * time.Minute))
 			if k == 2 {
 				for d := g.rng.IntN(3); d > 0; d-- {
-					at = g.clamp(nextSchoolDay(violation.JakartaDay(at)).Add(time.Duration(7*60+30+g.rng.IntN(300)) * time.Minute))
+					at = g.clamp(nextSchoolDay(schoolday.DateOf(at).Start()).Add(time.Duration(7*60+30+g.rng.IntN(300)) * time.Minute))
 				}
 			}
 			times[k] = stamp(at)

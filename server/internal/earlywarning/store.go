@@ -43,9 +43,9 @@ type Params struct {
 	// ClassID narrows to one class (0: every class in scope).
 	ClassID int64
 	// Today is the Jakarta day the rules are evaluated on.
-	Today time.Time
+	Today schoolday.Date
 	// YearStart is the first day of the academic year containing Today.
-	YearStart time.Time
+	YearStart schoolday.Date
 	// Points is the school's early_warning_points (N).
 	Points int
 	// Source is behaviour, attendance or all ("" is all): the kinds
@@ -72,7 +72,7 @@ func (p Params) Rules() api.EarlyWarningRules {
 }
 
 func (p Params) args() []any {
-	return []any{p.HomeroomID, p.Today.Format(time.DateOnly), p.YearStart.Format(time.DateOnly), p.Points, p.ClassID,
+	return []any{p.HomeroomID, p.Today.String(), p.YearStart.String(), p.Points, p.ClassID,
 		p.StreakDays, p.LateTimes, p.LateSchoolDays, p.source()}
 }
 
@@ -215,12 +215,12 @@ func Load(ctx context.Context, q sqlx.QueryerContext, homeroomID, classID int64,
 	if err != nil {
 		return Params{}, err
 	}
-	today = schoolday.Day(today)
+	day := schoolday.DateOf(today)
 	n := prof.EarlyWarningPoints
 	if n <= 0 {
 		n = school.DefaultProfile().EarlyWarningPoints
 	}
-	return Params{HomeroomID: homeroomID, ClassID: classID, Today: today, YearStart: prof.AcademicYearStartOn(today), Points: n,
+	return Params{HomeroomID: homeroomID, ClassID: classID, Today: day, YearStart: prof.YearStartOf(day), Points: n,
 		Source: api.SourceAll, StreakDays: fs.AbsentStreakDays, LateTimes: fs.LateTimes, LateSchoolDays: fs.LateSchoolDays}, nil
 }
 
@@ -446,10 +446,10 @@ func deref(s *string) string {
 
 // LatestSchoolDay is the newest day on or before today with any attendance
 // recorded, or nil.
-func LatestSchoolDay(ctx context.Context, q sqlx.QueryerContext, today time.Time) (*string, error) {
+func LatestSchoolDay(ctx context.Context, q sqlx.QueryerContext, today schoolday.Date) (*string, error) {
 	var d *string
 	err := sqlx.GetContext(ctx, q, &d, `SELECT to_char(max(date), 'YYYY-MM-DD') FROM attendance_days WHERE date <= $1::date`,
-		today.Format(time.DateOnly))
+		today.String())
 	if err != nil {
 		return nil, fmt.Errorf("earlywarning: latest school day: %w", err)
 	}

@@ -26,8 +26,6 @@ import (
 // time; everything else uses time.Now.
 var now = time.Now
 
-var jakarta = schoolday.Zone
-
 // Handler serves the Face-ID routes over a Store. One per process (its
 // store holds the index cache).
 type Handler struct {
@@ -90,8 +88,8 @@ func studentID(r *http.Request) (int64, error) { return httpx.IDParam(r, "id") }
 
 // jakartaDay is t's school day and time of day in Asia/Jakarta.
 func jakartaDay(t time.Time) (date string, minutes int) {
-	j := t.In(jakarta)
-	return j.Format(time.DateOnly), j.Hour()*60 + j.Minute()
+	h, m := schoolday.Clock(t)
+	return schoolday.Of(t), h*60 + m
 }
 
 func pgNoRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }

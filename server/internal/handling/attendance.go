@@ -5,9 +5,9 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"strconv"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/jmoiron/sqlx"
@@ -162,7 +162,7 @@ func (s *Store) OpenAttendance(ctx context.Context, sc violation.Scope, classID 
 // writes nothing; more than MaxViolations is Invalid (a shorter range).
 func (s *Store) ResolveAttendance(ctx context.Context, actor audit.Actor, sc violation.Scope, classID int64, in api.ResolveAttendanceRequest) (api.ResolveAttendanceResponse, error) {
 	out := api.ResolveAttendanceResponse{ViolationIDs: []int64{}}
-	r, err := validateAttendance(&in, classID, s.now().In(jakarta).Format(time.DateOnly))
+	r, err := validateAttendance(&in, classID, schoolday.Of(s.now()))
 	if err != nil {
 		return out, err
 	}

@@ -4,9 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"slices"
 	"strconv"
-	"time"
 
 	"github.com/jmoiron/sqlx"
 	"github.com/lib/pq"
@@ -267,7 +267,7 @@ func readShared(ctx context.Context, tx *sqlx.Tx, sc violation.Scope, id int64) 
 // Invalid naming its index; a resolved violation is Conflict naming its
 // index; nothing is written then.
 func (s *Store) CreateShared(ctx context.Context, actor audit.Actor, sc violation.Scope, in api.CreateSharedHandlingRequest) (api.Handling, error) {
-	l, err := validateShared(&in, s.now().In(jakarta).Format(time.DateOnly))
+	l, err := validateShared(&in, schoolday.Of(s.now()))
 	if err != nil {
 		return api.Handling{}, err
 	}

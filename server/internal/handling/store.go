@@ -20,8 +20,6 @@ import (
 	"github.com/tatib/tatib/shared/api"
 )
 
-var jakarta = schoolday.Zone
-
 // Store writes handling records and moves violations' handling status.
 type Store struct {
 	db  *sqlx.DB
@@ -62,7 +60,7 @@ func setStatus(ctx context.Context, tx *sqlx.Tx, id int64, status string) error 
 // Create adds a handling record to a violation and moves an unhandled one
 // to in_progress. A resolved violation is Conflict (reopen it first).
 func (s *Store) Create(ctx context.Context, actor audit.Actor, sc violation.Scope, violationID int64, in api.CreateHandlingRequest) (api.Handling, error) {
-	if err := validate(&in, s.now().In(jakarta).Format(time.DateOnly)); err != nil {
+	if err := validate(&in, schoolday.Of(s.now())); err != nil {
 		return api.Handling{}, err
 	}
 	var out api.Handling

@@ -275,15 +275,14 @@ func badText(s string) bool {
 	return false
 }
 
-var jakarta = schoolday.Zone
-
 // now is the clock (tests set it).
 var now = time.Now
 
-// latestDate is the last school day a push may carry: today in Jakarta,
-// read ten minutes ahead so a journal whose clock runs a little fast is
-// not refused just after midnight. Attendance of a day that has not come
+// latestDate is the last school day a push may carry (YYYY-MM-DD: the
+// push's hot path compares dates as text): today in Jakarta, read ten
+// minutes ahead so a journal whose clock runs a little fast is not refused
+// just after midnight. Attendance of a day that has not come
 // yet would create violations and letters for it.
 func latestDate(t time.Time) string {
-	return t.Add(10 * time.Minute).In(jakarta).Format(time.DateOnly)
+	return schoolday.Of(t.Add(10 * time.Minute))
 }

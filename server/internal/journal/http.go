@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"io"
 	"log/slog"
 	"net/http"
@@ -176,7 +177,7 @@ func (h *Handler) sync(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return h.refuse(w, r, p, start, err)
 	}
-	earliest := prof.JournalEarliest(now().In(jakarta)).Format(time.DateOnly)
+	earliest := prof.JournalEarliest(schoolday.DateOf(now())).String()
 	entries, n, err := parseBatch(body, prof.LessonHoursPerDay, earliest, fast)
 	p.Entries = n
 	if err != nil {
@@ -273,7 +274,7 @@ func (h *Handler) ping(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return h.answer(w, r, h.appErr(r, err), nil)
 	}
-	return httpx.JSON(w, http.StatusOK, api.JournalPingResponse{Success: true, School: prof.Name, ServerTime: time.Now().In(jakarta).Truncate(time.Second)})
+	return httpx.JSON(w, http.StatusOK, api.JournalPingResponse{Success: true, School: prof.Name, ServerTime: schoolday.In(time.Now()).Truncate(time.Second)})
 }
 
 func (h *Handler) getToken(w http.ResponseWriter, r *http.Request) error {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"slices"
 	"time"
 
@@ -389,7 +390,7 @@ func keptView(lang locale.Lang, raw []byte) []api.JournalKept {
 			JournalStatus: k.JournalStatus, Status: k.Status, SetByName: k.SetByName, SetAt: k.SetAt,
 			Text: locale.Render(lang, key, map[string]any{"student": k.StudentName, "date": k.Date, "hour": k.LessonHour,
 				"journal_status": k.JournalStatus, "status": k.Status, "name": k.SetByName,
-				"at": k.SetAt.In(jakarta).Format("2006-01-02 15:04")})}
+				"at": schoolday.In(k.SetAt).Format("2006-01-02 15:04")})}
 	}
 	return out
 }

@@ -1,6 +1,7 @@
 package letter
 
 import (
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -268,7 +269,7 @@ func (h *Handler) printBatch(w http.ResponseWriter, r *http.Request) error {
 // BatchFileName is the download name of a batch: "Surat-Peringatan-
 // <day>-<n>-surat.pdf".
 func BatchFileName(n int, at time.Time) string {
-	return "Surat-Peringatan-" + at.In(jakarta).Format(time.DateOnly) + "-" + strconv.Itoa(n) + "-surat.pdf"
+	return "Surat-Peringatan-" + schoolday.Of(at) + "-" + strconv.Itoa(n) + "-surat.pdf"
 }
 
 func (h *Handler) getSettings(w http.ResponseWriter, r *http.Request) error {
@@ -300,7 +301,7 @@ func FileName(level int, student string, issued time.Time) string {
 	if name == "" {
 		name = "siswa"
 	}
-	return "SP" + strconv.Itoa(level) + "-" + name + "-" + issued.In(jakarta).Format(time.DateOnly) + ".pdf"
+	return "SP" + strconv.Itoa(level) + "-" + name + "-" + schoolday.Of(issued) + ".pdf"
 }
 
 // ContentDisposition is an attachment header for name: an ASCII filename

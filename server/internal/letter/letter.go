@@ -12,7 +12,6 @@ import (
 	"github.com/tatib/tatib/server/internal/app"
 	"github.com/tatib/tatib/server/internal/auth"
 	"github.com/tatib/tatib/server/internal/httpx"
-	"github.com/tatib/tatib/server/internal/schoolday"
 	"github.com/tatib/tatib/shared/api"
 )
 
@@ -24,8 +23,6 @@ func Mount(r *httpx.Router, d app.Deps) {
 	h.TrustProxy = d.Config.TrustProxy
 	h.Routes(r)
 }
-
-var jakarta = schoolday.Zone
 
 // Letter is a warning letter as the API answers it: the wire type plus
 // its number and what is derived from it.

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"regexp"
 	"slices"
 	"strconv"
@@ -79,7 +80,7 @@ func validateSettings(s *Settings) error {
 // FormatNumber makes a letter's number from pattern: seq is its place in
 // its academic year, level its SP level, date its date (Asia/Jakarta).
 func FormatNumber(pattern string, seq, level int, date time.Time) string {
-	t := date.In(jakarta)
+	t := schoolday.In(date)
 	return strings.NewReplacer(
 		"{seq}", fmt.Sprintf("%03d", seq),
 		"{level}", strconv.Itoa(level),
@@ -234,8 +235,7 @@ func assignNumbers(ctx context.Context, tx *sqlx.Tx, ids []int64) (map[int64]ass
 	// prints lock the sequence rows in the same order.
 	years := map[string][]unnumbered{}
 	for _, l := range ls {
-		y, m, d := l.IssuedAt.In(jakarta).Date()
-		start := prof.AcademicYearStartOn(time.Date(y, m, d, 0, 0, 0, 0, jakarta)).Format(time.DateOnly)
+		start := prof.YearStartOf(schoolday.DateOf(l.IssuedAt)).String()
 		years[start] = append(years[start], l)
 	}
 	starts := make([]string, 0, len(years))

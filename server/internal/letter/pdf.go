@@ -2,6 +2,7 @@ package letter
 
 import (
 	"fmt"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"strconv"
 	"strings"
 	"time"
@@ -34,7 +35,7 @@ const fallbackText = "Berdasarkan catatan tata tertib sekolah, siswa tersebut te
 // Render writes the letter as a PDF on the school's letterhead, in
 // Indonesian (letters are official documents of an Indonesian school).
 func Render(p Printout, prof school.Profile, logo []byte) ([]byte, error) {
-	issued := p.IssuedAt.In(jakarta)
+	issued := schoolday.In(p.IssuedAt)
 	d := pdfdoc.New(pdfdoc.Options{
 		Paper:     pdfdoc.PaperByName(prof.PaperSize),
 		Title:     fmt.Sprintf("%s %s — %s", p.Name, numberText(p.Number), p.StudentName),
@@ -115,7 +116,7 @@ func qrOf(p Printout) ([][]bool, error) {
 // writeLetter writes one letter from a new section of d, with qr (its
 // verification QR code's modules) when it has one.
 func writeLetter(d *pdfdoc.Doc, p Printout, prof school.Profile, logo []byte, qr [][]bool) error {
-	issued := p.IssuedAt.In(jakarta)
+	issued := schoolday.In(p.IssuedAt)
 	date := pdfdoc.DateID(issued)
 	class := p.ClassName
 	if class == "" {
@@ -511,7 +512,7 @@ func activation(d *pdfdoc.Doc, a Activation) {
 	w := d.ContentWidth()
 	text := fmt.Sprintf("Buka %s, pilih masuk dengan nomor WhatsApp +%s, lalu ketik kode aktivasi di bawah. "+
 		"Kode berlaku sekali sampai %s WIB. Jangan berikan kode ini kepada orang lain.",
-		a.URL, a.Phone, pdfdoc.DateID(a.ExpiresAt.In(jakarta))+" "+a.ExpiresAt.In(jakarta).Format("15.04"))
+		a.URL, a.Phone, pdfdoc.DateID(schoolday.In(a.ExpiresAt))+" "+schoolday.In(a.ExpiresAt).Format("15.04"))
 	d.SetFont(pdfdoc.Font, "", 10)
 	h := 6 + d.TextHeight(w-6, 5, text) + 10
 	d.Ln(6)

@@ -3,6 +3,7 @@ package letter
 import (
 	"context"
 	"fmt"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"slices"
 	"strconv"
 	"strings"
@@ -283,7 +284,7 @@ func markPrinted(ctx context.Context, tx *sqlx.Tx, actor audit.Actor, ids []int6
 // whose own working time has too (see finish): it prints, its status no
 // longer moves.
 func pastYear(yearStart string, issued time.Time, current string) bool {
-	return yearStart < current && issued.In(jakarta).Format(time.DateOnly) < current
+	return yearStart < current && schoolday.Of(issued) < current
 }
 
 // VerifyURL is the public verification page of code.

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"strconv"
 	"strings"
 	"time"
@@ -57,7 +58,7 @@ func (s *Store) finish(ctx context.Context, l *Letter, current string) {
 		u := s.VerifyURL(*l.VerifyCode)
 		l.VerifyURL = &u
 	}
-	if start, err := time.Parse(time.DateOnly, l.AcademicYearStart); err == nil {
+	if start, err := schoolday.ParseDate(l.AcademicYearStart); err == nil {
 		l.AcademicYear = YearLabel(start)
 	}
 	// Past: its year has ended and so had the letter's own working time.

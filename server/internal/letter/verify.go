@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"html/template"
 	"math"
 	"net/http"
@@ -80,14 +81,14 @@ type PublicLetter = api.PublicLetter
 // same NotFound, after the same query.
 func (h *Handler) lookup(ctx context.Context, code string) (PublicLetter, error) {
 	var row struct {
-		Number    string     `db:"number"`
-		Level     int        `db:"level"`
-		Name      string     `db:"name"`
-		IssuedAt  time.Time  `db:"issued_at"`
-		Status    string     `db:"status"`
-		Student   string     `db:"student"`
-		YearStart time.Time  `db:"academic_year_start"`
-		Levels    api.Levels `db:"levels_covered"`
+		Number    string         `db:"number"`
+		Level     int            `db:"level"`
+		Name      string         `db:"name"`
+		IssuedAt  time.Time      `db:"issued_at"`
+		Status    string         `db:"status"`
+		Student   string         `db:"student"`
+		YearStart schoolday.Date `db:"academic_year_start"`
+		Levels    api.Levels     `db:"levels_covered"`
 	}
 	const q = `SELECT wl.number, wl.level, wl.name, wl.levels_covered, wl.issued_at, wl.status, s.full_name AS student, wl.academic_year_start
 		FROM warning_letters wl JOIN students s ON s.id = wl.student_id
@@ -115,7 +116,7 @@ func (h *Handler) lookup(ctx context.Context, code string) (PublicLetter, error)
 	}
 	return PublicLetter{
 		School: prof.Name, Number: row.Number, Level: row.Level, LevelName: name, LevelsCovered: row.Levels,
-		Date: row.IssuedAt.In(jakarta).Format(time.DateOnly), Status: row.Status,
+		Date: schoolday.Of(row.IssuedAt), Status: row.Status,
 		StatusLabel: locale.T(ctx, "letter.verify.state."+row.Status), StudentInitials: Initials(row.Student),
 		AcademicYear: YearLabel(row.YearStart),
 	}, nil

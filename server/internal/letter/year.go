@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
-	"time"
 
 	"github.com/jmoiron/sqlx"
 
@@ -19,7 +18,7 @@ import (
 type AcademicYear = api.AcademicYear
 
 // YearLabel names the academic year starting on start: "2025/2026".
-func YearLabel(start time.Time) string {
+func YearLabel(start schoolday.Date) string {
 	return strconv.Itoa(start.Year()) + "/" + strconv.Itoa(start.Year()+1)
 }
 
@@ -30,10 +29,10 @@ func currentYear(ctx context.Context, q sqlx.QueryerContext) (AcademicYear, erro
 	if err != nil {
 		return AcademicYear{}, fmt.Errorf("letter: profile: %w", err)
 	}
-	start := p.AcademicYearStartOn(schoolday.Today())
+	start := p.YearStartOf(schoolday.Today())
 	return AcademicYear{
-		Start: start.Format(time.DateOnly), End: start.AddDate(1, 0, 0).Format(time.DateOnly),
-		Label: YearLabel(start), StartMonthDay: start.Format("01-02"),
+		Start: start.String(), End: start.AddDate(1, 0, 0).String(),
+		Label: YearLabel(start), StartMonthDay: start.String()[5:],
 	}, nil
 }
 

@@ -3,7 +3,6 @@ package parentmsg
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/jmoiron/sqlx"
 	"github.com/lib/pq"
@@ -79,7 +78,7 @@ func AttendanceDaysWithTx(ctx context.Context, tx *sqlx.Tx, set Settings, days [
 	var students []int64
 	var ondays, names, raws, phones, bodies, statuses, reasons []string
 	for _, s := range srcs {
-		d := s.Day.Format(time.DateOnly)
+		d := s.Day.String()
 		if s.Points == 0 || s.Points < ev.MinPoints {
 			gone = append(gone, StudentDay{StudentID: s.StudentID, Date: d})
 			continue

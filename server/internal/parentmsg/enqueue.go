@@ -39,22 +39,23 @@ const (
 	SkipInvalidPhone = "invalid_phone"
 )
 
-// Jakarta is the school's time zone: dates in messages and the quiet hours
-// are Jakarta's whatever the host's zone is.
-var Jakarta = schoolday.Zone
-
 // months are the Indonesian month names, as parents read dates.
 var months = [...]string{"Januari", "Februari", "Maret", "April", "Mei", "Juni", "Juli",
 	"Agustus", "September", "Oktober", "November", "Desember"}
 
-// LongDate writes t's Jakarta calendar day in Indonesian: "3 November
-// 2026". A date-only value (midnight UTC, as the driver returns a date
-// column) is taken as that calendar day.
+// LongDay writes school day d in Indonesian: "3 November 2026".
+func LongDay(d schoolday.Date) string {
+	return fmt.Sprintf("%d %s %d", d.Day(), months[d.Month()-1], d.Year())
+}
+
+// LongDate writes t's Jakarta calendar day in Indonesian, as LongDay. A
+// date-only value (midnight UTC, as the driver returns a date column) is
+// taken as that calendar day; prefer LongDay with a schoolday.Date.
 func LongDate(t time.Time) string {
 	if t.Location() != time.UTC || t.Hour() != 0 || t.Minute() != 0 || t.Second() != 0 || t.Nanosecond() != 0 {
-		t = t.In(Jakarta)
+		return LongDay(schoolday.DateOf(t))
 	}
-	return fmt.Sprintf("%d %s %d", t.Day(), months[t.Month()-1], t.Year())
+	return LongDay(schoolday.DateFromDay(t))
 }
 
 // QuietUntil reports whether t falls in the quiet hours q (Jakarta,
@@ -69,9 +70,9 @@ func QuietUntil(q *api.QuietHours, t time.Time) (time.Time, bool) {
 	if !ok1 || !ok2 || from == to {
 		return time.Time{}, false
 	}
-	j := t.In(Jakarta)
+	j := schoolday.In(t)
 	now := j.Hour()*60 + j.Minute()
-	midnight := time.Date(j.Year(), j.Month(), j.Day(), 0, 0, 0, 0, Jakarta)
+	midnight := schoolday.DateOf(t).Start()
 	at := func(days, minutes int) time.Time {
 		return midnight.AddDate(0, 0, days).Add(time.Duration(minutes) * time.Minute)
 	}
@@ -104,20 +105,20 @@ func clock(s string) (int, bool) {
 
 // source is one message's facts, read in one SELECT per batch.
 type source struct {
-	ID          int64     `db:"source_id"`
-	StudentID   int64     `db:"student_id"`
-	Name        string    `db:"full_name"`
-	NIS         string    `db:"nis"`
-	NISN        string    `db:"nisn"`
-	Class       string    `db:"class_name"`
-	ParentName  string    `db:"parent_name"`
-	ParentPhone string    `db:"parent_phone"`
-	TypeName    string    `db:"type_name"`
-	Points      int       `db:"points"`
-	Total       int       `db:"total"`
-	Level       string    `db:"level_name"`
-	Day         time.Time `db:"day"`
-	SummonsDay  time.Time `db:"summons_day"`
+	ID          int64          `db:"source_id"`
+	StudentID   int64          `db:"student_id"`
+	Name        string         `db:"full_name"`
+	NIS         string         `db:"nis"`
+	NISN        string         `db:"nisn"`
+	Class       string         `db:"class_name"`
+	ParentName  string         `db:"parent_name"`
+	ParentPhone string         `db:"parent_phone"`
+	TypeName    string         `db:"type_name"`
+	Points      int            `db:"points"`
+	Total       int            `db:"total"`
+	Level       string         `db:"level_name"`
+	Day         schoolday.Date `db:"day"`
+	SummonsDay  schoolday.Date `db:"summons_day"`
 	// LetterLevel is a letter's level when queued (its message goes once
 	// per letter and level).
 	LetterLevel int `db:"letter_level"`
@@ -345,8 +346,8 @@ func (s source) values(schoolName, event string) map[string]string {
 		"poin":              strconv.Itoa(s.Points),
 		"total_poin":        strconv.Itoa(s.Total),
 		"level_sp":          s.Level,
-		"tanggal":           LongDate(s.Day),
-		"tanggal_panggilan": LongDate(s.SummonsDay),
+		"tanggal":           LongDay(s.Day),
+		"tanggal_panggilan": LongDay(s.SummonsDay),
 		"nama_sekolah":      schoolName,
 		"jenis_prestasi":    "",
 		"tingkat":           "",

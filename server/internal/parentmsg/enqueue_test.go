@@ -2,6 +2,7 @@ package parentmsg_test
 
 import (
 	"context"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"strings"
 	"testing"
 	"time"
@@ -307,7 +308,7 @@ func TestAutomaticViolationsQueueOnlyWhenIncluded(t *testing.T) {
 func TestQuietHoursHoldTheMessageUntilTheyEnd(t *testing.T) {
 	// Quiet hours from an hour ago to an hour from now (Jakarta), across
 	// midnight when now is late.
-	now := time.Now().In(parentmsg.Jakarta)
+	now := time.Now().In(apiJakarta)
 	from, to := now.Add(-time.Hour).Format("15:04"), now.Add(time.Hour).Format("15:04")
 	s, db := enqSchool(t, func(set *parentmsg.Settings) { set.QuietHours = &api.QuietHours{From: from, To: to} })
 	st := s.Student(t, "Fajar", "Pak Fajar", "081255554444")
@@ -317,13 +318,13 @@ func TestQuietHoursHoldTheMessageUntilTheyEnd(t *testing.T) {
 		t.Fatalf("messages: %+v", msgs)
 	}
 	want := now.Add(time.Hour).Truncate(time.Minute)
-	if got := msgs[0].NextAttemptAt.In(parentmsg.Jakarta); !got.Equal(want) {
+	if got := msgs[0].NextAttemptAt.In(apiJakarta); !got.Equal(want) {
 		t.Fatalf("next_attempt_at %v, want %v", got, want)
 	}
 }
 
 func TestQuietUntil(t *testing.T) {
-	at := func(h, m int) time.Time { return time.Date(2026, 11, 3, h, m, 0, 0, parentmsg.Jakarta) }
+	at := func(h, m int) time.Time { return time.Date(2026, 11, 3, h, m, 0, 0, apiJakarta) }
 	night := &api.QuietHours{From: "21:00", To: "06:00"}
 	noon := &api.QuietHours{From: "12:00", To: "13:00"}
 	for _, c := range []struct {
@@ -333,9 +334,9 @@ func TestQuietUntil(t *testing.T) {
 		until time.Time
 		quiet bool
 	}{
-		{"BeforeMidnight", night, at(22, 30), time.Date(2026, 11, 4, 6, 0, 0, 0, parentmsg.Jakarta), true},
+		{"BeforeMidnight", night, at(22, 30), time.Date(2026, 11, 4, 6, 0, 0, 0, apiJakarta), true},
 		{"AfterMidnight", night, at(2, 0), at(6, 0), true},
-		{"AtStart", night, at(21, 0), time.Date(2026, 11, 4, 6, 0, 0, 0, parentmsg.Jakarta), true},
+		{"AtStart", night, at(21, 0), time.Date(2026, 11, 4, 6, 0, 0, 0, apiJakarta), true},
 		{"AtEnd", night, at(6, 0), time.Time{}, false},
 		{"Day", night, at(10, 0), time.Time{}, false},
 		{"SameDay", noon, at(12, 15), at(13, 0), true},
@@ -343,7 +344,7 @@ func TestQuietUntil(t *testing.T) {
 		{"None", nil, at(22, 0), time.Time{}, false},
 		{"Equal", &api.QuietHours{From: "10:00", To: "10:00"}, at(10, 0), time.Time{}, false},
 		// the host's zone does not matter: 15:30 UTC is 22:30 in Jakarta
-		{"UTCInput", night, time.Date(2026, 11, 3, 15, 30, 0, 0, time.UTC), time.Date(2026, 11, 4, 6, 0, 0, 0, parentmsg.Jakarta), true},
+		{"UTCInput", night, time.Date(2026, 11, 3, 15, 30, 0, 0, time.UTC), time.Date(2026, 11, 4, 6, 0, 0, 0, apiJakarta), true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			until, quiet := parentmsg.QuietUntil(c.q, c.t)
@@ -359,9 +360,9 @@ func TestLongDate(t *testing.T) {
 		t    time.Time
 		want string
 	}{
-		{time.Date(2026, 11, 3, 0, 0, 0, 0, time.UTC), "3 November 2026"},           // a date column
-		{time.Date(2026, 11, 3, 18, 0, 0, 0, time.UTC), "4 November 2026"},          // 01:00 in Jakarta
-		{time.Date(2026, 1, 31, 10, 0, 0, 0, parentmsg.Jakarta), "31 Januari 2026"}, // a Jakarta time
+		{time.Date(2026, 11, 3, 0, 0, 0, 0, time.UTC), "3 November 2026"},    // a date column
+		{time.Date(2026, 11, 3, 18, 0, 0, 0, time.UTC), "4 November 2026"},   // 01:00 in Jakarta
+		{time.Date(2026, 1, 31, 10, 0, 0, 0, apiJakarta), "31 Januari 2026"}, // a Jakarta time
 	} {
 		if got := parentmsg.LongDate(c.t); got != c.want {
 			t.Errorf("LongDate(%v) = %q, want %q", c.t, got, c.want)
@@ -425,5 +426,13 @@ func TestAttendanceDayMessage(t *testing.T) {
 	if len(msgs) != 2 || msgs[0].Status != api.ParentMessageSent || enqField(t, msgs[0].Body, "poin") != "2" ||
 		*msgs[1].AttendanceDate != "2026-11-04" {
 		t.Fatalf("after it went out: %+v", msgs)
+	}
+}
+
+func TestLongDay(t *testing.T) {
+	for day, want := range map[string]string{"2026-11-03": "3 November 2026", "2027-01-31": "31 Januari 2027", "2028-02-29": "29 Februari 2028"} {
+		if got := parentmsg.LongDay(schoolday.MustParseDate(day)); got != want {
+			t.Errorf("LongDay(%s) = %q, want %q", day, got, want)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -60,16 +61,16 @@ func ExcuseDecisionTx(ctx context.Context, tx *sqlx.Tx, excuseID int64) error {
 		return nil
 	}
 	var e struct {
-		StudentID int64     `db:"student_id"`
-		Student   string    `db:"student_name"`
-		Guardian  string    `db:"guardian_name"`
-		Phone     string    `db:"phone"`
-		Kind      string    `db:"kind"`
-		From      time.Time `db:"date_from"`
-		To        time.Time `db:"date_to"`
-		Status    string    `db:"status"`
-		By        string    `db:"decided_by_name"`
-		Refusal   string    `db:"refusal_reason"`
+		StudentID int64          `db:"student_id"`
+		Student   string         `db:"student_name"`
+		Guardian  string         `db:"guardian_name"`
+		Phone     string         `db:"phone"`
+		Kind      string         `db:"kind"`
+		From      schoolday.Date `db:"date_from"`
+		To        schoolday.Date `db:"date_to"`
+		Status    string         `db:"status"`
+		By        string         `db:"decided_by_name"`
+		Refusal   string         `db:"refusal_reason"`
 	}
 	const q = `SELECT e.student_id, s.full_name AS student_name, g.name AS guardian_name, g.phone, e.kind, e.date_from, e.date_to,
 		    e.status, e.decided_by_name, e.refusal_reason
@@ -81,9 +82,9 @@ func ExcuseDecisionTx(ctx context.Context, tx *sqlx.Tx, excuseID int64) error {
 		}
 		return fmt.Errorf("parentmsg: excuse: %w", err)
 	}
-	days := LongDate(e.From)
-	if !e.To.Equal(e.From) {
-		days += " – " + LongDate(e.To)
+	days := LongDay(e.From)
+	if e.To != e.From {
+		days += " – " + LongDay(e.To)
 	}
 	body := fmt.Sprintf("Pengajuan %s untuk %s (%s) disetujui oleh %s.", e.Kind, e.Student, days, e.By)
 	if e.Status != "approved" {

@@ -5,10 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/lib/pq"
 
@@ -75,7 +75,7 @@ const readFunctionKeys = 8
 // over every year; its letters (every live one and the drafts a rule
 // withdrew before they were printed, numbered or sent); the thresholds; and the
 // parents' messaging settings.
-func (l *Ledger) read(ctx context.Context, keys []Key, current time.Time, lifetime bool) (state, error) {
+func (l *Ledger) read(ctx context.Context, keys []Key, current schoolday.Date, lifetime bool) (state, error) {
 	ids, starts := make([]int64, len(keys)), make([]string, len(keys))
 	for i, k := range keys {
 		ids[i], starts[i] = k.StudentID, k.Start
@@ -88,7 +88,7 @@ func (l *Ledger) read(ctx context.Context, keys []Key, current time.Time, lifeti
 		q = readCall
 	}
 	var raw Read
-	if err := l.tx.GetContext(ctx, &raw, q, pq.Array(ids), pq.Array(starts), current.Format(time.DateOnly), WithdrawReason,
+	if err := l.tx.GetContext(ctx, &raw, q, pq.Array(ids), pq.Array(starts), current, WithdrawReason,
 		lifetime, parentmsg.SettingsKey); err != nil {
 		return state{}, fmt.Errorf("points: read totals and letters: %w", err)
 	}
@@ -114,8 +114,8 @@ type Read struct {
 }
 
 // fits reports whether r is the read Apply would make of keys.
-func (r *Read) fits(keys []Key, current time.Time, lifetime bool) bool {
-	return r != nil && len(keys) == 1 && keys[0] == r.Key && r.Current == current.Format(time.DateOnly) &&
+func (r *Read) fits(keys []Key, current schoolday.Date, lifetime bool) bool {
+	return r != nil && len(keys) == 1 && keys[0] == r.Key && r.Current == current.String() &&
 		r.Lifetime == lifetime && r.Totals != nil
 }
 

@@ -79,8 +79,6 @@ const (
 // student's total no longer reaches any of its levels.
 const WithdrawReason = "violation.letter.withdrawn_below"
 
-var jakarta = schoolday.Zone
-
 // Student is a locked student as writers check them.
 type Student struct {
 	ID        int64  `db:"id"`
@@ -186,8 +184,8 @@ type Change struct {
 	// Action is one of the Action constants.
 	Action string
 	// YearStart is the first day of the academic year whose total the
-	// violation counts in (school.Profile.AcademicYearStartOn of its day).
-	YearStart time.Time
+	// violation counts in (school.Profile.YearStartOf its day).
+	YearStart schoolday.Date
 	// Delta is the points added (negative: taken away).
 	Delta int
 	// Day is the violation's Jakarta day (YYYY-MM-DD): an automatic
@@ -244,7 +242,7 @@ type Key struct {
 
 // KeyOf is the key of a change.
 func KeyOf(c Change) Key {
-	return Key{StudentID: c.StudentID, Start: c.YearStart.Format(time.DateOnly)}
+	return Key{StudentID: c.StudentID, Start: c.YearStart.String()}
 }
 
 // Letters lists the letters a batch changed, each once, by id.
@@ -325,8 +323,7 @@ func (l *Ledger) Apply(ctx context.Context, b Batch) (Result, error) {
 		}
 		profile = p
 	}
-	y, m, d := b.now().In(jakarta).Date()
-	current := profile.AcademicYearStartOn(time.Date(y, m, d, 0, 0, 0, 0, jakarta))
+	current := profile.YearStartOf(schoolday.DateOf(b.now()))
 
 	var st state
 	var err error

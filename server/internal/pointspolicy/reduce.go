@@ -14,8 +14,6 @@ import (
 	"github.com/tatib/tatib/server/internal/schoolday"
 )
 
-var jakarta = schoolday.Zone
-
 // OffsetTx applies the offset policy to an achievement a counselor has just
 // verified, in the verification's transaction: under offset, each of its
 // students' total of the achievement's academic year falls by the
@@ -30,9 +28,9 @@ func OffsetTx(ctx context.Context, tx *sqlx.Tx, actor audit.Actor, achievementID
 		return nil, err
 	}
 	var a struct {
-		Points   int           `db:"points"`
-		Day      time.Time     `db:"achieved_on"`
-		Students pq.Int64Array `db:"students"`
+		Points   int            `db:"points"`
+		Day      schoolday.Date `db:"achieved_on"`
+		Students pq.Int64Array  `db:"students"`
 	}
 	if err := tx.GetContext(ctx, &a, `SELECT a.points, a.achieved_on,
 			(SELECT array_agg(x.student_id ORDER BY x.student_id) FROM achievement_students x WHERE x.achievement_id = a.id) AS students
@@ -46,8 +44,7 @@ func OffsetTx(ctx context.Context, tx *sqlx.Tx, actor audit.Actor, achievementID
 	if err != nil {
 		return nil, fmt.Errorf("pointspolicy: profile: %w", err)
 	}
-	day := time.Date(a.Day.Year(), a.Day.Month(), a.Day.Day(), 0, 0, 0, 0, jakarta)
-	start := profile.AcademicYearStartOn(day)
+	start := profile.YearStartOf(a.Day)
 	ledger, err := points.Lock(ctx, tx, a.Students)
 	if err != nil {
 		return nil, err
@@ -70,8 +67,8 @@ func OffsetTx(ctx context.Context, tx *sqlx.Tx, actor audit.Actor, achievementID
 		SELECT d.id, $2::date, d.points, 'offset', $5, $6::date FROM d WHERE d.points > 0
 		ON CONFLICT DO NOTHING
 		RETURNING student_id, points`
-	if err := tx.SelectContext(ctx, &rows, q, pq.Array(a.Students), start.Format(time.DateOnly), a.Points, pol.OffsetCapPercent,
-		achievementID, now.In(jakarta).Format(time.DateOnly)); err != nil {
+	if err := tx.SelectContext(ctx, &rows, q, pq.Array(a.Students), start, a.Points, pol.OffsetCapPercent,
+		achievementID, schoolday.Of(now)); err != nil {
 		return nil, fmt.Errorf("pointspolicy: offset: %w", err)
 	}
 	out := make(map[int64]int, len(rows))
@@ -125,11 +122,10 @@ func Sweep(ctx context.Context, db *sqlx.DB, now time.Time) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("pointspolicy: profile: %w", err)
 	}
-	y, m, d := now.In(jakarta).Date()
-	today := time.Date(y, m, d, 0, 0, 0, 0, jakarta)
-	start := profile.AcademicYearStartOn(today)
+	today := schoolday.DateOf(now)
+	start := profile.YearStartOf(today)
 	args := func(ids any) []any {
-		return []any{ids, today.Format(time.DateOnly), start.Format(time.DateOnly), pol.AmnestyCleanSchoolDays, pol.AmnestyPoints}
+		return []any{ids, today, start, pol.AmnestyCleanSchoolDays, pol.AmnestyPoints}
 	}
 	// Who may be due, without locks; then again under the locks.
 	var ids []int64
@@ -149,9 +145,9 @@ func Sweep(ctx context.Context, db *sqlx.DB, now time.Time) (int, error) {
 		return 0, err
 	}
 	var rows []struct {
-		StudentID int64     `db:"student_id"`
-		Points    int       `db:"points"`
-		Since     time.Time `db:"period_start"`
+		StudentID int64          `db:"student_id"`
+		Points    int            `db:"points"`
+		Since     schoolday.Date `db:"period_start"`
 	}
 	if err := tx.SelectContext(ctx, &rows, amnestyCandidates+`
 		INSERT INTO point_reductions (student_id, academic_year_start, points, policy, period_start, applied_on)
@@ -164,7 +160,7 @@ func Sweep(ctx context.Context, db *sqlx.DB, now time.Time) (int, error) {
 	for _, r := range rows {
 		changes = append(changes, points.Change{StudentID: r.StudentID, Action: points.ActionAmnesty, YearStart: start, Delta: -r.Points,
 			Details: map[string]any{"policy": ModeAmnesty, "clean_school_days": pol.AmnestyCleanSchoolDays,
-				"amnesty_points": pol.AmnestyPoints, "since": r.Since.Format(time.DateOnly)}})
+				"amnesty_points": pol.AmnestyPoints, "since": r.Since.String()}})
 	}
 	if len(changes) > 0 {
 		if _, err := ledger.Apply(ctx, points.Batch{Changes: changes, Actor: sweepActor, Source: points.SourceManual, Profile: &profile, Now: now}); err != nil {

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"slices"
 	"sort"
 	"time"
@@ -127,11 +128,10 @@ func Simulate(ctx context.Context, db *sqlx.DB, lang locale.Lang, in api.Simulat
 	if err != nil {
 		return out, fmt.Errorf("pointspolicy: profile: %w", err)
 	}
-	y, m, d := now.In(jakarta).Date()
-	today := time.Date(y, m, d, 0, 0, 0, 0, jakarta)
-	start := profile.AcademicYearStartOn(today)
+	today := schoolday.DateOf(now)
+	start := profile.YearStartOf(today)
 	end := start.AddDate(1, 0, 0)
-	out.AcademicYearStart = start.Format(time.DateOnly)
+	out.AcademicYearStart = start.String()
 
 	if len(typeIDs) > 0 {
 		var found int
@@ -162,7 +162,7 @@ func Simulate(ctx context.Context, db *sqlx.DB, lang locale.Lang, in api.Simulat
 		    COALESCE((SELECT sum(a.points) FROM achievement_students x JOIN achievements a ON a.id = x.achievement_id
 		        WHERE x.student_id = s.id AND a.verified_at IS NOT NULL AND a.achieved_on >= $1::date AND a.achieved_on < $2::date), 0) AS achieved
 		FROM ids JOIN students s ON s.id = ids.student_id LEFT JOIN classes c ON c.id = s.class_id
-		WHERE s.active ORDER BY s.id`, out.AcademicYearStart, end.Format(time.DateOnly)); err != nil {
+		WHERE s.active ORDER BY s.id`, out.AcademicYearStart, end); err != nil {
 		return out, fmt.Errorf("pointspolicy: students: %w", err)
 	}
 	at := make(map[int64]int, len(students))
@@ -177,7 +177,7 @@ func Simulate(ctx context.Context, db *sqlx.DB, lang locale.Lang, in api.Simulat
 	}
 	if err := tx.SelectContext(ctx, &sums, `SELECT student_id, violation_type_id, sum(points)::int AS points, count(*)::int AS n
 		FROM violations WHERE occurred_on >= $1::date AND occurred_on < $2::date GROUP BY 1, 2`,
-		out.AcademicYearStart, end.Format(time.DateOnly)); err != nil {
+		out.AcademicYearStart, end); err != nil {
 		return out, fmt.Errorf("pointspolicy: sums: %w", err)
 	}
 	for _, r := range sums {
@@ -285,32 +285,33 @@ func Simulate(ctx context.Context, db *sqlx.DB, lang locale.Lang, in api.Simulat
 // school days after the later of a violation and the previous amnesty
 // reduces the running total by the policy's points (never below zero).
 func replayAmnesty(ctx context.Context, tx *sqlx.Tx, policy Policy, draftPoints map[int64]int, at map[int64]int,
-	start, today time.Time) (map[int64]int, error) {
-	var days []time.Time
+	start, today schoolday.Date) (map[int64]int, error) {
+	var days []schoolday.Date
 	if err := tx.SelectContext(ctx, &days, `SELECT DISTINCT date FROM attendance_days WHERE date >= $1::date AND date <= $2::date ORDER BY 1`,
-		start.Format(time.DateOnly), today.Format(time.DateOnly)); err != nil {
+		start, today); err != nil {
 		return nil, fmt.Errorf("pointspolicy: school days: %w", err)
 	}
 	var rows []struct {
-		StudentID int64     `db:"student_id"`
-		Day       time.Time `db:"occurred_on"`
-		TypeID    int64     `db:"violation_type_id"`
-		Points    int       `db:"points"`
-		N         int       `db:"n"`
+		StudentID int64          `db:"student_id"`
+		Day       schoolday.Date `db:"occurred_on"`
+		TypeID    int64          `db:"violation_type_id"`
+		Points    int            `db:"points"`
+		N         int            `db:"n"`
 	}
 	if err := tx.SelectContext(ctx, &rows, `SELECT student_id, occurred_on, violation_type_id, sum(points)::int AS points, count(*)::int AS n
 		FROM violations WHERE occurred_on >= $1::date AND occurred_on <= $2::date GROUP BY 1, 2, 3 ORDER BY 1, 2`,
-		start.Format(time.DateOnly), today.Format(time.DateOnly)); err != nil {
+		start, today); err != nil {
 		return nil, fmt.Errorf("pointspolicy: violation days: %w", err)
 	}
 	// schoolDaysBetween counts school days in (a, b).
-	idx := func(t time.Time) int { return sort.Search(len(days), func(i int) bool { return !days[i].Before(t) }) }
-	between := func(a, b time.Time) int {
-		return max(0, idx(b)-idx(a.AddDate(0, 0, 1)))
+	idx := func(d schoolday.Date) int {
+		return sort.Search(len(days), func(i int) bool { return !days[i].Before(d) })
+	}
+	between := func(a, b schoolday.Date) int {
+		return max(0, idx(b)-idx(a.AddDays(1)))
 	}
 	out := map[int64]int{}
-	// Dates read from the database are midnights in UTC.
-	end := time.Date(today.Year(), today.Month(), today.Day()+1, 0, 0, 0, 0, time.UTC)
+	end := today.AddDays(1)
 	for i := 0; i < len(rows); {
 		sid := rows[i].StudentID
 		total, reduced := 0, 0

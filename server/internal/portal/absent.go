@@ -45,7 +45,7 @@ func AbsentNotices(ctx context.Context, db *sqlx.DB, now time.Time) (int, error)
 			return err
 		}
 		from := at(now, absentNoticeAt(set))
-		if !set.AbsentNotice || now.Before(from) || !now.Before(from.Add(AbsentNoticeWindow)) || now.In(schoolday.Zone).Weekday() == time.Sunday {
+		if !set.AbsentNotice || now.Before(from) || !now.Before(from.Add(AbsentNoticeWindow)) || schoolday.In(now).Weekday() == time.Sunday {
 			return nil
 		}
 		var locked bool
@@ -85,7 +85,7 @@ func AbsentNotices(ctx context.Context, db *sqlx.DB, now time.Time) (int, error)
 			RETURNING id)
 			SELECT count(*) FROM ins`
 		day := schoolday.Of(now)
-		if err := tx.GetContext(ctx, &n, q, day, prof.Name, parentmsg.LongDate(schoolday.Midnight(now)), absentNoticeAt(set), next); err != nil {
+		if err := tx.GetContext(ctx, &n, q, day, prof.Name, parentmsg.LongDay(schoolday.DateOf(now)), absentNoticeAt(set), next); err != nil {
 			return fmt.Errorf("portal: absent notices: %w", err)
 		}
 		if n > 0 {

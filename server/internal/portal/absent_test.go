@@ -47,7 +47,7 @@ func TestAbsentNotice(t *testing.T) {
 	}
 	exec(`INSERT INTO excuses (student_id, guardian_name, kind, date_from, date_to, reason) VALUES ($1, 'Wali Citra', 'sakit', $2::date - 1, $2, 'demam')`, kids["Citra"], day)
 
-	midnight, _ := schoolday.Parse(day)
+	midnight := schoolday.MustParseDate(day).Start()
 	run := func(at time.Duration) int {
 		t.Helper()
 		n, err := portal.AbsentNotices(ctx, f.env.DB, midnight.Add(at))

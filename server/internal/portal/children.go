@@ -43,7 +43,7 @@ func yearBounds(ctx context.Context, q sqlx.QueryerContext, now time.Time) (stri
 	if err != nil {
 		return "", "", err
 	}
-	return start.Format(time.DateOnly), end.Format(time.DateOnly), nil
+	return start.String(), end.String(), nil
 }
 
 // Children lists the guardian's verified children with this year's points.
@@ -147,7 +147,7 @@ var monthRE = regexp.MustCompile(`^[0-9]{4}-(0[1-9]|1[0-2])$`)
 // Attendance is a child's month, day by day with its hours.
 func Attendance(ctx context.Context, db *sqlx.DB, guardianID, studentID int64, month string, now time.Time) ([]api.PortalAttendanceDay, error) {
 	if month == "" {
-		month = now.In(jakarta).Format("2006-01")
+		month = schoolday.In(now).Format("2006-01")
 	}
 	if !monthRE.MatchString(month) {
 		return nil, apperr.Fields{"month": apperr.M("portal.month_invalid")}.Err()
@@ -275,5 +275,3 @@ func Messages(ctx context.Context, db *sqlx.DB, p *Principal) ([]api.PortalMessa
 	}
 	return out, nil
 }
-
-var jakarta = schoolday.Zone

@@ -62,7 +62,7 @@ func scanExcuses(rows *sqlx.Rows) ([]api.Excuse, error) {
 
 // validateExcuse checks a request against the school's day (lesson hours)
 // and today (Jakarta).
-func validateExcuse(in *api.ExcuseInput, hoursPerDay int, today time.Time) (time.Time, time.Time, error) {
+func validateExcuse(in *api.ExcuseInput, hoursPerDay int, today schoolday.Date) (schoolday.Date, schoolday.Date, error) {
 	f := apperr.Fields{}
 	if in.Kind != api.ExcuseSakit && in.Kind != api.ExcuseIzin {
 		f.Add("kind", "portal.excuse.kind")
@@ -70,8 +70,8 @@ func validateExcuse(in *api.ExcuseInput, hoursPerDay int, today time.Time) (time
 	if in.To == "" {
 		in.To = in.From
 	}
-	from, err1 := time.Parse(time.DateOnly, in.From)
-	to, err2 := time.Parse(time.DateOnly, in.To)
+	from, err1 := schoolday.ParseDate(in.From)
+	to, err2 := schoolday.ParseDate(in.To)
 	switch {
 	case err1 != nil:
 		f.Add("from", "portal.excuse.date")
@@ -79,13 +79,13 @@ func validateExcuse(in *api.ExcuseInput, hoursPerDay int, today time.Time) (time
 		f.Add("to", "portal.excuse.date")
 	case to.Before(from):
 		f.Add("to", "portal.excuse.order")
-	case to.Sub(from) >= ExcuseMaxDays*24*time.Hour:
+	case to.DaysSince(from) >= ExcuseMaxDays:
 		f.Add("to", "portal.excuse.too_long", "max", ExcuseMaxDays)
-	case from.Before(today.AddDate(0, 0, -ExcuseWindowDays)) || to.After(today.AddDate(0, 0, ExcuseWindowDays)):
+	case from.Before(today.AddDays(-ExcuseWindowDays)) || to.After(today.AddDays(ExcuseWindowDays)):
 		f.Add("from", "portal.excuse.window", "days", ExcuseWindowDays)
 	}
 	if len(in.LessonHours) > 0 {
-		if err1 == nil && err2 == nil && !from.Equal(to) {
+		if err1 == nil && err2 == nil && from != to {
 			f.Add("lesson_hours", "portal.excuse.hours_one_day")
 		}
 		seen := map[int]bool{}
@@ -119,7 +119,7 @@ func SubmitExcuse(ctx context.Context, db *sqlx.DB, p *Principal, studentID int6
 	if err != nil {
 		return api.Excuse{}, err
 	}
-	if _, _, err := validateExcuse(&in, prof.LessonHoursPerDay, schoolday.Day(now)); err != nil {
+	if _, _, err := validateExcuse(&in, prof.LessonHoursPerDay, schoolday.DateOf(now)); err != nil {
 		return api.Excuse{}, err
 	}
 	var id int64

@@ -172,7 +172,7 @@ func validateSettings(in api.PortalSettings) error {
 // at is the instant of the Jakarta clock time hhmm on now's school day.
 func at(now time.Time, hhmm string) time.Time {
 	m, _ := clockOf(hhmm)
-	return schoolday.Midnight(now).Add(time.Duration(m) * time.Minute)
+	return schoolday.DateOf(now).Start().Add(time.Duration(m) * time.Minute)
 }
 
 // digestLock is the advisory lock of a digest run: of two replicas, one
@@ -244,7 +244,7 @@ func Digests(ctx context.Context, db *sqlx.DB, now time.Time) (int, error) {
 		SELECT (SELECT count(*) FROM ins), (SELECT count(*) FROM upd)`
 		day := schoolday.Of(now)
 		var carried int
-		if err := tx.QueryRowxContext(ctx, q, now, day, prof.Name, parentmsg.LongDate(schoolday.Midnight(now)), parentmsg.MaxBody,
+		if err := tx.QueryRowxContext(ctx, q, now, day, prof.Name, parentmsg.LongDay(schoolday.DateOf(now)), parentmsg.MaxBody,
 			more, next).Scan(&n, &carried); err != nil {
 			return fmt.Errorf("portal: digests: %w", err)
 		}

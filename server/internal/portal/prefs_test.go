@@ -82,7 +82,7 @@ func TestDigest(t *testing.T) {
 	f := newFamily(t, true)
 	other := f.school.Student(t, "Sari Lestari", "Bu Lestari", "0812-9999-8888")
 	ctx := context.Background()
-	day := schoolday.Midnight(time.Now())
+	day := schoolday.Today().Start()
 	evening := day.Add(18*time.Hour + time.Minute)
 	// held at: the worker held the message then (the test's clock, not the host's)
 	held := day.Add(9 * time.Hour)

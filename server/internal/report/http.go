@@ -157,7 +157,7 @@ func FileName(rep api.ViolationRecap) string {
 func (s *Store) Recap(ctx context.Context, sc Scope, q Query, prof school.Profile, now time.Time) (api.ViolationRecap, error) {
 	var out api.ViolationRecap
 	err := s.readOnly(ctx, func(tx *sqlx.Tx) error {
-		p, err := s.resolve(ctx, tx, sc, q, prof.AcademicYearStartOn(q.To))
+		p, err := s.resolve(ctx, tx, sc, q, prof.YearStartOf(q.To))
 		if err != nil {
 			return err
 		}
@@ -178,7 +178,7 @@ func (s *Store) Recap(ctx context.Context, sc Scope, q Query, prof school.Profil
 func (s *Store) PDF(ctx context.Context, sc Scope, q Query, prof school.Profile, logo []byte, now time.Time, w io.Writer) (int, error) {
 	pages := 0
 	err := s.readOnly(ctx, func(tx *sqlx.Tx) error {
-		p, err := s.resolve(ctx, tx, sc, q, prof.AcademicYearStartOn(q.To))
+		p, err := s.resolve(ctx, tx, sc, q, prof.YearStartOf(q.To))
 		if err != nil {
 			return err
 		}

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"io"
 	"strconv"
 	"strings"
@@ -226,7 +227,7 @@ type Document struct {
 
 // jakartaTime is "23 November 2026 pukul 14.05 WIB".
 func jakartaTime(t time.Time) string {
-	t = t.In(jakarta)
+	t = schoolday.In(t)
 	return fmt.Sprintf("%s pukul %02d.%02d WIB", pdfdoc.DateID(t), t.Hour(), t.Minute())
 }
 
@@ -400,7 +401,7 @@ func signatures(d *pdfdoc.Doc, prof school.Profile, at time.Time) {
 	y := d.GetY()
 	d.SetFont(pdfdoc.Font, "", 10)
 	d.SetXY(right, y)
-	d.CellFormat(w, 5, pdfdoc.DateID(at.In(jakarta)), "", 1, "C", false, 0, "")
+	d.CellFormat(w, 5, pdfdoc.DateID(schoolday.In(at)), "", 1, "C", false, 0, "")
 	y += 5
 	block(d, left, y, w, "Koordinator BK,", prof.BKCoordinatorName, "")
 	block(d, right, y, w, "Mengetahui,\nKepala Sekolah,", prof.PrincipalName, nipText(prof.PrincipalNIP))

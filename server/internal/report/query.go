@@ -31,8 +31,6 @@ const (
 // Detail page of the JSON report.
 const defaultDetailLimit = 100
 
-var jakarta = schoolday.Zone
-
 var (
 	dateRE  = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
 	monthRE = regexp.MustCompile(`^\d{4}-\d{2}$`)
@@ -42,8 +40,8 @@ var (
 // Query is a validated report request.
 type Query struct {
 	Period api.RecapPeriod
-	// From and To are the period's days (UTC midnights), both included.
-	From, To time.Time
+	// From and To are the period's days, both included.
+	From, To schoolday.Date
 	// At most one of these is set; none is the whole school.
 	ClassID      int64
 	Grade        int
@@ -78,7 +76,7 @@ func ParseQuery(q url.Values, now time.Time, prof school.Profile) (Query, error)
 			f.Add("academic_year", "report.period.academic_year_required")
 		default:
 			kind = api.RecapPeriodMonth
-			month = schoolday.Day(now).Format("2006-01")
+			month = schoolday.DateOf(now).String()[:len("2006-01")]
 		}
 	}
 	// Parameters the period does not use are refused rather than ignored:
@@ -113,7 +111,7 @@ func ParseQuery(q url.Values, now time.Time, prof school.Profile) (Query, error)
 			switch {
 			case b.Before(a):
 				f.Add("to", "report.period.order")
-			case int(b.Sub(a).Hours()/24)+1 > api.RecapMaxDays:
+			case b.DaysSince(a)+1 > api.RecapMaxDays:
 				f.Add("to", "report.period.too_long", "max", api.RecapMaxDays)
 			}
 		}
@@ -133,7 +131,8 @@ func ParseQuery(q url.Values, now time.Time, prof school.Profile) (Query, error)
 			f.Add("month", "report.period.year_range", "min", minYear, "max", maxYear)
 			break
 		}
-		out.From, out.To = m, m.AddDate(0, 1, -1)
+		first := schoolday.DateFromDay(m)
+		out.From, out.To = first, first.AddDate(0, 1, -1)
 		out.Period.Month = month
 	case api.RecapPeriodSemester, api.RecapPeriodAcademicYear:
 		unused("from", "to", "month")
@@ -160,7 +159,7 @@ func ParseQuery(q url.Values, now time.Time, prof school.Profile) (Query, error)
 		}
 		// The academic year "y" is the one that starts in y: the one
 		// containing 31 December of y.
-		start := prof.AcademicYearStartOn(time.Date(y, 12, 31, 0, 0, 0, 0, time.UTC))
+		start := prof.YearStartOf(schoolday.NewDate(y, 12, 31))
 		out.From, out.To = start, start.AddDate(1, 0, -1)
 		if s == 1 {
 			out.To = start.AddDate(0, 6, -1)
@@ -231,24 +230,24 @@ func ParseQuery(q url.Values, now time.Time, prof school.Profile) (Query, error)
 	if err := f.Err(); err != nil {
 		return Query{}, err
 	}
-	out.Period.From, out.Period.To = out.From.Format(time.DateOnly), out.To.Format(time.DateOnly)
+	out.Period.From, out.Period.To = out.From.String(), out.To.String()
 	return out, nil
 }
 
 // parseDay reads a required YYYY-MM-DD into f under field.
-func parseDay(f apperr.Fields, field, v string) (time.Time, bool) {
+func parseDay(f apperr.Fields, field, v string) (schoolday.Date, bool) {
 	if v == "" {
 		f.Add(field, "report.period.date_required")
-		return time.Time{}, false
+		return schoolday.Date{}, false
 	}
-	d, err := time.Parse(time.DateOnly, v)
+	d, err := schoolday.ParseDate(v)
 	if !dateRE.MatchString(v) || err != nil {
 		f.Add(field, "report.period.date")
-		return time.Time{}, false
+		return schoolday.Date{}, false
 	}
 	if d.Year() < minYear || d.Year() > maxYear {
 		f.Add(field, "report.period.year_range", "min", minYear, "max", maxYear)
-		return time.Time{}, false
+		return schoolday.Date{}, false
 	}
 	return d, true
 }

@@ -5,8 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"strconv"
-	"time"
 
 	"github.com/jmoiron/sqlx"
 
@@ -49,7 +49,7 @@ type plan struct {
 	args  args
 	// ayStart is the first day of the academic year of the period's end:
 	// the year whose warning letters give the SP level.
-	ayStart time.Time
+	ayStart schoolday.Date
 }
 
 // resolve checks the asked scope against the caller and builds the rows'
@@ -58,10 +58,10 @@ type plan struct {
 // refused with 403, never answered with a different report. Their class
 // is also part of the SQL condition itself, so a mistake above cannot
 // widen what is read.
-func (s *Store) resolve(ctx context.Context, db sqlx.QueryerContext, sc Scope, q Query, ayStart time.Time) (plan, error) {
+func (s *Store) resolve(ctx context.Context, db sqlx.QueryerContext, sc Scope, q Query, ayStart schoolday.Date) (plan, error) {
 	p := plan{q: q, ayStart: ayStart}
-	from := p.args.add(q.From.Format(time.DateOnly))
-	to := p.args.add(q.To.Format(time.DateOnly))
+	from := p.args.add(q.From.String())
+	to := p.args.add(q.To.String())
 	p.where = "v.occurred_on BETWEEN " + from + "::date AND " + to + "::date"
 	if c := violation.SourceSQL(q.Source); c != "" {
 		p.where += " AND " + c
@@ -180,8 +180,8 @@ func summary(ctx context.Context, db sqlx.QueryerContext, p plan, out *api.Viola
 	// year issued by the period's end.
 	out.Students = []api.RecapStudentRow{}
 	a := append(args{}, p.args...)
-	end := a.add(p.q.To.AddDate(0, 0, 1).Format(time.DateOnly))
-	ay := a.add(p.ayStart.Format(time.DateOnly))
+	end := a.add(p.q.To.AddDays(1).String())
+	ay := a.add(p.ayStart.String())
 	err = sqlx.SelectContext(ctx, db, &out.Students, `
 		WITH r AS (
 			SELECT v.student_id, count(*) AS violations, coalesce(sum(v.points), 0) AS points,

@@ -16,11 +16,8 @@ import (
 	"github.com/tatib/tatib/server/internal/httpx"
 	"github.com/tatib/tatib/server/internal/pg"
 	"github.com/tatib/tatib/server/internal/phone"
-	"github.com/tatib/tatib/server/internal/schoolday"
 	"github.com/tatib/tatib/shared/perm"
 )
-
-var jakarta = schoolday.Zone
 
 // Scope limits what a caller sees: a homeroom teacher (HomeroomID != 0)
 // sees only the class whose homeroom teacher they are. Every query of this

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"regexp"
 	"strings"
 	"time"
@@ -54,15 +55,15 @@ type Profile struct {
 	UpdatedAt            *time.Time `json:"updated_at,omitempty" jsonschema:"readOnly=true"`
 }
 
-// JournalEarliest returns the first date the journal may send on day (a
-// Jakarta date): the start of the academic year JournalPreviousYears
-// before the current one.
-func (p Profile) JournalEarliest(day time.Time) time.Time {
+// JournalEarliest returns the first day the journal may send on school
+// day d: the start of the academic year JournalPreviousYears before the
+// current one.
+func (p Profile) JournalEarliest(d schoolday.Date) schoolday.Date {
 	back := 1
 	if p.JournalPreviousYears != nil {
 		back = *p.JournalPreviousYears
 	}
-	return p.AcademicYearStartOn(day).AddDate(-back, 0, 0)
+	return p.YearStartOf(d).AddDate(-back, 0, 0)
 }
 
 // DefaultProfile is the profile before anyone saved one.
@@ -157,6 +158,12 @@ func (p *Profile) Validate() error {
 		f.Add("journal_previous_years", "school.profile.journal_previous_years", "min", 0, "max", 5)
 	}
 	return f.Err()
+}
+
+// YearStartOf returns the first school day of the academic year that
+// contains school day d, from the profile's MM-DD.
+func (p Profile) YearStartOf(d schoolday.Date) schoolday.Date {
+	return schoolday.DateFromDay(p.AcademicYearStartOn(d.Time()))
 }
 
 // AcademicYearStartOn returns the start of the academic year that contains

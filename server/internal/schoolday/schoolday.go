@@ -1,17 +1,25 @@
 // Package schoolday is where Tatib's school days are anchored: the
-// Asia/Jakarta zone, loaded once (with the zone database embedded, so the
-// host's own zone files do not matter), and a school day's forms.
+// Asia/Jakarta zone, loaded once and unexported (with the zone database
+// embedded, so the host's own zone files do not matter), and a school
+// day's forms.
 //
-// A school day has two forms and no others:
-//   - on the wire and in the database, YYYY-MM-DD (Layout; a date column);
-//   - in Go, a time.Time at midnight UTC of that calendar date (Day, Today,
-//     ParseDay), so AddDate, Weekday, comparisons and formatting give the
-//     same day on any host, and a date column scans into the same form.
+// A school day has two forms:
+//   - on the wire and in the database, YYYY-MM-DD (Layout; a date column;
+//     shared/api carries dates as strings);
+//   - in Go, a Date: a calendar day with no zone of its own (DateOf, Today,
+//     ParseDate, NewDate). It compares with ==, counts days with AddDays,
+//     AddDate and DaysSince, formats with String, reads and writes JSON and
+//     text as YYYY-MM-DD, scans a date column and goes to SQL as
+//     YYYY-MM-DD.
 //
-// An instant (a timestamptz, time.Now) becomes a school day through Day; a
-// school day becomes the instant it starts in Jakarta through Start. Every
-// package uses these rather than loading the zone or building midnights
-// itself (a test keeps it so).
+// An instant (a timestamptz, time.Now) becomes a school day through DateOf
+// (Of for its YYYY-MM-DD); a Date becomes an instant through Start (its
+// 00:00 WIB), End (the next day's Start) or At (a wall-clock time on it).
+// Where a package needs the Jakarta wall clock of an instant (an hour on a
+// document, a time of day for a schedule), In and Clock give it. Day, the
+// older Go form (midnight UTC of the date as a time.Time), remains only for
+// packages that still compute dates with time.Time; new code uses Date.
+// No package loads or builds the zone itself: a test keeps it so.
 package schoolday
 
 import (
@@ -19,8 +27,10 @@ import (
 	_ "time/tzdata" // Asia/Jakarta whatever the host has
 )
 
-// Zone is Asia/Jakarta (WIB, UTC+7 without daylight saving since 1964).
-var Zone = func() *time.Location {
+// zone is Asia/Jakarta (WIB, UTC+7 without daylight saving since 1964).
+// It stays unexported: other packages reach it only through DateOf,
+// Date.Start/At, In and Clock.
+var zone = func() *time.Location {
 	l, err := time.LoadLocation("Asia/Jakarta")
 	if err != nil {
 		return time.FixedZone("WIB", 7*3600)
@@ -32,33 +42,11 @@ var Zone = func() *time.Location {
 const Layout = time.DateOnly
 
 // Of returns the school day (YYYY-MM-DD) that instant t falls on in Jakarta.
-func Of(t time.Time) string { return t.In(Zone).Format(Layout) }
+func Of(t time.Time) string { return t.In(zone).Format(Layout) }
 
 // Day returns the school day that instant t falls on in Jakarta, as
 // midnight UTC of that date.
 func Day(t time.Time) time.Time {
-	y, m, d := t.In(Zone).Date()
+	y, m, d := t.In(zone).Date()
 	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
 }
-
-// Today is Day(time.Now()).
-func Today() time.Time { return Day(time.Now()) }
-
-// ParseDay reads a YYYY-MM-DD school day as midnight UTC of that date.
-func ParseDay(day string) (time.Time, error) { return time.Parse(Layout, day) }
-
-// Start returns the instant school day d (any time.Time; only its date
-// counts) starts in Jakarta.
-func Start(d time.Time) time.Time {
-	y, m, dd := d.Date()
-	return time.Date(y, m, dd, 0, 0, 0, 0, Zone)
-}
-
-// Midnight returns the start of t's school day, in Zone.
-func Midnight(t time.Time) time.Time {
-	y, m, d := t.In(Zone).Date()
-	return time.Date(y, m, d, 0, 0, 0, 0, Zone)
-}
-
-// Parse reads a YYYY-MM-DD school day as its Jakarta midnight.
-func Parse(day string) (time.Time, error) { return time.ParseInLocation(Layout, day, Zone) }

@@ -17,34 +17,35 @@ func TestDays(t *testing.T) {
 	if got := Of(at); got != "2026-11-27" {
 		t.Errorf("Of: %s", got)
 	}
-	if m := Midnight(at); m.Format(time.RFC3339) != "2026-11-27T00:00:00+07:00" {
-		t.Errorf("Midnight: %s", m.Format(time.RFC3339))
+	if m := DateOf(at).Start(); m.Format(time.RFC3339) != "2026-11-27T00:00:00+07:00" {
+		t.Errorf("Start: %s", m.Format(time.RFC3339))
 	}
-	if d, err := Parse("2026-11-27"); err != nil || !d.Equal(Midnight(at)) {
-		t.Errorf("Parse: %v %v", d, err)
-	}
-	// The Go form of a school day: midnight UTC of its date, whatever the
-	// host's zone; Start turns it back into the instant it begins.
+	// The older Go form: midnight UTC of the date, whatever the host's
+	// zone; the Date of that calendar day starts at Jakarta's midnight.
 	day := Day(at)
 	if day.Format(time.RFC3339) != "2026-11-27T00:00:00Z" {
 		t.Errorf("Day: %s", day.Format(time.RFC3339))
 	}
-	if d, err := ParseDay("2026-11-27"); err != nil || !d.Equal(day) {
-		t.Errorf("ParseDay: %v %v", d, err)
+	if d, err := ParseDate("2026-11-27"); err != nil || !d.Time().Equal(day) {
+		t.Errorf("ParseDate: %v %v", d, err)
 	}
-	if s := Start(day); !s.Equal(Midnight(at)) || Day(s) != day {
+	if s := DateFromDay(day).Start(); !s.Equal(DateOf(at).Start()) || Day(s) != day {
 		t.Errorf("Start: %s", s.Format(time.RFC3339))
 	}
-	if _, err := ParseDay("2026-02-30"); err == nil {
-		t.Error("ParseDay accepted 30 February")
+	if _, err := ParseDate("2026-02-30"); err == nil {
+		t.Error("ParseDate accepted 30 February")
 	}
 }
 
-// The zone is loaded here only: a package that loads it itself would be a
-// second definition of a school day (issue 24 counted 17).
+// The zone is loaded here only: a package that loads it itself, or builds
+// a zone of its own, would be a second definition of a school day (issue 24
+// counted 17). The zone is unexported, so no other package can reference
+// it; this keeps LoadLocation and FixedZone out of the server's code too.
+// Tests may load the zone: an independent fixture checks schoolday.
 func TestZoneLoadedOnce(t *testing.T) {
 	root := filepath.Join("..", "..")
 	fset := token.NewFileSet()
+	seen := 0
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") ||
 			strings.Contains(path, string(filepath.Separator)+"schoolday"+string(filepath.Separator)) {
@@ -54,11 +55,18 @@ func TestZoneLoadedOnce(t *testing.T) {
 		if err != nil {
 			return err
 		}
+		seen++
 		ast.Inspect(f, func(n ast.Node) bool {
-			if call, ok := n.(*ast.CallExpr); ok {
-				if sel, ok := call.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "LoadLocation" {
-					t.Errorf("%s: time.LoadLocation: use schoolday.Zone", fset.Position(call.Pos()))
-				}
+			sel, ok := n.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			pkg, _ := sel.X.(*ast.Ident)
+			switch {
+			case pkg != nil && pkg.Name == "time" && (sel.Sel.Name == "LoadLocation" || sel.Sel.Name == "FixedZone"):
+				t.Errorf("%s: time.%s: a school day comes from schoolday (DateOf, Date.Start/At, In, Clock)", fset.Position(sel.Pos()), sel.Sel.Name)
+			case pkg != nil && pkg.Name == "schoolday" && (sel.Sel.Name == "Zone" || sel.Sel.Name == "zone"):
+				t.Errorf("%s: schoolday.%s: use schoolday's functions, not the zone", fset.Position(sel.Pos()), sel.Sel.Name)
 			}
 			return true
 		})
@@ -66,5 +74,8 @@ func TestZoneLoadedOnce(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if seen < 100 {
+		t.Fatalf("walked only %d files under %s", seen, root)
 	}
 }

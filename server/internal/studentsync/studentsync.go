@@ -74,8 +74,8 @@ func scheduledSlot(hhmm string, now time.Time) (time.Time, bool) {
 	if err != nil {
 		return time.Time{}, false
 	}
-	n := now.In(schoolday.Zone)
-	slot := time.Date(n.Year(), n.Month(), n.Day(), t.Hour(), t.Minute(), 0, 0, schoolday.Zone)
+	n := schoolday.In(now)
+	slot := schoolday.DateOf(now).At(t.Hour(), t.Minute())
 	if n.Before(slot) || n.Sub(slot) > 12*time.Hour {
 		return time.Time{}, false
 	}

@@ -218,7 +218,7 @@ func (s *Syncer) begin(ctx context.Context, actor audit.Actor, trigger string) (
 			by = locale.Key("school.actor_system")
 		}
 		return SyncRun{}, apperr.New(apperr.Conflict, "school.sync.running",
-			"id", strconv.FormatInt(other.ID, 10), "time", other.StartedAt.In(schoolday.Zone).Format("15:04"), "by", by)
+			"id", strconv.FormatInt(other.ID, 10), "time", schoolday.In(other.StartedAt).Format("15:04"), "by", by)
 	}
 	if err != nil {
 		return SyncRun{}, fmt.Errorf("school: sync: begin: %w", err)

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"net/http"
 	"strconv"
 	"strings"
@@ -132,7 +133,7 @@ func (s *Store) Correct(ctx context.Context, c Correction, actor audit.Actor) (a
 		if err != nil {
 			return fmt.Errorf("violation: profile: %w", err)
 		}
-		start := profile.AcademicYearStartOn(JakartaDay(before.OccurredAt))
+		start := profile.YearStartOf(schoolday.DateOf(before.OccurredAt))
 		if after != before {
 			letters, err := s.write(ctx, tx, ledger, c, before, after, start, &profile, actor)
 			if err != nil {
@@ -180,11 +181,11 @@ func (s *Store) corrected(ctx context.Context, tx *sqlx.Tx, c Correction, before
 		if err != nil {
 			return after, fmt.Errorf("violation: profile: %w", err)
 		}
-		day := JakartaDay(*c.OccurredAt)
+		day := schoolday.DateOf(*c.OccurredAt)
 		switch earliest := earliestDay(profile, c.now()); {
 		case day.Before(earliest):
-			f.Add("occurred_at", "violation.occurred_at.too_old", "date", earliest.Format(time.DateOnly))
-		case !profile.AcademicYearStartOn(day).Equal(profile.AcademicYearStartOn(JakartaDay(before.OccurredAt))):
+			f.Add("occurred_at", "violation.occurred_at.too_old", "date", earliest.String())
+		case profile.YearStartOf(day) != profile.YearStartOf(schoolday.DateOf(before.OccurredAt)):
 			// Its points count in its year; moving them to another is a
 			// delete there and a recording here.
 			f.Add("occurred_at", "violation.correct.other_year")
@@ -208,23 +209,23 @@ func (s *Store) corrected(ctx context.Context, tx *sqlx.Tx, c Correction, before
 
 // write stores a correction: the row, the ledger's entry, the audit entry;
 // it returns the letters the ledger changed.
-func (s *Store) write(ctx context.Context, tx *sqlx.Tx, ledger *points.Ledger, c Correction, before, after stored, start time.Time,
+func (s *Store) write(ctx context.Context, tx *sqlx.Tx, ledger *points.Ledger, c Correction, before, after stored, start schoolday.Date,
 	profile *school.Profile, actor audit.Actor) (points.Letters, error) {
-	day := JakartaDay(after.OccurredAt)
+	day := schoolday.DateOf(after.OccurredAt)
 	if _, err := tx.ExecContext(ctx, `UPDATE violations SET violation_type_id = $2, points = $3, occurred_at = $4, occurred_on = $5::date,
 		    location = $6, description = $7, sanction = $8, updated_at = now()
-		WHERE id = $1`, c.ID, after.TypeID, after.Points, after.OccurredAt, day.Format(time.DateOnly),
+		WHERE id = $1`, c.ID, after.TypeID, after.Points, after.OccurredAt, day.String(),
 		after.Location, after.Description, after.Sanction); err != nil {
 		return points.Letters{}, fmt.Errorf("violation: correct: %w", err)
 	}
 	changes := map[string]any{"before": before, "after": after}
 	applied, err := ledger.Apply(ctx, points.Batch{Actor: actor, Source: points.SourceManual, UserID: actor.ID, Profile: profile,
 		Now: c.Now, Changes: []points.Change{{StudentID: before.StudentID, ViolationID: c.ID, Action: points.ActionCorrect,
-			YearStart: start, Delta: after.Points - before.Points, Day: day.Format(time.DateOnly), Details: changes}}})
+			YearStart: start, Delta: after.Points - before.Points, Day: day.String(), Details: changes}}})
 	if err != nil {
 		return points.Letters{}, err
 	}
-	k := points.Key{StudentID: before.StudentID, Start: start.Format(time.DateOnly)}
+	k := points.Key{StudentID: before.StudentID, Start: start.String()}
 	changes["total_before"], changes["total_after"] = applied.Before[k], applied.After[k]
 	changes["letters"] = applied.Letters
 	return applied.Letters, audit.Record(ctx, tx, actor, "violation.correct", "violation", strconv.FormatInt(c.ID, 10), changes)

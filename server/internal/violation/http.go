@@ -2,6 +2,7 @@ package violation
 
 import (
 	"context"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"net/http"
 	"strconv"
 	"strings"
@@ -116,7 +117,7 @@ func (s *Store) Record(ctx context.Context, in Record, actor audit.Actor) (api.C
 		}
 		// The answer's standing is today's; the recording's own year
 		// total is already known when that is the current year.
-		if today := JakartaDay(in.now()); !today.Before(res.YearStart) && today.Before(res.YearStart.AddDate(1, 0, 0)) {
+		if today := schoolday.DateOf(in.now()); !today.Before(res.YearStart) && today.Before(res.YearStart.AddDate(1, 0, 0)) {
 			out.Points = standing(in.StudentID, res.After, res.Lifetime, res.YearStart, res.Thresholds)
 			return nil
 		}

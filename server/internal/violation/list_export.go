@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"time"
 	"unicode/utf8"
 
@@ -164,7 +165,7 @@ func (s *ListStore) Export(ctx context.Context, sc Scope, f Filter, lang locale.
 	n := 0
 	for r := range ch {
 		n++
-		at := r.occurred.In(jakarta)
+		at := schoolday.In(r.occurred)
 		if r.fromJournal {
 			r.recorder = journal
 		}
@@ -173,7 +174,7 @@ func (s *ListStore) Export(ctx context.Context, sc Scope, f Filter, lang locale.
 			v = verified
 		}
 		if err := st.SetRow(n, xlsxw.Date(at), xlsxw.Clock(at), r.nisn, r.name, r.class, r.dept, r.typ, r.cat, r.points, r.sanction,
-			r.location, r.desc, r.recorder, v, words[r.status], r.handlings, r.handlers, xlsxw.DateTime(r.created.In(jakarta))); err != nil {
+			r.location, r.desc, r.recorder, v, words[r.status], r.handlings, r.handlers, xlsxw.DateTime(schoolday.In(r.created))); err != nil {
 			return nil, err
 		}
 	}
@@ -204,5 +205,5 @@ func width(s string) float64 { return float64(utf8.RuneCountInString(s)) + 4 }
 
 // FileName is the export's file name for the Jakarta day of now.
 func FileName(now time.Time) string {
-	return "pelanggaran-" + now.In(jakarta).Format(time.DateOnly) + ".xlsx"
+	return "pelanggaran-" + schoolday.Of(now) + ".xlsx"
 }

@@ -3,6 +3,7 @@ package violation
 import (
 	"context"
 	"fmt"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -25,14 +26,13 @@ func Thresholds(ctx context.Context, q sqlx.QueryerContext) ([]Threshold, error)
 }
 
 // AcademicYear returns the first day of the academic year that contains
-// day (a Jakarta date) and the first day of the next one.
-func AcademicYear(ctx context.Context, q sqlx.QueryerContext, day time.Time) (start, end time.Time, err error) {
+// the school day instant at falls on, and the first day of the next one.
+func AcademicYear(ctx context.Context, q sqlx.QueryerContext, at time.Time) (start, end schoolday.Date, err error) {
 	p, err := school.LoadProfile(ctx, q)
 	if err != nil {
-		return time.Time{}, time.Time{}, fmt.Errorf("violation: profile: %w", err)
+		return schoolday.Date{}, schoolday.Date{}, fmt.Errorf("violation: profile: %w", err)
 	}
-	day = JakartaDay(day)
-	start = p.AcademicYearStartOn(day)
+	start = p.YearStartOf(schoolday.DateOf(at))
 	return start, start.AddDate(1, 0, 0), nil
 }
 
@@ -55,7 +55,7 @@ func Points(ctx context.Context, q sqlx.QueryerContext, studentID int64, day tim
 		Total    int `db:"total"`
 		Lifetime int `db:"lifetime"`
 	}
-	if err := sqlx.GetContext(ctx, q, &row, sq, studentID, start.Format(time.DateOnly)); err != nil {
+	if err := sqlx.GetContext(ctx, q, &row, sq, studentID, start); err != nil {
 		return api.StudentPoints{}, fmt.Errorf("violation: points: %w", err)
 	}
 	ths, err := Thresholds(ctx, q)
@@ -66,8 +66,8 @@ func Points(ctx context.Context, q sqlx.QueryerContext, studentID int64, day tim
 }
 
 // standing places a total among the thresholds.
-func standing(studentID int64, total, lifetime int, start time.Time, ths []Threshold) api.StudentPoints {
-	p := api.StudentPoints{StudentID: studentID, Total: total, LifetimeTotal: lifetime, AcademicYearStart: start.Format(time.DateOnly)}
+func standing(studentID int64, total, lifetime int, start schoolday.Date, ths []Threshold) api.StudentPoints {
+	p := api.StudentPoints{StudentID: studentID, Total: total, LifetimeTotal: lifetime, AcademicYearStart: start.String()}
 	for _, t := range ths {
 		if t.MinPoints <= total {
 			p.Level, p.LevelName, p.LevelColour = t.Level, t.Name, t.Colour

@@ -1,6 +1,7 @@
 package violation_test
 
 import (
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"strings"
 	"testing"
 	"time"
@@ -79,7 +80,7 @@ func TestRecordReadsTheLedger(t *testing.T) {
 	t.Run("OKYears", func(t *testing.T) {
 		defer s.env.DB.MustExec(`DELETE FROM settings WHERE key = 'school'`)
 		st := s.student(t, s.classA)
-		today := violation.JakartaDay(time.Now())
+		today := schoolday.Today().Start()
 		for _, mmdd := range []string{"", "07-01", "01-01", "12-31", "03-15"} {
 			if mmdd == "" {
 				s.env.DB.MustExec(`DELETE FROM settings WHERE key = 'school'`)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"slices"
 	"strconv"
 	"time"
@@ -54,7 +55,7 @@ type Result struct {
 	// Before and After are the student's totals in the academic year of
 	// the recording, which starts on YearStart.
 	Before, After int
-	YearStart     time.Time
+	YearStart     schoolday.Date
 }
 
 type recType struct {
@@ -101,7 +102,7 @@ const recordCall = `SELECT r_student AS student, r_types AS types, r_profile AS 
 // notifications). in must have passed Validate.
 func RecordTx(ctx context.Context, tx *sqlx.Tx, in Record, actor audit.Actor) (Result, error) {
 	var res Result
-	day := JakartaDay(in.OccurredAt)
+	day := schoolday.DateOf(in.OccurredAt)
 	ids := make([]int64, len(in.Items))
 	itemPoints := make([]int64, len(in.Items))
 	itemSanctions := make([]string, len(in.Items))
@@ -122,8 +123,8 @@ func RecordTx(ctx context.Context, tx *sqlx.Tx, in Record, actor audit.Actor) (R
 		points.Read
 	}
 	if err := tx.GetContext(ctx, &row, recordCall, in.StudentID, pq.Array(ids), pq.Array(itemPoints), pq.Array(itemSanctions),
-		in.Sanction, in.OccurredAt, day.Format(time.DateOnly), in.Location, in.Description, in.RecordedBy, in.RecordedByName,
-		in.Source, in.CaseID, school.ProfileKey, JakartaDay(in.now()).Format(time.DateOnly), points.WithdrawReason,
+		in.Sanction, in.OccurredAt, day.String(), in.Location, in.Description, in.RecordedBy, in.RecordedByName,
+		in.Source, in.CaseID, school.ProfileKey, schoolday.DateOf(in.now()).String(), points.WithdrawReason,
 		parentmsg.SettingsKey); err != nil {
 		return res, fmt.Errorf("violation: record: %w", err)
 	}
@@ -181,11 +182,11 @@ func RecordTx(ctx context.Context, tx *sqlx.Tx, in Record, actor audit.Actor) (R
 	if err != nil {
 		return res, fmt.Errorf("violation: profile: %w", err)
 	}
-	start := profile.AcademicYearStartOn(day)
+	start := profile.YearStartOf(day)
 	res.YearStart = start
 	if in.Source != api.SourceAttendance {
 		if earliest := earliestDay(profile, in.now()); day.Before(earliest) {
-			f.Add("occurred_at", "violation.occurred_at.too_old", "date", earliest.Format(time.DateOnly))
+			f.Add("occurred_at", "violation.occurred_at.too_old", "date", earliest.String())
 		}
 	}
 	if len(f) > 0 {
@@ -229,16 +230,16 @@ func RecordTx(ctx context.Context, tx *sqlx.Tx, in Record, actor audit.Actor) (R
 	}
 	for i, id := range res.ViolationIDs {
 		b.Changes = append(b.Changes, points.Change{StudentID: st.ID, ViolationID: id, Action: action, YearStart: start,
-			Delta: int(pts[i]), Day: day.Format(time.DateOnly)})
+			Delta: int(pts[i]), Day: day.String()})
 	}
-	k := points.Key{StudentID: st.ID, Start: start.Format(time.DateOnly)}
+	k := points.Key{StudentID: st.ID, Start: start.String()}
 	// The recording's audit entry: the ledger writes it with the point
 	// audit (a round trip less) unless a letter changed.
 	b.Entry = func(r points.Result) points.Entry {
 		return points.Entry{Action: "violation.record", Entity: "violation", EntityID: strconv.FormatInt(res.ViolationIDs[0], 10),
 			Details: map[string]any{
 				"ids": res.ViolationIDs, "student_id": st.ID, "student": st.Name, "type_ids": typeIDs, "points": pts,
-				"occurred_on": day.Format(time.DateOnly), "photos": len(in.Photos), "total_before": r.Before[k], "total_after": r.After[k],
+				"occurred_on": day.String(), "photos": len(in.Photos), "total_before": r.Before[k], "total_after": r.After[k],
 			}}
 	}
 	applied, err := ledger.Apply(ctx, b)
@@ -258,8 +259,8 @@ func RecordTx(ctx context.Context, tx *sqlx.Tx, in Record, actor audit.Actor) (R
 
 // earliestDay is the first day a violation may be recorded for at now:
 // the start of the academic year before the running one.
-func earliestDay(p school.Profile, now time.Time) time.Time {
-	return p.AcademicYearStartOn(JakartaDay(now)).AddDate(-1, 0, 0)
+func earliestDay(p school.Profile, now time.Time) schoolday.Date {
+	return p.YearStartOf(schoolday.DateOf(now)).AddDate(-1, 0, 0)
 }
 
 // letterColumns select an api.WarningLetter (w) with its student (s).
@@ -340,18 +341,18 @@ func (s *Store) Delete(ctx context.Context, sc Scope, actor audit.Actor, id int6
 		if err != nil {
 			return fmt.Errorf("violation: delete: %w", err)
 		}
-		day := time.Date(v.OccurredOn.Year(), v.OccurredOn.Month(), v.OccurredOn.Day(), 0, 0, 0, 0, jakarta)
-		start, _, err := AcademicYear(ctx, tx, day)
+		day := schoolday.DateFromDay(v.OccurredOn)
+		start, _, err := AcademicYear(ctx, tx, day.Start())
 		if err != nil {
 			return err
 		}
 		applied, err := ledger.Apply(ctx, points.Batch{Actor: actor, Source: points.SourceManual, UserID: actor.ID,
 			Changes: []points.Change{{StudentID: studentID, ViolationID: id, Action: points.ActionDelete, YearStart: start,
-				Delta: -v.Points, Day: day.Format(time.DateOnly)}}})
+				Delta: -v.Points, Day: day.String()}}})
 		if err != nil {
 			return err
 		}
-		k := points.Key{StudentID: studentID, Start: start.Format(time.DateOnly)}
+		k := points.Key{StudentID: studentID, Start: start.String()}
 		return audit.Record(ctx, tx, actor, "violation.delete", "violation", strconv.FormatInt(id, 10), map[string]any{
 			"student_id": studentID, "student": st.Name, "type_id": v.TypeID, "type": v.TypeName, "points": v.Points,
 			"occurred_on": v.OccurredOn.Format(time.DateOnly), "total_before": applied.Before[k], "total_after": applied.After[k],

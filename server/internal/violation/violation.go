@@ -19,10 +19,7 @@ import (
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/auth"
 	"github.com/tatib/tatib/server/internal/httpx"
-	"github.com/tatib/tatib/server/internal/schoolday"
 )
-
-var jakarta = schoolday.Zone
 
 // Limits of one recording.
 const (
@@ -158,10 +155,4 @@ func (in *Record) now() time.Time {
 		return time.Now()
 	}
 	return in.Now
-}
-
-// JakartaDay is the Asia/Jakarta calendar day of t, at midnight Jakarta.
-func JakartaDay(t time.Time) time.Time {
-	y, m, d := t.In(jakarta).Date()
-	return time.Date(y, m, d, 0, 0, 0, 0, jakarta)
 }

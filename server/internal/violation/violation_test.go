@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"hash/crc32"
 	"image"
 	"image/png"
@@ -72,7 +73,7 @@ func TestRecord(t *testing.T) {
 		s.bk.Do("POST", "/api/v1/violations", map[string]any{"student_id": s.inB, "type_ids": []int64{s.t10}, "occurred_at": at,
 			"sanction": "  Membersihkan kelas  "}).Want(201).JSON(&out)
 		v := out.Violations[0]
-		if v.Sanction != "Membersihkan kelas" || !v.OccurredAt.Equal(at) || v.OccurredOn != violation.JakartaDay(at).Format(time.DateOnly) {
+		if v.Sanction != "Membersihkan kelas" || !v.OccurredAt.Equal(at) || v.OccurredOn != schoolday.Of(at) {
 			t.Fatalf("%+v", v)
 		}
 	})

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"net/http"
 	"strconv"
 	"time"
@@ -61,7 +62,7 @@ func (s *Store) StudentYears(ctx context.Context, sc Scope, studentID int64, now
 	if err != nil {
 		return StudentYears{}, fmt.Errorf("violation: years: profile: %w", err)
 	}
-	current := p.AcademicYearStartOn(JakartaDay(now))
+	current := p.YearStartOf(schoolday.DateOf(now))
 	// The month and day of the start come from the profile (validated
 	// MM-DD, never 02-29); a violation's year starts on that day of its
 	// own calendar year, or of the one before when its day comes earlier.
@@ -92,7 +93,7 @@ func (s *Store) StudentYears(ctx context.Context, sc Scope, studentID int64, now
 	if err := s.db.SelectContext(ctx, &rows, q, studentID, month, day); err != nil {
 		return StudentYears{}, fmt.Errorf("violation: years: %w", err)
 	}
-	out := StudentYears{CurrentStart: current.Format(time.DateOnly), Data: make([]YearRecord, 0, len(rows))}
+	out := StudentYears{CurrentStart: current.String(), Data: make([]YearRecord, 0, len(rows))}
 	for _, r := range rows {
 		y := YearRecord{Start: r.Start.Format(time.DateOnly), Label: YearLabel(r.Start), Total: r.Total, Violations: r.N}
 		y.Current = y.Start == out.CurrentStart

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"os"
 	"os/exec"
 	"strconv"
@@ -146,8 +147,7 @@ func TestQuietHoursHoldAndRelease(t *testing.T) {
 		f := newFixture(t, nil, nil)
 		f.record(t)
 		outboxtest.Configure(t, f.db, f.base, func(s *parentmsg.Settings) { s.QuietHours = &api.QuietHours{From: "21:00", To: "06:00"} })
-		night := time.Now().In(parentmsg.Jakarta)
-		night = time.Date(night.Year(), night.Month(), night.Day(), 22, 0, 0, 0, parentmsg.Jakarta)
+		night := schoolday.Today().At(22, 0)
 		if night.Before(time.Now()) {
 			night = night.AddDate(0, 0, 1)
 		}
@@ -166,7 +166,7 @@ func TestQuietHoursHoldAndRelease(t *testing.T) {
 	})
 	t.Run("AtQueue", func(t *testing.T) {
 		// Queued inside the quiet hours: due at their end.
-		now := time.Now().In(parentmsg.Jakarta)
+		now := schoolday.In(time.Now())
 		f := newFixture(t, nil, func(s *parentmsg.Settings) {
 			s.QuietHours = &api.QuietHours{From: now.Add(-time.Hour).Format("15:04"), To: now.Add(time.Hour).Format("15:04")}
 		})

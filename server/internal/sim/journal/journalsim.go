@@ -191,15 +191,13 @@ func Day(students []Student, date string, seed uint64, hours int) []Entry {
 	return out
 }
 
-var jakarta = schoolday.Zone
-
 // Today is the Asia/Jakarta date of now, "YYYY-MM-DD".
-func Today(now time.Time) string { return now.In(jakarta).Format(time.DateOnly) }
+func Today(now time.Time) string { return schoolday.Of(now) }
 
 // SchoolDays returns the last n school days (Monday to Friday) up to and
 // including now's Asia/Jakarta date, oldest first.
 func SchoolDays(now time.Time, n int) []string {
-	d := now.In(jakarta)
+	d := schoolday.In(now)
 	d = time.Date(d.Year(), d.Month(), d.Day(), 12, 0, 0, 0, time.UTC)
 	var out []string
 	for len(out) < n {

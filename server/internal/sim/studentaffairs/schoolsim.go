@@ -120,7 +120,7 @@ func RomanGrade(level int) string { return romans[level] }
 // CurrentAcademicYearStart is the year the running academic year began in
 // (July), in Asia/Jakarta.
 func CurrentAcademicYearStart(now time.Time) int {
-	now = now.In(schoolday.Zone)
+	now = schoolday.In(now)
 	if now.Month() >= time.July {
 		return now.Year()
 	}

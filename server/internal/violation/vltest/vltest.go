@@ -93,8 +93,6 @@ type V struct {
 	Status      string
 }
 
-var jakarta = schoolday.Zone
-
 // Violation inserts v and returns its id.
 func (s *School) Violation(v V) int64 {
 	s.T.Helper()
@@ -134,7 +132,7 @@ func (s *School) Violation(v V) int64 {
 			description, recorded_by, verified_by, verified_at, handling_status)
 		VALUES ($1, $2, coalesce((SELECT name FROM classes WHERE id = $2), ''), $3, $4, $5::date, $6, $7, $8,
 			CASE WHEN $9 THEN $10::bigint END, CASE WHEN $9 THEN now() END, $11) RETURNING id`,
-		v.Student, class, v.Type, v.At, v.At.In(jakarta).Format(time.DateOnly), v.Points, v.Description, recorder,
+		v.Student, class, v.Type, v.At, schoolday.Of(v.At), v.Points, v.Description, recorder,
 		v.Verified, s.BK.UserID, v.Status)
 }
 
