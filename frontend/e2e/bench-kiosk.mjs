@@ -288,17 +288,18 @@ async function engineFloor(context, studentId) {
   // The enrol page loads the engine chunk; which file is it (the build names it)?
   await page.goto(`/students/${studentId}/face`);
   await page.getByTestId('face-quality').waitFor({ state: 'attached', timeout: 120_000 });
-  const engineURL = await page.evaluate(async (urls) => {
-    for (const u of urls) {
-      try {
-        const m = await import(u);
-        if (typeof m.loadFaceEngine === 'function' && typeof m.checkQuality === 'function') return u;
-      } catch {
-        /* not a module this page can import on its own */
-      }
+  // Found by its export list (the one chunk exporting loadFaceEngine and checkQuality), read
+  // from the server: importing every chunk inside the page stopped finding it (the loop's record
+  // showed only two of nineteen imports; the cause was not pinned down), so make bench failed here.
+  let engineURL = null;
+  for (const u of scripts) {
+    const src = await (await page.request.get(u)).text();
+    const exported = src.match(/export\s*\{([^}]*)\}\s*;?\s*$/)?.[1] ?? '';
+    if (/\bas loadFaceEngine\b/.test(exported) && /\bas checkQuality\b/.test(exported)) {
+      engineURL = u;
+      break;
     }
-    return null;
-  }, [...scripts]);
+  }
   if (!engineURL) throw new Error(`the engine chunk is not among ${[...scripts].join(', ')}`);
   // A page with nothing running: the kiosk's pairing form (no token in this context).
   await page.goto('/kiosk');
