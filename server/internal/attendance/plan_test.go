@@ -2,9 +2,9 @@ package attendance
 
 import (
 	"fmt"
-	"github.com/tatib/tatib/server/internal/schoolday"
 	"testing"
 
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"github.com/tatib/tatib/shared/api"
 )
 

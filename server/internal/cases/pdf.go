@@ -3,7 +3,6 @@ package cases
 import (
 	"context"
 	"fmt"
-	"github.com/tatib/tatib/server/internal/schoolday"
 	"strconv"
 	"strings"
 	"time"
@@ -15,6 +14,7 @@ import (
 	"github.com/tatib/tatib/server/internal/pdfdoc"
 	"github.com/tatib/tatib/server/internal/pg"
 	"github.com/tatib/tatib/server/internal/school"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"github.com/tatib/tatib/shared/api"
 )
 

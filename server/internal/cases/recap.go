@@ -3,10 +3,10 @@ package cases
 import (
 	"context"
 	"fmt"
-	"github.com/tatib/tatib/server/internal/schoolday"
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"github.com/tatib/tatib/shared/api"
 )
 

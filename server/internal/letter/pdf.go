@@ -2,7 +2,6 @@ package letter
 
 import (
 	"fmt"
-	"github.com/tatib/tatib/server/internal/schoolday"
 	"strconv"
 	"strings"
 	"time"
@@ -12,6 +11,7 @@ import (
 	"github.com/tatib/tatib/server/internal/pdfdoc"
 	"github.com/tatib/tatib/server/internal/pointspolicy"
 	"github.com/tatib/tatib/server/internal/school"
+	"github.com/tatib/tatib/server/internal/schoolday"
 )
 
 // Summons is the paragraph asking the parent to come to school. It stands

@@ -2,7 +2,6 @@ package parentmsg_test
 
 import (
 	"context"
-	"github.com/tatib/tatib/server/internal/schoolday"
 	"strings"
 	"testing"
 	"time"
@@ -17,6 +16,7 @@ import (
 	"github.com/tatib/tatib/server/internal/parentmsg/worker/outboxtest"
 	"github.com/tatib/tatib/server/internal/pg"
 	"github.com/tatib/tatib/server/internal/pg/pgtest"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"github.com/tatib/tatib/server/internal/violation"
 	"github.com/tatib/tatib/shared/api"
 )

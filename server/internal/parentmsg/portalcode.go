@@ -5,12 +5,12 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"github.com/tatib/tatib/server/internal/schoolday"
 	"time"
 
 	"github.com/jmoiron/sqlx"
 
 	"github.com/tatib/tatib/server/internal/school"
+	"github.com/tatib/tatib/server/internal/schoolday"
 )
 
 // EventPortalCode is a family portal sign-in code (docs/portal.md). It is

@@ -2,7 +2,6 @@ package report
 
 import (
 	"fmt"
-	"github.com/tatib/tatib/server/internal/schoolday"
 	"io"
 	"strconv"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"github.com/tatib/tatib/server/internal/cases"
 	"github.com/tatib/tatib/server/internal/pdfdoc"
 	"github.com/tatib/tatib/server/internal/school"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"github.com/tatib/tatib/shared/api"
 )
 

@@ -4,12 +4,12 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"github.com/tatib/tatib/server/internal/schoolday"
 	"time"
 	"unicode/utf8"
 
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/locale"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"github.com/tatib/tatib/server/internal/xlsxw"
 	"github.com/tatib/tatib/shared/api"
 )

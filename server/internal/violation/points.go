@@ -3,13 +3,13 @@ package violation
 import (
 	"context"
 	"fmt"
-	"github.com/tatib/tatib/server/internal/schoolday"
 	"time"
 
 	"github.com/jmoiron/sqlx"
 
 	"github.com/tatib/tatib/server/internal/points"
 	"github.com/tatib/tatib/server/internal/school"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"github.com/tatib/tatib/shared/api"
 )
 

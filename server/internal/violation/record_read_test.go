@@ -1,7 +1,6 @@
 package violation_test
 
 import (
-	"github.com/tatib/tatib/server/internal/schoolday"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +11,7 @@ import (
 	"github.com/tatib/tatib/server/internal/parentmsg"
 	"github.com/tatib/tatib/server/internal/pg/pgcount"
 	schoolpkg "github.com/tatib/tatib/server/internal/school"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"github.com/tatib/tatib/server/internal/violation"
 )
 
