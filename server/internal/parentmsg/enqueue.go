@@ -48,16 +48,6 @@ func LongDay(d schoolday.Date) string {
 	return fmt.Sprintf("%d %s %d", d.Day(), months[d.Month()-1], d.Year())
 }
 
-// LongDate writes t's Jakarta calendar day in Indonesian, as LongDay. A
-// date-only value (midnight UTC, as the driver returns a date column) is
-// taken as that calendar day; prefer LongDay with a schoolday.Date.
-func LongDate(t time.Time) string {
-	if t.Location() != time.UTC || t.Hour() != 0 || t.Minute() != 0 || t.Second() != 0 || t.Nanosecond() != 0 {
-		return LongDay(schoolday.DateOf(t))
-	}
-	return LongDay(schoolday.DateFromDay(t))
-}
-
 // QuietUntil reports whether t falls in the quiet hours q (Jakarta,
 // "HH:MM", may span midnight: 21:00–06:00) and when they end. A nil q, an
 // unreadable one or From equal to To means no quiet hours.

@@ -197,7 +197,7 @@ func TestLetterMessageOnlyWhenSent(t *testing.T) {
 		t.Fatalf("second send: %v", err)
 	}
 	msgs := enqOf(outboxtest.Messages(t, db), api.ParentEventWarningLetter)
-	today := parentmsg.LongDate(time.Now())
+	today := parentmsg.LongDay(schoolday.Today())
 	if len(msgs) != 1 || msgs[0].LetterID == nil || *msgs[0].LetterID != id || msgs[0].LetterLevel == nil || *msgs[0].LetterLevel != 2 ||
 		msgs[0].Phone != "6281311112222" || msgs[0].Correction {
 		t.Fatalf("letter messages: %+v", msgs)
@@ -355,17 +355,19 @@ func TestQuietUntil(t *testing.T) {
 	}
 }
 
+// TestLongDate: the day a message names, from a date column (its calendar
+// date) and from an instant (its day in Jakarta).
 func TestLongDate(t *testing.T) {
 	for _, c := range []struct {
-		t    time.Time
+		d    schoolday.Date
 		want string
 	}{
-		{time.Date(2026, 11, 3, 0, 0, 0, 0, time.UTC), "3 November 2026"},    // a date column
-		{time.Date(2026, 11, 3, 18, 0, 0, 0, time.UTC), "4 November 2026"},   // 01:00 in Jakarta
-		{time.Date(2026, 1, 31, 10, 0, 0, 0, apiJakarta), "31 Januari 2026"}, // a Jakarta time
+		{schoolday.DateFromDay(time.Date(2026, 11, 3, 0, 0, 0, 0, time.UTC)), "3 November 2026"}, // a date column
+		{schoolday.DateOf(time.Date(2026, 11, 3, 18, 0, 0, 0, time.UTC)), "4 November 2026"},     // 01:00 in Jakarta
+		{schoolday.DateOf(time.Date(2026, 1, 31, 10, 0, 0, 0, apiJakarta)), "31 Januari 2026"},   // a Jakarta time
 	} {
-		if got := parentmsg.LongDate(c.t); got != c.want {
-			t.Errorf("LongDate(%v) = %q, want %q", c.t, got, c.want)
+		if got := parentmsg.LongDay(c.d); got != c.want {
+			t.Errorf("LongDay(%v) = %q, want %q", c.d, got, c.want)
 		}
 	}
 }
