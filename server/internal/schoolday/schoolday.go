@@ -46,7 +46,4 @@ func Of(t time.Time) string { return t.In(zone).Format(Layout) }
 
 // Day returns the school day that instant t falls on in Jakarta, as
 // midnight UTC of that date.
-func Day(t time.Time) time.Time {
-	y, m, d := t.In(zone).Date()
-	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
-}
+func Day(t time.Time) time.Time { return DateOf(t).Time() }
