@@ -32,7 +32,7 @@ func currentYear(ctx context.Context, q sqlx.QueryerContext) (AcademicYear, erro
 	start := p.YearStartOf(schoolday.Today())
 	return AcademicYear{
 		Start: start.String(), End: start.AddDate(1, 0, 0).String(),
-		Label: YearLabel(start), StartMonthDay: start.String()[5:],
+		Label: YearLabel(start), StartMonthDay: start.Time().Format("01-02"),
 	}, nil
 }
 

@@ -76,7 +76,7 @@ func ParseQuery(q url.Values, now time.Time, prof school.Profile) (Query, error)
 			f.Add("academic_year", "report.period.academic_year_required")
 		default:
 			kind = api.RecapPeriodMonth
-			month = schoolday.DateOf(now).String()[:len("2006-01")]
+			month = schoolday.DateOf(now).Time().Format("2006-01")
 		}
 	}
 	// Parameters the period does not use are refused rather than ignored:
