@@ -72,6 +72,8 @@ test('handlings: three violations handled with one record from the list; a week 
   await bk.goto(`/violations/${manual[0]}`);
   await bk.getByTestId('shared-toggle').click();
   await expectVisible(bk.getByText('Juga mencakup 2 pelanggaran lain'), 'also covers two');
+  // The summary line stands outside the Collapse; its links count once it has opened.
+  await expectVisible(bk.getByTestId('shared-covers').getByRole('link').last(), 'the list opened');
   assertEqual(await bk.getByTestId('shared-covers').getByRole('link').count(), 2, 'two linked violations');
   await bk.context().close();
 
