@@ -7,6 +7,8 @@
 // E2E_ONLY=<part of a case name> runs matching cases only (| between alternatives).
 // E2E_WORKERS=2 runs the files in two worker processes at once, each with its own server,
 // database and browser (`make test-e2e` does); files go to workers by their weight below.
+// A failing case runs once more (E2E_RETRIES=0: never); a pass then is reported as FLAKY with
+// the first failure printed, and the last lines list every flaky and failed case.
 import { spawn } from 'node:child_process';
 import { createWriteStream, readdirSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
@@ -84,6 +86,7 @@ async function runWorkers() {
         });
         let last = '';
         let buf = '';
+        const summary = [];
         const onData = (chunk) => {
           buf += chunk;
           const lines = buf.split('\n');
@@ -91,13 +94,15 @@ async function runWorkers() {
           for (const l of lines) {
             if (/^\d+ passed, \d+ failed$/.test(l)) last = l;
             else console.log(`[w${i + 1}] ${l}`);
+            if (/^# (flaky|failed)/.test(l)) summary.push(`[w${i + 1}] ${l}`);
           }
         };
         child.stdout.setEncoding('utf8').on('data', onData);
         child.stderr.setEncoding('utf8').on('data', onData);
         child.on('exit', (code) => {
           const m = /^(\d+) passed, (\d+) failed$/.exec(last);
-          resolve(m ? { passed: Number(m[1]), failed: Number(m[2]) + (code !== 0 && m[2] === '0' ? 1 : 0) } : { passed: 0, failed: 1 });
+          const counts = m ? { passed: Number(m[1]), failed: Number(m[2]) + (code !== 0 && m[2] === '0' ? 1 : 0) } : { passed: 0, failed: 1 };
+          resolve({ ...counts, summary });
         });
       }),
     ),
@@ -105,6 +110,8 @@ async function runWorkers() {
   const passed = results.reduce((n, r) => n + r.passed, 0);
   const failed = results.reduce((n, r) => n + r.failed, 0);
   console.log(`# ${workers} workers in ${Math.round((Date.now() - started) / 1000)} s`);
+  // Again at the end: CI shows only the last lines of the log.
+  for (const r of results) for (const l of r.summary) console.log(l);
   console.log(`${passed} passed, ${failed} failed`);
   process.exit(failed > 0 ? 1 : 0);
 }
