@@ -53,7 +53,7 @@ var termSQL = `SELECT t.name AS type_name, c.name AS category_name, a.level, a.a
 // achievement has no certificate (409).
 func (s *Store) TermCertificate(ctx context.Context, sc Scope, studentID int64, sem attendancerecap.SemesterSpan) ([]byte, error) {
 	var rows []termRow
-	if err := s.db.SelectContext(ctx, &rows, termSQL, studentID, sem.From.Format(time.DateOnly), sem.To.Format(time.DateOnly), sc.HomeroomID); err != nil {
+	if err := s.db.SelectContext(ctx, &rows, termSQL, studentID, sem.From, sem.To, sc.HomeroomID); err != nil {
 		return nil, fmt.Errorf("achievement: term: %w", err)
 	}
 	if len(rows) == 0 {
@@ -174,7 +174,7 @@ func (h *Handler) termCertificate(w http.ResponseWriter, r *http.Request) error 
 	}
 	var sem attendancerecap.SemesterSpan
 	if q.Year == 0 {
-		sem = attendancerecap.SemesterOf(prof, schoolday.Today().Time())
+		sem = attendancerecap.SemesterOf(prof, schoolday.Today())
 	} else {
 		sem = attendancerecap.SemesterBounds(prof, q.Year, q.Number)
 	}

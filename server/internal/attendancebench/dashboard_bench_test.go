@@ -65,7 +65,7 @@ func BenchmarkDashboardYear(b *testing.B) {
 	}
 	const floorDashboardSQL = `SELECT (SELECT count(*) FROM violations WHERE occurred_on >= $1::date),
 		(SELECT count(*) FROM (SELECT student_id, sum(points) FROM violations WHERE occurred_on >= $2::date GROUP BY student_id) t)`
-	floorDashboard := s.timeSQL(b, floorDashboardSQL, p.PrevMonth.Format(time.DateOnly), ayStart)
+	floorDashboard := s.timeSQL(b, floorDashboardSQL, p.PrevMonth.String(), ayStart)
 	const floorCalendarSQL = `SELECT occurred_on, count(*) FROM violations WHERE occurred_on >= $1::date AND occurred_on < $2::date GROUP BY 1`
 	floorCalendar := s.timeSQL(b, floorCalendarSQL, monthFrom, monthTo)
 

@@ -10,6 +10,7 @@ import (
 	"github.com/tatib/tatib/server/internal/apitest"
 	"github.com/tatib/tatib/server/internal/attendancerecap"
 	"github.com/tatib/tatib/server/internal/school"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"github.com/tatib/tatib/shared/api"
 	"github.com/tatib/tatib/shared/perm"
 )
@@ -52,13 +53,12 @@ func BenchmarkSemesterDaysYear(b *testing.B) {
 	count := map[attendancerecap.SemesterSpan]int{}
 	var sem attendancerecap.SemesterSpan
 	for _, d := range y.Days {
-		t, _ := time.Parse(time.DateOnly, d)
-		sp := attendancerecap.SemesterOf(prof, t)
+		sp := attendancerecap.SemesterOf(prof, schoolday.MustParseDate(d))
 		if count[sp]++; count[sp] > count[sem] {
 			sem = sp
 		}
 	}
-	from, to := sem.From.Format(time.DateOnly), sem.To.Format(time.DateOnly)
+	from, to := sem.From.String(), sem.To.String()
 	var rows int
 	if err := env.DB.Get(&rows, `SELECT count(*) FROM attendance_days WHERE date BETWEEN $1::date AND $2::date`, from, to); err != nil {
 		b.Fatal(err)

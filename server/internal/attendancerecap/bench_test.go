@@ -3,10 +3,10 @@ package attendancerecap_test
 import (
 	"context"
 	"testing"
-	"time"
 
 	"github.com/tatib/tatib/server/internal/apitest"
 	"github.com/tatib/tatib/server/internal/attendancerecap"
+	"github.com/tatib/tatib/server/internal/schoolday"
 )
 
 // BenchmarkSchoolMonthly: the school's monthly recap with a year of
@@ -26,7 +26,7 @@ func BenchmarkSchoolMonthly(b *testing.B) {
 				WHERE extract(isodow FROM d) < 6 LIMIT 200) days`)
 	env.DB.MustExec(`ANALYZE attendance_days`)
 	st := attendancerecap.NewStore(env.DB)
-	p := attendancerecap.Period{Kind: attendancerecap.Monthly, From: time.Date(2025, 11, 1, 0, 0, 0, 0, time.UTC), To: time.Date(2025, 11, 30, 0, 0, 0, 0, time.UTC)}
+	p := attendancerecap.Period{Kind: attendancerecap.Monthly, From: schoolday.MustParseDate("2025-11-01"), To: schoolday.MustParseDate("2025-11-30")}
 	b.ResetTimer()
 	for b.Loop() {
 		r, err := st.SchoolRecap(context.Background(), attendancerecap.Scope{}, p)

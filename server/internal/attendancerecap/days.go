@@ -109,11 +109,10 @@ func SaveDayRule(ctx context.Context, db *sqlx.DB, actor audit.Actor, in api.Att
 }
 
 // SemesterSpan is one half of an academic year: Year is the academic year's
-// first calendar year (2026 = 2026/2027), Number 1 or 2, From..To its days
-// as UTC midnights.
+// first calendar year (2026 = 2026/2027), Number 1 or 2, From..To its days.
 type SemesterSpan struct {
 	Year, Number int
-	From, To     time.Time
+	From, To     schoolday.Date
 }
 
 // AcademicYear is "2026/2027".
@@ -121,19 +120,19 @@ func (s SemesterSpan) AcademicYear() string { return fmt.Sprintf("%d/%d", s.Year
 
 // addMonths is t moved by n calendar months, the day kept or, in a shorter
 // month, its last day (31 August + 6 months = 28 or 29 February).
-func addMonths(t time.Time, n int) time.Time {
+func addMonths(t schoolday.Date, n int) schoolday.Date {
 	y, m, d := t.Date()
-	first := time.Date(y, m+time.Month(n), 1, 0, 0, 0, 0, time.UTC)
+	first := schoolday.NewDate(y, m+time.Month(n), 1)
 	last := first.AddDate(0, 1, -1).Day()
-	return time.Date(first.Year(), first.Month(), min(d, last), 0, 0, 0, 0, time.UTC)
+	return schoolday.NewDate(first.Year(), first.Month(), min(d, last))
 }
 
 // yearStart is the first day of academic year y by the profile's MM-DD
 // start (07-01 when unset or unreadable).
-func yearStart(prof school.Profile, y int) time.Time {
-	t, err := time.Parse(time.DateOnly, fmt.Sprintf("%04d-%s", y, prof.AcademicYearStart))
+func yearStart(prof school.Profile, y int) schoolday.Date {
+	t, err := schoolday.ParseDate(fmt.Sprintf("%04d-%s", y, prof.AcademicYearStart))
 	if err != nil {
-		return time.Date(y, time.July, 1, 0, 0, 0, 0, time.UTC)
+		return schoolday.NewDate(y, time.July, 1)
 	}
 	return t
 }
@@ -145,13 +144,13 @@ func SemesterBounds(prof school.Profile, y, n int) SemesterSpan {
 	start := yearStart(prof, y)
 	mid := addMonths(start, 6)
 	if n == 2 {
-		return SemesterSpan{Year: y, Number: 2, From: mid, To: addMonths(start, 12).AddDate(0, 0, -1)}
+		return SemesterSpan{Year: y, Number: 2, From: mid, To: addMonths(start, 12).AddDays(-1)}
 	}
-	return SemesterSpan{Year: y, Number: 1, From: start, To: mid.AddDate(0, 0, -1)}
+	return SemesterSpan{Year: y, Number: 1, From: start, To: mid.AddDays(-1)}
 }
 
-// SemesterOf is the semester containing day d (a UTC midnight).
-func SemesterOf(prof school.Profile, d time.Time) SemesterSpan {
+// SemesterOf is the semester containing day d.
+func SemesterOf(prof school.Profile, d schoolday.Date) SemesterSpan {
 	y := d.Year()
 	if d.Before(yearStart(prof, y)) {
 		y--
@@ -217,7 +216,7 @@ func ParseSemester(q url.Values) (SemesterQuery, error) {
 // (Jakarta's today) when none was named.
 func (q SemesterQuery) resolve(prof school.Profile, now time.Time) SemesterSpan {
 	if q.Year == 0 {
-		return SemesterOf(prof, schoolday.Day(now))
+		return SemesterOf(prof, schoolday.DateOf(now))
 	}
 	return SemesterBounds(prof, q.Year, q.Number)
 }

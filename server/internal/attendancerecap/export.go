@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 	"unicode"
 
 	"github.com/jmoiron/sqlx"
 
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/locale"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"github.com/tatib/tatib/server/internal/xlsxw"
 	"github.com/tatib/tatib/shared/api"
 )
@@ -45,7 +45,7 @@ type WeeklyFile struct {
 // the week's first and last day as real dates, one row per student with
 // each day's hours in a compact cell ("H8 A2"), the week's hours per
 // status and the attendance percentage.
-func (s *Store) WeeklyExport(ctx context.Context, sc Scope, ids []int64, date time.Time, lang locale.Lang) (WeeklyFile, error) {
+func (s *Store) WeeklyExport(ctx context.Context, sc Scope, ids []int64, date schoolday.Date, lang locale.Lang) (WeeklyFile, error) {
 	if len(ids) > MaxExportClasses {
 		return WeeklyFile{}, apperr.New(apperr.Invalid, "form.invalid").
 			WithField("class_id", "attendancerecap.export.too_many", "max", MaxExportClasses)
@@ -86,7 +86,7 @@ func (s *Store) WeeklyExport(ctx context.Context, sc Scope, ids []int64, date ti
 	} else if len(ids) > 0 {
 		name = strconv.Itoa(len(recaps)) + "-kelas"
 	}
-	return WeeklyFile{Data: data, FileName: "rekap-absensi-mingguan-" + name + "-" + p.From.Format(time.DateOnly) + ".xlsx"}, nil
+	return WeeklyFile{Data: data, FileName: "rekap-absensi-mingguan-" + name + "-" + p.From.String() + ".xlsx"}, nil
 }
 
 // weeklyBook writes the workbook.
@@ -104,8 +104,8 @@ func weeklyBook(recaps []api.AttendanceRecap, p Period, lang locale.Lang) ([]byt
 		{Title: t("attendancerecap.export.col.name"), Width: 28},
 	}
 	for i := range 7 {
-		d := p.From.AddDate(0, 0, i)
-		cols = append(cols, xlsxw.Column{Title: t(dayKeys[i]) + " " + d.Format("02/01"), Width: 11})
+		d := p.From.AddDays(i)
+		cols = append(cols, xlsxw.Column{Title: t(dayKeys[i]) + " " + d.Time().Format("02/01"), Width: 11})
 	}
 	for _, st := range api.AttendanceStatuses {
 		cols = append(cols, xlsxw.Column{Title: st, Width: 5})
@@ -121,7 +121,7 @@ func weeklyBook(recaps []api.AttendanceRecap, p Period, lang locale.Lang) ([]byt
 		if err := sh.SetRow(t("attendancerecap.export.title", "class", r.ClassName)); err != nil {
 			return nil, err
 		}
-		if err := sh.SetRow(t("attendancerecap.export.week"), xlsxw.Date(p.From), t("attendancerecap.export.until"), xlsxw.Date(p.To)); err != nil {
+		if err := sh.SetRow(t("attendancerecap.export.week"), xlsxw.Date(p.From.Time()), t("attendancerecap.export.until"), xlsxw.Date(p.To.Time())); err != nil {
 			return nil, err
 		}
 		if err := sh.SetRow(); err != nil {

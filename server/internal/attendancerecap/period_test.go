@@ -25,13 +25,13 @@ func TestParsePeriodDefaultsToJakarta(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.query, err)
 		}
-		if got := p.From.Format(time.DateOnly) + ".." + p.To.Format(time.DateOnly); got != c.from+".."+c.to {
+		if got := p.From.String() + ".." + p.To.String(); got != c.from+".."+c.to {
 			t.Errorf("%q: %s, want %s..%s", c.query, got, c.from, c.to)
 		}
 	}
 	m, err := ParseMonth(url.Values{}, time.Date(2025, 12, 31, 17, 0, 0, 0, time.UTC))
-	if err != nil || monthString(m) != "2026-01" {
-		t.Errorf("month at 17:00 UTC on 31 Dec: %s %v", monthString(m), err)
+	if err != nil || m.MonthString() != "2026-01" {
+		t.Errorf("month at 17:00 UTC on 31 Dec: %s %v", m.MonthString(), err)
 	}
 	if _, err := ParsePeriod(url.Values{"period": {"daily"}, "date": {"2025-11-31"}}, now); apperr.Code(err) != apperr.Invalid {
 		t.Errorf("31 Nov: %v", err)

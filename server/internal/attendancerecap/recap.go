@@ -10,7 +10,6 @@ import (
 	"database/sql"
 	"math"
 	"net/url"
-	"regexp"
 	"strconv"
 	"time"
 
@@ -41,41 +40,36 @@ const (
 	maxYear = 2100
 )
 
-var (
-	dateRE  = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
-	monthRE = regexp.MustCompile(`^\d{4}-\d{2}$`)
-)
-
 // Period is a validated recap period: its kind and its days, From..To
-// inclusive, as UTC midnights (calendar days, no clock). A semester period
+// inclusive. A semester period
 // as parsed holds only the date asked for; the store widens it to the
 // semester by the school's academic-year start (Store.resolve), and Year
 // and Number then name it.
 type Period struct {
 	Kind         string
-	From, To     time.Time
+	From, To     schoolday.Date
 	Year, Number int
 }
 
 // Dates lists the period's days as YYYY-MM-DD.
 func (p Period) Dates() []string {
 	var out []string
-	for d := p.From; !d.After(p.To); d = d.AddDate(0, 0, 1) {
-		out = append(out, d.Format(time.DateOnly))
+	for d := p.From; !d.After(p.To); d = d.AddDays(1) {
+		out = append(out, d.String())
 	}
 	return out
 }
 
 // parseDate reads a YYYY-MM-DD query value into f under field; "" is
 // Jakarta's today.
-func parseDate(f apperr.Fields, field, v string, now time.Time) time.Time {
+func parseDate(f apperr.Fields, field, v string, now time.Time) schoolday.Date {
 	if v == "" {
-		return schoolday.Day(now)
+		return schoolday.DateOf(now)
 	}
-	d, err := time.Parse(time.DateOnly, v)
-	if !dateRE.MatchString(v) || err != nil {
+	d, err := schoolday.ParseDate(v)
+	if err != nil {
 		f.Add(field, "attendancerecap.date")
-		return schoolday.Day(now)
+		return schoolday.DateOf(now)
 	}
 	if d.Year() < minYear || d.Year() > maxYear {
 		f.Add(field, "attendancerecap.year", "min", strconv.Itoa(minYear), "max", strconv.Itoa(maxYear))
@@ -104,13 +98,13 @@ func ParsePeriod(q url.Values, now time.Time) (Period, error) {
 }
 
 // periodOf is the period of kind containing d.
-func periodOf(kind string, d time.Time) Period {
+func periodOf(kind string, d schoolday.Date) Period {
 	switch kind {
 	case Weekly:
 		from := Monday(d)
-		return Period{Kind: kind, From: from, To: from.AddDate(0, 0, 6)}
+		return Period{Kind: kind, From: from, To: from.AddDays(6)}
 	case Monthly:
-		from := time.Date(d.Year(), d.Month(), 1, 0, 0, 0, 0, time.UTC)
+		from := schoolday.NewDate(d.Year(), d.Month(), 1)
 		return Period{Kind: kind, From: from, To: from.AddDate(0, 1, -1)}
 	case Semester:
 		return Period{Kind: kind, From: d, To: d}
@@ -121,25 +115,25 @@ func periodOf(kind string, d time.Time) Period {
 
 // Monday is the Monday of d's week (a Sunday belongs to the week that
 // started six days before it).
-func Monday(d time.Time) time.Time {
+func Monday(d schoolday.Date) schoolday.Date {
 	back := (int(d.Weekday()) + 6) % 7
-	return d.AddDate(0, 0, -back)
+	return d.AddDays(-back)
 }
 
 // ParseMonth reads month (YYYY-MM, years 2000..2100; default Jakarta's
 // current month) and returns its first day.
-func ParseMonth(q url.Values, now time.Time) (time.Time, error) {
+func ParseMonth(q url.Values, now time.Time) (schoolday.Date, error) {
 	v := q.Get("month")
 	if v == "" {
-		t := schoolday.Day(now)
-		return time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, time.UTC), nil
+		t := schoolday.DateOf(now)
+		return schoolday.NewDate(t.Year(), t.Month(), 1), nil
 	}
-	m, err := time.Parse("2006-01", v)
-	if !monthRE.MatchString(v) || err != nil {
-		return time.Time{}, apperr.New(apperr.Invalid, "form.invalid").WithField("month", "attendancerecap.month")
+	m, err := schoolday.ParseMonth(v)
+	if err != nil {
+		return schoolday.Date{}, apperr.New(apperr.Invalid, "form.invalid").WithField("month", "attendancerecap.month")
 	}
 	if m.Year() < minYear || m.Year() > maxYear {
-		return time.Time{}, apperr.New(apperr.Invalid, "form.invalid").WithField("month", "attendancerecap.year", "min", strconv.Itoa(minYear), "max", strconv.Itoa(maxYear))
+		return schoolday.Date{}, apperr.New(apperr.Invalid, "form.invalid").WithField("month", "attendancerecap.year", "min", strconv.Itoa(minYear), "max", strconv.Itoa(maxYear))
 	}
 	return m, nil
 }
@@ -148,7 +142,7 @@ func ParseMonth(q url.Values, now time.Time) (time.Time, error) {
 // status by the school's rule when the query classified it.
 type dayCounts struct {
 	StudentID int64          `db:"student_id"`
-	Date      time.Time      `db:"date"`
+	Date      schoolday.Date `db:"date"`
 	H         int            `db:"h"`
 	S         int            `db:"s"`
 	I         int            `db:"i"`
@@ -211,6 +205,3 @@ func Percentage(c api.AttendanceCounts) *float64 {
 	p := math.Round(float64(c.H+c.T)*1000/float64(n)) / 10
 	return &p
 }
-
-// monthString is m's YYYY-MM.
-func monthString(m time.Time) string { return m.Format("2006-01") }

@@ -83,7 +83,7 @@ func (s *Store) semesters(ctx context.Context, sc Scope, id int64, q SemesterQue
 			index[c.ID] = i
 			out = append(out, api.AttendanceSemester{ClassID: c.ID, ClassName: c.Name, HomeroomTeacher: c.Homeroom,
 				Year: sem.Year, AcademicYear: sem.AcademicYear(), Semester: sem.Number,
-				From: sem.From.Format(time.DateOnly), To: sem.To.Format(time.DateOnly), DayRule: set.rule,
+				From: sem.From.String(), To: sem.To.String(), DayRule: set.rule,
 				SchoolDays: sd, Students: []api.AttendanceSemesterStudent{}})
 		}
 		rows, err := tx.QueryContext(ctx, semesterSQL, sem.From, sem.To, pq.Array(ids), sc.HomeroomID, set.rule)
@@ -189,7 +189,7 @@ func semesterBook(sems []api.AttendanceSemester, span SemesterSpan, lang locale.
 		lines := [][]any{
 			{t("attendancerecap.semester_export.title", "semester", sem.Semester, "year", sem.AcademicYear, "class", sem.ClassName)},
 			{t("attendancerecap.semester_export.homeroom"), sem.HomeroomTeacher},
-			{t("attendancerecap.semester_export.period"), xlsxw.Date(span.From), t("attendancerecap.export.until"), xlsxw.Date(span.To)},
+			{t("attendancerecap.semester_export.period"), xlsxw.Date(span.From.Time()), t("attendancerecap.export.until"), xlsxw.Date(span.To.Time())},
 			{t("attendancerecap.semester_export.school_days"), sem.SchoolDays},
 			{t("attendancerecap.semester_export.rule"), t("attendancerecap.day_rule." + sem.DayRule)},
 			{},

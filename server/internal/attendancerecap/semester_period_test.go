@@ -7,18 +7,13 @@ import (
 
 	"github.com/tatib/tatib/server/internal/apperr"
 	"github.com/tatib/tatib/server/internal/school"
+	"github.com/tatib/tatib/server/internal/schoolday"
 )
 
-func day(s string) time.Time {
-	d, err := time.Parse(time.DateOnly, s)
-	if err != nil {
-		panic(err)
-	}
-	return d
-}
+func day(s string) schoolday.Date { return schoolday.MustParseDate(s) }
 
 func span(s SemesterSpan) string {
-	return s.AcademicYear() + " S" + string(rune('0'+s.Number)) + " " + s.From.Format(time.DateOnly) + ".." + s.To.Format(time.DateOnly)
+	return s.AcademicYear() + " S" + string(rune('0'+s.Number)) + " " + s.From.String() + ".." + s.To.String()
 }
 
 // Semester 1 is the six months from the academic-year start, semester 2

@@ -4,12 +4,12 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"time"
 
 	"github.com/jmoiron/sqlx"
 
 	"github.com/tatib/tatib/server/internal/pg"
 	"github.com/tatib/tatib/server/internal/school"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"github.com/tatib/tatib/shared/api"
 )
 
@@ -83,7 +83,7 @@ func members(ctx context.Context, q sqlx.QueryerContext, classID int64) ([]api.A
 
 // classDays reads the per-day counts of the class's active students
 // from..to, each day classified by rule.
-func classDays(ctx context.Context, q sqlx.QueryerContext, classID int64, from, to time.Time, rule string) ([]dayCounts, error) {
+func classDays(ctx context.Context, q sqlx.QueryerContext, classID int64, from, to schoolday.Date, rule string) ([]dayCounts, error) {
 	qs := `SELECT d.student_id, d.date, d.h, d.s, d.i, d.a, d.t, ` + dayStatusSQL(4) + ` AS status
 		FROM students s JOIN attendance_days d ON d.student_id = s.id AND d.date BETWEEN $2 AND $3
 		WHERE s.class_id = $1 AND s.active`
@@ -108,7 +108,7 @@ const schoolDaysSQL = `WITH RECURSIVE days AS (
 // schoolDays is the number of school days from..to (see schoolDaysSQL).
 // They are the school's, not the class's: a class with nothing stored on a
 // day the rest of the school has shows that day as not recorded.
-func schoolDays(ctx context.Context, q sqlx.QueryerContext, from, to time.Time) (int, error) {
+func schoolDays(ctx context.Context, q sqlx.QueryerContext, from, to schoolday.Date) (int, error) {
 	var n int
 	if err := sqlx.GetContext(ctx, q, &n, schoolDaysSQL, from, to); err != nil {
 		return 0, fmt.Errorf("attendancerecap: school days: %w", err)
@@ -179,8 +179,8 @@ func (s *Store) classRecap(ctx context.Context, tx *sqlx.Tx, sc Scope, id int64,
 	if err != nil {
 		return api.AttendanceRecap{}, err
 	}
-	out := api.AttendanceRecap{Period: p.Kind, ClassID: c.ID, ClassName: c.Name, From: p.From.Format(time.DateOnly),
-		To: p.To.Format(time.DateOnly), LessonHours: n, Year: p.Year, Semester: p.Number, DayRule: set.rule,
+	out := api.AttendanceRecap{Period: p.Kind, ClassID: c.ID, ClassName: c.Name, From: p.From.String(),
+		To: p.To.String(), LessonHours: n, Year: p.Year, Semester: p.Number, DayRule: set.rule,
 		Dates: p.Dates(), Students: students, SchoolDays: sd}
 
 	if p.Kind == Daily {
@@ -204,7 +204,7 @@ func (s *Store) classRecap(ctx context.Context, tx *sqlx.Tx, sc Scope, id int64,
 
 // dayHours reads the stored status of each hour of the class's active
 // students on date: student -> hour -> status, and the highest hour.
-func dayHours(ctx context.Context, q sqlx.QueryerContext, classID int64, date time.Time) (map[int64]map[int]string, int, error) {
+func dayHours(ctx context.Context, q sqlx.QueryerContext, classID int64, date schoolday.Date) (map[int64]map[int]string, int, error) {
 	const qs = `SELECT a.student_id, a.lesson_hour, a.status
 		FROM students s JOIN attendance a ON a.student_id = s.id AND a.date = $2
 		WHERE s.class_id = $1 AND s.active`
@@ -260,7 +260,7 @@ func fill(out *api.AttendanceRecap, days []dayCounts) {
 	with := make([]api.AttendanceCounts, len(out.Students))
 	for _, d := range days {
 		si, ok := students[d.StudentID]
-		di, ok2 := index[d.Date.Format(time.DateOnly)]
+		di, ok2 := index[d.Date.String()]
 		if !ok || !ok2 {
 			continue
 		}
@@ -334,7 +334,7 @@ func (s *Store) SchoolRecap(ctx context.Context, sc Scope, p Period) (api.Attend
 			return err
 		}
 		p = resolve(set.profile, p)
-		out = api.AttendanceSchoolRecap{Period: p.Kind, From: p.From.Format(time.DateOnly), To: p.To.Format(time.DateOnly),
+		out = api.AttendanceSchoolRecap{Period: p.Kind, From: p.From.String(), To: p.To.String(),
 			Year: p.Year, Semester: p.Number, DayRule: set.rule, Classes: []api.AttendanceRecapClass{}}
 		sd, err := schoolDays(ctx, tx, p.From, p.To)
 		if err != nil {
@@ -376,14 +376,14 @@ func (s *Store) SchoolRecap(ctx context.Context, sc Scope, p Period) (api.Attend
 		for rows.Next() {
 			var perDay bool
 			var id int64
-			var d time.Time
+			var d schoolday.Date
 			var h, days api.AttendanceCounts
 			var n int
 			if err := rows.Scan(&perDay, &id, &d, &h.H, &h.S, &h.I, &h.A, &h.T, &days.H, &days.S, &days.I, &days.A, &days.T, &n); err != nil {
 				return fmt.Errorf("attendancerecap: school: %w", err)
 			}
 			if perDay {
-				if i, ok := di[d.Format(time.DateOnly)]; ok {
+				if i, ok := di[d.String()]; ok {
 					out.Summary[i].Students, out.Summary[i].Recorded = days, n
 				}
 				continue
@@ -421,7 +421,7 @@ func (s *Store) SchoolRecap(ctx context.Context, sc Scope, p Period) (api.Attend
 
 // ClassCalendar is class id's month starting at month: per date, the
 // hours per status and the students per day status (the school's rule).
-func (s *Store) ClassCalendar(ctx context.Context, sc Scope, id int64, month time.Time) (api.AttendanceCalendar, error) {
+func (s *Store) ClassCalendar(ctx context.Context, sc Scope, id int64, month schoolday.Date) (api.AttendanceCalendar, error) {
 	out := calendar(month)
 	err := s.readTx(ctx, func(tx *sqlx.Tx) error {
 		c, err := s.class(ctx, tx, sc, id)
@@ -450,13 +450,13 @@ func (s *Store) ClassCalendar(ctx context.Context, sc Scope, id int64, month tim
 		}
 		defer rows.Close()
 		for rows.Next() {
-			var d time.Time
+			var d schoolday.Date
 			var day api.AttendanceCalendarDay
 			h, w := &day.Hours, &day.Students
 			if err := rows.Scan(&d, &h.H, &h.S, &h.I, &h.A, &h.T, &w.H, &w.S, &w.I, &w.A, &w.T, &day.Recorded); err != nil {
 				return fmt.Errorf("attendancerecap: class calendar: %w", err)
 			}
-			day.Date = d.Format(time.DateOnly)
+			day.Date = d.String()
 			day.State = StatePartial
 			if day.Recorded >= out.ClassSize {
 				day.State = StateComplete
@@ -472,7 +472,7 @@ func (s *Store) ClassCalendar(ctx context.Context, sc Scope, id int64, month tim
 // state its status by the school's day rule. A homeroom
 // teacher sees the students now in their class only: anyone else is
 // NotFound.
-func (s *Store) StudentCalendar(ctx context.Context, sc Scope, id int64, month time.Time) (api.AttendanceCalendar, error) {
+func (s *Store) StudentCalendar(ctx context.Context, sc Scope, id int64, month schoolday.Date) (api.AttendanceCalendar, error) {
 	out := calendar(month)
 	out.StudentID = id
 	err := s.readTx(ctx, func(tx *sqlx.Tx) error {
@@ -497,7 +497,7 @@ func (s *Store) StudentCalendar(ctx context.Context, sc Scope, id int64, month t
 			if total(c) == 0 {
 				continue
 			}
-			out.Days = append(out.Days, api.AttendanceCalendarDay{Date: d.Date.Format(time.DateOnly), State: d.Status.String,
+			out.Days = append(out.Days, api.AttendanceCalendarDay{Date: d.Date.String(), State: d.Status.String,
 				Hours: c, Students: anyOf(c), Recorded: 1})
 		}
 		return nil
@@ -506,9 +506,9 @@ func (s *Store) StudentCalendar(ctx context.Context, sc Scope, id int64, month t
 }
 
 // calendar is an empty month with its neighbours.
-func calendar(month time.Time) api.AttendanceCalendar {
-	return api.AttendanceCalendar{Month: monthString(month), Days: []api.AttendanceCalendarDay{},
-		Prev: monthString(month.AddDate(0, -1, 0)), Next: monthString(month.AddDate(0, 1, 0))}
+func calendar(month schoolday.Date) api.AttendanceCalendar {
+	return api.AttendanceCalendar{Month: month.MonthString(), Days: []api.AttendanceCalendarDay{},
+		Prev: month.AddDate(0, -1, 0).MonthString(), Next: month.AddDate(0, 1, 0).MonthString()}
 }
 
 // visibleClasses returns the ids asked for (all the caller may see when

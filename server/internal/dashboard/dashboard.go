@@ -8,7 +8,6 @@ package dashboard
 
 import (
 	"net/url"
-	"regexp"
 	"strconv"
 	"time"
 
@@ -20,41 +19,40 @@ import (
 // The years a calendar month may be asked for.
 const minYear, maxYear = 2000, 2100
 
-// Periods are the dates a dashboard is taken on, all Jakarta days at
-// midnight UTC.
+// Periods are the school days a dashboard is taken on.
 type Periods struct {
-	Today time.Time
+	Today schoolday.Date
 	// PrevDay is the previous school day (Monday..Friday) before Today.
-	PrevDay time.Time
+	PrevDay schoolday.Date
 	// Week is this week's Monday; PrevWeek and PrevWeekTo the previous
 	// week up to the same weekday.
-	Week, PrevWeek, PrevWeekTo time.Time
+	Week, PrevWeek, PrevWeekTo schoolday.Date
 	// Month is this month's first day, MonthEnd its last; PrevMonth and
 	// PrevMonthTo the previous month up to the same day (its last day when
 	// shorter).
-	Month, MonthEnd, PrevMonth, PrevMonthTo time.Time
+	Month, MonthEnd, PrevMonth, PrevMonthTo schoolday.Date
 	// TrendFrom is the Monday eleven weeks before Week.
-	TrendFrom time.Time
+	TrendFrom schoolday.Date
 }
 
 // PeriodsOn returns the periods of the Jakarta day of now.
 func PeriodsOn(now time.Time) Periods {
-	t := schoolday.Day(now)
+	t := schoolday.DateOf(now)
 	p := Periods{Today: t}
-	p.PrevDay = t.AddDate(0, 0, -1)
+	p.PrevDay = t.AddDays(-1)
 	for p.PrevDay.Weekday() == time.Saturday || p.PrevDay.Weekday() == time.Sunday {
-		p.PrevDay = p.PrevDay.AddDate(0, 0, -1)
+		p.PrevDay = p.PrevDay.AddDays(-1)
 	}
-	p.Week = t.AddDate(0, 0, -((int(t.Weekday()) + 6) % 7))
-	p.PrevWeek, p.PrevWeekTo = p.Week.AddDate(0, 0, -7), t.AddDate(0, 0, -7)
-	p.Month = time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, time.UTC)
+	p.Week = t.AddDays(-((int(t.Weekday()) + 6) % 7))
+	p.PrevWeek, p.PrevWeekTo = p.Week.AddDays(-7), t.AddDays(-7)
+	p.Month = schoolday.NewDate(t.Year(), t.Month(), 1)
 	p.MonthEnd = p.Month.AddDate(0, 1, -1)
 	p.PrevMonth = p.Month.AddDate(0, -1, 0)
-	p.PrevMonthTo = p.PrevMonth.AddDate(0, 0, t.Day()-1)
-	if last := p.Month.AddDate(0, 0, -1); p.PrevMonthTo.After(last) {
+	p.PrevMonthTo = p.PrevMonth.AddDays(t.Day() - 1)
+	if last := p.Month.AddDays(-1); p.PrevMonthTo.After(last) {
 		p.PrevMonthTo = last
 	}
-	p.TrendFrom = p.Week.AddDate(0, 0, -7*(TrendWeeks-1))
+	p.TrendFrom = p.Week.AddDays(-7 * (TrendWeeks - 1))
 	return p
 }
 
@@ -62,9 +60,9 @@ func PeriodsOn(now time.Time) Periods {
 const TrendWeeks = 12
 
 // earliest is the first day any period figure reads.
-func (p Periods) earliest() time.Time {
+func (p Periods) earliest() schoolday.Date {
 	e := p.PrevMonth
-	for _, d := range []time.Time{p.PrevWeek, p.PrevDay} {
+	for _, d := range []schoolday.Date{p.PrevWeek, p.PrevDay} {
 		if d.Before(e) {
 			e = d
 		}
@@ -72,7 +70,7 @@ func (p Periods) earliest() time.Time {
 	return e
 }
 
-func iso(t time.Time) string { return t.Format(time.DateOnly) }
+func iso(d schoolday.Date) string { return d.String() }
 
 // link is path with query pairs (key, value, ...), empty values left out.
 func link(path string, kv ...string) string {
@@ -101,7 +99,7 @@ const (
 // violationsLink is the violation list of source from..to (inclusive)
 // with more filters. The source is always there, all included: without
 // it the list would open with its user's own Sumber, not the figure's.
-func violationsLink(source string, from, to time.Time, kv ...string) string {
+func violationsLink(source string, from, to schoolday.Date, kv ...string) string {
 	return link(violationsPath, append([]string{"from", iso(from), "to", iso(to), "source", source}, kv...)...)
 }
 
@@ -112,8 +110,6 @@ func openLink(source, status string) string {
 }
 
 func id(n int64) string { return strconv.FormatInt(n, 10) }
-
-var monthRE = regexp.MustCompile(`^\d{4}-\d{2}$`)
 
 // ParseSource reads ?source= (behaviour, attendance or all; all when
 // absent).
@@ -126,18 +122,18 @@ func ParseSource(q url.Values) (string, error) {
 }
 
 // ParseMonth reads ?month=YYYY-MM; this month (Jakarta) when absent.
-func ParseMonth(q url.Values, now time.Time) (time.Time, error) {
+func ParseMonth(q url.Values, now time.Time) (schoolday.Date, error) {
 	v := q.Get("month")
 	if v == "" {
-		t := schoolday.Day(now)
-		return time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, time.UTC), nil
+		t := schoolday.DateOf(now)
+		return schoolday.NewDate(t.Year(), t.Month(), 1), nil
 	}
-	m, err := time.Parse("2006-01", v)
-	if !monthRE.MatchString(v) || err != nil {
-		return time.Time{}, apperr.New(apperr.Invalid, "form.invalid").WithField("month", "dashboard.month")
+	m, err := schoolday.ParseMonth(v)
+	if err != nil {
+		return schoolday.Date{}, apperr.New(apperr.Invalid, "form.invalid").WithField("month", "dashboard.month")
 	}
 	if m.Year() < minYear || m.Year() > maxYear {
-		return time.Time{}, apperr.New(apperr.Invalid, "form.invalid").WithField("month", "dashboard.year",
+		return schoolday.Date{}, apperr.New(apperr.Invalid, "form.invalid").WithField("month", "dashboard.year",
 			"min", strconv.Itoa(minYear), "max", strconv.Itoa(maxYear))
 	}
 	return m, nil

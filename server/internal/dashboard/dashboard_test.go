@@ -9,6 +9,7 @@ import (
 
 	"github.com/tatib/tatib/server/internal/apitest"
 	"github.com/tatib/tatib/server/internal/dashboard"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"github.com/tatib/tatib/server/internal/violation/vltest"
 	"github.com/tatib/tatib/shared/api"
 	"github.com/tatib/tatib/shared/perm"
@@ -22,16 +23,10 @@ var jakarta = func() *time.Location {
 	return l
 }()
 
-func date(s string) time.Time {
-	t, err := time.Parse(time.DateOnly, s)
-	if err != nil {
-		panic(err)
-	}
-	return t
-}
+func date(s string) schoolday.Date { return schoolday.MustParseDate(s) }
 
 func TestPeriodsOn(t *testing.T) {
-	iso := func(t time.Time) string { return t.Format(time.DateOnly) }
+	iso := func(d schoolday.Date) string { return d.String() }
 	t.Run("Monday", func(t *testing.T) {
 		// 2026-03-02 07:00 Jakarta is a Monday; 2026-03-01 23:30 UTC is
 		// already that Monday in Jakarta.
@@ -79,7 +74,7 @@ func newFixture(t *testing.T) fixture {
 }
 
 // at is 10:00 Jakarta on d.
-func at(d time.Time) time.Time {
+func at(d schoolday.Date) time.Time {
 	return time.Date(d.Year(), d.Month(), d.Day(), 10, 0, 0, 0, jakarta)
 }
 
@@ -106,11 +101,11 @@ func TestDashboard(t *testing.T) {
 	s.Violation(vltest.V{Student: f.citra, At: at(f.p.PrevDay), Status: "resolved"})
 	// A follow-up due today on Eko's, one overdue on Budi's earlier one.
 	old := s.Violation(vltest.V{Student: f.budi, At: today.AddDate(0, 0, -40), Status: "in_progress"})
-	s.Env.DB.MustExec(`UPDATE handlings SET follow_up_on = $2 WHERE id = $1`, s.Handling(eko, f.p.Today.Format(time.DateOnly)), f.p.Today)
-	s.Env.DB.MustExec(`UPDATE handlings SET follow_up_on = $2 WHERE id = $1`, s.Handling(old, f.p.Today.AddDate(0, 0, -35).Format(time.DateOnly)), f.p.Today.AddDate(0, 0, -1))
+	s.Env.DB.MustExec(`UPDATE handlings SET follow_up_on = $2 WHERE id = $1`, s.Handling(eko, f.p.Today.String()), f.p.Today)
+	s.Env.DB.MustExec(`UPDATE handlings SET follow_up_on = $2 WHERE id = $1`, s.Handling(old, f.p.Today.AddDays(-35).String()), f.p.Today.AddDays(-1))
 	// Attendance today: Budi present with an A hour, Eko sick; Citra and
 	// Dedi nothing.
-	todayISO := f.p.Today.Format(time.DateOnly)
+	todayISO := f.p.Today.String()
 	day(s, f.budi, todayISO, 9, 0, 1)
 	day(s, f.eko, todayISO, 0, 10, 0)
 	// A draft letter for Budi this month.
@@ -162,7 +157,7 @@ func TestDashboard(t *testing.T) {
 		if len(v.ClassesByPoints) != 2 || v.ClassesByPoints[0].ID != s.ClassA || v.ClassesByPoints[0].Points < 35 {
 			t.Fatalf("classes %+v", v.ClassesByPoints)
 		}
-		if len(v.Trend) != dashboard.TrendWeeks || v.Trend[dashboard.TrendWeeks-1].Week != f.p.Week.Format(time.DateOnly) ||
+		if len(v.Trend) != dashboard.TrendWeeks || v.Trend[dashboard.TrendWeeks-1].Week != f.p.Week.String() ||
 			v.Trend[dashboard.TrendWeeks-1].Count != wantWeek {
 			t.Fatalf("trend %+v", v.Trend)
 		}

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/tatib/tatib/server/internal/apitest"
 	"github.com/tatib/tatib/server/internal/followup"
@@ -56,7 +55,7 @@ func TestDashboardSource(t *testing.T) {
 	late := s.Violation(vltest.V{Student: f.eko, Type: s.TypeLight2, At: today, Points: 2})
 	automatic(s, alpha, late)
 	for _, v := range []int64{alpha, late} {
-		s.Env.DB.MustExec(`UPDATE handlings SET follow_up_on = $2 WHERE id = $1`, s.Handling(v, f.p.Today.Format(time.DateOnly)), f.p.Today)
+		s.Env.DB.MustExec(`UPDATE handlings SET follow_up_on = $2 WHERE id = $1`, s.Handling(v, f.p.Today.String()), f.p.Today)
 	}
 	principal := s.Env.As(perm.KepalaSekolah)
 
@@ -125,7 +124,7 @@ func TestDashboardSource(t *testing.T) {
 				t.Errorf("early-warning follow-ups %d, want %d", got, c.want.followUps)
 			}
 			var cal api.ViolationCalendar
-			month := f.p.Today.Format("2006-01")
+			month := f.p.Today.MonthString()
 			principal.Do("GET", "/api/v1/dashboard/violation-calendar?month="+month+"&source="+c.source, nil).Want(http.StatusOK).JSON(&cal)
 			if cal.Source != c.source || cal.Total != c.want.count || len(cal.Days) != 1 || linkSource(t, cal.Days[0].Link) != c.source {
 				t.Errorf("calendar %+v", cal)

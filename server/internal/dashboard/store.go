@@ -13,6 +13,7 @@ import (
 	"github.com/tatib/tatib/server/internal/followup"
 	"github.com/tatib/tatib/server/internal/parentmsg"
 	"github.com/tatib/tatib/server/internal/school"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"github.com/tatib/tatib/server/internal/violation"
 	"github.com/tatib/tatib/shared/api"
 )
@@ -157,7 +158,7 @@ func (s *Store) Dashboard(ctx context.Context, sc Scope, sec Sections, now time.
 		e := &api.DashboardEarlyWarnings{Link: link(earlyWarningsPath, "source", src)}
 		out.EarlyWarnings = e
 		tasks = append(tasks, task{"early-warning counts", func(ctx context.Context) error {
-			ep, err := earlywarning.Load(ctx, s.db, sc.HomeroomID, 0, p.Today)
+			ep, err := earlywarning.Load(ctx, s.db, sc.HomeroomID, 0, p.Today.Start())
 			if err != nil {
 				return err
 			}
@@ -341,7 +342,7 @@ func (s *Store) nearestSP(ctx context.Context, sc Scope, p Periods, v *api.Dashb
 	if err != nil {
 		return fmt.Errorf("dashboard: profile: %w", err)
 	}
-	start := prof.AcademicYearStartOn(p.Today)
+	start := prof.YearStartOf(p.Today)
 	a := violation.Args{iso(start), NearestSP}
 	// The year's net total (student_year_points: the violations' points
 	// less the points policy's reductions, as the ledger counts). A
@@ -375,7 +376,7 @@ func (s *Store) nearestSP(ctx context.Context, sc Scope, p Periods, v *api.Dashb
 // trend counts violations per week of the last TrendWeeks weeks; weeks
 // with none are there with 0.
 func (s *Store) trend(ctx context.Context, sc Scope, p Periods, v *api.DashboardViolations) error {
-	a := violation.Args{iso(p.TrendFrom), iso(p.Week.AddDate(0, 0, 6))}
+	a := violation.Args{iso(p.TrendFrom), iso(p.Week.AddDays(6))}
 	q := `SELECT (v.occurred_on - $1::date) / 7 AS week, count(*) AS count FROM violations v
 		WHERE v.occurred_on BETWEEN $1 AND $2 AND ` + violationScope(sc, &a) + `
 		GROUP BY 1`
@@ -388,8 +389,8 @@ func (s *Store) trend(ctx context.Context, sc Scope, p Periods, v *api.Dashboard
 	}
 	v.Trend = make([]api.DashboardWeek, TrendWeeks)
 	for i := range v.Trend {
-		mon := p.TrendFrom.AddDate(0, 0, 7*i)
-		v.Trend[i] = api.DashboardWeek{Week: iso(mon), Link: violationsLink(sc.source(), mon, mon.AddDate(0, 0, 6))}
+		mon := p.TrendFrom.AddDays(7 * i)
+		v.Trend[i] = api.DashboardWeek{Week: iso(mon), Link: violationsLink(sc.source(), mon, mon.AddDays(6))}
 	}
 	for _, r := range rows {
 		if r.Week >= 0 && r.Week < TrendWeeks {
@@ -508,21 +509,21 @@ func (s *Store) attendance(ctx context.Context, sc Scope, p Periods, out *api.Da
 }
 
 // Calendar counts month's violations per day.
-func (s *Store) Calendar(ctx context.Context, sc Scope, month time.Time) (api.ViolationCalendar, error) {
+func (s *Store) Calendar(ctx context.Context, sc Scope, month schoolday.Date) (api.ViolationCalendar, error) {
 	end := month.AddDate(0, 1, 0)
 	a := violation.Args{iso(month), iso(end)}
 	q := `SELECT v.occurred_on AS date, count(*) AS count FROM violations v
 		WHERE v.occurred_on >= $1 AND v.occurred_on < $2 AND ` + violationScope(sc, &a) + `
 		GROUP BY v.occurred_on ORDER BY v.occurred_on`
 	var rows []struct {
-		Date  time.Time `db:"date"`
-		Count int       `db:"count"`
+		Date  schoolday.Date `db:"date"`
+		Count int            `db:"count"`
 	}
 	if err := s.db.SelectContext(ctx, &rows, q, a...); err != nil {
 		return api.ViolationCalendar{}, fmt.Errorf("dashboard: calendar: %w", err)
 	}
-	out := api.ViolationCalendar{Month: month.Format("2006-01"), Source: sc.source(), Days: make([]api.ViolationCalendarDay, len(rows)),
-		Prev: month.AddDate(0, -1, 0).Format("2006-01"), Next: end.Format("2006-01")}
+	out := api.ViolationCalendar{Month: month.MonthString(), Source: sc.source(), Days: make([]api.ViolationCalendarDay, len(rows)),
+		Prev: month.AddDate(0, -1, 0).MonthString(), Next: end.MonthString()}
 	for i, r := range rows {
 		out.Days[i] = api.ViolationCalendarDay{Date: iso(r.Date), Count: r.Count, Link: violationsLink(sc.source(), r.Date, r.Date)}
 		out.Total += r.Count

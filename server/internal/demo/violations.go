@@ -173,7 +173,7 @@ func newDemoGen(ctx context.Context, tx *sqlx.Tx, o ViolationOptions) (*demoGen,
 		return nil, fmt.Errorf("violation: demo profile: %w", err)
 	}
 	from := g.today.AddDate(0, -demoMonths, 0)
-	yearStart := profile.AcademicYearStartOn(g.today)
+	yearStart := profile.YearStartOf(schoolday.DateOf(g.today)).Start()
 	// Today counts once the first lesson has begun.
 	last := g.today
 	if g.now.Sub(g.today) < 8*time.Hour {

@@ -10,6 +10,7 @@ import (
 	"github.com/tatib/tatib/server/internal/locale"
 	"github.com/tatib/tatib/server/internal/pointspolicy"
 	schoolprofile "github.com/tatib/tatib/server/internal/school"
+	"github.com/tatib/tatib/server/internal/schoolday"
 	"github.com/tatib/tatib/server/internal/violationtype"
 	"github.com/tatib/tatib/shared/api"
 )
@@ -28,7 +29,7 @@ func BenchmarkSimulate(b *testing.B) {
 	}
 	now := time.Now()
 	// The data spreads over the current academic year up to today.
-	start := schoolprofile.DefaultProfile().AcademicYearStartOn(now.In(jakarta)).Format(time.DateOnly)
+	start := schoolprofile.DefaultProfile().YearStartOf(schoolday.DateOf(now)).String()
 	env.DB.MustExec(`INSERT INTO classes (name, grade) SELECT 'K' || g, 10 + g % 3 FROM generate_series(1, 50) g`)
 	env.DB.MustExec(`INSERT INTO students (source_id, full_name, class_id)
 		SELECT n, 'Siswa ' || n, (SELECT min(id) FROM classes) + n % 50 FROM generate_series(1, 1500) n`)

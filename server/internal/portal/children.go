@@ -147,7 +147,7 @@ var monthRE = regexp.MustCompile(`^[0-9]{4}-(0[1-9]|1[0-2])$`)
 // Attendance is a child's month, day by day with its hours.
 func Attendance(ctx context.Context, db *sqlx.DB, guardianID, studentID int64, month string, now time.Time) ([]api.PortalAttendanceDay, error) {
 	if month == "" {
-		month = schoolday.In(now).Format("2006-01")
+		month = schoolday.DateOf(now).MonthString()
 	}
 	if !monthRE.MatchString(month) {
 		return nil, apperr.Fields{"month": apperr.M("portal.month_invalid")}.Err()

@@ -32,9 +32,7 @@ const (
 const defaultDetailLimit = 100
 
 var (
-	dateRE  = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
-	monthRE = regexp.MustCompile(`^\d{4}-\d{2}$`)
-	yearRE  = regexp.MustCompile(`^\d{4}$`)
+	yearRE = regexp.MustCompile(`^\d{4}$`)
 )
 
 // Query is a validated report request.
@@ -76,7 +74,7 @@ func ParseQuery(q url.Values, now time.Time, prof school.Profile) (Query, error)
 			f.Add("academic_year", "report.period.academic_year_required")
 		default:
 			kind = api.RecapPeriodMonth
-			month = schoolday.DateOf(now).Time().Format("2006-01")
+			month = schoolday.DateOf(now).MonthString()
 		}
 	}
 	// Parameters the period does not use are refused rather than ignored:
@@ -122,16 +120,15 @@ func ParseQuery(q url.Values, now time.Time, prof school.Profile) (Query, error)
 			f.Add("month", "report.period.month_required")
 			break
 		}
-		m, err := time.Parse("2006-01", month)
-		if !monthRE.MatchString(month) || err != nil {
+		first, err := schoolday.ParseMonth(month)
+		if err != nil {
 			f.Add("month", "report.period.month")
 			break
 		}
-		if m.Year() < minYear || m.Year() > maxYear {
+		if first.Year() < minYear || first.Year() > maxYear {
 			f.Add("month", "report.period.year_range", "min", minYear, "max", maxYear)
 			break
 		}
-		first := schoolday.DateFromDay(m)
 		out.From, out.To = first, first.AddDate(0, 1, -1)
 		out.Period.Month = month
 	case api.RecapPeriodSemester, api.RecapPeriodAcademicYear:
@@ -241,7 +238,7 @@ func parseDay(f apperr.Fields, field, v string) (schoolday.Date, bool) {
 		return schoolday.Date{}, false
 	}
 	d, err := schoolday.ParseDate(v)
-	if !dateRE.MatchString(v) || err != nil {
+	if err != nil {
 		f.Add(field, "report.period.date")
 		return schoolday.Date{}, false
 	}

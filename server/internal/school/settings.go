@@ -161,24 +161,18 @@ func (p *Profile) Validate() error {
 }
 
 // YearStartOf returns the first school day of the academic year that
-// contains school day d, from the profile's MM-DD.
+// contains school day d, from the profile's MM-DD (07-01 when unset or
+// unreadable).
 func (p Profile) YearStartOf(d schoolday.Date) schoolday.Date {
-	return schoolday.DateFromDay(p.AcademicYearStartOn(d.Time()))
-}
-
-// AcademicYearStartOn returns the start of the academic year that contains
-// day (a Jakarta date), from the profile's MM-DD.
-func (p Profile) AcademicYearStartOn(day time.Time) time.Time {
 	mmdd := p.AcademicYearStart
 	if mmdd == "" {
 		mmdd = "07-01"
 	}
-	t, err := time.Parse("2006-01-02", fmt.Sprintf("%04d-%s", day.Year(), mmdd))
+	start, err := schoolday.ParseDate(fmt.Sprintf("%04d-%s", d.Year(), mmdd))
 	if err != nil {
-		t = time.Date(day.Year(), time.July, 1, 0, 0, 0, 0, time.UTC)
+		start = schoolday.NewDate(d.Year(), time.July, 1)
 	}
-	start := time.Date(day.Year(), t.Month(), t.Day(), 0, 0, 0, 0, day.Location())
-	if start.After(day) {
+	if start.After(d) {
 		start = start.AddDate(-1, 0, 0)
 	}
 	return start

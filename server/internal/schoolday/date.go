@@ -43,6 +43,19 @@ func ParseDate(s string) (Date, error) {
 	return Date{t}, nil
 }
 
+// MonthLayout is how a month crosses the API: 2026-11.
+const MonthLayout = "2006-01"
+
+// ParseMonth reads a month written YYYY-MM, strictly (four-digit year,
+// two-digit month, nothing around it), as its first day.
+func ParseMonth(s string) (Date, error) {
+	t, err := time.Parse(MonthLayout, s)
+	if err != nil || len(s) != len(MonthLayout) {
+		return Date{}, fmt.Errorf("schoolday: %q is not a YYYY-MM month", s)
+	}
+	return Date{t}, nil
+}
+
 // MustParseDate is ParseDate for constants and tests; it panics on a bad date.
 func MustParseDate(s string) Date {
 	d, err := ParseDate(s)
@@ -63,8 +76,17 @@ func (d Date) String() string {
 	return d.t.Format(Layout)
 }
 
-// Time is d as midnight UTC of its date (the older Go form of a school day;
-// a calendar date, not the instant the day starts: that is Start).
+// MonthString is d's month as YYYY-MM, or "" for the zero Date.
+func (d Date) MonthString() string {
+	if d.IsZero() {
+		return ""
+	}
+	return d.t.Format(MonthLayout)
+}
+
+// Time is d as midnight UTC of its date, for a library that takes a
+// time.Time (a spreadsheet date cell, a month's layout): a calendar date,
+// not the instant the day starts (that is Start).
 func (d Date) Time() time.Time { return d.t }
 
 // Date returns d's year, month and day.

@@ -51,8 +51,8 @@ func TestDateOf(t *testing.T) {
 			if d.String() != c.want {
 				t.Errorf("DateOf(%s) = %s, want %s", c.at.Format(time.RFC3339Nano), d, c.want)
 			}
-			if d.String() != Of(c.at) || d.Time() != Day(c.at) {
-				t.Errorf("DateOf(%s) = %s disagrees with Of %s / Day %s", c.at.Format(time.RFC3339), d, Of(c.at), Day(c.at))
+			if d.String() != Of(c.at) {
+				t.Errorf("DateOf(%s) = %s disagrees with Of %s", c.at.Format(time.RFC3339), d, Of(c.at))
 			}
 			if !c.at.Before(d.End()) || c.at.Before(d.Start()) {
 				t.Errorf("%s is [%s, %s), %s is outside it", d, d.Start(), d.End(), c.at)
@@ -128,6 +128,35 @@ func TestParseDate(t *testing.T) {
 			}
 		}
 	})
+}
+
+func TestParseMonth(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want Date
+		ok   bool
+	}{
+		{"2026-11", NewDate(2026, 11, 1), true},
+		{"2027-01", NewDate(2027, 1, 1), true},
+		{"2026-13", Date{}, false},
+		{"2026-00", Date{}, false},
+		{"2026-1", Date{}, false},
+		{"+026-01", Date{}, false},
+		{"2026-11-01", Date{}, false},
+		{"2026-11 ", Date{}, false},
+		{"", Date{}, false},
+	} {
+		d, err := ParseMonth(c.in)
+		if (err == nil) != c.ok || d != c.want {
+			t.Errorf("ParseMonth(%q) = %v, %v; want %v ok=%v", c.in, d, err, c.want, c.ok)
+		}
+		if c.ok && d.MonthString() != c.in {
+			t.Errorf("ParseMonth(%q).MonthString() = %q", c.in, d.MonthString())
+		}
+	}
+	if (Date{}).MonthString() != "" || NewDate(2026, 12, 31).MonthString() != "2026-12" {
+		t.Error("MonthString")
+	}
 }
 
 func TestDateArithmetic(t *testing.T) {

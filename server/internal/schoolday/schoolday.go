@@ -16,9 +16,7 @@
 // (Of for its YYYY-MM-DD); a Date becomes an instant through Start (its
 // 00:00 WIB), End (the next day's Start) or At (a wall-clock time on it).
 // Where a package needs the Jakarta wall clock of an instant (an hour on a
-// document, a time of day for a schedule), In and Clock give it. Day, the
-// older Go form (midnight UTC of the date as a time.Time), remains only for
-// packages that still compute dates with time.Time; new code uses Date.
+// document, a time of day for a schedule), In and Clock give it.
 // No package loads or builds the zone itself: a test keeps it so.
 package schoolday
 
@@ -43,7 +41,3 @@ const Layout = time.DateOnly
 
 // Of returns the school day (YYYY-MM-DD) that instant t falls on in Jakarta.
 func Of(t time.Time) string { return t.In(zone).Format(Layout) }
-
-// Day returns the school day that instant t falls on in Jakarta, as
-// midnight UTC of that date.
-func Day(t time.Time) time.Time { return DateOf(t).Time() }

@@ -20,16 +20,16 @@ func TestDays(t *testing.T) {
 	if m := DateOf(at).Start(); m.Format(time.RFC3339) != "2026-11-27T00:00:00+07:00" {
 		t.Errorf("Start: %s", m.Format(time.RFC3339))
 	}
-	// The older Go form: midnight UTC of the date, whatever the host's
-	// zone; the Date of that calendar day starts at Jakarta's midnight.
-	day := Day(at)
+	// A Date holds midnight UTC of its date, whatever the host's zone; the
+	// Date of that calendar day starts at Jakarta's midnight.
+	day := DateOf(at).Time()
 	if day.Format(time.RFC3339) != "2026-11-27T00:00:00Z" {
-		t.Errorf("Day: %s", day.Format(time.RFC3339))
+		t.Errorf("Time: %s", day.Format(time.RFC3339))
 	}
 	if d, err := ParseDate("2026-11-27"); err != nil || !d.Time().Equal(day) {
 		t.Errorf("ParseDate: %v %v", d, err)
 	}
-	if s := DateFromDay(day).Start(); !s.Equal(DateOf(at).Start()) || Day(s) != day {
+	if s := DateFromDay(day).Start(); !s.Equal(DateOf(at).Start()) || DateOf(s).Time() != day {
 		t.Errorf("Start: %s", s.Format(time.RFC3339))
 	}
 	if _, err := ParseDate("2026-02-30"); err == nil {

@@ -80,7 +80,7 @@ func TestRecordReadsTheLedger(t *testing.T) {
 	t.Run("OKYears", func(t *testing.T) {
 		defer s.env.DB.MustExec(`DELETE FROM settings WHERE key = 'school'`)
 		st := s.student(t, s.classA)
-		today := schoolday.Today().Start()
+		today := schoolday.Today()
 		for _, mmdd := range []string{"", "07-01", "01-01", "12-31", "03-15"} {
 			if mmdd == "" {
 				s.env.DB.MustExec(`DELETE FROM settings WHERE key = 'school'`)
@@ -89,8 +89,8 @@ func TestRecordReadsTheLedger(t *testing.T) {
 					ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`, mmdd)
 			}
 			p := schoolpkg.Profile{AcademicYearStart: mmdd}
-			start := p.AcademicYearStartOn(today)
-			for _, day := range []time.Time{today, start, start.AddDate(0, 0, -1), start.AddDate(0, 0, 1), start.AddDate(-1, 0, -1)} {
+			start := p.YearStartOf(today)
+			for _, day := range []schoolday.Date{today, start, start.AddDays(-1), start.AddDays(1), start.AddDate(-1, 0, -1)} {
 				tx := s.env.DB.MustBegin()
 				var got struct {
 					Start, Current, Totals, Letters, Thresholds, Messaging *string
@@ -98,29 +98,29 @@ func TestRecordReadsTheLedger(t *testing.T) {
 				must(t, tx.QueryRowx(`SELECT to_char(r_year_start, 'YYYY-MM-DD'), to_char(r_current, 'YYYY-MM-DD'), r_totals::text,
 						r_letters::text, r_thresholds::text, r_messaging::text
 					FROM record_violations_read($1, $2, $3, $4, '', $5, $6, '', '', NULL, 'uji', 'manual', NULL, $7, $8, $9, $10)`,
-					st, pq.Array([]int64{s.t10}), pq.Array([]int64{-1}), pq.Array([]string{""}), day.Add(3*time.Hour),
-					day.Format(time.DateOnly), schoolpkg.ProfileKey, today.Format(time.DateOnly), violation.WithdrawReason,
+					st, pq.Array([]int64{s.t10}), pq.Array([]int64{-1}), pq.Array([]string{""}), day.Start().Add(3*time.Hour),
+					day.String(), schoolpkg.ProfileKey, today.String(), violation.WithdrawReason,
 					parentmsg.SettingsKey).Scan(&got.Start, &got.Current, &got.Totals, &got.Letters, &got.Thresholds, &got.Messaging))
-				want := p.AcademicYearStartOn(day).Format(time.DateOnly)
-				if got.Start == nil || *got.Start != want || got.Current == nil || *got.Current != start.Format(time.DateOnly) {
+				want := p.YearStartOf(day).String()
+				if got.Start == nil || *got.Start != want || got.Current == nil || *got.Current != start.String() {
 					tx.Rollback()
-					t.Fatalf("start %q, day %s: years %v %v, want %s %s", mmdd, day.Format(time.DateOnly), got.Start, got.Current,
-						want, start.Format(time.DateOnly))
+					t.Fatalf("start %q, day %s: years %v %v, want %s %s", mmdd, day.String(), got.Start, got.Current,
+						want, start.String())
 				}
 				// The read is ledger_read's of those years (the ledger's
 				// query: TestReadFunctionIsReadSQL in package points).
 				var read struct{ Totals, Letters, Thresholds, Messaging *string }
 				must(t, tx.QueryRowx(`SELECT r_totals::text, r_letters::text, r_thresholds::text, r_messaging::text
 					FROM ledger_read(ARRAY[$1::bigint], ARRAY[$2::date], $3, $4, true, $5)`,
-					st, want, start.Format(time.DateOnly), violation.WithdrawReason, parentmsg.SettingsKey).
+					st, want, start.String(), violation.WithdrawReason, parentmsg.SettingsKey).
 					Scan(&read.Totals, &read.Letters, &read.Thresholds, &read.Messaging))
 				tx.Rollback()
 				if got.Totals == nil || *got.Totals != *read.Totals || *got.Letters != *read.Letters ||
 					*got.Thresholds != *read.Thresholds || (got.Messaging == nil) != (read.Messaging == nil) {
-					t.Fatalf("start %q, day %s: read %v, ledger_read %v", mmdd, day.Format(time.DateOnly), got, read)
+					t.Fatalf("start %q, day %s: read %v, ledger_read %v", mmdd, day.String(), got, read)
 				}
 				if !strings.Contains(*got.Totals, `"t" : 10`) {
-					t.Fatalf("start %q, day %s: totals %s", mmdd, day.Format(time.DateOnly), *got.Totals)
+					t.Fatalf("start %q, day %s: totals %s", mmdd, day.String(), *got.Totals)
 				}
 			}
 		}
