@@ -11,7 +11,7 @@
 // and any page with a problem, is photographed (a11y-<role>-<lang>-<size>-<page>.png).
 import { axeViolations, shot, test } from './harness.mjs';
 import { ADMIN_PASSWORD } from './cases.mjs';
-import { apiCall, newPage, quiet, signIn } from './helpers.mjs';
+import { apiCall, newPage, openUntil, quiet, signIn } from './helpers.mjs';
 
 const SIZES = { laptop: { width: 1366, height: 768 }, phone: { width: 360, height: 740 } };
 /** The sweeps: language and width. */
@@ -108,8 +108,7 @@ async function checkRole(ctx, role) {
       if (lang === 'id' || found.length > 0) await shot(page, `a11y-${role}-${lang}-${sizeName}-${slug(p)}`);
     }
     // The user menu, open.
-    await page.getByTestId('user-menu').click();
-    await page.getByRole('menu').waitFor({ state: 'visible' });
+    await openUntil(page.getByTestId('user-menu'), page.getByRole('menu'), `the user menu [${lang} ${sizeName}]`);
     await page.waitForTimeout(400); // the menu fades in; colours are final afterwards
     for (const l of await axeViolations(page)) problems.push(`[${lang} ${sizeName} user menu] ${l}`);
     await page.context().close();

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { assert, assertEqual, shot, test } from './harness.mjs';
 import { ADMIN_PASSWORD } from './cases.mjs';
-import { PHONE, apiCall, databaseOf, expectVisible, newPage, noSidewaysScroll, signIn } from './helpers.mjs';
+import { PHONE, apiCall, databaseOf, expectVisible, newPage, noSidewaysScroll, openUntil, signIn } from './helpers.mjs';
 
 const suffix = randomBytes(3).toString('hex');
 const BK = { username: `bk.prestasi.${suffix}`, name: `Guru BK Prestasi ${suffix}`, role: 'bk', email: '', phone: '', password: 'bk-prestasi-Rahasia1' };
@@ -170,8 +170,9 @@ test('achievements: the simulator shows how many change level if SP 1 moves from
     await page.goto('/violation-types');
     const panel = page.getByTestId('what-if');
     await expectVisible(panel, `what-if under the types (${lang})`);
-    await panel.getByTestId('what-if-policy').click();
-    await page.getByRole('option', { name: lang === 'id' ? 'Imbangan prestasi' : 'Achievement offset' }).click();
+    const offset = page.getByRole('option', { name: lang === 'id' ? 'Imbangan prestasi' : 'Achievement offset' });
+    await openUntil(panel.getByTestId('what-if-policy'), offset, `the what-if's policy choices (${lang})`);
+    await offset.click();
     await panel.getByTestId('what-if-cap').fill('1');
     await panel.getByTestId('what-if-run').click();
     await expectVisible(panel.getByTestId('what-if-result'), `simulation with a 1 % cap (${lang})`);

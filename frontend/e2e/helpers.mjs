@@ -65,6 +65,23 @@ export async function expectVisible(locator, what) {
   }
 }
 
+/**
+ * Clicks trigger until target (a dropdown's option, a menu) is visible, at most three times: on a
+ * loaded machine a click can land while the component is re-rendering with data that just arrived,
+ * and the dropdown it opened closes with it (seen on a select and on the user menu).
+ */
+export async function openUntil(trigger, target, what) {
+  for (let i = 1; ; i++) {
+    await trigger.click();
+    try {
+      await target.first().waitFor({ state: 'visible', timeout: 5_000 });
+      return;
+    } catch (err) {
+      if (i === 3) throw new Error(`not opened after 3 clicks: ${what}\n${err.message}`, { cause: err });
+    }
+  }
+}
+
 export async function noSidewaysScroll(page, where) {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert(overflow <= 0, `${where}: page scrolls sideways by ${overflow}px`);
