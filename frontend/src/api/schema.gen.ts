@@ -7517,7 +7517,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": components["schemas"]["LetterSettings"];
+                    "application/json": components["schemas"]["LetterSettingsInput"];
                 };
             };
             responses: {
@@ -12235,6 +12235,20 @@ export interface components {
              * @description left out until the settings are first saved
              */
             readonly updated_at?: string;
+        };
+        /** @description number_pattern alone is read: absent or empty, the default; updated_at, placeholders and example are ignored. */
+        LetterSettingsInput: {
+            /** @description answer only: the number an SP 1 of today would get as the year's first */
+            readonly example?: string;
+            /** @description must contain {seq}; may use {seq} {level} {roman_month} {month} {year}; empty in a PUT: the default */
+            number_pattern?: string;
+            /** @description answer only */
+            readonly placeholders?: string[];
+            /**
+             * Format: date-time
+             * @description left out until the settings are first saved
+             */
+            readonly updated_at?: string | null;
         };
         LoginResponse: {
             /** @description Only when the request carried device_token: this device's token for the next sign-ins. */

@@ -211,11 +211,16 @@ func TestLetterSettings(t *testing.T) {
 	if s.NumberPattern != letter.DefaultNumberPattern {
 		t.Errorf("empty pattern saved as %q", s.NumberPattern)
 	}
+	// An absent pattern is the default too, as LetterSettingsInput says.
+	f.admin.Do("PUT", "/api/v1/settings/letters", map[string]string{}).Want(200).JSON(&s)
+	if s.NumberPattern != letter.DefaultNumberPattern {
+		t.Errorf("absent pattern saved as %q", s.NumberPattern)
+	}
 	f.bk.Do("PUT", "/api/v1/settings/letters", map[string]string{"number_pattern": "{seq}"}).Want(403)
 	f.wali.Do("GET", "/api/v1/settings/letters", nil).Want(403)
 	var audits int
 	must(t, f.env.DB.Get(&audits, `SELECT count(*) FROM audit_log WHERE action = 'settings.letters.update'`))
-	if audits != 2 {
+	if audits != 3 { // each save: the pattern, the empty one, the absent one
 		t.Errorf("%d audit entries", audits)
 	}
 }

@@ -56,6 +56,7 @@ export const LETTERS_PER_PAGE = 20;
 
 /** GET/PUT /settings/letters. */
 export type LetterSettings = Schema<'LetterSettings'>;
+export type LetterSettingsInput = Schema<'LetterSettingsInput'>;
 
 export const lettersApi = {
   list: (f: LetterFilters, perPage: number, signal?: AbortSignal) =>
@@ -85,7 +86,7 @@ export const lettersApi = {
     return { blob: await res.blob(), fileName: fileNameFromDisposition(res.headers.get('Content-Disposition')) };
   },
   settings: (signal?: AbortSignal) => api.get<LetterSettings>('/settings/letters', undefined, signal),
-  saveSettings: (s: Pick<LetterSettings, 'number_pattern'>) => api.put<LetterSettings>('/settings/letters', s),
+  saveSettings: (s: LetterSettingsInput) => api.put<LetterSettings>('/settings/letters', s),
   academicYear: (signal?: AbortSignal) => api.get<AcademicYear>('/academic-year', undefined, signal),
   studentYears: (studentId: number, signal?: AbortSignal) => api.get<StudentYears>(`/students/${studentId}/years`, undefined, signal),
   points: (studentId: number, signal?: AbortSignal) => api.get<StudentPoints>(`/students/${studentId}/points`, undefined, signal),

@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { lettersApi, type LetterFilters, type LetterSettings, type LetterStatus, type StudentPoints } from './api';
+import { lettersApi, type LetterFilters, type LetterSettingsInput, type LetterStatus, type StudentPoints } from './api';
 import { saveFile } from '@/platform';
 import { todayInJakarta } from '@/lib/dates';
 import { batchFileName } from './selection';
@@ -69,7 +69,7 @@ export function useLetterSettings(enabled = true) {
 export function useSaveLetterSettings() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (s: Pick<LetterSettings, 'number_pattern'>) => lettersApi.saveSettings(s),
+    mutationFn: (s: LetterSettingsInput) => lettersApi.saveSettings(s),
     onSuccess: (saved) => qc.setQueryData(letterKeys.settings, saved),
   });
 }
