@@ -327,10 +327,10 @@ func (s *Store) Delete(ctx context.Context, sc Scope, actor audit.Actor, id int6
 		}
 		st, _ := ledger.Student(studentID)
 		var v struct {
-			Points     int       `db:"points"`
-			OccurredOn time.Time `db:"occurred_on"`
-			TypeID     int64     `db:"violation_type_id"`
-			TypeName   string    `db:"type_name"`
+			Points     int            `db:"points"`
+			OccurredOn schoolday.Date `db:"occurred_on"`
+			TypeID     int64          `db:"violation_type_id"`
+			TypeName   string         `db:"type_name"`
 		}
 		err = tx.GetContext(ctx, &v, `DELETE FROM violations v USING violation_types t
 			WHERE v.id = $1 AND v.student_id = $2 AND t.id = v.violation_type_id
@@ -341,7 +341,7 @@ func (s *Store) Delete(ctx context.Context, sc Scope, actor audit.Actor, id int6
 		if err != nil {
 			return fmt.Errorf("violation: delete: %w", err)
 		}
-		day := schoolday.DateFromDay(v.OccurredOn)
+		day := v.OccurredOn
 		start, _, err := AcademicYear(ctx, tx, day.Start())
 		if err != nil {
 			return err
@@ -355,7 +355,7 @@ func (s *Store) Delete(ctx context.Context, sc Scope, actor audit.Actor, id int6
 		k := points.Key{StudentID: studentID, Start: start.String()}
 		return audit.Record(ctx, tx, actor, "violation.delete", "violation", strconv.FormatInt(id, 10), map[string]any{
 			"student_id": studentID, "student": st.Name, "type_id": v.TypeID, "type": v.TypeName, "points": v.Points,
-			"occurred_on": v.OccurredOn.Format(time.DateOnly), "total_before": applied.Before[k], "total_after": applied.After[k],
+			"occurred_on": day.String(), "total_before": applied.Before[k], "total_after": applied.After[k],
 			"letters_withdrawn": applied.Letters.Withdrawn, "letters_lowered": applied.Letters.Lowered,
 		})
 	})
