@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -77,7 +78,8 @@ func setup(t *testing.T, opts ...func(*config.Config)) *fixture {
 	return f
 }
 
-var seq int64 = 1000
+// seq numbers the students tests create; parallel tests share it.
+var seq atomic.Int64
 
 // currentYearStart is the start of the academic year running today in
 // Jakarta by the default setting (1 July).
@@ -95,10 +97,10 @@ func currentYearStart() time.Time {
 // student stores a student in class.
 func (f *fixture) student(t *testing.T, name, nisn string, class int64) int64 {
 	t.Helper()
-	seq++
+	n := 1000 + seq.Add(1)
 	var id int64
 	must(t, f.env.DB.Get(&id, `INSERT INTO students (source_id, full_name, nisn, class_id, parent_name) VALUES ($1, $2, $3, $4, 'Bapak Hartono') RETURNING id`,
-		seq, name, nisn, class))
+		n, name, nisn, class))
 	return id
 }
 

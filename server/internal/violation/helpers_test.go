@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"net/textproto"
 	"strconv"
+	"sync/atomic"
 	"testing"
 
 	"github.com/tatib/tatib/server/internal/apitest"
@@ -64,14 +65,15 @@ func newSchoolOn(t testing.TB, env *apitest.Env) *school {
 	return s
 }
 
-var studentSeq = 100
+// studentSeq numbers the students tests create; parallel tests share it.
+var studentSeq atomic.Int64
 
 func (s *school) student(t testing.TB, class int64) int64 {
 	t.Helper()
-	studentSeq++
+	n := 100 + studentSeq.Add(1)
 	var id int64
 	must(t, s.env.DB.Get(&id, `INSERT INTO students (source_id, nisn, nis, full_name, class_id) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
-		studentSeq, fmt.Sprintf("00%08d", studentSeq), strconv.Itoa(studentSeq), fmt.Sprintf("Siswa %d", studentSeq), class))
+		n, fmt.Sprintf("00%08d", n), strconv.FormatInt(n, 10), fmt.Sprintf("Siswa %d", n), class))
 	return id
 }
 
