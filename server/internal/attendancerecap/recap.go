@@ -101,10 +101,10 @@ func ParsePeriod(q url.Values, now time.Time) (Period, error) {
 func periodOf(kind string, d schoolday.Date) Period {
 	switch kind {
 	case Weekly:
-		from := Monday(d)
+		from := d.Monday()
 		return Period{Kind: kind, From: from, To: from.AddDays(6)}
 	case Monthly:
-		from := schoolday.NewDate(d.Year(), d.Month(), 1)
+		from := d.FirstOfMonth()
 		return Period{Kind: kind, From: from, To: from.AddDate(0, 1, -1)}
 	case Semester:
 		return Period{Kind: kind, From: d, To: d}
@@ -113,20 +113,12 @@ func periodOf(kind string, d schoolday.Date) Period {
 	}
 }
 
-// Monday is the Monday of d's week (a Sunday belongs to the week that
-// started six days before it).
-func Monday(d schoolday.Date) schoolday.Date {
-	back := (int(d.Weekday()) + 6) % 7
-	return d.AddDays(-back)
-}
-
 // ParseMonth reads month (YYYY-MM, years 2000..2100; default Jakarta's
 // current month) and returns its first day.
 func ParseMonth(q url.Values, now time.Time) (schoolday.Date, error) {
 	v := q.Get("month")
 	if v == "" {
-		t := schoolday.DateOf(now)
-		return schoolday.NewDate(t.Year(), t.Month(), 1), nil
+		return schoolday.DateOf(now).FirstOfMonth(), nil
 	}
 	m, err := schoolday.ParseMonth(v)
 	if err != nil {

@@ -43,9 +43,9 @@ func PeriodsOn(now time.Time) Periods {
 	for p.PrevDay.Weekday() == time.Saturday || p.PrevDay.Weekday() == time.Sunday {
 		p.PrevDay = p.PrevDay.AddDays(-1)
 	}
-	p.Week = t.AddDays(-((int(t.Weekday()) + 6) % 7))
+	p.Week = t.Monday()
 	p.PrevWeek, p.PrevWeekTo = p.Week.AddDays(-7), t.AddDays(-7)
-	p.Month = schoolday.NewDate(t.Year(), t.Month(), 1)
+	p.Month = t.FirstOfMonth()
 	p.MonthEnd = p.Month.AddDate(0, 1, -1)
 	p.PrevMonth = p.Month.AddDate(0, -1, 0)
 	p.PrevMonthTo = p.PrevMonth.AddDays(t.Day() - 1)
@@ -125,8 +125,7 @@ func ParseSource(q url.Values) (string, error) {
 func ParseMonth(q url.Values, now time.Time) (schoolday.Date, error) {
 	v := q.Get("month")
 	if v == "" {
-		t := schoolday.DateOf(now)
-		return schoolday.NewDate(t.Year(), t.Month(), 1), nil
+		return schoolday.DateOf(now).FirstOfMonth(), nil
 	}
 	m, err := schoolday.ParseMonth(v)
 	if err != nil {

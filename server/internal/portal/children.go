@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"regexp"
 	"strconv"
 	"time"
 
@@ -142,14 +141,12 @@ func Child(ctx context.Context, db *sqlx.DB, guardianID, studentID int64, now ti
 	return d, nil
 }
 
-var monthRE = regexp.MustCompile(`^[0-9]{4}-(0[1-9]|1[0-2])$`)
-
 // Attendance is a child's month, day by day with its hours.
 func Attendance(ctx context.Context, db *sqlx.DB, guardianID, studentID int64, month string, now time.Time) ([]api.PortalAttendanceDay, error) {
 	if month == "" {
 		month = schoolday.DateOf(now).MonthString()
 	}
-	if !monthRE.MatchString(month) {
+	if _, err := schoolday.ParseMonth(month); err != nil {
 		return nil, apperr.Fields{"month": apperr.M("portal.month_invalid")}.Err()
 	}
 	if err := own(ctx, db, guardianID, studentID); err != nil {

@@ -126,6 +126,13 @@ func (d Date) AddDays(n int) Date { return Date{d.t.AddDate(0, 0, n)} }
 // AddDate adds years, months and days as time.AddDate does.
 func (d Date) AddDate(years, months, days int) Date { return Date{d.t.AddDate(years, months, days)} }
 
+// Monday is the Monday of d's week: a school week runs Monday to Sunday,
+// so a Sunday belongs to the week that started six days before it.
+func (d Date) Monday() Date { return d.AddDays(-((int(d.Weekday()) + 6) % 7)) }
+
+// FirstOfMonth is the first day of d's month.
+func (d Date) FirstOfMonth() Date { return NewDate(d.Year(), d.Month(), 1) }
+
 // DaysSince returns the number of days from e to d (negative when d is
 // earlier).
 func (d Date) DaysSince(e Date) int { return int((d.t.Unix() - e.t.Unix()) / 86400) }

@@ -175,6 +175,12 @@ func TestDateArithmetic(t *testing.T) {
 			{d.AddDate(0, -10, -27), "2025-12-31"}, // 2026-01-00,
 			{NewDate(2026, 4, 31), "2026-05-01"},
 			{NewDate(2028, 2, 28).AddDays(1), "2028-02-29"},
+			{d.Monday(), "2026-11-23"},
+			{d.AddDays(2).Monday(), "2026-11-23"}, // a Sunday: the week that began six days before
+			{d.AddDays(3).Monday(), "2026-11-30"}, // a Monday: itself
+			{MustParseDate("2027-01-01").Monday(), "2026-12-28"},
+			{d.FirstOfMonth(), "2026-11-01"},
+			{MustParseDate("2028-02-29").FirstOfMonth(), "2028-02-01"},
 		} {
 			if c.got.String() != c.want {
 				t.Errorf("got %s, want %s", c.got, c.want)
