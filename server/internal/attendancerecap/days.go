@@ -127,21 +127,11 @@ func addMonths(t schoolday.Date, n int) schoolday.Date {
 	return schoolday.NewDate(first.Year(), first.Month(), min(d, last))
 }
 
-// yearStart is the first day of academic year y by the profile's MM-DD
-// start (07-01 when unset or unreadable).
-func yearStart(prof school.Profile, y int) schoolday.Date {
-	t, err := schoolday.ParseDate(fmt.Sprintf("%04d-%s", y, prof.AcademicYearStart))
-	if err != nil {
-		return schoolday.NewDate(y, time.July, 1)
-	}
-	return t
-}
-
 // SemesterBounds is semester n (1 or 2) of academic year y: semester 1
 // runs six months from the school's academic-year start (1 July: July to
 // December), semester 2 the six months after (January to June).
 func SemesterBounds(prof school.Profile, y, n int) SemesterSpan {
-	start := yearStart(prof, y)
+	start := prof.YearStart(y)
 	mid := addMonths(start, 6)
 	if n == 2 {
 		return SemesterSpan{Year: y, Number: 2, From: mid, To: addMonths(start, 12).AddDays(-1)}
@@ -152,7 +142,7 @@ func SemesterBounds(prof school.Profile, y, n int) SemesterSpan {
 // SemesterOf is the semester containing day d.
 func SemesterOf(prof school.Profile, d schoolday.Date) SemesterSpan {
 	y := d.Year()
-	if d.Before(yearStart(prof, y)) {
+	if d.Before(prof.YearStart(y)) {
 		y--
 	}
 	if s := SemesterBounds(prof, y, 1); !d.After(s.To) {

@@ -160,18 +160,21 @@ func (p *Profile) Validate() error {
 	return f.Err()
 }
 
-// YearStartOf returns the first school day of the academic year that
-// contains school day d, from the profile's MM-DD (07-01 when unset or
-// unreadable).
-func (p Profile) YearStartOf(d schoolday.Date) schoolday.Date {
-	mmdd := p.AcademicYearStart
-	if mmdd == "" {
-		mmdd = "07-01"
-	}
-	start, err := schoolday.ParseDate(fmt.Sprintf("%04d-%s", d.Year(), mmdd))
+// YearStart returns the first day of the academic year that begins in
+// calendar year y, from the profile's MM-DD (07-01 when unset, or when it
+// is no day of y, such as 02-29 in a common year).
+func (p Profile) YearStart(y int) schoolday.Date {
+	start, err := schoolday.ParseDate(fmt.Sprintf("%04d-%s", y, p.AcademicYearStart))
 	if err != nil {
-		start = schoolday.NewDate(d.Year(), time.July, 1)
+		return schoolday.NewDate(y, time.July, 1)
 	}
+	return start
+}
+
+// YearStartOf returns the first school day of the academic year that
+// contains school day d (see YearStart).
+func (p Profile) YearStartOf(d schoolday.Date) schoolday.Date {
+	start := p.YearStart(d.Year())
 	if start.After(d) {
 		start = start.AddDate(-1, 0, 0)
 	}
